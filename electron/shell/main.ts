@@ -1,0 +1,2 @@
+// Placeholder: the main-process issue replaces this with the Electron shell.
+export {};

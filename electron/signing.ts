@@ -1,0 +1,65 @@
+/**
+ * Request signing (spec 5.3), with Node's crypto. Used by the client to sign and by the local
+ * engine to verify; the renderer never signs.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface CanonicalParts {
+  publicKey: string;
+  timestamp: string;
+  method: string;
+  /** Path only, exactly as sent: no host, no query. */
+  path: string;
+  /** GET: the raw query string without `?`; POST/PATCH: the exact body text; else empty. */
+  payload: string | Buffer;
+}
+
+/** `{publicKey}.{timestamp}.{METHOD}.{path}.{payload}` as bytes (the payload stays byte-exact). */
+export function canonicalBytes(parts: CanonicalParts): Buffer {
+  const head = `${parts.publicKey}.${parts.timestamp}.${parts.method.toUpperCase()}.${parts.path}.`;
+  const payload = typeof parts.payload === 'string' ? Buffer.from(parts.payload, 'utf8') : parts.payload;
+  return Buffer.concat([Buffer.from(head, 'utf8'), payload]);
+}
+
+export function canonicalString(parts: CanonicalParts): string {
+  return canonicalBytes(parts).toString('utf8');
+}
+
+/** Lowercase hex HMAC-SHA256 of the canonical bytes with the secret key. */
+export function computeSignature(secretKey: string, canonical: Buffer | string): string {
+  return createHmac('sha256', secretKey).update(canonical).digest('hex');
+}
+
+export function signParts(secretKey: string, parts: CanonicalParts): string {
+  return computeSignature(secretKey, canonicalBytes(parts));
+}
+
+const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
+
+/**
+ * Constant-time check of a received signature. Only lowercase hex of the right length can match,
+ * and the comparison does not stop at the first differing byte.
+ */
+export function verifySignature(secretKey: string, parts: CanonicalParts, received: string): boolean {
+  const expected = Buffer.from(signParts(secretKey, parts), 'utf8');
+  const candidate = Buffer.from(HEX_SIGNATURE.test(received) ? received : '', 'utf8');
+  if (candidate.length !== expected.length) {
+    // Compare anyway so a wrong length costs the same as a wrong value.
+    timingSafeEqual(expected, expected);
+    return false;
+  }
+  return timingSafeEqual(expected, candidate);
+}
+
+/** Splits a request target (`/v1/payments/x?identifier_type=...`) into path and raw query. */
+export function splitTarget(target: string): { path: string; query: string } {
+  const index = target.indexOf('?');
+  return index === -1 ? { path: target, query: '' } : { path: target.slice(0, index), query: target.slice(index + 1) };
+}
+
+/** The payload part of the canonical string for a request. */
+export function payloadFor(method: string, query: string, body: string | Buffer | undefined): string | Buffer {
+  const upper = method.toUpperCase();
+  if (upper === 'GET' || upper === 'HEAD' || upper === 'DELETE') return query;
+  return body ?? '';
+}

@@ -1,0 +1,69 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+/** Node built-ins, with and without the `node:` prefix, for the layer rule below. */
+const NODE_BUILTINS = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
+  'http', 'http2', 'https', 'module', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
+  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Layer rule: shared/ runs in both processes, so it imports nothing from Node, Electron or the DOM.
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'shared/ runs in both processes: no Electron.' },
+            ...NODE_BUILTINS.flatMap((name) => [
+              { name, message: 'shared/ runs in both processes: no Node built-ins.' },
+              { name: `node:${name}`, message: 'shared/ runs in both processes: no Node built-ins.' },
+            ]),
+            { name: 'react', message: 'shared/ holds no UI code.' },
+            { name: 'react-dom', message: 'shared/ holds no DOM code.' },
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in both processes: no Node built-ins.' },
+            { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ is the lowest layer: it imports neither electron/ nor renderer/.' },
+            { group: ['better-sqlite3', 'undici', 'fastify', 'electron-store', '@napi-rs/*'], message: 'shared/ runs in both processes: no Node-only packages.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require', '__dirname'],
+    },
+  },
+  {
+    // The renderer talks only to the typed API; it never reaches into the main process's code.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks to main only through the typed API.' }],
+          patterns: [
+            { group: ['**/electron/**', '../electron', '../../electron'], message: 'renderer/ must not import electron/: use the typed API.' },
+            { group: ['node:*', 'better-sqlite3', 'undici', 'fastify', 'electron-store', '@napi-rs/*'], message: 'renderer/ runs in the page: no Node modules.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,169 @@
+/**
+ * Domain types the console's main process and renderer exchange (not the HTTP API's: those are
+ * in ../contract).
+ */
+import type { Environment, FailedCode, KeyType, TransactionStatus } from '../contract/codes';
+import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../contract/schemas';
+
+export type TransactionKind = 'payment' | 'payout';
+
+/** A saved connection: which service, which environment, which public keys. */
+export interface Profile {
+  id: string;
+  name: string;
+  baseUrl: string;
+  environment: Environment;
+  headerWord: string;
+  paymentPublicKey: string;
+  payoutPublicKey: string;
+  /** The built-in "Local sandbox" profile (served by the in-process engine; cannot be deleted). */
+  builtIn: boolean;
+  /** Derived from the keychain on every read, never saved. */
+  hasPaymentSecret: boolean;
+  hasPayoutSecret: boolean;
+}
+
+/**
+ * The console's own state of a transaction it created, looked up or verified.
+ * - `pending`: the request is written, the answer not yet in;
+ * - `outcome_unknown`: the POST may have reached the server but no answer came;
+ * - `rejected`: the API refused it (an error envelope), nothing was created;
+ * - `known`: the service has it; `status` is the latest status seen.
+ */
+export type JournalState = 'pending' | 'outcome_unknown' | 'rejected' | 'known';
+
+export interface JournalTransaction {
+  id: string;
+  profileId: string;
+  profileName: string;
+  environment: Environment;
+  kind: TransactionKind;
+  state: JournalState;
+  transactionId: string | null;
+  externalId: string | null;
+  status: TransactionStatus | null;
+  failedCode: FailedCode | null;
+  amount: number;
+  currency: string;
+  fee: number | null;
+  netAmount: number | null;
+  phoneNumber: string;
+  paymentMethod: string;
+  customer: { first_name: string; last_name: string; email: string };
+  description: string | null;
+  metadata: Record<string, unknown> | null;
+  /** The last error the API answered for this entry (state `rejected`), if any. */
+  lastError: { code: string; message: string; httpStatus: number | null } | null;
+  /** The latest transaction object the service returned. */
+  transaction: FullTransaction | InitiatedTransaction | null;
+  /** ISO 8601 times of the journal entry itself. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TimelineEventType =
+  | 'request_sent'
+  | 'response'
+  | 'api_error'
+  | 'transport_failure'
+  | 'status_seen'
+  | 'verify_result'
+  | 'webhook_received';
+
+export interface TimelineEvent {
+  id: number;
+  journalId: string;
+  type: TimelineEventType;
+  /** ISO 8601 time the event happened (console clock). */
+  at: string;
+  status: TransactionStatus | null;
+  httpStatus: number | null;
+  code: string | null;
+  message: string | null;
+  /** For transport failures: whether the request may have reached the server. */
+  outcome: 'not-sent' | 'unknown' | null;
+}
+
+export interface TransactionDetail {
+  transaction: JournalTransaction;
+  /** Newest first. */
+  timeline: TimelineEvent[];
+}
+
+export interface SearchPage {
+  rows: JournalTransaction[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** What the confirmation step restates before a payout is sent. */
+export interface PayoutQuote {
+  profileId: string;
+  profileName: string;
+  environment: Environment;
+  recipient: { phoneNumber: string; name: string };
+  amount: number;
+  currency: string;
+  /** Null where the service does not tell the fee in advance. */
+  fee: number | null;
+  total: number | null;
+  /** Null where the profile's service has no balance endpoint. */
+  balance: number | null;
+  /** Pass this to `payouts:initiate`: it binds the confirmation to this exact request. */
+  confirmationToken: string;
+  expiresAt: string;
+}
+
+export interface SandboxKeys {
+  environment: Environment;
+  type: KeyType;
+  publicKey: string;
+  /** The local engine's seeded secret: a documented fixture of the loopback sandbox only. */
+  secretKey: string;
+}
+
+export interface SandboxStatus {
+  running: boolean;
+  url: string | null;
+  keys: SandboxKeys[];
+  maintenance: boolean;
+  settleMs: number;
+  webhookUrl: string | null;
+  clockOffsetSeconds: number;
+  error: string | null;
+}
+
+export interface WebhookAttempt {
+  at: string;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventType: string;
+  transactionId: string;
+  url: string;
+  state: 'pending' | 'delivered' | 'failed' | 'stopped';
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: WebhookAttempt[];
+}
+
+export interface LedgerEntry {
+  id: number;
+  at: string;
+  amount: number;
+  reason: string;
+  transactionId: string | null;
+}
+
+export interface ApiFailure {
+  code: string;
+  message: string;
+  fields?: FieldErrors;
+  /** For `OUTCOME_UNKNOWN`, the journal entry to follow up. */
+  journalId?: string;
+}

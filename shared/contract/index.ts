@@ -1,0 +1,4 @@
+export * from './codes';
+export * from './schemas';
+export * from './timestamps';
+export * from './outcomes';

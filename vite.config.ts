@@ -1,0 +1,75 @@
+/**
+ * One config, three builds into dist/ (what electron-builder.yml packages):
+ * - `vite build`: the renderer (renderer/ -> dist/renderer), with relative asset paths so it loads
+ *   from the app:// protocol in Electron and from the browser host alike;
+ * - `vite build --mode main`: the Electron main process (electron/shell/main.ts -> dist/main, ESM);
+ * - `vite build --mode preload`: the preload (electron/shell/preload.ts -> dist/preload, CommonJS,
+ *   as sandboxed preloads must be).
+ * Also the vitest configuration: Node tests, and renderer component tests in jsdom.
+ */
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
+
+const nodeExternals = [
+  'electron',
+  ...builtinModules,
+  ...builtinModules.map((name) => `node:${name}`),
+  ...Object.keys(pkg.dependencies),
+].map((name) => new RegExp(`^${name.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')}(/.*)?$`));
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'main' || mode === 'preload') {
+    const preload = mode === 'preload';
+    return {
+      build: {
+        outDir: preload ? 'dist/preload' : 'dist/main',
+        emptyOutDir: true,
+        ssr: preload ? 'electron/shell/preload.ts' : 'electron/shell/main.ts',
+        target: 'node20',
+        sourcemap: true,
+        minify: false,
+        rollupOptions: {
+          external: nodeExternals,
+          output: preload
+            ? { format: 'cjs' as const, entryFileNames: 'preload.cjs' }
+            : { format: 'es' as const, entryFileNames: 'main.js' },
+        },
+      },
+      ssr: { noExternal: preload ? true : undefined },
+    };
+  }
+  return {
+    root: 'renderer',
+    base: './',
+    plugins: [react()],
+    build: { outDir: '../dist/renderer', emptyOutDir: true, sourcemap: true },
+    test: {
+      root: '.',
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'node',
+            root: '.',
+            environment: 'node',
+            include: ['test/**/*.test.ts'],
+            exclude: ['test/renderer/**', 'node_modules/**'],
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'renderer',
+            root: '.',
+            environment: 'jsdom',
+            include: ['test/renderer/**/*.test.{ts,tsx}'],
+          },
+        },
+      ],
+    },
+  };
+});
