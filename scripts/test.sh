@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, lint and vitest; fails if any fails.
+# `npm test`: typecheck, lint, build and vitest; fails if any fails.
 # The keychain tests need a real Secret Service: when no D-Bus session is running, this script
-# starts one (dbus-run-session) with an unlocked gnome-keyring and runs itself inside it.
+# starts one (dbus-run-session) with a throwaway, unlocked gnome-keyring and runs itself inside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -z "${PAYDESK_TEST_SESSION:-}" ] && [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && command -v dbus-run-session >/dev/null 2>&1; then
   export PAYDESK_TEST_SESSION=1
-  exec dbus-run-session -- bash "$0" "$@"
+  exec dbus-run-session -- bash "$0" "$@" 2> >(grep -v 'Failed to set fd limit' >&2)
 fi
 if [ -n "${PAYDESK_TEST_SESSION:-}" ] && command -v gnome-keyring-daemon >/dev/null 2>&1; then
-  # An empty password unlocks a fresh login keyring for this session only.
-  eval "$(printf '' | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)" || true
-  export GNOME_KEYRING_CONTROL
+  # A fresh keyring in a temp folder, so a developer's own login keyring is never touched.
+  # gnome-keyring creates the "login" collection only with a non-empty password.
+  XDG_DATA_HOME="$(mktemp -d)"
+  export XDG_DATA_HOME
+  printf 'paydesk-test-keyring' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 fi
 
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
