@@ -103,6 +103,7 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
     ? null
     : new Agent({ connect: { timeout: timeouts.connectMs }, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.bodyMs });
   const dispatcher: Dispatcher = options.dispatcher ?? (ownDispatcher as Agent);
+  let closing: Promise<void> | null = null;
 
   // A bad profile is reported on every request rather than thrown here, so the console can show it.
   let profileProblem: string | null = null;
@@ -262,7 +263,9 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
       );
     },
     async close() {
-      if (ownDispatcher) await ownDispatcher.close();
+      // Idempotent: the console closes a profile's client on switch and again on quit.
+      if (closing === null) closing = ownDispatcher ? ownDispatcher.close() : Promise.resolve();
+      await closing;
     },
   };
 }
