@@ -124,7 +124,14 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
 export interface ChannelResults {
-  'app:info': { version: string; transport: 'electron' | 'browser'; activeProfileId: string; allowLive: boolean };
+  'app:info': {
+    version: string;
+    transport: 'electron' | 'browser';
+    activeProfileId: string;
+    allowLive: boolean;
+    /** Things the user should be told at start (e.g. a corrupt settings file kept aside). */
+    notices?: { code: string; message: string }[];
+  };
   'profiles:list': { profiles: Profile[]; activeId: string };
   'profiles:save': Profile;
   'profiles:delete': { deleted: true };

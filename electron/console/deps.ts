@@ -1,0 +1,84 @@
+/**
+ * What the handlers depend on, as narrow interfaces, so that tests and the runtime can pass the
+ * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
+ */
+import type { Environment } from '../../shared/contract';
+import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
+
+import type { ClientProfile as HttpClientProfile, ClientResult as HttpClientResult, PaydeskClient } from '../client';
+
+/** The HTTP client's answer (see electron/client). */
+export type ClientResult = HttpClientResult<unknown>;
+
+/** The operations of the HTTP client the console uses. */
+export type ConsoleClient = Pick<
+  PaydeskClient,
+  'createPayment' | 'initiatePayout' | 'retrievePayment' | 'verifyPayment' | 'retrievePayout' | 'verifyPayout' | 'getBalance' | 'close'
+>;
+
+export type ClientProfile = HttpClientProfile;
+
+/** Builds a client for a profile; `secretFor` is the only path a secret key takes. */
+export type ClientFactory = (profile: ClientProfile, secretFor: (publicKey: string) => Promise<string>) => ConsoleClient;
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('aborted'));
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new Error('aborted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** A status change inside the local engine (for the journal's "webhook received" events). */
+export interface SandboxStatusEvent {
+  transactionId: string;
+  status: string;
+}
+
+/**
+ * The local sandbox engine as the console sees it (the runtime adapts the engine's handle).
+ * Optional members are features the engine may not offer (yet): their channels then answer
+ * SANDBOX_UNAVAILABLE.
+ */
+export interface SandboxControl {
+  url: string;
+  /** The seeded application's keys (fixtures of the loopback engine). */
+  keys(): SandboxKeys[];
+  state(): { maintenance: boolean; settleMs: number; clockOffsetSeconds: number; webhookUrl: string | null };
+  walletBalance(environment: Environment): { balance: number; currency: string };
+  ledger(environment: Environment): LedgerEntry[];
+  topUp(environment: Environment, amount: number, reason: string): { balance: number };
+  settleNow(transactionId: string): Promise<{ status: string }> | { status: string };
+  advanceClock(seconds: number): { clockOffsetSeconds: number };
+  setMaintenance(on: boolean): void;
+  onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
+  deliveries?(): WebhookDelivery[] | Promise<WebhookDelivery[]>;
+  redeliver?(deliveryId: string): void | Promise<void>;
+  setWebhookUrl?(url: string | null): void | Promise<void>;
+  /** The fee the engine will charge, where it can tell in advance. */
+  feeFor?(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number | null;
+}
+
+export interface Logger {
+  info(message: string, detail?: Record<string, unknown>): void;
+  warn(message: string, detail?: Record<string, unknown>): void;
+  error(message: string, detail?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -1,0 +1,190 @@
+/**
+ * What every handler group shares: the injected dependencies, the failure type handlers throw
+ * inside the table (the table turns it into `{ ok: false }`), profile resolution and clients.
+ */
+import type { FieldErrors, KeyType } from '../../../shared/contract';
+import type { Channel, ChannelParsedInput, ChannelResults, Profile, PushEvent, PushEvents } from '../../../shared/api';
+import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
+import type { JournalDb } from '../journal/entries';
+import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
+import { VaultError, type Vault } from '../vault';
+import type { Confirmations } from '../confirmations';
+
+export interface WatchOptions {
+  /** First delay before a retrieve, doubled after each attempt up to `maxDelayMs`. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** After this long the watch stops; Verify still asks the provider on demand. */
+  limitMs: number;
+}
+
+export const DEFAULT_WATCH: WatchOptions = { initialDelayMs: 1000, maxDelayMs: 15_000, limitMs: 10 * 60 * 1000 };
+
+export interface HandlerDeps {
+  vault: Vault;
+  settings: Settings;
+  journal: JournalDb;
+  clientFactory: ClientFactory;
+  /** The in-process local sandbox, when it runs. */
+  engine?: SandboxControl | null;
+  clock: Clock;
+  emit: <E extends PushEvent>(event: E, payload: PushEvents[E]) => void;
+  allowLive: boolean;
+  transport: 'electron' | 'browser';
+  version: string;
+  logger?: Logger;
+  watch?: Partial<WatchOptions>;
+  /** Aborts running watches and closes clients (the runtime's close). */
+  signal?: AbortSignal;
+  /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
+  notices?: () => { code: string; message: string }[];
+}
+
+/** A failure a handler reports: becomes `{ ok: false, error }` at the table's edge. */
+export class HandlerFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly extra: { fields?: FieldErrors; journalId?: string } = {},
+  ) {
+    super(message);
+    this.name = 'HandlerFailure';
+  }
+}
+
+export type HandlerImpl<C extends Channel> = (input: ChannelParsedInput<C>) => Promise<ChannelResults[C]>;
+export type HandlerImpls<C extends Channel> = { [K in C]: HandlerImpl<K> };
+
+/** Default currency before the service has answered (the one the service is seen to use). */
+export const DEFAULT_CURRENCY = 'XAF';
+
+export interface Context {
+  deps: HandlerDeps;
+  confirmations: Confirmations;
+  watch: WatchOptions;
+  resolveProfile(id: string): StoredProfile & { builtIn: boolean };
+  activeProfile(): StoredProfile & { builtIn: boolean };
+  toProfile(stored: StoredProfile & { builtIn: boolean }): Profile;
+  /** Refuses live profiles when this host was started without allowing them. */
+  requireAllowed(profile: StoredProfile): void;
+  /** Fails with SECRET_MISSING before anything is written or sent. */
+  requireSecret(profile: StoredProfile & { builtIn: boolean }, keyType: KeyType): void;
+  clientFor(profile: StoredProfile & { builtIn: boolean }): ConsoleClient;
+  requireEngine(): SandboxControl;
+}
+
+export function createContext(deps: HandlerDeps, confirmations: Confirmations, watch: WatchOptions): Context {
+  const clients = new Map<string, ConsoleClient>();
+  deps.signal?.addEventListener('abort', () => {
+    for (const client of clients.values()) void Promise.resolve(client.close()).catch(() => undefined);
+    clients.clear();
+  });
+
+  function builtInProfile(): StoredProfile & { builtIn: boolean } {
+    const keys = deps.engine?.keys().filter((key) => key.environment === 'sandbox') ?? [];
+    return {
+      id: LOCAL_SANDBOX_ID,
+      name: 'Local sandbox',
+      baseUrl: deps.engine?.url ?? 'http://127.0.0.1/',
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')?.publicKey ?? '',
+      payoutPublicKey: keys.find((key) => key.type === 'payout')?.publicKey ?? '',
+      builtIn: true,
+    };
+  }
+
+  function resolveProfile(id: string) {
+    if (id === LOCAL_SANDBOX_ID) return builtInProfile();
+    const stored = deps.settings.profile(id);
+    if (!stored) throw new HandlerFailure('NOT_FOUND', `No profile with id ${id}.`);
+    return { ...stored, builtIn: false };
+  }
+
+  function hasSecretSafe(publicKey: string): boolean {
+    try {
+      return deps.vault.hasSecret(publicKey);
+    } catch (error) {
+      // Listing profiles must work without a keychain (the local sandbox needs none).
+      if (error instanceof VaultError) return false;
+      throw error;
+    }
+  }
+
+  function sandboxSecret(publicKey: string): string | null {
+    return deps.engine?.keys().find((key) => key.publicKey === publicKey)?.secretKey ?? null;
+  }
+
+  return {
+    deps,
+    confirmations,
+    watch,
+    resolveProfile,
+    activeProfile() {
+      try {
+        return resolveProfile(deps.settings.activeProfileId());
+      } catch {
+        return builtInProfile();
+      }
+    },
+    toProfile(stored) {
+      const { builtIn } = stored;
+      return {
+        id: stored.id,
+        name: stored.name,
+        baseUrl: stored.baseUrl,
+        environment: stored.environment,
+        headerWord: stored.headerWord,
+        paymentPublicKey: stored.paymentPublicKey,
+        payoutPublicKey: stored.payoutPublicKey,
+        builtIn,
+        hasPaymentSecret: builtIn ? stored.paymentPublicKey !== '' : hasSecretSafe(stored.paymentPublicKey),
+        hasPayoutSecret: builtIn ? stored.payoutPublicKey !== '' : hasSecretSafe(stored.payoutPublicKey),
+      };
+    },
+    requireAllowed(profile) {
+      if (profile.environment === 'live' && !deps.allowLive) {
+        throw new HandlerFailure('LIVE_REFUSED', `"${profile.name}" is a live profile, and this console was started without allowing live profiles (--allow-live).`);
+      }
+    },
+    requireSecret(profile, keyType) {
+      const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
+      if (profile.builtIn) {
+        if (!deps.engine) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine is not running.');
+        return;
+      }
+      if (publicKey === '') throw new HandlerFailure('SECRET_MISSING', `"${profile.name}" has no ${keyType} public key: add it in the profile.`);
+      if (!deps.vault.hasSecret(publicKey)) {
+        throw new HandlerFailure('SECRET_MISSING', `The ${keyType} secret key of "${profile.name}" is not in the keychain: add it in the profile.`);
+      }
+    },
+    clientFor(profile) {
+      const clientProfile: ClientProfile = {
+        baseUrl: profile.baseUrl,
+        environment: profile.environment,
+        headerWord: profile.headerWord,
+        paymentPublicKey: profile.paymentPublicKey,
+        payoutPublicKey: profile.payoutPublicKey,
+      };
+      const cacheKey = JSON.stringify({ builtIn: profile.builtIn, ...clientProfile });
+      let client = clients.get(cacheKey);
+      if (!client) {
+        const secretFor = async (publicKey: string) => {
+          if (profile.builtIn) {
+            const secret = sandboxSecret(publicKey);
+            if (secret === null) throw new VaultError('SECRET_MISSING', `The local sandbox has no key ${publicKey}.`);
+            return secret;
+          }
+          return deps.vault.useSecret(publicKey);
+        };
+        client = deps.clientFactory(clientProfile, secretFor);
+        clients.set(cacheKey, client);
+      }
+      return client;
+    },
+    requireEngine() {
+      if (!deps.engine) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine is not running in this console.');
+      return deps.engine;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Following transactions up: lookup, get, verify, resolveUnknown, search and export.
+ */
+import type { JournalTransaction } from '../../../shared/api';
+import {
+  getEntry,
+  getEntryForFollowUp,
+  getTimeline,
+  recordApiError,
+  recordLookedUp,
+  recordObserved,
+  recordTransportFailure,
+  setResolution,
+} from '../journal/entries';
+import { exportCsv, searchJournal } from '../journal/search';
+import type { Watcher } from '../watcher';
+import { HandlerFailure, type Context, type HandlerImpls } from './context';
+import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
+
+export function followUpHandlers(
+  context: Context,
+  watcher: Watcher,
+): HandlerImpls<
+  'transactions:lookup' | 'transactions:get' | 'transactions:verify' | 'transactions:resolveUnknown' | 'transactions:search' | 'transactions:export'
+> {
+  const { deps } = context;
+  const now = () => deps.clock.now();
+
+  function changed(entry: JournalTransaction): void {
+    deps.emit('transaction:changed', { journalId: entry.id, status: entry.status, state: entry.state });
+  }
+
+  /** The entry and the profile it was made with, still pointing at the same environment. */
+  function entryAndProfile(journalId: string) {
+    const found = getEntryForFollowUp(deps.journal, journalId);
+    if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+    const profile = context.resolveProfile(found.entry.profileId);
+    if (profile.environment !== found.entry.environment) {
+      throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this entry is from ${found.entry.environment}.`);
+    }
+    context.requireAllowed(profile);
+    return { ...found, profile };
+  }
+
+  return {
+    async 'transactions:lookup'({ id, by, kind }) {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      context.requireSecret(profile, kind);
+      const client = context.clientFor(profile);
+      const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
+      if (isNotFound(result)) return { found: false, environment: profile.environment, profileName: profile.name };
+      if (result.kind !== 'success') throw readFailure(result);
+      const tx = transactionOf(result.data);
+      if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
+      const entry = recordLookedUp(deps.journal, {
+        profile: { id: profile.id, name: profile.name, environment: profile.environment },
+        kind,
+        tx,
+        httpStatus: result.httpStatus,
+        at: now(),
+      });
+      changed(entry);
+      return { found: true, transaction: entry };
+    },
+
+    async 'transactions:get'({ journalId }) {
+      const transaction = getEntry(deps.journal, journalId);
+      if (!transaction) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+      return { transaction, timeline: getTimeline(deps.journal, journalId) };
+    },
+
+    async 'transactions:verify'({ journalId }) {
+      const { entry, profile } = entryAndProfile(journalId);
+      if (entry.transactionId === null) {
+        throw new HandlerFailure('CONFLICT', `This ${entry.kind} has no transaction id yet (${entry.state}): look it up by its external id instead.`);
+      }
+      context.requireSecret(profile, entry.kind);
+      const client = context.clientFor(profile);
+      const result = entry.kind === 'payment' ? await client.verifyPayment(entry.transactionId) : await client.verifyPayout(entry.transactionId);
+      if (result.kind === 'success') {
+        const tx = transactionOf(result.data);
+        if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
+        const observed = recordObserved(deps.journal, journalId, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified' }, now());
+        changed(observed.entry);
+        return { message: result.message ?? `Verified: ${observed.entry.status ?? 'unknown'}.`, transaction: observed.entry };
+      }
+      if (result.kind === 'api-error') {
+        changed(recordApiError(deps.journal, journalId, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: false, at: now() }));
+      } else if (result.kind === 'transport') {
+        changed(recordTransportFailure(deps.journal, journalId, { outcome: result.outcome, message: result.message }, { initiate: false, at: now() }));
+      }
+      throw readFailure(result);
+    },
+
+    async 'transactions:resolveUnknown'({ journalId }) {
+      const { entry, profile } = entryAndProfile(journalId);
+      if (entry.state !== 'outcome_unknown') {
+        throw new HandlerFailure('CONFLICT', `This ${entry.kind} is ${entry.state}, not outcome unknown: there is nothing to resolve.`);
+      }
+      if (entry.externalId === null) throw new HandlerFailure('CONFLICT', 'This entry has no external id to look it up by.');
+      context.requireSecret(profile, entry.kind);
+      const client = context.clientFor(profile);
+      const by = { by: 'external_id' as const };
+      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId, by) : await client.retrievePayout(entry.externalId, by);
+      if (isNotFound(result)) {
+        const updated = setResolution(deps.journal, journalId, 'not_found', now(), `no ${entry.kind} with external id ${entry.externalId}: it may be sent again`);
+        changed(updated);
+        return { exists: false, transaction: updated };
+      }
+      if (result.kind !== 'success') throw readFailure(result);
+      const tx = transactionOf(result.data);
+      if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
+      const observed = recordObserved(deps.journal, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
+      changed(observed.entry);
+      if (!isFinal(observed.entry)) watcher.watch(observed.entry, profile);
+      return { exists: true, transaction: observed.entry };
+    },
+
+    async 'transactions:search'({ query, offset, limit }) {
+      return searchJournal(deps.journal, query, offset, limit);
+    },
+
+    async 'transactions:export'({ query }) {
+      const { csv, rows } = exportCsv(deps.journal, query);
+      const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return { filename: `paydesk-transactions-${stamp}.csv`, csv, rows };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The one handler table: every channel of the map, validated with its schema, answering a
+ * `Result` and never throwing. Electron IPC and the browser host are transports of this table.
+ */
+import { toFieldErrors } from '../../../shared/contract';
+import { CHANNEL_INPUTS, CHANNELS, type Channel, type ChannelResults, type Result } from '../../../shared/api';
+import { createConfirmations } from '../confirmations';
+import { VaultError } from '../vault';
+import { createWatcher, type Watcher } from '../watcher';
+import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import { followUpHandlers } from './follow-up';
+import { profileHandlers } from './profiles';
+import { sandboxHandlers } from './sandbox';
+import { sendHandlers } from './send';
+
+export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
+export type { HandlerDeps, WatchOptions } from './context';
+export { HandlerFailure } from './context';
+
+type Implementations = { [C in Channel]: HandlerImpl<C> };
+
+function failureOf(channel: Channel, error: unknown, deps: HandlerDeps): Result<never> {
+  if (error instanceof HandlerFailure) {
+    return { ok: false, error: { code: error.code, message: error.message, ...error.extra } };
+  }
+  if (error instanceof VaultError) return { ok: false, error: { code: error.code, message: error.message } };
+  // Only the error's class goes to the log: an unexpected message could quote anything.
+  deps.logger?.error('handler failed unexpectedly', { channel, error: error instanceof Error ? error.name : typeof error });
+  return { ok: false, error: { code: 'INTERNAL', message: `The console failed unexpectedly while handling ${channel}; details are in the log.` } };
+}
+
+/** The table plus what the runtime needs to shut it down and wait on it. */
+export interface HandlerCore {
+  handlers: HandlerTable;
+  watcher: Watcher;
+}
+
+export function createHandlerCore(deps: HandlerDeps): HandlerCore {
+  const confirmations = createConfirmations(() => deps.clock.now());
+  const context = createContext(deps, confirmations, { ...DEFAULT_WATCH, ...deps.watch });
+  const watcher = createWatcher(context);
+  const implementations: Implementations = {
+    ...profileHandlers(context),
+    ...sendHandlers(context, watcher),
+    ...followUpHandlers(context, watcher),
+    ...sandboxHandlers(context),
+  };
+
+  const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;
+  for (const channel of CHANNELS) {
+    const schema = CHANNEL_INPUTS[channel];
+    const implementation = implementations[channel] as (input: unknown) => Promise<unknown>;
+    table[channel] = async function handleChannel(input: unknown): Promise<Result<unknown>> {
+      try {
+        // A transport passes `undefined` for an empty body: the no-input channels accept that.
+        const parsed = schema.safeParse(input === undefined ? {} : input);
+        if (!parsed.success) {
+          return { ok: false, error: { code: 'INVALID_INPUT', message: `Invalid input for ${channel}.`, fields: toFieldErrors(parsed.error.issues) } };
+        }
+        return { ok: true, value: await implementation(parsed.data) };
+      } catch (error) {
+        return failureOf(channel, error, deps);
+      }
+    };
+  }
+  return { handlers: table as HandlerTable, watcher };
+}
+
+export function createHandlers(deps: HandlerDeps): HandlerTable {
+  return createHandlerCore(deps).handlers;
+}

@@ -1,0 +1,152 @@
+/**
+ * Profiles, secrets and the small reads about the active profile (app info, methods, balance).
+ */
+import { balanceSchema, KNOWN_METHOD_CODES, type Environment, type FieldErrors, type KeyType } from '../../../shared/contract';
+import type { ProfileInput } from '../../../shared/api';
+import { LOCAL_SANDBOX_ID } from '../settings';
+import { HandlerFailure, type Context, type HandlerImpls } from './context';
+import { readFailure } from './outcomes';
+
+/** `pk_<environment>_<type>_...` (spec 5.1): a key of another environment or type is a typo. */
+function checkKeyShape(fields: FieldErrors, field: string, key: string, environment: Environment, type: KeyType): void {
+  const match = /^pk_(sandbox|live)_(payment|payout)_/.exec(key);
+  if (!match) return; // keys of other shapes are the service's business
+  if (match[1] !== environment) (fields[field] ??= []).push(`is a ${match[1]} key, but the profile is ${environment}`);
+  if (match[2] !== type) (fields[field] ??= []).push(`is a ${match[2]} key, not a ${type} key`);
+}
+
+function checkProfileInput(input: ProfileInput): void {
+  const fields: FieldErrors = {};
+  checkKeyShape(fields, 'paymentPublicKey', input.paymentPublicKey, input.environment, 'payment');
+  checkKeyShape(fields, 'payoutPublicKey', input.payoutPublicKey, input.environment, 'payout');
+  if (input.paymentPublicKey !== '' && input.paymentPublicKey === input.payoutPublicKey) {
+    (fields.payoutPublicKey ??= []).push('must differ from the payment key (key pairs are per type)');
+  }
+  if (Object.keys(fields).length > 0) throw new HandlerFailure('INVALID_INPUT', 'The profile has invalid keys.', { fields });
+}
+
+export function profileHandlers(
+  context: Context,
+): HandlerImpls<
+  | 'app:info'
+  | 'profiles:list'
+  | 'profiles:save'
+  | 'profiles:delete'
+  | 'profiles:activate'
+  | 'secrets:set'
+  | 'secrets:has'
+  | 'secrets:delete'
+  | 'methods:list'
+  | 'balance:get'
+> {
+  const { deps } = context;
+
+  function profileForSecret(profileId: string, keyType: KeyType) {
+    const profile = context.resolveProfile(profileId);
+    if (profile.builtIn) throw new HandlerFailure('CONFLICT', 'The local sandbox keys are built in: they are not stored in the keychain.');
+    const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
+    if (publicKey === '') {
+      throw new HandlerFailure('INVALID_INPUT', `"${profile.name}" has no ${keyType} public key: add the public key first.`, {
+        fields: { keyType: [`the profile has no ${keyType} public key`] },
+      });
+    }
+    return publicKey;
+  }
+
+  /** Public keys still used by a profile other than `exceptId`. */
+  function keysInUse(exceptId: string): Set<string> {
+    return new Set(deps.settings.profiles().filter((p) => p.id !== exceptId).flatMap((p) => [p.paymentPublicKey, p.payoutPublicKey]));
+  }
+
+  return {
+    async 'app:info'() {
+      return {
+        version: deps.version,
+        transport: deps.transport,
+        activeProfileId: context.activeProfile().id,
+        allowLive: deps.allowLive,
+        notices: [...(deps.notices?.() ?? []), ...deps.settings.notices().map(({ code, message }) => ({ code, message }))],
+      };
+    },
+
+    async 'profiles:list'() {
+      const builtIn = context.resolveProfile(LOCAL_SANDBOX_ID);
+      const stored = deps.settings.profiles().map((profile) => ({ ...profile, builtIn: false }));
+      return { profiles: [builtIn, ...stored].map(context.toProfile), activeId: context.activeProfile().id };
+    },
+
+    async 'profiles:save'(input) {
+      if (input.id === LOCAL_SANDBOX_ID) throw new HandlerFailure('CONFLICT', 'The local sandbox profile is built in and cannot be changed.');
+      if (input.id !== undefined && !deps.settings.profile(input.id)) throw new HandlerFailure('NOT_FOUND', `No profile with id ${input.id}.`);
+      checkProfileInput(input);
+      const saved = deps.settings.saveProfile(input);
+      deps.emit('profiles:changed', { activeId: context.activeProfile().id });
+      return context.toProfile({ ...saved, builtIn: false });
+    },
+
+    async 'profiles:delete'({ id }) {
+      if (id === LOCAL_SANDBOX_ID) throw new HandlerFailure('CONFLICT', 'The local sandbox profile is built in and cannot be deleted.');
+      const profile = deps.settings.profile(id);
+      if (!profile) throw new HandlerFailure('NOT_FOUND', `No profile with id ${id}.`);
+      deps.settings.deleteProfile(id);
+      // Its secrets go too, unless another profile uses the same key.
+      const inUse = keysInUse(id);
+      for (const publicKey of [profile.paymentPublicKey, profile.payoutPublicKey]) {
+        if (publicKey !== '' && !inUse.has(publicKey)) {
+          try {
+            deps.vault.deleteSecret(publicKey);
+          } catch (error) {
+            deps.logger?.warn('could not delete a secret of a deleted profile', { error: error instanceof Error ? error.message : 'unknown' });
+          }
+        }
+      }
+      deps.emit('profiles:changed', { activeId: context.activeProfile().id });
+      return { deleted: true };
+    },
+
+    async 'profiles:activate'({ id }) {
+      const profile = context.resolveProfile(id);
+      deps.settings.setActiveProfileId(profile.id);
+      deps.emit('profiles:changed', { activeId: profile.id });
+      return context.toProfile(profile);
+    },
+
+    async 'secrets:set'({ profileId, keyType, secret }) {
+      const publicKey = profileForSecret(profileId, keyType);
+      deps.vault.setSecret(publicKey, secret);
+      deps.emit('profiles:changed', { activeId: context.activeProfile().id });
+      return { stored: true };
+    },
+
+    async 'secrets:has'({ profileId, keyType }) {
+      const profile = context.resolveProfile(profileId);
+      if (profile.builtIn) return { stored: true };
+      const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
+      return { stored: publicKey !== '' && deps.vault.hasSecret(publicKey) };
+    },
+
+    async 'secrets:delete'({ profileId, keyType }) {
+      const publicKey = profileForSecret(profileId, keyType);
+      const deleted = deps.vault.deleteSecret(publicKey);
+      deps.emit('profiles:changed', { activeId: context.activeProfile().id });
+      return { deleted };
+    },
+
+    async 'methods:list'() {
+      // The spec shows no listing endpoint: these are the codes it names (both served locally).
+      return { methods: [...KNOWN_METHOD_CODES] };
+    },
+
+    async 'balance:get'() {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      context.requireSecret(profile, 'payout');
+      const result = await context.clientFor(profile).getBalance();
+      if (result.kind === 'api-error' && result.code === 'ROUTE_NOT_FOUND') return { available: false, balance: null, currency: '' };
+      if (result.kind !== 'success') throw readFailure(result);
+      const parsed = balanceSchema.safeParse(result.data);
+      if (!parsed.success) throw new HandlerFailure('BAD_RESPONSE', 'The service answered a balance in an unexpected shape.');
+      return { available: true, balance: parsed.data.balance, currency: parsed.data.currency };
+    },
+  };
+}

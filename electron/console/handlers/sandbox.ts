@@ -1,0 +1,114 @@
+/**
+ * The local sandbox panel: status, outcomes, wallet, deliveries, and the engine's controls.
+ * These act on the in-process engine whatever profile is active (the engine is always local).
+ */
+import { SANDBOX_OUTCOMES } from '../../../shared/contract';
+import type { SandboxControl } from '../deps';
+import { HandlerFailure, type Context, type HandlerImpls } from './context';
+
+type SandboxChannel =
+  | 'sandbox:status'
+  | 'sandbox:outcomes'
+  | 'sandbox:wallet'
+  | 'sandbox:topUp'
+  | 'sandbox:deliveries'
+  | 'sandbox:redeliver'
+  | 'sandbox:setWebhookUrl'
+  | 'sandbox:settle'
+  | 'sandbox:advanceClock'
+  | 'sandbox:setMaintenance';
+
+/** An engine refusal (it throws errors carrying an API-style code) becomes a handler failure. */
+function engineFailure(error: unknown): never {
+  if (error instanceof HandlerFailure) throw error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) && error instanceof Error) {
+    throw new HandlerFailure(code, error.message);
+  }
+  throw error;
+}
+
+function notOffered(what: string): HandlerFailure {
+  return new HandlerFailure('SANDBOX_UNAVAILABLE', `The local sandbox engine does not offer ${what} in this version.`);
+}
+
+export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> {
+  const { deps } = context;
+
+  async function withEngine<T>(run: (engine: SandboxControl) => T | Promise<T>): Promise<T> {
+    const engine = context.requireEngine();
+    try {
+      return await run(engine);
+    } catch (error) {
+      engineFailure(error);
+    }
+  }
+
+  return {
+    async 'sandbox:status'() {
+      const engine = deps.engine;
+      if (!engine) {
+        return { running: false, url: null, keys: [], maintenance: false, settleMs: 0, webhookUrl: null, clockOffsetSeconds: 0, error: 'The local sandbox engine is not running.' };
+      }
+      const state = engine.state();
+      return { running: true, url: engine.url, keys: engine.keys(), ...state, error: null };
+    },
+
+    async 'sandbox:outcomes'() {
+      return { outcomes: SANDBOX_OUTCOMES };
+    },
+
+    async 'sandbox:wallet'() {
+      return withEngine((engine) => ({
+        balances: (['sandbox', 'live'] as const).map((environment) => ({ environment, ...engine.walletBalance(environment) })),
+        // The ledger of the sandbox environment: the built-in profile's.
+        ledger: engine.ledger('sandbox'),
+      }));
+    },
+
+    async 'sandbox:topUp'({ environment, amount, reason }) {
+      const result = await withEngine((engine) => engine.topUp(environment, amount, reason));
+      deps.emit('sandbox:event', { kind: 'wallet', detail: `${environment} ${amount > 0 ? 'top-up' : 'debit'} ${amount}` });
+      return result;
+    },
+
+    async 'sandbox:deliveries'() {
+      return withEngine(async (engine) => {
+        if (!engine.deliveries) throw notOffered('webhook deliveries');
+        return { deliveries: await engine.deliveries() };
+      });
+    },
+
+    async 'sandbox:redeliver'({ deliveryId }) {
+      return withEngine(async (engine) => {
+        if (!engine.redeliver) throw notOffered('redelivery');
+        await engine.redeliver(deliveryId);
+        return { queued: true as const };
+      });
+    },
+
+    async 'sandbox:setWebhookUrl'({ url }) {
+      return withEngine(async (engine) => {
+        if (!engine.setWebhookUrl) throw notOffered('a webhook URL');
+        await engine.setWebhookUrl(url === '' ? null : url);
+        return { url: url === '' ? null : url };
+      });
+    },
+
+    async 'sandbox:settle'({ transactionId }) {
+      return withEngine(async (engine) => ({ status: (await engine.settleNow(transactionId)).status }));
+    },
+
+    async 'sandbox:advanceClock'({ seconds }) {
+      const result = await withEngine((engine) => engine.advanceClock(seconds));
+      deps.emit('sandbox:event', { kind: 'engine', detail: `clock advanced ${seconds} s` });
+      return result;
+    },
+
+    async 'sandbox:setMaintenance'({ on }) {
+      await withEngine((engine) => engine.setMaintenance(on));
+      deps.emit('sandbox:event', { kind: 'engine', detail: on ? 'maintenance on' : 'maintenance off' });
+      return { maintenance: on };
+    },
+  };
+}

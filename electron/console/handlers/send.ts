@@ -1,0 +1,183 @@
+/**
+ * Sending money: payments:create, payouts:prepare/initiate, transactions:resend.
+ *
+ * Every initiate carries an external id (a fresh UUID when the request has none) and is written to
+ * the journal as `pending` before it is sent. A POST that may have reached the server and got no
+ * answer becomes `outcome_unknown`, and only an explicit resolveUnknown that finds nothing allows
+ * a resend, with the same request and external id.
+ */
+import { randomUUID } from 'node:crypto';
+import { balanceSchema, type TransactionRequest } from '../../../shared/contract';
+import type { JournalTransaction, TransactionKind } from '../../../shared/api';
+import { bindingHash } from '../confirmations';
+import {
+  getEntryForFollowUp,
+  recordApiError,
+  recordCreated,
+  recordRequest,
+  recordResend,
+  recordTransportFailure,
+} from '../journal/entries';
+import type { StoredProfile } from '../settings';
+import type { Watcher } from '../watcher';
+import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
+import { isFinal, transactionOf } from './outcomes';
+
+type ResolvedProfile = StoredProfile & { builtIn: boolean };
+
+/** Server-side failures after which the transaction may or may not exist. */
+function mayHaveBeenCreated(httpStatus: number | null): boolean {
+  return httpStatus === null || (httpStatus >= 500 && httpStatus !== 503);
+}
+
+export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend'> {
+  const { deps } = context;
+  const now = () => deps.clock.now();
+
+  function changed(entry: JournalTransaction): void {
+    deps.emit('transaction:changed', { journalId: entry.id, status: entry.status, state: entry.state });
+  }
+
+  /** Sends a journaled request and completes its entry with whatever happened. */
+  async function send(profile: ResolvedProfile, kind: TransactionKind, request: TransactionRequest, pending: JournalTransaction): Promise<JournalTransaction> {
+    changed(pending);
+    const client = context.clientFor(profile);
+    const result = kind === 'payment' ? await client.createPayment(request) : await client.initiatePayout(request);
+    switch (result.kind) {
+      case 'success': {
+        const tx = transactionOf(result.data);
+        if (!tx) {
+          const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: 'the service answered success without a valid transaction' }, { initiate: true, at: now() });
+          changed(entry);
+          throw new HandlerFailure('OUTCOME_UNKNOWN', 'The service answered, but not with a transaction: look it up by its external id before sending again.', { journalId: entry.id });
+        }
+        const entry = recordCreated(deps.journal, pending.id, tx, { httpStatus: result.httpStatus, message: result.message ?? `${kind} created` }, now());
+        changed(entry);
+        if (!isFinal(entry)) watcher.watch(entry, profile);
+        return entry;
+      }
+      case 'api-error': {
+        if (mayHaveBeenCreated(result.httpStatus)) {
+          recordApiError(deps.journal, pending.id, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: false, at: now() });
+          const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: `server error ${result.httpStatus}: it may have been created` }, { initiate: true, at: now() });
+          changed(entry);
+          throw new HandlerFailure('OUTCOME_UNKNOWN', `The service failed (${result.code}: ${result.message}); the ${kind} may or may not exist: look it up by its external id.`, { journalId: entry.id });
+        }
+        const entry = recordApiError(deps.journal, pending.id, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: true, at: now() });
+        changed(entry);
+        throw new HandlerFailure(result.code, result.message, { ...(result.fields ? { fields: result.fields } : {}), journalId: entry.id });
+      }
+      case 'bad-response': {
+        const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: `unreadable answer: ${result.message}` }, { initiate: true, at: now() });
+        changed(entry);
+        throw new HandlerFailure('OUTCOME_UNKNOWN', `The service answered something unreadable (${result.message}); the ${kind} may or may not exist: look it up by its external id.`, { journalId: entry.id });
+      }
+      case 'transport': {
+        const entry = recordTransportFailure(deps.journal, pending.id, { outcome: result.outcome, message: result.message }, { initiate: true, at: now() });
+        changed(entry);
+        if (result.outcome === 'unknown') {
+          throw new HandlerFailure('OUTCOME_UNKNOWN', `No answer came (${result.message}): the ${kind} may or may not exist. Look it up by its external id before sending again.`, { journalId: entry.id });
+        }
+        throw new HandlerFailure('NOT_SENT', `The ${kind} was not sent (${result.message}); nothing was created.`, { journalId: entry.id });
+      }
+      default: {
+        const never: never = result;
+        throw new Error(`unhandled client result ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  async function initiate(kind: TransactionKind, profile: ResolvedProfile, request: TransactionRequest): Promise<JournalTransaction> {
+    const withExternalId: TransactionRequest = { ...request, external_id: request.external_id ?? randomUUID() };
+    const pending = recordRequest(deps.journal, {
+      profile: { id: profile.id, name: profile.name, environment: profile.environment },
+      kind,
+      request: withExternalId,
+      currency: DEFAULT_CURRENCY,
+      at: now(),
+    });
+    return send(profile, kind, withExternalId, pending);
+  }
+
+  async function balanceFor(profile: ResolvedProfile): Promise<{ balance: number; currency: string } | null> {
+    const result = await context.clientFor(profile).getBalance();
+    if (result.kind !== 'success') return null;
+    const parsed = balanceSchema.safeParse(result.data);
+    return parsed.success ? { balance: parsed.data.balance, currency: parsed.data.currency } : null;
+  }
+
+  return {
+    async 'payments:create'({ request }) {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      context.requireSecret(profile, 'payment');
+      return initiate('payment', profile, request);
+    },
+
+    async 'payouts:prepare'({ request, typedAmount }) {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      if (profile.environment === 'live' && typedAmount !== request.amount) {
+        throw new HandlerFailure('CONFIRMATION_REQUIRED', 'This is a live payout: type the amount again to confirm it.', {
+          fields: { typedAmount: [typedAmount === undefined ? 'is required for a live payout' : 'does not match the amount'] },
+        });
+      }
+      context.requireSecret(profile, 'payout');
+      const fee = profile.builtIn ? (deps.engine?.feeFor?.('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
+      const balance = await balanceFor(profile);
+      const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
+      return {
+        profileId: profile.id,
+        profileName: profile.name,
+        environment: profile.environment,
+        recipient: { phoneNumber: request.phone_number, name: `${request.customer.first_name} ${request.customer.last_name}` },
+        amount: request.amount,
+        currency: balance?.currency ?? DEFAULT_CURRENCY,
+        fee,
+        total: fee === null ? null : request.amount + fee,
+        balance: balance?.balance ?? null,
+        confirmationToken: token,
+        expiresAt: new Date(expiresAt).toISOString(),
+      };
+    },
+
+    async 'payouts:initiate'({ request, confirmationToken }) {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      // Checked (and used up) before anything else, synchronously: a double submit finds it gone.
+      const consumed = context.confirmations.consume(confirmationToken, bindingHash(profile.id, profile.environment, request));
+      if (!consumed.ok) {
+        const why = {
+          unknown: 'the confirmation is missing or was already used',
+          expired: 'the confirmation has expired',
+          mismatch: 'the confirmation was for a different payout, profile or environment',
+        }[consumed.reason];
+        throw new HandlerFailure('CONFIRMATION_REQUIRED', `Confirm the payout again: ${why}. Nothing was sent.`);
+      }
+      context.requireSecret(profile, 'payout');
+      return initiate('payout', profile, request);
+    },
+
+    async 'transactions:resend'({ journalId }) {
+      const found = getEntryForFollowUp(deps.journal, journalId);
+      if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+      const { entry, request, resolution } = found;
+      if (entry.state !== 'outcome_unknown' || resolution !== 'not_found' || !request) {
+        throw new HandlerFailure(
+          'CONFLICT',
+          entry.state !== 'outcome_unknown'
+            ? `This ${entry.kind} is not in the outcome-unknown state (it is ${entry.state}): it cannot be sent again.`
+            : `Look this ${entry.kind} up by its external id first; it can be sent again only when the service says it does not exist.`,
+        );
+      }
+      const profile = context.resolveProfile(entry.profileId);
+      if (profile.environment !== entry.environment) {
+        throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this ${entry.kind} was for ${entry.environment}.`);
+      }
+      context.requireAllowed(profile);
+      context.requireSecret(profile, entry.kind);
+      const pending = recordResend(deps.journal, journalId, now());
+      return send(profile, entry.kind, request, pending);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * SQLite rows of the journal and their mapping to the shared domain types.
+ */
+import type { Environment, FailedCode, FullTransaction, InitiatedTransaction, TransactionStatus } from '../../../shared/contract';
+import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
+
+/** A transaction object as the service returns it (initiate subset or full). */
+export type ServiceTransaction = InitiatedTransaction | FullTransaction;
+
+export interface EntryRow {
+  seq: number;
+  id: string;
+  profile_id: string;
+  profile_name: string;
+  environment: Environment;
+  kind: TransactionKind;
+  state: JournalState;
+  resolution: 'not_found' | null;
+  transaction_id: string | null;
+  external_id: string | null;
+  status: TransactionStatus | null;
+  failed_code: FailedCode | null;
+  amount: number;
+  currency: string;
+  fee: number | null;
+  net_amount: number | null;
+  phone_number: string;
+  payment_method: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  description: string | null;
+  metadata: string | null;
+  request: string | null;
+  last_error: string | null;
+  transaction_json: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TimelineRow {
+  id: number;
+  journal_id: string;
+  type: TimelineEventType;
+  at: number;
+  status: TransactionStatus | null;
+  http_status: number | null;
+  code: string | null;
+  message: string | null;
+  outcome: 'not-sent' | 'unknown' | null;
+}
+
+export function toJournalTransaction(row: EntryRow): JournalTransaction {
+  return {
+    id: row.id,
+    profileId: row.profile_id,
+    profileName: row.profile_name,
+    environment: row.environment,
+    kind: row.kind,
+    state: row.state,
+    transactionId: row.transaction_id,
+    externalId: row.external_id,
+    status: row.status,
+    failedCode: row.failed_code,
+    amount: row.amount,
+    currency: row.currency,
+    fee: row.fee,
+    netAmount: row.net_amount,
+    phoneNumber: row.phone_number,
+    paymentMethod: row.payment_method,
+    customer: { first_name: row.customer_first_name, last_name: row.customer_last_name, email: row.customer_email },
+    description: row.description,
+    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null,
+    lastError: row.last_error ? (JSON.parse(row.last_error) as JournalTransaction['lastError']) : null,
+    transaction: row.transaction_json ? (JSON.parse(row.transaction_json) as ServiceTransaction) : null,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export function toTimelineEvent(row: TimelineRow): TimelineEvent {
+  return {
+    id: row.id,
+    journalId: row.journal_id,
+    type: row.type,
+    at: new Date(row.at).toISOString(),
+    status: row.status,
+    httpStatus: row.http_status,
+    code: row.code,
+    message: row.message,
+    outcome: row.outcome,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Journal search (paged, newest first) and CSV export of a search result.
+ *
+ * Exact-match filters (transaction id, external id, phone) each have an index led by the column
+ * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages.
+ */
+import type { JournalTransaction, SearchPage, SearchQuery } from '../../../shared/api';
+import type { JournalDb } from './entries';
+import { toJournalTransaction, type EntryRow } from './rows';
+
+/** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
+export const EXPORT_MAX_ROWS = 100_000;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    clauses.push(sql);
+    params.push(...values);
+  };
+  if (query.transactionId) add('transaction_id = ?', query.transactionId);
+  if (query.externalId) add('external_id = ?', query.externalId);
+  if (query.phoneNumber) add('phone_number = ?', query.phoneNumber);
+  if (query.status) add('status = ?', query.status);
+  if (query.state) add('state = ?', query.state);
+  if (query.kind) add('kind = ?', query.kind);
+  if (query.profileId) add('profile_id = ?', query.profileId);
+  if (query.from) add('created_at >= ?', Date.parse(query.from));
+  if (query.to) add('created_at <= ?', Date.parse(query.to));
+  if (query.minAmount !== undefined) add('amount >= ?', query.minAmount);
+  if (query.maxAmount !== undefined) add('amount <= ?', query.maxAmount);
+  const text = query.text?.trim();
+  if (text) {
+    // Each branch can use its own index (SQLite turns the OR into a union of index lookups).
+    const prefix = `${escapeLike(text)}%`;
+    add(
+      `(transaction_id = ? OR external_id = ? OR phone_number = ?
+        OR customer_last_name LIKE ? ESCAPE '\\' OR customer_first_name LIKE ? ESCAPE '\\')`,
+      text,
+      text,
+      text,
+      prefix,
+      prefix,
+    );
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export function searchJournal(db: JournalDb, query: SearchQuery, offset: number, limit: number): SearchPage {
+  const { sql, params } = whereClause(query);
+  const rows = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as EntryRow[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
+  return { rows: rows.map(toJournalTransaction), total, offset, limit };
+}
+
+const CSV_COLUMNS: readonly { header: string; value: (row: JournalTransaction) => string | number | null }[] = [
+  { header: 'created_at', value: (row) => row.createdAt },
+  { header: 'profile', value: (row) => row.profileName },
+  { header: 'environment', value: (row) => row.environment },
+  { header: 'kind', value: (row) => row.kind },
+  { header: 'state', value: (row) => row.state },
+  { header: 'status', value: (row) => row.status },
+  { header: 'failed_code', value: (row) => row.failedCode },
+  { header: 'transaction_id', value: (row) => row.transactionId },
+  { header: 'external_id', value: (row) => row.externalId },
+  { header: 'amount', value: (row) => row.amount },
+  { header: 'fee', value: (row) => row.fee },
+  { header: 'net_amount', value: (row) => row.netAmount },
+  { header: 'currency', value: (row) => row.currency },
+  { header: 'phone_number', value: (row) => row.phoneNumber },
+  { header: 'payment_method', value: (row) => row.paymentMethod },
+  { header: 'customer_first_name', value: (row) => row.customer.first_name },
+  { header: 'customer_last_name', value: (row) => row.customer.last_name },
+  { header: 'customer_email', value: (row) => row.customer.email },
+  { header: 'description', value: (row) => row.description },
+  { header: 'last_error', value: (row) => (row.lastError ? `${row.lastError.code}: ${row.lastError.message}` : null) },
+  { header: 'updated_at', value: (row) => row.updatedAt },
+];
+
+/**
+ * One CSV cell: quoted when needed (RFC 4180), and text that a spreadsheet would run as a formula
+ * (= + - @, tab, carriage return first) is prefixed with a quote. Numbers stay numbers: a
+ * negative amount is data, not a formula.
+ */
+export function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  let text = value;
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function exportCsv(db: JournalDb, query: SearchQuery): { csv: string; rows: number } {
+  const { sql, params } = whereClause(query);
+  const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
+  const lines = [CSV_COLUMNS.map((column) => column.header).join(',')];
+  let rows = 0;
+  for (const row of statement.iterate(...params, EXPORT_MAX_ROWS) as IterableIterator<EntryRow>) {
+    const entry = toJournalTransaction(row);
+    lines.push(CSV_COLUMNS.map((column) => csvCell(column.value(entry))).join(','));
+    rows += 1;
+  }
+  return { csv: `${lines.join('\r\n')}\r\n`, rows };
+}

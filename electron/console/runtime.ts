@@ -1,0 +1,147 @@
+/**
+ * The console's main-process runtime: wires the real keychain vault, settings, journal, HTTP client
+ * and the in-process local sandbox engine into one handler table. The Electron shell and the
+ * browser host both start this and only carry its calls and push events.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PushEvent, PushEvents } from '../../shared/api';
+import { createClient, type ClientOptions } from '../client';
+import { startEngine, type EngineHandle } from '../engine';
+import { systemClock, type Clock, type SandboxControl } from './deps';
+import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
+import { findByTransactionId, markStalePending, openJournal, recordStatusEvent, type JournalDb } from './journal/entries';
+import { fileLogger } from './log';
+import { sandboxControlFrom } from './sandbox-engine';
+import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
+import { createVault, osKeyring, type KeyringBackend } from './vault';
+
+export interface ConsoleRuntimeOptions {
+  userDataDir: string;
+  transport: 'electron' | 'browser';
+  allowLive: boolean;
+  version: string;
+  settingsBackend?: SettingsBackend;
+  keyring?: KeyringBackend;
+  /** For Electron: better-sqlite3 built for Electron's ABI. */
+  betterSqliteNativeBinding?: string;
+  /** Options of the in-process engine; `false` runs without it. */
+  engine?: { settleMs?: number } | false;
+  clock?: Clock;
+  watch?: Partial<WatchOptions>;
+  client?: ClientOptions;
+  /** Also print log lines to the console (development). */
+  echoLog?: boolean;
+}
+
+export interface ConsoleRuntime {
+  handlers: HandlerTable;
+  on<E extends PushEvent>(event: E, listener: (payload: PushEvents[E]) => void): () => void;
+  close(): Promise<void>;
+  engineUrl: string | null;
+  /** For tests and tools: the journal database, the log file and the engine handle. */
+  journal: JournalDb;
+  logPath: string;
+  engine: EngineHandle | null;
+  /** Resolves when every running watch has ended. */
+  watchesIdle(): Promise<void>;
+}
+
+export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
+  mkdirSync(options.userDataDir, { recursive: true });
+  const clock = options.clock ?? systemClock;
+  const logger = fileLogger(options.userDataDir, options.echoLog ?? false);
+  const listeners = new Map<PushEvent, Set<(payload: never) => void>>();
+  function emit<E extends PushEvent>(event: E, payload: PushEvents[E]): void {
+    for (const listener of [...(listeners.get(event) ?? [])]) {
+      try {
+        (listener as (payload: PushEvents[E]) => void)(payload);
+      } catch (error) {
+        logger.warn('a push listener threw', { event, error: error instanceof Error ? error.name : 'unknown' });
+      }
+    }
+  }
+
+  const notices: { code: string; message: string }[] = [];
+  const journal = openJournal(join(options.userDataDir, 'journal.db'), options.betterSqliteNativeBinding ? { nativeBinding: options.betterSqliteNativeBinding } : {});
+  const stale = markStalePending(journal, clock.now());
+  if (stale.length > 0) {
+    logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: stale.length });
+    notices.push({
+      code: 'OUTCOME_UNKNOWN',
+      message: `${stale.length} request(s) were being sent when Paydesk last stopped; their outcome is unknown. Look them up by external id before sending again.`,
+    });
+  }
+
+  let engine: EngineHandle | null = null;
+  let sandbox: SandboxControl | null = null;
+  if (options.engine !== false) {
+    try {
+      engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(options.userDataDir, 'sandbox.db'), settleMs: options.engine?.settleMs });
+      sandbox = sandboxControlFrom(engine);
+    } catch (error) {
+      logger.error('the local sandbox engine did not start', { error: error instanceof Error ? error.message : 'unknown' });
+      notices.push({ code: 'SANDBOX_UNAVAILABLE', message: `The local sandbox did not start: ${error instanceof Error ? error.message : 'unknown error'}.` });
+    }
+  }
+
+  const settings = createSettings(options.settingsBackend ?? confSettingsBackend(options.userDataDir), () => clock.now());
+  for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
+
+  const abort = new AbortController();
+  const core = createHandlerCore({
+    vault: createVault(options.keyring ?? osKeyring),
+    settings,
+    journal,
+    clientFactory: (profile, secretFor) => createClient(profile, secretFor, { now: () => clock.now(), ...options.client }),
+    engine: sandbox,
+    clock,
+    emit,
+    allowLive: options.allowLive,
+    transport: options.transport,
+    version: options.version,
+    logger,
+    watch: options.watch,
+    signal: abort.signal,
+    notices: () => notices,
+  });
+
+  // The local engine's status changes are the sandbox's webhooks: record them for entries we know.
+  const unsubscribe = sandbox?.onStatusChange((event) => {
+    try {
+      for (const entry of findByTransactionId(journal, event.transactionId)) {
+        if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
+        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now());
+        emit('transaction:changed', { journalId: entry.id, status: recorded.entry.status, state: recorded.entry.state });
+      }
+      emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });
+    } catch (error) {
+      logger.warn('could not record a sandbox status change', { error: error instanceof Error ? error.name : 'unknown' });
+    }
+  });
+
+  let closed = false;
+  return {
+    handlers: core.handlers,
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => void set.delete(listener as (payload: never) => void);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      abort.abort();
+      unsubscribe?.();
+      await core.watcher.idle();
+      await engine?.stop();
+      journal.close();
+    },
+    engineUrl: engine?.url ?? null,
+    journal,
+    logPath: logger.path,
+    engine,
+    watchesIdle: () => core.watcher.idle(),
+  };
+}

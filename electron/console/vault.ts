@@ -1,0 +1,135 @@
+/**
+ * The keychain vault: secret keys live in the OS keychain only.
+ *
+ * One entry per secret key, service `Paydesk`, account = the public key. Handlers get
+ * `setSecret`/`hasSecret`/`deleteSecret`; only the HTTP client's `secretFor` gets `useSecret`.
+ * There is no plain-text fallback: without a keychain every call fails with NO_KEYCHAIN.
+ */
+import { Entry } from '@napi-rs/keyring';
+
+export const KEYCHAIN_SERVICE = 'Paydesk';
+
+/** The part of a keyring entry the vault uses (injectable so unit tests can run without one). */
+export interface KeyringEntry {
+  getPassword(): string | null;
+  setPassword(password: string): void;
+  deletePassword(): boolean;
+}
+export type KeyringBackend = (service: string, account: string) => KeyringEntry;
+
+export const osKeyring: KeyringBackend = (service, account) => new Entry(service, account);
+
+/** A failure the handlers turn into `{ ok: false, error: { code, message } }`. */
+export class VaultError extends Error {
+  constructor(
+    readonly code: 'NO_KEYCHAIN' | 'SECRET_MISSING',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VaultError';
+  }
+}
+
+export interface Vault {
+  setSecret(publicKey: string, secret: string): void;
+  hasSecret(publicKey: string): boolean;
+  deleteSecret(publicKey: string): boolean;
+  /** For the HTTP client's signer only: the secret key for a public key. */
+  useSecret(publicKey: string): string;
+}
+
+/** What to tell the user when the keychain cannot be used, per platform. */
+export function noKeychainMessage(platform: NodeJS.Platform = process.platform): string {
+  switch (platform) {
+    case 'darwin':
+      return 'The macOS Keychain is not available: unlock your login keychain (Keychain Access) and try again. Paydesk never stores secret keys in plain text.';
+    case 'win32':
+      return 'The Windows Credential Manager is not available: make sure the Credential Manager service is running. Paydesk never stores secret keys in plain text.';
+    default:
+      return (
+        'No OS keychain is available: Paydesk keeps secret keys in the Secret Service. Install and start gnome-keyring ' +
+        '(or KWallet with its Secret Service support), make sure a D-Bus session is running, and unlock the keyring ' +
+        '(a default "login" keyring must exist and be unlocked). Paydesk never stores secret keys in plain text.'
+      );
+  }
+}
+
+/**
+ * Keyring errors that mean "no usable keychain" rather than "this entry is broken": no D-Bus
+ * session, no Secret Service, no default collection, a locked keyring, access denied.
+ */
+function keychainUnavailable(error: unknown): VaultError {
+  // The library's message may name the platform store's failure; it never holds the secret.
+  const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown keyring failure';
+  return new VaultError('NO_KEYCHAIN', `${noKeychainMessage()} (keyring said: ${detail})`);
+}
+
+function checkPublicKey(publicKey: string): void {
+  if (publicKey.trim() === '') throw new VaultError('SECRET_MISSING', 'The profile has no public key for this key type.');
+}
+
+export function createVault(keyring: KeyringBackend = osKeyring): Vault {
+  function entryFor(publicKey: string): KeyringEntry {
+    checkPublicKey(publicKey);
+    try {
+      return keyring(KEYCHAIN_SERVICE, publicKey);
+    } catch (error) {
+      throw keychainUnavailable(error);
+    }
+  }
+
+  function readSecret(publicKey: string): string | null {
+    const entry = entryFor(publicKey);
+    try {
+      return entry.getPassword();
+    } catch (error) {
+      throw keychainUnavailable(error);
+    }
+  }
+
+  return {
+    setSecret(publicKey, secret) {
+      const entry = entryFor(publicKey);
+      try {
+        entry.setPassword(secret);
+      } catch (error) {
+        throw keychainUnavailable(error);
+      }
+    },
+    hasSecret(publicKey) {
+      if (publicKey.trim() === '') return false;
+      return readSecret(publicKey) !== null;
+    },
+    deleteSecret(publicKey) {
+      if (publicKey.trim() === '') return false;
+      const entry = entryFor(publicKey);
+      try {
+        return entry.deletePassword();
+      } catch (error) {
+        throw keychainUnavailable(error);
+      }
+    },
+    useSecret(publicKey) {
+      const secret = readSecret(publicKey);
+      if (secret === null) {
+        throw new VaultError('SECRET_MISSING', `No secret key is stored in the keychain for ${publicKey}: add it in the profile's settings.`);
+      }
+      return secret;
+    },
+  };
+}
+
+/** An in-memory keyring, for unit tests that are not about the keychain itself. */
+export function memoryKeyring(): KeyringBackend & { entries: Map<string, string> } {
+  const entries = new Map<string, string>();
+  const backend = ((service: string, account: string) => {
+    const key = `${service}\u0000${account}`;
+    return {
+      getPassword: () => entries.get(key) ?? null,
+      setPassword: (password: string) => void entries.set(key, password),
+      deletePassword: () => entries.delete(key),
+    };
+  }) as KeyringBackend & { entries: Map<string, string> };
+  backend.entries = entries;
+  return backend;
+}
