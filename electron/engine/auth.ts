@@ -1,0 +1,145 @@
+/**
+ * Request authentication (spec 5) and the checks that follow it, in one documented order.
+ *
+ * Check order (first failure wins):
+ *  1. all four headers present and non-empty       401 AUTHENTICATION_HEADERS_REQUIRED
+ *  2. timestamp is a positive integer               401 INVALID_TIMESTAMP
+ *  3. environment is `sandbox` or `live`            400 INVALID_ENVIRONMENT
+ *  4. timestamp within ±300 s of engine time        401 TIMESTAMP_EXPIRED
+ *  5. key exists, is active, has the path's type    401 INVALID_API_KEY
+ *  6. key's environment equals the header's         401 API_KEY_ENV_MISMATCH
+ *  7. signature matches                             401 INVALID_DIGITAL_SIGNATURE
+ *  8. socket address is whitelisted (if a list)     403 FORBIDDEN
+ *  9. application activated                         403 APPLICATION_NOT_ACTIVE
+ * 10. application not deactivated                   403 APP_NOT_ACTIVE
+ * 11. live requests: application approved for live  403 LIVE_MODE_NOT_ENABLED
+ * 12. rate limit per key (see rate-limit.ts)        429 RATE_LIMIT_EXCEEDED
+ * Cheap, key-independent checks come first; the key is looked up only for a fresh, well-formed
+ * request; nothing about a key (its environment, its whitelist, its application) is revealed to a
+ * caller who cannot sign with it, except the environment mismatch the spec orders before the
+ * signature.
+ */
+import type Database from 'better-sqlite3';
+import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
+import { verifySignature } from '../signing';
+import { ApiError } from './errors';
+import { statementsFor } from './statements';
+
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+export interface Authenticated {
+  publicKey: string;
+  appId: string;
+  appRef: string;
+  appName: string;
+  currency: string;
+  environment: Environment;
+  keyType: KeyType;
+}
+
+export interface AuthRequest {
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  /** The path exactly as sent (no query). */
+  path: string;
+  /** The raw query string without `?`. */
+  query: string;
+  body: Buffer | undefined;
+  remoteAddress: string | undefined;
+  requiredKeyType: KeyType;
+}
+
+interface KeyRow {
+  public_key: string;
+  secret_key: string;
+  app_id: string;
+  environment: Environment;
+  type: KeyType;
+  active: number;
+  ip_whitelist: string;
+  app_ref: string;
+  app_name: string;
+  app_status: 'active' | 'inactive' | 'pending';
+  live_approved: number;
+  currency: string;
+}
+
+const statements = statementsFor((db) => ({
+  key: db.prepare(`
+    SELECT k.*, a.ref AS app_ref, a.name AS app_name, a.status AS app_status, a.live_approved, a.currency
+    FROM api_keys k JOIN applications a ON a.id = k.app_id WHERE k.public_key = ?`),
+}));
+
+const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
+
+function header(headers: AuthRequest['headers'], name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+/** Strips the IPv4-mapped prefix so `::ffff:127.0.0.1` matches a whitelisted `127.0.0.1`. */
+export function normalizeAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+export function authenticate(db: Database.Database, nowSeconds: number, request: AuthRequest, headerWord: string): Authenticated {
+  const names = authHeaderNames(headerWord);
+  const publicKey = header(request.headers, names.authorization);
+  const timestamp = header(request.headers, names.timestamp);
+  const signature = header(request.headers, names.signature);
+  const environment = header(request.headers, names.environment);
+  if (publicKey === undefined || timestamp === undefined || signature === undefined || environment === undefined) {
+    const missing: string[] = [];
+    if (publicKey === undefined) missing.push(names.authorization);
+    if (timestamp === undefined) missing.push(names.timestamp);
+    if (signature === undefined) missing.push(names.signature);
+    if (environment === undefined) missing.push(names.environment);
+    throw new ApiError('AUTHENTICATION_HEADERS_REQUIRED', `Missing authentication headers: ${missing.join(', ')}.`);
+  }
+  if (!POSITIVE_INTEGER.test(timestamp)) {
+    throw new ApiError('INVALID_TIMESTAMP', `${names.timestamp} must be the Unix time in seconds, a positive integer.`);
+  }
+  if (environment !== 'sandbox' && environment !== 'live') {
+    throw new ApiError('INVALID_ENVIRONMENT', `${names.environment} must be sandbox or live.`);
+  }
+  if (Math.abs(nowSeconds - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+    throw new ApiError('TIMESTAMP_EXPIRED', `${names.timestamp} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes from server time.`);
+  }
+  const key = statements(db).key.get(publicKey) as KeyRow | undefined;
+  if (!key || key.active !== 1 || key.type !== request.requiredKeyType) {
+    throw new ApiError('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`);
+  }
+  if (key.environment !== environment) {
+    throw new ApiError('API_KEY_ENV_MISMATCH', `The API key belongs to the ${key.environment} environment, not ${environment}.`);
+  }
+  const payload = request.method.toUpperCase() === 'GET' || request.method.toUpperCase() === 'HEAD' ? request.query : (request.body ?? '');
+  const canonical = { publicKey, timestamp, method: request.method, path: request.path, payload };
+  if (!verifySignature(key.secret_key, canonical, signature)) {
+    throw new ApiError('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.');
+  }
+  const whitelist = JSON.parse(key.ip_whitelist) as string[];
+  if (whitelist.length > 0 && !whitelist.includes(normalizeAddress(request.remoteAddress))) {
+    throw new ApiError('FORBIDDEN', 'Requests from this IP address are not allowed for this key.');
+  }
+  if (key.app_status === 'pending') {
+    throw new ApiError('APPLICATION_NOT_ACTIVE', 'The application has not been activated yet.');
+  }
+  if (key.app_status === 'inactive') {
+    throw new ApiError('APP_NOT_ACTIVE', 'The application tied to this key is inactive.');
+  }
+  if (environment === 'live' && key.live_approved !== 1) {
+    throw new ApiError('LIVE_MODE_NOT_ENABLED', 'The application is not approved for live transactions.');
+  }
+  return {
+    publicKey,
+    appId: key.app_id,
+    appRef: key.app_ref,
+    appName: key.app_name,
+    currency: key.currency,
+    environment,
+    keyType: key.type,
+  };
+}
+

@@ -1,0 +1,41 @@
+/**
+ * Opening the engine's SQLite database: WAL, foreign keys, migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { applyMigrations, type Migration } from './migrations';
+
+export function openEngineDb(file: string, extraMigrations: readonly Migration[] = []): Database.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    applyMigrations(db, extraMigrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The per-user data folder for the default database file. */
+export function defaultDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  switch (platform) {
+    case 'darwin':
+      return join(homedir(), 'Library', 'Application Support', 'Paydesk');
+    case 'win32':
+      return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Paydesk');
+    default:
+      return join(env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share'), 'paydesk');
+  }
+}
+
+export function defaultDbFile(): string {
+  return join(defaultDataDir(), 'sandbox.db');
+}

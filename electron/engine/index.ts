@@ -1,0 +1,224 @@
+/**
+ * The local sandbox engine: the whole API on SQLite, started in-process by the console's main
+ * process, by the `npm run sandbox` CLI, and by tests (as many as they like, on port 0).
+ *
+ * It never imports Electron. Extension points for later work (issue 4):
+ * - `options.extensions`: functions given the fastify instance (outside the authenticated public
+ *   API) and the `EngineContext`, to add routes, status hooks (`ctx.registerStatusHook`), timers
+ *   (`ctx.clock.onAdvance`, `ctx.onStop`);
+ * - `options.migrations`: extra numbered migrations (100 and up, see migrations.ts);
+ * - `ctx.queueEvent({ type: 'extension', ... })` to publish on the same event stream.
+ */
+import type Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { formatTimestamp, type Environment } from '../../shared/contract';
+import { createClock, type EngineClock } from './clock';
+import { createContext, type EngineContext, type EngineSettings } from './context';
+import { defaultDbFile, openEngineDb } from './db';
+import { EventHub, type EngineEventListener } from './events';
+import type { Migration } from './migrations';
+import { decideNow } from './provider';
+import { RateLimiter } from './rate-limit';
+import { publicApi } from './routes/public-api';
+import { createScheduler } from './scheduler';
+import { defaultSeed, type Seed } from './seed';
+import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplication } from './seeding';
+import { createServer } from './server';
+import { getTransaction, toFullTransaction, transactionEvents } from './store';
+import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
+
+export type { EngineContext, EngineSettings } from './context';
+export type { EngineClock } from './clock';
+export type { EngineEvent, EngineEventListener, StatusEvent, WalletEvent, TransactionKind } from './events';
+export type { StatusChange, StatusHook } from './transitions';
+export type { Migration } from './migrations';
+export type { Seed, SeedInput } from './seed';
+export type { SeededApplication, SeededKey } from './seeding';
+export type { LedgerRow } from './wallet';
+export { changeStatus } from './transitions';
+export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
+export { defaultDbFile, defaultDataDir } from './db';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE = 600;
+
+export type EngineExtension = (app: FastifyInstance, ctx: EngineContext) => void | Promise<void>;
+
+export interface EngineOptions {
+  host?: string;
+  /** 0: a random free port. */
+  port?: number;
+  /** A file path or ':memory:'; omitted: `sandbox.db` in the per-user data folder. */
+  db?: string;
+  /** A parsed seed (see `parseSeed`); omitted: the default seed. Only applied to an empty database. */
+  seed?: Seed;
+  /** Delay from initiation to the provider's decision; default 2000, 0 allowed. */
+  settleMs?: number;
+  /** How long a customer who never answers keeps a transaction processing; default 120. */
+  expirySeconds?: number;
+  /** Largest accepted request body; default 64 KiB. */
+  bodyLimitBytes?: number;
+  /** Per-key limit; default 600 per minute; 0 turns it off. */
+  rateLimit?: { perKeyPerMinute: number };
+  /** The word in the auth header names (`X-<word>-Timestamp`); default SVC. */
+  headerWord?: string;
+  logger?: boolean;
+  extensions?: EngineExtension[];
+  migrations?: Migration[];
+}
+
+export interface ApplicationKeys {
+  appId: string;
+  name: string;
+  keys: { environment: Environment; type: 'payment' | 'payout'; publicKey: string; secretKey: string }[];
+}
+
+export interface EngineHandle {
+  url: string;
+  port: number;
+  host: string;
+  db: Database.Database;
+  clock: EngineClock;
+  ctx: EngineContext;
+  settings: Readonly<EngineSettings>;
+  stop(): Promise<void>;
+  seedInfo(): SeededApplication[];
+  onEvent(listener: EngineEventListener): () => void;
+  /** Makes the provider decide now and delivers its notification (a needs-verify one still waits for verify). */
+  settleNow(transactionId: string): { status: string } | null;
+  setSettleMs(ms: number): void;
+  setMaintenance(on: boolean): void;
+  walletBalance(appId: string, environment: Environment): number;
+  topUp(appId: string, environment: Environment, amount: number, reason: string): number;
+  ledger(appId: string, environment: Environment): LedgerRow[];
+  /** The stored timeline of a transaction, oldest first. */
+  timeline(transactionId: string): { status: string; from: string | null; failedCode: string | null; at: string }[];
+  /** The full transaction object, unscoped (for the engine's own tools). */
+  transaction(transactionId: string): ReturnType<typeof toFullTransaction> | null;
+  reset(): void;
+}
+
+function checkNonNegative(name: string, value: number, integer = true): number {
+  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new RangeError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export async function startEngine(options: EngineOptions = {}): Promise<EngineHandle> {
+  const settings: EngineSettings = {
+    settleMs: checkNonNegative('settleMs', options.settleMs ?? 2000),
+    expirySeconds: checkNonNegative('expirySeconds', options.expirySeconds ?? 120, false),
+    maintenance: false,
+    bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
+    rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
+  };
+  const seed = options.seed ?? defaultSeed();
+  const db = openEngineDb(options.db ?? defaultDbFile(), options.migrations ?? []);
+  const clock = createClock();
+  const hub = new EventHub();
+  const cleanups: (() => void | Promise<void>)[] = [];
+  let ctxRef: EngineContext | null = null;
+  const scheduler = createScheduler(() => {
+    if (!ctxRef) throw new Error('engine context not ready');
+    return ctxRef;
+  });
+  const ctx = createContext({
+    db,
+    clock,
+    settings,
+    seed,
+    hub,
+    kickScheduler: () => scheduler.kick(),
+    onStop: (cleanup) => cleanups.push(cleanup),
+  });
+  ctxRef = ctx;
+  const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
+  const app = createServer({ bodyLimitBytes: settings.bodyLimitBytes, logger: options.logger ?? false });
+  try {
+    if (!isSeeded(db)) applySeed(db, seed, clock.nowMicros());
+    await app.register(publicApi, { ctx, rateLimiter, headerWord: options.headerWord ?? 'SVC' });
+    for (const extension of options.extensions ?? []) await extension(app, ctx);
+    const unsubscribeClock = clock.onAdvance(() => {
+      scheduler.runDue();
+      hub.emit({ type: 'engine', detail: 'clock' });
+    });
+    cleanups.unshift(unsubscribeClock);
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (error) {
+    scheduler.stop();
+    await app.close().catch(() => undefined);
+    db.close();
+    throw error;
+  }
+  // Transactions that came due while the engine was stopped settle now.
+  scheduler.runDue();
+
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the engine is not listening on a TCP port');
+  const host = options.host ?? '127.0.0.1';
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let stopped = false;
+
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    host,
+    db,
+    clock,
+    ctx,
+    settings,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      scheduler.stop();
+      for (const cleanup of [...cleanups].reverse()) await cleanup();
+      await app.close();
+      db.close();
+    },
+    seedInfo: () => seededApplications(db),
+    onEvent: (listener) => hub.on(listener),
+    settleNow(transactionId) {
+      const row = getTransaction(db, transactionId);
+      if (!row) return null;
+      decideNow(db, row.provider_ref, clock.nowMicros());
+      scheduler.runDue();
+      return { status: getTransaction(db, transactionId)?.status ?? row.status };
+    },
+    setSettleMs(ms) {
+      settings.settleMs = checkNonNegative('settleMs', ms);
+      hub.emit({ type: 'engine', detail: 'settle-ms' });
+    },
+    setMaintenance(on) {
+      settings.maintenance = on;
+      hub.emit({ type: 'engine', detail: on ? 'maintenance-on' : 'maintenance-off' });
+    },
+    walletBalance: (appId, environment) => walletBalance(db, appId, environment),
+    topUp(appId, environment, amount, reason) {
+      if (!Number.isSafeInteger(amount) || amount === 0) throw new RangeError('a top-up is a non-zero whole number of minor units');
+      if (reason.trim() === '') throw new RangeError('a top-up needs a reason');
+      return ctx.write(() => {
+        if (!db.prepare('SELECT 1 FROM applications WHERE id = ?').get(appId)) throw new RangeError(`no application ${appId}`);
+        if (walletBalance(db, appId, environment) + amount < 0) throw new RangeError('a withdrawal cannot take the wallet below zero');
+        return addLedgerEntry(ctx, { appId, environment, amount, reason, transactionId: null });
+      });
+    },
+    ledger: (appId, environment) => ledgerEntries(db, appId, environment),
+    timeline: (transactionId) =>
+      transactionEvents(db, transactionId).map((event) => ({
+        status: event.status,
+        from: event.from_status,
+        failedCode: event.failed_code,
+        at: formatTimestamp(event.at),
+      })),
+    transaction(transactionId) {
+      const row = getTransaction(db, transactionId);
+      return row ? toFullTransaction(row) : null;
+    },
+    reset() {
+      resetToSeed(db, seed, clock.nowMicros());
+      rateLimiter.reset();
+      hub.emit({ type: 'engine', detail: 'reset' });
+    },
+  };
+}

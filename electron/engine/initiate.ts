@@ -1,0 +1,109 @@
+/**
+ * Initiating a payment or payout: one write transaction that checks `external_id`, charges a
+ * payout (amount + fee) to the wallet, stores the transaction with its first timeline rows and
+ * hands it to the provider. Either all of it happens or none of it.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { TransactionRequest } from '../../shared/contract';
+import type { Authenticated } from './auth';
+import type { EngineContext } from './context';
+import { ApiError, validationError } from './errors';
+import type { TransactionKind } from './events';
+import { feeFor } from './fees';
+import { resolveMethod } from './methods';
+import { submitToProvider } from './provider';
+import { externalIdTaken, insertTransaction, type JoinedTransactionRow } from './store';
+import { changeStatus, recordCreation } from './transitions';
+import { addLedgerEntry, walletBalance } from './wallet';
+
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `TE_` and 24 random base-62 characters. */
+export function newTransactionId(): string {
+  const bytes = randomBytes(24);
+  let id = 'TE_';
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return id;
+}
+
+export function initiateTransaction(ctx: EngineContext, auth: Authenticated, kind: TransactionKind, request: TransactionRequest): JoinedTransactionRow {
+  const method = resolveMethod(ctx.db, {
+    code: request.payment_method,
+    kind,
+    appId: auth.appId,
+    environment: auth.environment,
+    phoneNumber: request.phone_number,
+  });
+  const scope = { appId: auth.appId, environment: auth.environment, kind };
+  const row = ctx.write(() => {
+    if (request.external_id !== undefined && externalIdTaken(ctx.db, scope, request.external_id)) {
+      throw validationError(
+        { external_id: [`has already been used for a ${kind} in this environment`] },
+        `A ${kind} with this external_id already exists.`,
+      );
+    }
+    const fee = feeFor(ctx.db, kind, request.amount);
+    if (kind === 'payout') {
+      const balance = walletBalance(ctx.db, auth.appId, auth.environment);
+      if (balance < request.amount + fee) {
+        throw new ApiError(
+          'INSUFFICIENT_FUNDS',
+          `The wallet balance (${balance}) does not cover the amount plus fee (${request.amount + fee}).`,
+        );
+      }
+    }
+    const now = ctx.clock.nowMicros();
+    const created: JoinedTransactionRow = {
+      id: newTransactionId(),
+      ref: randomUUID(),
+      app_id: auth.appId,
+      environment: auth.environment,
+      kind,
+      external_id: request.external_id ?? null,
+      status: 'initiated',
+      amount: request.amount,
+      fee,
+      currency: auth.currency,
+      description: request.description ?? null,
+      phone_number: request.phone_number,
+      customer_ref: randomUUID(),
+      customer: JSON.stringify(request.customer),
+      method_code: method.code,
+      metadata: request.metadata === undefined ? null : JSON.stringify(request.metadata),
+      reason: null,
+      failed_code: null,
+      failed_at: null,
+      cancelled_at: null,
+      completed_at: null,
+      created_at: now,
+      updated_at: now,
+      provider_ref: randomUUID(),
+      app_ref: auth.appRef,
+      app_name: auth.appName,
+      method_ref: method.ref,
+      method_name: method.name,
+    };
+    const { app_ref: _a, app_name: _b, method_ref: _c, method_name: _d, ...stored } = created;
+    insertTransaction(ctx.db, stored);
+    recordCreation(ctx, created);
+    if (kind === 'payout') {
+      addLedgerEntry(ctx, {
+        appId: auth.appId,
+        environment: auth.environment,
+        amount: -(request.amount + fee),
+        reason: `payout ${created.id}: amount ${request.amount} plus fee ${fee}`,
+        transactionId: created.id,
+      });
+    }
+    submitToProvider(
+      ctx.db,
+      { ref: created.provider_ref, kind, environment: auth.environment, phoneNumber: request.phone_number, amount: request.amount, now },
+      { settleMs: ctx.settings.settleMs, expirySeconds: ctx.settings.expirySeconds },
+    );
+    // The provider has sent the prompt: the customer is now deciding.
+    changeStatus(ctx, created, 'processing');
+    return created;
+  });
+  ctx.kickScheduler();
+  return row;
+}

@@ -1,0 +1,168 @@
+/**
+ * The engine's schema, as numbered migrations applied in order and recorded in `schema_migrations`.
+ *
+ * Numbering: the core engine uses 1–99. Extensions (webhooks, control API: issue 4) number theirs
+ * from 100 and pass them in `EngineOptions.migrations` (or append them to `ENGINE_MIGRATIONS` here).
+ * A migration never changes once released: add a new one instead.
+ *
+ * Times are integer microseconds since the epoch (engine clock); money is integer minor units.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+export const ENGINE_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'core schema',
+    up(db) {
+      db.exec(`
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        CREATE TABLE applications (
+          id TEXT PRIMARY KEY,
+          ref TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('active', 'inactive', 'pending')),
+          live_approved INTEGER NOT NULL,
+          currency TEXT NOT NULL,
+          webhook_url TEXT,
+          webhook_secret TEXT
+        );
+
+        CREATE TABLE api_keys (
+          public_key TEXT PRIMARY KEY,
+          secret_key TEXT NOT NULL,
+          app_id TEXT NOT NULL REFERENCES applications(id),
+          environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'live')),
+          type TEXT NOT NULL CHECK (type IN ('payment', 'payout')),
+          active INTEGER NOT NULL,
+          ip_whitelist TEXT NOT NULL
+        );
+
+        CREATE TABLE methods (
+          code TEXT PRIMARY KEY,
+          code_lower TEXT NOT NULL UNIQUE,
+          ref TEXT NOT NULL,
+          name TEXT NOT NULL,
+          enabled INTEGER NOT NULL,
+          supports_payments INTEGER NOT NULL,
+          supports_payouts INTEGER NOT NULL,
+          environments TEXT NOT NULL,
+          payout_prefixes TEXT NOT NULL
+        );
+
+        CREATE TABLE app_methods (
+          app_id TEXT NOT NULL REFERENCES applications(id),
+          code TEXT NOT NULL REFERENCES methods(code),
+          payments INTEGER NOT NULL,
+          payouts INTEGER NOT NULL,
+          PRIMARY KEY (app_id, code)
+        );
+
+        CREATE TABLE fee_schedule (
+          kind TEXT PRIMARY KEY CHECK (kind IN ('payment', 'payout')),
+          percent_bps INTEGER NOT NULL,
+          fixed INTEGER NOT NULL
+        );
+
+        CREATE TABLE transactions (
+          id TEXT PRIMARY KEY,
+          ref TEXT NOT NULL,
+          app_id TEXT NOT NULL,
+          environment TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('payment', 'payout')),
+          external_id TEXT,
+          status TEXT NOT NULL,
+          amount INTEGER NOT NULL,
+          fee INTEGER NOT NULL,
+          currency TEXT NOT NULL,
+          description TEXT,
+          phone_number TEXT NOT NULL,
+          customer_ref TEXT NOT NULL,
+          customer TEXT NOT NULL,
+          method_code TEXT NOT NULL,
+          metadata TEXT,
+          reason TEXT,
+          failed_code TEXT,
+          failed_at INTEGER,
+          cancelled_at INTEGER,
+          completed_at INTEGER,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          provider_ref TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX transactions_external_id ON transactions (app_id, environment, kind, external_id)
+          WHERE external_id IS NOT NULL;
+
+        CREATE TABLE transaction_events (
+          id INTEGER PRIMARY KEY,
+          transaction_id TEXT NOT NULL REFERENCES transactions(id),
+          from_status TEXT,
+          status TEXT NOT NULL,
+          failed_code TEXT,
+          at INTEGER NOT NULL
+        );
+        CREATE INDEX transaction_events_tx ON transaction_events (transaction_id, id);
+
+        CREATE TABLE ledger_entries (
+          id INTEGER PRIMARY KEY,
+          app_id TEXT NOT NULL,
+          environment TEXT NOT NULL,
+          amount INTEGER NOT NULL,
+          reason TEXT NOT NULL,
+          transaction_id TEXT,
+          at INTEGER NOT NULL
+        );
+        CREATE INDEX ledger_entries_wallet ON ledger_entries (app_id, environment);
+
+        -- The simulated provider's own records: verify asks these, not the transactions table.
+        CREATE TABLE provider_requests (
+          ref TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          phone_number TEXT NOT NULL,
+          amount INTEGER NOT NULL,
+          final_status TEXT NOT NULL,
+          failed_code TEXT,
+          decides_at INTEGER NOT NULL,
+          notifies INTEGER NOT NULL,
+          notified INTEGER NOT NULL DEFAULT 0,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX provider_requests_due ON provider_requests (decides_at) WHERE notifies = 1 AND notified = 0;
+      `);
+    },
+  },
+];
+
+/** Applies every migration not yet applied, each in its own transaction. */
+export function applyMigrations(db: Database.Database, extra: readonly Migration[] = []): number[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const all = [...ENGINE_MIGRATIONS, ...extra].sort((a, b) => a.version - b.version);
+  const seen = new Set<number>();
+  for (const migration of all) {
+    if (seen.has(migration.version)) throw new Error(`Two migrations share version ${migration.version}`);
+    seen.add(migration.version);
+  }
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version),
+  );
+  const ran: number[] = [];
+  for (const migration of all) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    })();
+    ran.push(migration.version);
+  }
+  return ran;
+}

@@ -1,0 +1,123 @@
+/**
+ * The simulated mobile-money provider, with its own records (`provider_requests`).
+ *
+ * The service hands each transaction to the provider at initiation. The provider decides the
+ * outcome from the phone number (sandbox table in shared/contract/outcomes.ts; in live every
+ * transaction completes) at a set time, and then notifies the service, except for the
+ * `needs-verify` row, whose notification never arrives: only verify, which asks the provider,
+ * learns the outcome.
+ */
+import type Database from 'better-sqlite3';
+import { sandboxOutcomeFor, type Environment, type FailedCode } from '../../shared/contract';
+import type { TransactionKind } from './events';
+import { statementsFor } from './statements';
+
+export type ProviderView =
+  | { state: 'pending' }
+  | { state: 'completed' }
+  | { state: 'failed'; failedCode: FailedCode }
+  | { state: 'cancelled' };
+
+export interface ProviderRequestRow {
+  ref: string;
+  kind: TransactionKind;
+  phone_number: string;
+  amount: number;
+  final_status: 'completed' | 'failed' | 'cancelled';
+  failed_code: FailedCode | null;
+  decides_at: number;
+  notifies: number;
+  notified: number;
+  created_at: number;
+}
+
+const statements = statementsFor((db) => ({
+  insert: db.prepare(`
+    INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, created_at)
+    VALUES (@ref, @kind, @phone_number, @amount, @final_status, @failed_code, @decides_at, @notifies, @created_at)`),
+  get: db.prepare('SELECT * FROM provider_requests WHERE ref = ?'),
+  due: db.prepare('SELECT * FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ? ORDER BY decides_at LIMIT ?'),
+  nextDue: db.prepare('SELECT MIN(decides_at) FROM provider_requests WHERE notifies = 1 AND notified = 0').pluck(),
+  markNotified: db.prepare('UPDATE provider_requests SET notified = 1 WHERE ref = ?'),
+  decideAt: db.prepare('UPDATE provider_requests SET decides_at = ? WHERE ref = ?'),
+}));
+
+export interface ProviderTiming {
+  settleMs: number;
+  expirySeconds: number;
+}
+
+/** Hands a new transaction to the provider (inside the initiating write). */
+export function submitToProvider(
+  db: Database.Database,
+  request: { ref: string; kind: TransactionKind; environment: Environment; phoneNumber: string; amount: number; now: number },
+  timing: ProviderTiming,
+): void {
+  const outcome = request.environment === 'sandbox' ? sandboxOutcomeFor(request.phoneNumber) : null;
+  const settleAt = request.now + Math.round(timing.settleMs * 1000);
+  let decidesAt = settleAt;
+  let notifies = 1;
+  switch (outcome?.behaviour ?? 'settles') {
+    case 'settles':
+      break;
+    case 'expires':
+      // The customer never answers: the prompt times out after the expiry window.
+      decidesAt = request.now + Math.round(timing.expirySeconds * 1_000_000);
+      break;
+    case 'needs-verify':
+      notifies = 0;
+      break;
+  }
+  statements(db).insert.run({
+    ref: request.ref,
+    kind: request.kind,
+    phone_number: request.phoneNumber,
+    amount: request.amount,
+    final_status: outcome?.finalStatus ?? 'completed',
+    failed_code: outcome?.failedCode ?? null,
+    decides_at: decidesAt,
+    notifies,
+    created_at: request.now,
+  });
+}
+
+/** What the provider says about a request right now (what verify asks). */
+export function askProvider(db: Database.Database, ref: string, now: number): ProviderView {
+  const row = statements(db).get.get(ref) as ProviderRequestRow | undefined;
+  if (!row || row.decides_at > now) return { state: 'pending' };
+  return viewOf(row);
+}
+
+export function viewOf(row: ProviderRequestRow): ProviderView {
+  switch (row.final_status) {
+    case 'completed':
+      return { state: 'completed' };
+    case 'cancelled':
+      return { state: 'cancelled' };
+    case 'failed':
+      return { state: 'failed', failedCode: row.failed_code ?? 'PROVIDER_INTERNAL_PROCESSING_ERROR' };
+    default: {
+      const unknown: never = row.final_status;
+      throw new Error(`unknown provider outcome ${String(unknown)}`);
+    }
+  }
+}
+
+/** Notifications the provider owes the service at `now`, oldest first. */
+export function dueNotifications(db: Database.Database, now: number, limit = 500): ProviderRequestRow[] {
+  return statements(db).due.all(now, limit) as ProviderRequestRow[];
+}
+
+export function markNotified(db: Database.Database, ref: string): void {
+  statements(db).markNotified.run(ref);
+}
+
+export function nextNotificationAt(db: Database.Database): number | null {
+  return (statements(db).nextDue.get() as number | null) ?? null;
+}
+
+/** Makes the provider decide now (settle-now; an expiring prompt expires now). */
+export function decideNow(db: Database.Database, ref: string, now: number): void {
+  const row = statements(db).get.get(ref) as ProviderRequestRow | undefined;
+  if (row && row.decides_at > now) statements(db).decideAt.run(now, ref);
+}

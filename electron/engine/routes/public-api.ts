@@ -1,0 +1,61 @@
+/**
+ * The public API as one encapsulated fastify plugin: maintenance switch, authentication and rate
+ * limit run as hooks before every route in it; extensions' routes (control API, OpenAPI) live
+ * outside it and are not affected.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { KeyType } from '../../../shared/contract';
+import { splitTarget } from '../../signing';
+import { authenticate, type Authenticated } from '../auth';
+import type { EngineContext } from '../context';
+import { ApiError } from '../errors';
+import type { RateLimiter } from '../rate-limit';
+import { registerBalanceRoute } from './balance';
+import { registerTransactionRoutes } from './transactions';
+
+const authenticated = new WeakMap<FastifyRequest, Authenticated>();
+
+export function requireAuth(request: FastifyRequest): Authenticated {
+  const auth = authenticated.get(request);
+  if (!auth) throw new Error('route reached without authentication');
+  return auth;
+}
+
+export interface PublicApiOptions {
+  ctx: EngineContext;
+  rateLimiter: RateLimiter;
+  headerWord: string;
+}
+
+export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, headerWord }: PublicApiOptions): Promise<void> {
+  app.addHook('onRequest', async function maintenanceSwitch() {
+    if (ctx.settings.maintenance) {
+      throw new ApiError('MAINTENANCE_MODE', 'The service is temporarily offline for maintenance. Try again later.', [], { 'retry-after': '60' });
+    }
+  });
+
+  app.addHook('preHandler', async function authenticateRequest(request) {
+    const keyType = (request.routeOptions.config as { keyType?: KeyType }).keyType;
+    if (keyType === undefined) throw new Error(`route ${request.routeOptions.url ?? ''} declares no key type`);
+    const { path, query } = splitTarget(request.raw.url ?? request.url);
+    const auth = authenticate(
+      ctx.db,
+      ctx.clock.nowSeconds(),
+      {
+        headers: request.headers,
+        method: request.method,
+        path,
+        query,
+        body: Buffer.isBuffer(request.body) ? request.body : undefined,
+        remoteAddress: request.socket.remoteAddress,
+        requiredKeyType: keyType,
+      },
+      headerWord,
+    );
+    rateLimiter.hit(auth.publicKey, ctx.clock.nowSeconds());
+    authenticated.set(request, auth);
+  });
+
+  registerTransactionRoutes(app, ctx);
+  registerBalanceRoute(app, ctx);
+}

@@ -1,0 +1,181 @@
+/**
+ * The transactions table: inserting, finding (always scoped to application, environment and
+ * kind, so another merchant's transaction is simply not found) and shaping for responses.
+ */
+import type Database from 'better-sqlite3';
+import {
+  formatTimestamp,
+  type Environment,
+  type FailedCode,
+  type FullTransaction,
+  type InitiatedTransaction,
+  type TransactionStatus,
+} from '../../shared/contract';
+import type { TransactionKind } from './events';
+import { statementsFor } from './statements';
+
+export interface TransactionRow {
+  id: string;
+  ref: string;
+  app_id: string;
+  environment: Environment;
+  kind: TransactionKind;
+  external_id: string | null;
+  status: TransactionStatus;
+  amount: number;
+  fee: number;
+  currency: string;
+  description: string | null;
+  phone_number: string;
+  customer_ref: string;
+  /** JSON of `{ first_name, last_name, email, metadata? }`. */
+  customer: string;
+  method_code: string;
+  metadata: string | null;
+  reason: string | null;
+  failed_code: FailedCode | null;
+  failed_at: number | null;
+  cancelled_at: number | null;
+  completed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  provider_ref: string;
+}
+
+/** A transaction row with the application and method fields responses need. */
+export interface JoinedTransactionRow extends TransactionRow {
+  app_ref: string;
+  app_name: string;
+  method_ref: string;
+  method_name: string;
+}
+
+export interface Scope {
+  appId: string;
+  environment: Environment;
+  kind: TransactionKind;
+}
+
+const statements = statementsFor((db) => ({
+  insert: db.prepare(`
+    INSERT INTO transactions (id, ref, app_id, environment, kind, external_id, status, amount, fee, currency, description,
+      phone_number, customer_ref, customer, method_code, metadata, reason, failed_code, failed_at, cancelled_at, completed_at,
+      created_at, updated_at, provider_ref)
+    VALUES (@id, @ref, @app_id, @environment, @kind, @external_id, @status, @amount, @fee, @currency, @description,
+      @phone_number, @customer_ref, @customer, @method_code, @metadata, @reason, @failed_code, @failed_at, @cancelled_at, @completed_at,
+      @created_at, @updated_at, @provider_ref)`),
+  byId: db.prepare(`
+    SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
+    FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
+    WHERE t.id = ? AND t.app_id = ? AND t.environment = ? AND t.kind = ?`),
+  byExternalId: db.prepare(`
+    SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
+    FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
+    WHERE t.external_id = ? AND t.app_id = ? AND t.environment = ? AND t.kind = ?`),
+  externalIdTaken: db.prepare('SELECT 1 FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
+  unscoped: db.prepare(`
+    SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
+    FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
+    WHERE t.id = ?`),
+  byProviderRef: db.prepare('SELECT * FROM transactions WHERE provider_ref = ?'),
+  events: db.prepare('SELECT id, from_status, status, failed_code, at FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
+}));
+
+export function insertTransaction(db: Database.Database, row: TransactionRow): void {
+  statements(db).insert.run(row);
+}
+
+export function findTransaction(
+  db: Database.Database,
+  scope: Scope,
+  by: 'transaction_id' | 'external_id',
+  id: string,
+): JoinedTransactionRow | undefined {
+  const statement = by === 'external_id' ? statements(db).byExternalId : statements(db).byId;
+  return statement.get(id, scope.appId, scope.environment, scope.kind) as JoinedTransactionRow | undefined;
+}
+
+export function externalIdTaken(db: Database.Database, scope: Scope, externalId: string): boolean {
+  return statements(db).externalIdTaken.get(externalId, scope.appId, scope.environment, scope.kind) !== undefined;
+}
+
+/** For the engine's own tools (settle now, tests): no scope. */
+export function getTransaction(db: Database.Database, id: string): JoinedTransactionRow | undefined {
+  return statements(db).unscoped.get(id) as JoinedTransactionRow | undefined;
+}
+
+export function transactionByProviderRef(db: Database.Database, providerRef: string): TransactionRow | undefined {
+  return statements(db).byProviderRef.get(providerRef) as TransactionRow | undefined;
+}
+
+export interface TransactionEventRow {
+  id: number;
+  from_status: TransactionStatus | null;
+  status: TransactionStatus;
+  failed_code: FailedCode | null;
+  at: number;
+}
+
+/** The stored timeline of a transaction, oldest first. */
+export function transactionEvents(db: Database.Database, transactionId: string): TransactionEventRow[] {
+  return statements(db).events.all(transactionId) as TransactionEventRow[];
+}
+
+/**
+ * Masks the middle of the payer's number (`+237650000001` -> `+2376*****0001`): enough to
+ * recognise it, not enough to reuse it.
+ */
+export function maskAccountNumber(phone: string): string {
+  if (phone.length <= 8) return phone;
+  return `${phone.slice(0, 5)}${'*'.repeat(phone.length - 9)}${phone.slice(-4)}`;
+}
+
+function timestampOrNull(micros: number | null): string | null {
+  return micros === null ? null : formatTimestamp(micros);
+}
+
+/** The transaction object as initiate answers it (spec 2.2 without the retrieve-only fields). */
+export function toInitiatedTransaction(row: JoinedTransactionRow): InitiatedTransaction {
+  const customer = JSON.parse(row.customer) as { first_name: string; last_name: string; email: string; metadata?: Record<string, unknown> };
+  return {
+    transaction_id: row.id,
+    ref: row.ref,
+    external_id: row.external_id,
+    // Spec 2.2: `type` reads `payment` in every response the spec shows, payout initiate included.
+    type: 'payment',
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    account_name: `${customer.first_name} ${customer.last_name}`,
+    account_number: maskAccountNumber(row.phone_number),
+    account_type: 'mobile_money',
+    reason: row.reason,
+    failed_code: row.failed_code,
+    failed_at: timestampOrNull(row.failed_at),
+    cancelled_at: timestampOrNull(row.cancelled_at),
+    completed_at: timestampOrNull(row.completed_at),
+    customer: {
+      ref: row.customer_ref,
+      first_name: customer.first_name,
+      last_name: customer.last_name,
+      email: customer.email,
+      metadata: customer.metadata ?? null,
+    },
+    payment_method: { ref: row.method_ref, name: row.method_name, code: row.method_code },
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+/** The full object of retrieve and verify. */
+export function toFullTransaction(row: JoinedTransactionRow): FullTransaction {
+  return {
+    ...toInitiatedTransaction(row),
+    fee: row.fee,
+    net_amount: row.amount - row.fee,
+    fee_payer: 'merchant',
+    application: { id: row.app_id, ref: row.app_ref, name: row.app_name },
+  };
+}
