@@ -62,8 +62,8 @@ describe('not sent: nothing reached the server', () => {
   it('a host name that does not resolve is not-sent', async () => {
     const lookupFails = new Agent({
       connect: {
-        lookup: (hostname: string, _options: unknown, callback: (error: Error) => void) =>
-          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })),
+        lookup: (hostname, _options, callback) =>
+          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4),
       },
     });
     const result = await clientFor('http://api.paydesk.invalid', { dispatcher: lookupFails }).initiatePayout(paymentRequest);
