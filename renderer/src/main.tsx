@@ -1,4 +1,14 @@
-// Placeholder entry: the renderer issue replaces this with the console's screens.
+/** Entry: one typed API (preload or browser host), then the app. */
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createPaydeskApi } from './api/client';
+import { App } from './App';
+import './styles.css';
 
-createRoot(document.getElementById('root')!).render(<p>Paydesk</p>);
+const api = createPaydeskApi(window);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App api={api} />
+  </StrictMode>,
+);

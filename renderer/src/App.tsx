@@ -1,0 +1,129 @@
+/** The console's window: environment marker, navigation, and the open screen. */
+import { useEffect, useMemo } from 'react';
+import type { PaydeskApi } from '../../shared/api';
+import { ErrorNotice, Loading } from './components/common';
+import { HistoryScreen } from './screens/HistoryScreen';
+import { LookupScreen } from './screens/LookupScreen';
+import { PaymentScreen } from './screens/PaymentScreen';
+import { PayoutScreen } from './screens/PayoutScreen';
+import { SandboxScreen } from './screens/SandboxScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { TimelineScreen } from './screens/TimelineScreen';
+import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
+import { activeProfile } from './stores/profiles';
+import type { Screen } from './stores/ui';
+
+const NAV: { screen: Screen; label: string }[] = [
+  { screen: 'payment', label: 'New payment' },
+  { screen: 'payout', label: 'New payout' },
+  { screen: 'lookup', label: 'Lookup' },
+  { screen: 'timeline', label: 'Transaction' },
+  { screen: 'history', label: 'History' },
+  { screen: 'sandbox', label: 'Sandbox' },
+  { screen: 'settings', label: 'Settings' },
+];
+
+function ScreenView({ screen }: { screen: Screen }) {
+  switch (screen) {
+    case 'payment':
+      return <PaymentScreen />;
+    case 'payout':
+      return <PayoutScreen />;
+    case 'lookup':
+      return <LookupScreen />;
+    case 'timeline':
+      return <TimelineScreen />;
+    case 'history':
+      return <HistoryScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+    case 'sandbox':
+      return <SandboxScreen />;
+    default: {
+      const missing: never = screen;
+      return missing;
+    }
+  }
+}
+
+/** Always on screen: which environment every action goes to, in colour and in words. */
+function EnvironmentMarker() {
+  const profile = useProfiles((s) => activeProfile(s));
+  const profiles = useProfiles((s) => s.profiles);
+  const activate = useProfiles((s) => s.activate);
+  if (!profile) return null;
+  const live = profile.environment === 'live';
+  return (
+    <div className={`env-bar ${live ? 'env-bar-live' : 'env-bar-sandbox'}`}>
+      <span className="env-marker" role="status" aria-label={live ? 'Environment: LIVE, real money' : 'Environment: sandbox, test money'} data-environment={profile.environment}>
+        {live ? 'LIVE · real money' : 'SANDBOX · test money'}
+      </span>
+      <label className="profile-switch">
+        <span>Profile</span>
+        <select aria-label="Active profile" value={profile.id} onChange={(e) => void activate(e.target.value)}>
+          {profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} ({p.environment})
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+function Shell() {
+  const screen = useUi((s) => s.screen);
+  const navigate = useUi((s) => s.navigate);
+  const status = useProfiles((s) => s.status);
+  const error = useProfiles((s) => s.error);
+  const live = useProfiles((s) => activeProfile(s)?.environment === 'live');
+  const version = useProfiles((s) => s.info?.version);
+  return (
+    <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">◆</span> Paydesk
+          {version ? <span className="muted small"> v{version}</span> : null}
+        </div>
+        <EnvironmentMarker />
+      </header>
+      <div className="body">
+        <nav className="sidebar" aria-label="Screens">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.screen}>
+                <button type="button" aria-current={screen === item.screen ? 'page' : undefined} onClick={() => navigate(item.screen)}>
+                  {item.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="content">
+          {status === 'error' && error ? (
+            <ErrorNotice failure={error} title="The console could not load its profiles." />
+          ) : status !== 'ready' ? (
+            <Loading label="Starting Paydesk" />
+          ) : (
+            <ScreenView screen={screen} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function App({ api, stores: given }: { api: PaydeskApi; stores?: Stores }) {
+  const stores = useMemo(() => given ?? createStores(api), [api, given]);
+  useEffect(() => {
+    const off = wirePushEvents(api, stores);
+    void stores.profiles.getState().load();
+    return off;
+  }, [api, stores]);
+  return (
+    <StoresContext.Provider value={stores}>
+      <Shell />
+    </StoresContext.Provider>
+  );
+}

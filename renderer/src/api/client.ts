@@ -1,0 +1,42 @@
+/**
+ * The one typed API the app uses: the Electron preload's `window.paydesk` when present, else the
+ * browser-host transport.
+ */
+import { CHANNELS, ELECTRON_API_GLOBAL, type Channel, type PaydeskApi, type PushEvent, type Result } from '../../../shared/api';
+import { createBrowserApi, takeBrowserToken } from './browser';
+
+/** What the preload exposes: one function per channel, named by the channel, plus `on`. */
+type PreloadBridge = Record<Channel, (input: unknown) => Promise<Result<unknown>>> & {
+  on(event: PushEvent, listener: (payload: unknown) => void): () => void;
+};
+
+export function wrapPreload(bridge: PreloadBridge): PaydeskApi {
+  return {
+    async invoke(channel, input) {
+      const call = bridge[channel];
+      if (typeof call !== 'function') {
+        return { ok: false, error: { code: 'INTERNAL', message: `The preload does not offer ${channel}.` } };
+      }
+      try {
+        return (await call(input ?? {})) as never;
+      } catch (error) {
+        return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+    on(event, listener) {
+      return bridge.on(event, listener as (payload: unknown) => void);
+    },
+  };
+}
+
+function isPreloadBridge(value: unknown): value is PreloadBridge {
+  return typeof value === 'object' && value !== null && typeof (value as { on?: unknown }).on === 'function' &&
+    CHANNELS.every((channel) => typeof (value as Record<string, unknown>)[channel] === 'function');
+}
+
+export function createPaydeskApi(win: Window = window): PaydeskApi {
+  const bridge = (win as unknown as Record<string, unknown>)[ELECTRON_API_GLOBAL];
+  if (isPreloadBridge(bridge)) return wrapPreload(bridge);
+  const token = takeBrowserToken(win.location, win.sessionStorage, win.history);
+  return createBrowserApi(token);
+}

@@ -1,0 +1,49 @@
+/**
+ * Money on screen: amounts are integers in the smallest unit everywhere; only the display divides
+ * by the currency's minor unit (XAF has none, so 25000 shows as "25,000 XAF").
+ */
+const digitsCache = new Map<string, number>();
+
+export function minorDigits(currency: string): number {
+  let digits = digitsCache.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 0;
+    } catch {
+      digits = 0;
+    }
+    digitsCache.set(currency, digits);
+  }
+  return digits;
+}
+
+/** "25,000" for 25000 XAF; "1,234.50" for 123450 USD. */
+export function formatNumber(amount: number, currency: string): string {
+  const digits = minorDigits(currency);
+  return new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    amount / 10 ** digits,
+  );
+}
+
+export function formatMoney(amount: number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined) return '—';
+  return `${formatNumber(amount, currency)} ${currency}`;
+}
+
+/**
+ * The integer in the smallest unit for what a person typed ("25 000", "25,000", "1,234.5"), or
+ * an error sentence. Commas and spaces are thousands separators; a dot is the decimal point.
+ */
+export function parseAmount(text: string, currency: string): { amount: number } | { error: string } {
+  const cleaned = text.replace(/[\s,\u00a0\u202f']/g, '');
+  if (cleaned === '') return { error: 'is required' };
+  const digits = minorDigits(currency);
+  const pattern = digits === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`);
+  if (!pattern.test(cleaned)) {
+    return { error: digits === 0 ? `must be a whole number of ${currency} (it has no smaller unit)` : `must be a number with at most ${digits} decimals` };
+  }
+  const [whole = '0', fraction = ''] = cleaned.split('.');
+  const amount = Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+  if (!Number.isSafeInteger(amount)) return { error: 'is too large' };
+  return { amount };
+}

@@ -1,0 +1,98 @@
+/**
+ * New payout: the form, the wallet balance, then a confirmation step that restates recipient,
+ * amount, fee, environment and profile (typed amount on live profiles) before anything is sent.
+ */
+import { useRef, useState } from 'react';
+import type { ApiFailure, PayoutQuote } from '../../../shared/api';
+import type { TransactionRequest } from '../../../shared/contract';
+import { ErrorNotice, Loading } from '../components/common';
+import { formatMoney } from '../format/money';
+import { activeProfile } from '../stores/profiles';
+import { useProfiles, useTransactions, useUi } from '../stores';
+import { PayoutConfirmDialog } from './PayoutConfirm';
+import { TransactionFields, useTransactionForm } from './transactionForm';
+
+export function PayoutScreen() {
+  const methods = useProfiles((s) => s.methods);
+  const balance = useProfiles((s) => s.balance);
+  const balanceError = useProfiles((s) => s.balanceError);
+  const loadBalance = useProfiles((s) => s.loadBalance);
+  const currency = balance?.currency ?? 'XAF';
+  const profile = useProfiles((s) => activeProfile(s));
+  const preparePayout = useTransactions((s) => s.preparePayout);
+  const openTransaction = useUi((s) => s.openTransaction);
+  const prefill = useUi((s) => s.prefill);
+  const form = useTransactionForm(methods, currency, prefill);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote } | null>(null);
+  const [preparing, setPreparing] = useState(false);
+  const inFlight = useRef(false);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    setFailure(null);
+    const request = form.build();
+    if (!request) return;
+    inFlight.current = true;
+    setPreparing(true);
+    try {
+      const result = await preparePayout(request);
+      if (result.ok) setReview({ request, quote: result.value });
+      else {
+        if (result.error.fields) form.showServerErrors(result.error.fields);
+        setFailure(result.error);
+      }
+    } finally {
+      inFlight.current = false;
+      setPreparing(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="payout-title" className="screen">
+      <header className="screen-head">
+        <h1 id="payout-title">New payout</h1>
+        <p className="muted">Send money from the wallet to a mobile-money account. You will review it before it is sent.</p>
+      </header>
+      <div className="card balance-card" aria-live="polite">
+        <span className="muted">Wallet balance{profile ? ` · ${profile.name}` : ''}</span>
+        {balance === null && !balanceError ? <Loading label="Loading balance" /> : null}
+        {balance?.available ? <strong className="balance" data-testid="wallet-balance">{formatMoney(balance.balance, currency)}</strong> : null}
+        {balance && !balance.available ? <span className="muted">This service does not report a balance; the fee and balance are checked when you send.</span> : null}
+        {balanceError ? <span className="muted">Balance unavailable: {balanceError.message}</span> : null}
+        <button type="button" className="secondary small" onClick={() => void loadBalance()}>
+          Refresh balance
+        </button>
+      </div>
+      <form className="card form" onSubmit={(e) => void submit(e)} noValidate aria-label="New payout">
+        {failure ? <ErrorNotice failure={failure} /> : null}
+        <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={preparing}>
+            {preparing ? 'Preparing…' : 'Review payout'}
+          </button>
+        </div>
+      </form>
+      {review ? (
+        <PayoutConfirmDialog
+          request={review.request}
+          quote={review.quote}
+          onClose={() => setReview(null)}
+          onSent={(journalId) => {
+            setReview(null);
+            form.reset();
+            void loadBalance();
+            openTransaction(journalId);
+          }}
+          onFailed={(error) => {
+            setReview(null);
+            if (error.fields) form.showServerErrors(error.fields);
+            setFailure(error);
+            void loadBalance();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,212 @@
+/**
+ * The fields payments and payouts share, validated with the same zod schema the API uses; field
+ * errors, local or from the API's 422 map, appear next to their fields.
+ */
+import { useEffect, useState } from 'react';
+import type { FieldErrors, TransactionRequest } from '../../../shared/contract';
+import { toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
+import { Field, describedBy } from '../components/common';
+import { formatMoney, formatNumber, parseAmount } from '../format/money';
+
+interface MetadataRow {
+  key: string;
+  value: string;
+}
+
+export interface FormValues {
+  payment_method: string;
+  amount: string;
+  phone_number: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  description: string;
+  external_id: string;
+  metadata: MetadataRow[];
+}
+
+function freshValues(method: string, phoneNumber = ''): FormValues {
+  return {
+    payment_method: method,
+    amount: '',
+    phone_number: phoneNumber,
+    first_name: '',
+    last_name: '',
+    email: '',
+    description: '',
+    external_id: crypto.randomUUID(),
+    metadata: [],
+  };
+}
+
+/** Field names of the API's errors map as the form knows them (`request.` from INVALID_INPUT dropped). */
+export function normaliseFieldErrors(fields: FieldErrors | undefined): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [name, messages] of Object.entries(fields ?? {})) {
+    const key = name.replace(/^request\./, '').replace(/^metadata\..*/, 'metadata');
+    (out[key] ??= []).push(...messages);
+  }
+  return out;
+}
+
+const KNOWN_FIELDS = ['payment_method', 'amount', 'phone_number', 'customer.first_name', 'customer.last_name', 'customer.email', 'external_id', 'description', 'metadata'];
+
+export function useTransactionForm(methods: string[], currency: string, prefillPhone: { phoneNumber: string; serial: number } | null) {
+  const [values, setValues] = useState<FormValues>(() => freshValues(methods[0] ?? '', prefillPhone?.phoneNumber));
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  // The method list arrives after the first render; pick the first method once it does.
+  useEffect(() => {
+    if (!values.payment_method && methods[0]) setValues((v) => ({ ...v, payment_method: methods[0] ?? '' }));
+  }, [methods, values.payment_method]);
+
+  // "Use this number" from the Sandbox panel.
+  useEffect(() => {
+    if (prefillPhone) setValues((v) => ({ ...v, phone_number: prefillPhone.phoneNumber }));
+  }, [prefillPhone]);
+
+  function set<K extends keyof FormValues>(key: K, value: FormValues[K]) {
+    setValues((v) => ({ ...v, [key]: value }));
+  }
+
+  /** The request, or null with the field errors shown. */
+  function build(): TransactionRequest | null {
+    const amount = parseAmount(values.amount, currency);
+    const metadata: Record<string, string> = {};
+    const metadataErrors: string[] = [];
+    for (const row of values.metadata) {
+      if (!row.key.trim() && !row.value.trim()) continue;
+      if (!row.key.trim()) metadataErrors.push('every value needs a key');
+      else if (row.key.trim() in metadata) metadataErrors.push(`key "${row.key.trim()}" is used twice`);
+      else metadata[row.key.trim()] = row.value;
+    }
+    const candidate = {
+      payment_method: values.payment_method,
+      amount: 'amount' in amount ? amount.amount : 1,
+      phone_number: values.phone_number.trim(),
+      customer: { first_name: values.first_name, last_name: values.last_name, email: values.email.trim() },
+      ...(values.external_id.trim() ? { external_id: values.external_id.trim() } : {}),
+      ...(values.description.trim() ? { description: values.description.trim() } : {}),
+      ...(Object.keys(metadata).length ? { metadata } : {}),
+    };
+    const parsed = transactionRequestSchema.safeParse(candidate);
+    const found: FieldErrors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
+    if ('error' in amount) found.amount = [amount.error, ...(found.amount ?? [])];
+    if (metadataErrors.length) found.metadata = [...metadataErrors, ...(found.metadata ?? [])];
+    setErrors(found);
+    return Object.keys(found).length === 0 && parsed.success ? parsed.data : null;
+  }
+
+  function showServerErrors(fields: FieldErrors | undefined) {
+    setErrors(normaliseFieldErrors(fields));
+  }
+
+  function reset() {
+    setValues(freshValues(methods[0] ?? ''));
+    setErrors({});
+  }
+
+  return { values, set, errors, build, showServerErrors, reset, setValues };
+}
+export type TransactionForm = ReturnType<typeof useTransactionForm>;
+
+export function TransactionFields({ form, methods, currency, idPrefix }: { form: TransactionForm; methods: string[]; currency: string; idPrefix: string }) {
+  const { values, set, errors } = form;
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const amount = parseAmount(values.amount, currency);
+  const others = Object.entries(errors).filter(([name]) => !KNOWN_FIELDS.includes(name));
+  return (
+    <>
+      {others.length ? (
+        <div className="notice notice-error" role="alert">
+          {others.map(([name, messages]) => (
+            <p key={name}>
+              {name === '_' ? '' : `${name}: `}
+              {messages.join('; ')}
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <div className="grid-2">
+        <Field id={id('method')} label="Method" errors={errors.payment_method}>
+          <select id={id('method')} value={values.payment_method} onChange={(e) => set('payment_method', e.target.value)} {...describedBy(id('method'), errors.payment_method)}>
+            {methods.length === 0 ? <option value="">No methods available</option> : null}
+            {methods.map((method) => (
+              <option key={method} value={method}>
+                {method}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={id('amount')} label={`Amount (${currency})`} errors={errors.amount} hint={'amount' in amount ? formatMoney(amount.amount, currency) : `In ${currency}`}>
+          <input
+            id={id('amount')}
+            inputMode="decimal"
+            autoComplete="off"
+            value={values.amount}
+            onChange={(e) => set('amount', e.target.value)}
+            onBlur={() => {
+              if ('amount' in amount) set('amount', formatNumber(amount.amount, currency));
+            }}
+            {...describedBy(id('amount'), errors.amount, true)}
+          />
+        </Field>
+      </div>
+      <Field id={id('phone')} label="Phone number" errors={errors.phone_number} hint="International format, e.g. +237650000001">
+        <input id={id('phone')} type="tel" autoComplete="off" value={values.phone_number} onChange={(e) => set('phone_number', e.target.value)} {...describedBy(id('phone'), errors.phone_number, true)} />
+      </Field>
+      <div className="grid-2">
+        <Field id={id('first')} label="First name" errors={errors['customer.first_name']}>
+          <input id={id('first')} autoComplete="off" value={values.first_name} onChange={(e) => set('first_name', e.target.value)} {...describedBy(id('first'), errors['customer.first_name'])} />
+        </Field>
+        <Field id={id('last')} label="Last name" errors={errors['customer.last_name']}>
+          <input id={id('last')} autoComplete="off" value={values.last_name} onChange={(e) => set('last_name', e.target.value)} {...describedBy(id('last'), errors['customer.last_name'])} />
+        </Field>
+      </div>
+      <Field id={id('email')} label="Email" errors={errors['customer.email']}>
+        <input id={id('email')} type="email" autoComplete="off" value={values.email} onChange={(e) => set('email', e.target.value)} {...describedBy(id('email'), errors['customer.email'])} />
+      </Field>
+      <Field id={id('description')} label="Description (optional)" errors={errors.description}>
+        <input id={id('description')} value={values.description} onChange={(e) => set('description', e.target.value)} {...describedBy(id('description'), errors.description)} />
+      </Field>
+      <Field id={id('external')} label="External id" errors={errors.external_id} hint="Your own reference; a fresh one is filled in for every transaction.">
+        <div className="input-row">
+          <input id={id('external')} value={values.external_id} onChange={(e) => set('external_id', e.target.value)} {...describedBy(id('external'), errors.external_id, true)} />
+          <button type="button" className="secondary" onClick={() => set('external_id', crypto.randomUUID())}>
+            New external id
+          </button>
+        </div>
+      </Field>
+      <fieldset className="metadata">
+        <legend>Metadata (optional)</legend>
+        {values.metadata.map((row, index) => (
+          <div className="input-row" key={index}>
+            <input
+              aria-label={`Metadata key ${index + 1}`}
+              placeholder="key"
+              value={row.key}
+              onChange={(e) => set('metadata', values.metadata.map((r, i) => (i === index ? { ...r, key: e.target.value } : r)))}
+            />
+            <input
+              aria-label={`Metadata value ${index + 1}`}
+              placeholder="value"
+              value={row.value}
+              onChange={(e) => set('metadata', values.metadata.map((r, i) => (i === index ? { ...r, value: e.target.value } : r)))}
+            />
+            <button type="button" className="secondary" aria-label={`Remove metadata row ${index + 1}`} onClick={() => set('metadata', values.metadata.filter((_, i) => i !== index))}>
+              Remove
+            </button>
+          </div>
+        ))}
+        {errors.metadata?.length ? (
+          <div className="field-error" role="alert">
+            {errors.metadata.join('; ')}
+          </div>
+        ) : null}
+        <button type="button" className="secondary" onClick={() => set('metadata', [...values.metadata, { key: '', value: '' }])}>
+          Add metadata row
+        </button>
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Profiles store: the saved connections, the active one, and what depends on it (methods,
+ * balance). State changes only through these actions; `profiles:changed` makes it load again.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { ApiFailure, ChannelResults, PaydeskApi, Profile, ProfileInput, Result } from '../../../shared/api';
+import type { KeyType } from '../../../shared/contract';
+
+type Balance = ChannelResults['balance:get'];
+
+export interface ProfilesState {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: ApiFailure | null;
+  profiles: Profile[];
+  activeId: string | null;
+  info: ChannelResults['app:info'] | null;
+  methods: string[];
+  balance: Balance | null;
+  balanceError: ApiFailure | null;
+  load(): Promise<void>;
+  loadMethods(): Promise<void>;
+  loadBalance(): Promise<void>;
+  save(input: ProfileInput): Promise<Result<Profile>>;
+  remove(id: string): Promise<Result<{ deleted: true }>>;
+  activate(id: string): Promise<Result<Profile>>;
+  setSecret(profileId: string, keyType: KeyType, secret: string): Promise<Result<{ stored: true }>>;
+  deleteSecret(profileId: string, keyType: KeyType): Promise<Result<{ deleted: boolean }>>;
+}
+
+export function activeProfile(state: Pick<ProfilesState, 'profiles' | 'activeId'>): Profile | null {
+  return state.profiles.find((profile) => profile.id === state.activeId) ?? null;
+}
+
+export function createProfilesStore(api: PaydeskApi) {
+  return createStore<ProfilesState>()((set, get) => ({
+    status: 'idle',
+    error: null,
+    profiles: [],
+    activeId: null,
+    info: null,
+    methods: [],
+    balance: null,
+    balanceError: null,
+    async load() {
+      if (get().status !== 'ready') set({ status: 'loading' });
+      const [list, info] = await Promise.all([api.invoke('profiles:list', {}), api.invoke('app:info', {})]);
+      if (!list.ok) {
+        set({ status: 'error', error: list.error });
+        return;
+      }
+      const changed = list.value.activeId !== get().activeId;
+      set({
+        status: 'ready',
+        error: null,
+        profiles: list.value.profiles,
+        activeId: list.value.activeId,
+        info: info.ok ? info.value : get().info,
+      });
+      if (changed) await Promise.all([get().loadMethods(), get().loadBalance()]);
+    },
+    async loadMethods() {
+      const result = await api.invoke('methods:list', {});
+      set({ methods: result.ok ? result.value.methods : [] });
+    },
+    async loadBalance() {
+      const result = await api.invoke('balance:get', {});
+      set(result.ok ? { balance: result.value, balanceError: null } : { balance: null, balanceError: result.error });
+    },
+    async save(input) {
+      const result = await api.invoke('profiles:save', input);
+      if (result.ok) await get().load();
+      return result;
+    },
+    async remove(id) {
+      const result = await api.invoke('profiles:delete', { id });
+      if (result.ok) await get().load();
+      return result;
+    },
+    async activate(id) {
+      const result = await api.invoke('profiles:activate', { id });
+      if (result.ok) await get().load();
+      return result;
+    },
+    async setSecret(profileId, keyType, secret) {
+      const result = await api.invoke('secrets:set', { profileId, keyType, secret });
+      await get().load();
+      return result;
+    },
+    async deleteSecret(profileId, keyType) {
+      const result = await api.invoke('secrets:delete', { profileId, keyType });
+      await get().load();
+      return result;
+    },
+  }));
+}
+export type ProfilesStore = ReturnType<typeof createProfilesStore>;

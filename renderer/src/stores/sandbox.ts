@@ -1,0 +1,70 @@
+/**
+ * Sandbox store: the local engine's status, outcomes table, wallet and webhook deliveries, and
+ * its controls. Answers of SANDBOX_UNAVAILABLE (another profile is active) are a state, not an error.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { ApiFailure, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
+import type { SandboxOutcome } from '../../../shared/contract';
+
+export interface SandboxState {
+  status: 'idle' | 'loading' | 'ready' | 'unavailable' | 'error';
+  error: ApiFailure | null;
+  engine: SandboxStatus | null;
+  outcomes: readonly SandboxOutcome[];
+  wallet: ChannelResults['sandbox:wallet'] | null;
+  deliveries: WebhookDelivery[];
+  load(): Promise<void>;
+  topUp(input: { environment: 'sandbox' | 'live'; amount: number; reason: string }): Promise<Result<{ balance: number }>>;
+  redeliver(deliveryId: string): Promise<Result<{ queued: true }>>;
+  setWebhookUrl(url: string): Promise<Result<{ url: string | null }>>;
+  settle(transactionId: string): Promise<Result<{ status: string }>>;
+  advanceClock(seconds: number): Promise<Result<{ clockOffsetSeconds: number }>>;
+  setMaintenance(on: boolean): Promise<Result<{ maintenance: boolean }>>;
+}
+
+export function createSandboxStore(api: PaydeskApi) {
+  return createStore<SandboxState>()((set, get) => {
+    /** Runs a control, then reloads what it may have changed. */
+    async function control<T>(call: Promise<Result<T>>): Promise<Result<T>> {
+      const result = await call;
+      await get().load();
+      return result;
+    }
+    return {
+      status: 'idle',
+      error: null,
+      engine: null,
+      outcomes: [],
+      wallet: null,
+      deliveries: [],
+      async load() {
+        if (get().status === 'idle') set({ status: 'loading' });
+        const [status, outcomes, wallet, deliveries] = await Promise.all([
+          api.invoke('sandbox:status', {}),
+          api.invoke('sandbox:outcomes', {}),
+          api.invoke('sandbox:wallet', {}),
+          api.invoke('sandbox:deliveries', {}),
+        ]);
+        if (!status.ok) {
+          set({ status: status.error.code === 'SANDBOX_UNAVAILABLE' ? 'unavailable' : 'error', error: status.error, engine: null });
+          return;
+        }
+        set({
+          status: 'ready',
+          error: null,
+          engine: status.value,
+          outcomes: outcomes.ok ? outcomes.value.outcomes : get().outcomes,
+          wallet: wallet.ok ? wallet.value : null,
+          deliveries: deliveries.ok ? deliveries.value.deliveries : [],
+        });
+      },
+      topUp: (input) => control(api.invoke('sandbox:topUp', input)),
+      redeliver: (deliveryId) => control(api.invoke('sandbox:redeliver', { deliveryId })),
+      setWebhookUrl: (url) => control(api.invoke('sandbox:setWebhookUrl', { url })),
+      settle: (transactionId) => control(api.invoke('sandbox:settle', { transactionId })),
+      advanceClock: (seconds) => control(api.invoke('sandbox:advanceClock', { seconds })),
+      setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
+    };
+  });
+}
+export type SandboxStore = ReturnType<typeof createSandboxStore>;

@@ -1,0 +1,17 @@
+/** Renders the whole app on one screen against a fake API, as the component tests need it. */
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../renderer/src/App';
+import { createStores } from '../../renderer/src/stores';
+import type { Screen } from '../../renderer/src/stores/ui';
+import type { FakeApi } from './fakeApi';
+
+export async function renderApp(api: FakeApi, initial: { screen: Screen; journalId?: string }) {
+  const stores = createStores(api, { screen: initial.screen, journalId: initial.journalId ?? null });
+  const user = userEvent.setup();
+  const view = render(<App api={api} stores={stores} />);
+  // Ready once the profiles have loaded and the screen's heading is on.
+  await screen.findByRole('navigation', { name: 'Screens' });
+  await screen.findByRole('status', { name: /Environment:/ });
+  return { ...view, stores, user };
+}
