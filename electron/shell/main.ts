@@ -1,2 +1,121 @@
-// Placeholder: the main-process issue replaces this with the Electron shell.
-export {};
+/**
+ * The Electron main process: one instance, the app:// protocol, the console runtime (handlers,
+ * journal, vault, local sandbox engine), the IPC transport and the window. Built to
+ * dist/main/main.js; the renderer and preload sit beside it in dist/.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { createConsoleRuntime } from '../console/runtime';
+import { registerAppScheme, serveRenderer } from './app-protocol';
+import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
+import { electronSqliteBinding } from './native';
+import { electronSettingsBackend } from './settings-store';
+import { createMainWindow, hardenSession, hardenWebContents } from './window';
+
+const distDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rendererDir = path.join(distDir, 'renderer');
+const preloadPath = path.join(distDir, 'preload', 'preload.cjs');
+
+type Runtime = Awaited<ReturnType<typeof createConsoleRuntime>>;
+
+const windows = new TrustedWindows();
+let mainWindow: BrowserWindow | null = null;
+let runtime: Runtime | null = null;
+let stopTransport: (() => void) | null = null;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function openWindow(): void {
+  mainWindow = createMainWindow(preloadPath);
+  windows.add(mainWindow.webContents);
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  hardenSession(session.defaultSession);
+  serveRenderer(rendererDir);
+
+  const userDataDir = app.getPath('userData');
+  const betterSqliteNativeBinding = electronSqliteBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath() });
+  if (!app.isPackaged && betterSqliteNativeBinding === undefined) {
+    console.warn('paydesk: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
+  }
+  runtime = await createConsoleRuntime({
+    userDataDir,
+    transport: 'electron',
+    // The desktop app is where live payouts are made; the renderer's confirmation step guards them.
+    allowLive: true,
+    version: app.getVersion(),
+    settingsBackend: electronSettingsBackend(userDataDir),
+    betterSqliteNativeBinding,
+  });
+  const unregister = registerChannels(ipcMain, runtime.handlers, windows);
+  const stopEvents = forwardPushEvents(runtime, windows);
+  stopTransport = () => {
+    stopEvents();
+    unregister();
+  };
+  openWindow();
+}
+
+/** Closes the runtime once (journal, engine, watchers) before the process exits. */
+let shutdown: Promise<void> | null = null;
+function closeRuntime(): Promise<void> {
+  shutdown ??= (async () => {
+    stopTransport?.();
+    try {
+      await runtime?.close();
+    } catch (error) {
+      console.error(`paydesk: closing the console failed: ${describe(error)}`);
+    }
+  })();
+  return shutdown;
+}
+
+// Before `ready`: the scheme must be privileged when the first session is created.
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Paydesk owns the journal and the keychain session; it is focused by 'second-instance'.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow === null) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  // Every web contents, including any the page should never have been able to create.
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.on('activate', () => {
+    if (runtime !== null && BrowserWindow.getAllWindows().length === 0) openWindow();
+  });
+
+  let readyToQuit = false;
+  app.on('before-quit', (event) => {
+    if (readyToQuit) return;
+    event.preventDefault();
+    void closeRuntime().then(() => {
+      readyToQuit = true;
+      app.quit();
+    });
+  });
+
+  start().catch(async (error: unknown) => {
+    console.error(`paydesk: could not start: ${describe(error)}`);
+    dialog.showErrorBox('Paydesk could not start', describe(error));
+    await closeRuntime();
+    app.exit(1);
+  });
+}

@@ -1,11 +1,12 @@
 /**
  * What both transports need from the console runtime: the handler table and the push events.
- * Kept structural so the transports are tested with a fake table, and the real runtime fits it.
+ * Structural, so the transports are tested with a fake table as well as the real runtime.
  */
-import type { Channel, ChannelResults, PushEvent, PushEvents, Result } from '../../shared/api';
+import type { PushEvent, PushEvents, Result } from '../../shared/api';
+import type { HandlerTable } from '../console/handlers';
 
 /** One function per channel; each validates its own input and never throws (a Result instead). */
-export type ChannelHandlers = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
+export type ChannelHandlers = HandlerTable;
 
 /** Where push events come from (the runtime's `on`); returns an unsubscribe function. */
 export interface PushSource {

@@ -1,0 +1,121 @@
+/**
+ * The one window factory, and the hardening every web contents and the session get.
+ * Each measure names the item of the Electron security checklist it implements
+ * (https://www.electronjs.org/docs/latest/tutorial/security).
+ */
+import { BrowserWindow, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
+import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
+import { CONTENT_SECURITY_POLICY } from './renderer-files';
+
+/** An http(s) link the OS browser may open, normalised; anything else (file:, javascript:, custom schemes) is null. */
+export function externalLink(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // Credentials in a link are a phishing trick (https://bank@evil.example), never a real need here.
+  if (url.username !== '' || url.password !== '') return null;
+  return url.href;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SECURITY-CRITICAL: do not change without consulting the Electron security checklist
+// (https://www.electronjs.org/docs/latest/tutorial/security). The renderer shows payout forms
+// and transaction data; a renderer that gains Node, a remote origin or a navigation away from
+// app:// could send money. Every line below is one checklist item.
+// ---------------------------------------------------------------------------------------------
+
+/** The window's options; exported so a test can hold them against the checklist. */
+export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 820,
+    minWidth: 960,
+    minHeight: 600,
+    title: 'Paydesk',
+    show: false,
+    backgroundColor: '#ffffff',
+    webPreferences: {
+      preload: preloadPath, // the only bridge: dist/preload/preload.cjs
+      contextIsolation: true, // "Enable context isolation"
+      sandbox: true, // "Enable process sandboxing"
+      nodeIntegration: false, // "Do not enable Node.js integration for remote content"
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true, // "Do not disable webSecurity"
+      allowRunningInsecureContent: false, // "Do not enable allowRunningInsecureContent"
+      experimentalFeatures: false, // "Do not enable experimental features"
+      webviewTag: false, // no <webview>, so none of the <webview> items can be broken
+      navigateOnDragDrop: false, // dropping a file must not navigate away from app://
+      spellcheck: false, // the spellchecker downloads dictionaries from a remote origin
+      safeDialogs: true,
+    },
+  };
+}
+
+/** "Define a Content-Security-Policy", "Only load secure content", "Handle session permission requests". */
+export function hardenSession(session: Session): void {
+  // Our protocol answers carry the CSP already; this covers anything else the session loads.
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  // No remote origins: a page request to anything but our own protocol (or inline data) is cancelled.
+  session.webRequest.onBeforeRequest((details, callback) => {
+    const fromPage = details.webContentsId !== undefined;
+    callback({ cancel: fromPage && !isPageRequestAllowed(details.url) });
+  });
+  // No permission (camera, notifications, clipboard read, geolocation...) is ever granted.
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
+
+/** What the page may load: its own files, data:/blob: URLs it made, and devtools. */
+export function isPageRequestAllowed(raw: string): boolean {
+  if (isAppUrl(raw)) return true;
+  try {
+    const { protocol } = new URL(raw);
+    return protocol === 'data:' || protocol === 'blob:' || protocol === 'devtools:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "Disable or limit navigation", "Disable or limit creation of new windows", "Do not use
+ * shell.openExternal with untrusted content": applied to every web contents the app creates
+ * (main.ts wires it to 'web-contents-created').
+ */
+export function hardenWebContents(contents: WebContents): void {
+  // The page never navigates; links that should leave go through the window-open handler.
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  // No <webview> may be attached, whatever the page asks.
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  // No new windows. http(s) links open in the OS browser after parsing; everything else is dropped.
+  contents.setWindowOpenHandler(({ url }) => {
+    const link = externalLink(url);
+    if (link !== null) {
+      shell.openExternal(link).catch((error: unknown) => {
+        console.error(`paydesk: could not open ${link}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+    return { action: 'deny' };
+  });
+}
+
+/** Creates the console window on app:// (the protocol must be served already). */
+export function createMainWindow(preloadPath: string): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(preloadPath));
+  hardenWebContents(window.webContents);
+  window.once('ready-to-show', () => window.show());
+  window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
+    console.error(`paydesk: could not load ${APP_SCHEME}:// page: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  return window;
+}
+// ------------------------------------- end of SECURITY-CRITICAL -------------------------------
