@@ -12,7 +12,7 @@ import {
   type TransactionRequest,
 } from '../../shared/contract/schemas';
 import type { z } from 'zod';
-import { interpretResponse } from './response';
+import { headerValue, interpretResponse, parseRetryAfter } from './response';
 import { nextDelayMs, resolveRetryPolicy, RETRYABLE_STATUSES } from './retry';
 import {
   adjustHeaders,
@@ -45,7 +45,22 @@ interface Attempt<T> {
   result: ClientResult<T>;
   /** A network failure, 429 or 503: worth another try if the method allows it. */
   retryable: boolean;
+  /** The answer's Retry-After, envelope or not (a proxy's 503 page may carry one too). */
+  retryAfterSeconds?: number | null;
 }
+
+/** Failures that the same request will meet again: not worth a retry. */
+const PERMANENT_CAUSES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+  'UND_ERR_NOT_SUPPORTED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -88,7 +103,9 @@ function describeSecretFailure(error: unknown): string {
   return text.replace(/\bsk_[A-Za-z0-9_-]+/g, '[secret removed]').slice(0, 200);
 }
 
-export function createClient(profile: ClientProfile, secretFor: SecretSource, options: ClientOptions = {}): PaydeskClient {
+export function createClient(profileInput: ClientProfile, secretFor: SecretSource, options: ClientOptions = {}): PaydeskClient {
+  // A copy: editing the profile object afterwards must not change where a client sends, or with which key.
+  const profile: ClientProfile = { ...profileInput };
   const timeouts = {
     connectMs: positiveMs('connectMs', options.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs),
     headersMs: positiveMs('headersMs', options.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs),
@@ -127,8 +144,13 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
     if (profileProblem !== null) {
       return { result: notSent(`Could not send ${what}: ${profileProblem}. The request was not sent.`, 'INVALID_PROFILE'), retryable: false };
     }
-    const publicKey = publicKeyFor(profile, request.keyType);
-    if (publicKey === '') {
+    let publicKey: string;
+    try {
+      publicKey = publicKeyFor(profile, request.keyType);
+    } catch {
+      return { result: notSent(`Could not send ${what}: unknown key type "${String(request.keyType)}". The request was not sent.`, 'INVALID_ARGUMENT'), retryable: false };
+    }
+    if (typeof publicKey !== 'string' || publicKey === '') {
       return { result: notSent(`Could not send ${what}: the profile has no ${request.keyType} public key. The request was not sent.`, 'INVALID_PROFILE'), retryable: false };
     }
     let secret: string;
@@ -176,7 +198,8 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
     switch (outcome.kind) {
       case 'response': {
         const result = interpretResponse(outcome.status, outcome.headers, outcome.body, schema, now());
-        return { result, retryable: RETRYABLE_STATUSES.includes(outcome.status) };
+        const retryAfterSeconds = parseRetryAfter(headerValue(outcome.headers, 'retry-after'), now());
+        return { result, retryable: RETRYABLE_STATUSES.includes(outcome.status), retryAfterSeconds };
       }
       case 'too-large':
         return {
@@ -190,7 +213,9 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
           failure.outcome === 'not-sent'
             ? `Could not send ${what} to ${base.host}: ${reason}. The request was not sent.`
             : `${what} to ${base.host} failed after the request was sent: ${reason}. The server may have received it; check its outcome before sending it again.`;
-        return { result: { kind: 'transport', outcome: failure.outcome, message, cause: failure.cause }, retryable: true };
+        // A refused, timed-out or reset connection may work next time; a request undici refused to build will not.
+        const retryable = !PERMANENT_CAUSES.has(failure.cause);
+        return { result: { kind: 'transport', outcome: failure.outcome, message, cause: failure.cause }, retryable };
       }
       default: {
         const unknownOutcome: never = outcome;
@@ -202,10 +227,9 @@ export function createClient(profile: ClientProfile, secretFor: SecretSource, op
   /** Tries once, or for a GET until success, a final answer, or the retry policy says stop. */
   async function perform<T>(request: PreparedRequest, schema: z.ZodType<T> | null): Promise<ClientResult<T>> {
     for (let failedTries = 1; ; failedTries++) {
-      const { result, retryable } = await attemptOnce(request, schema);
+      const { result, retryable, retryAfterSeconds } = await attemptOnce(request, schema);
       if (!retryable || request.method !== 'GET') return result;
-      const retryAfter = result.kind === 'api-error' ? result.retryAfterSeconds : null;
-      const delay = nextDelayMs(failedTries, retryAfter, retryPolicy, random);
+      const delay = nextDelayMs(failedTries, retryAfterSeconds ?? null, retryPolicy, random);
       if (delay === null) return result;
       await sleep(delay);
     }

@@ -30,7 +30,11 @@ export interface ClientProfile {
 export type SecretSource = (publicKey: string) => Promise<string>;
 
 export interface ClientOptions {
-  /** Defaults 5 s / 15 s / 15 s. `bodyMs` is the longest pause between two chunks of the response body. */
+  /**
+   * Defaults 5 s / 15 s / 15 s. `bodyMs` is the longest pause between two chunks of the response
+   * body. `connectMs` (TCP and TLS) applies to the client's own pool, not to a `dispatcher` passed in.
+   * undici checks header and body timeouts on a coarse timer: they fire up to about 1 s late.
+   */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** GET only. `attempts` counts the first try (default 3); delays default 300 ms doubling up to 8 s. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };

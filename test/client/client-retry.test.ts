@@ -76,10 +76,11 @@ describe('GET retries', () => {
     expect(sleeps).toEqual([75, 150]);
   });
 
-  it('retries a 503 whose body is a proxy page, not an envelope', async () => {
-    server.reply(raw(503, '<h1>Service Unavailable</h1>', { 'Content-Type': 'text/html' }), json(200, success(full)));
+  it('retries a 503 whose body is a proxy page, honouring its Retry-After', async () => {
+    server.reply(raw(503, '<h1>Service Unavailable</h1>', { 'Content-Type': 'text/html', 'Retry-After': '1' }), json(200, success(full)));
     expect((await clientWith().verifyPayout('TE_1')).kind).toBe('success');
     expect(server.requests).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
   });
 
   it('gives the last answer back when the tries run out', async () => {

@@ -93,12 +93,14 @@ describe('not sent: nothing reached the server', () => {
     await client.close();
     expect(await client.getBalance()).toMatchObject({ kind: 'transport', outcome: 'not-sent' });
     expect(server.requests).toHaveLength(0);
+    expect(sleeps).toEqual([]);
   });
 
   it('a header value that cannot be sent is not-sent', async () => {
     const result = await clientFor(server.url).send({ method: 'GET', path: '/v1/balance', keyType: 'payout', headers: { 'X-Note': 'line\r\nbreak' } });
     expect(result).toMatchObject({ kind: 'transport', outcome: 'not-sent', cause: 'UND_ERR_INVALID_ARG' });
     expect(server.requests).toHaveLength(0);
+    expect(sleeps).toEqual([]); // the same request would fail the same way: no retry
   });
 });
 
