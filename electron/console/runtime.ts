@@ -120,6 +120,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   });
 
+  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
   let closed = false;
   return {
     handlers: core.handlers,

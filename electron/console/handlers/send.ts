@@ -42,7 +42,14 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
   async function send(profile: ResolvedProfile, kind: TransactionKind, request: TransactionRequest, pending: JournalTransaction): Promise<JournalTransaction> {
     changed(pending);
     const client = context.clientFor(profile);
+    deps.logger?.info(`${kind} request sent`, { journalId: pending.id, profileId: profile.id, environment: profile.environment, externalId: request.external_id });
     const result = kind === 'payment' ? await client.createPayment(request) : await client.initiatePayout(request);
+    deps.logger?.info(`${kind} request answered`, {
+      journalId: pending.id,
+      result: result.kind,
+      ...(result.kind === 'api-error' ? { code: result.code, httpStatus: result.httpStatus } : {}),
+      ...(result.kind === 'transport' ? { outcome: result.outcome, cause: result.cause } : {}),
+    });
     switch (result.kind) {
       case 'success': {
         const tx = transactionOf(result.data);

@@ -1,0 +1,84 @@
+/**
+ * Shared test setup: a console runtime in a temp user-data folder, with the real engine, the real
+ * journal file and the real keychain, and a clock whose sleeps move virtual time instead of waiting.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PushEvent, PushEvents, Result } from '../../shared/api';
+import type { TransactionRequest } from '../../shared/contract';
+import type { Clock } from '../../electron/console/deps';
+import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../../electron/console/runtime';
+
+export function tempDir(prefix = 'paydesk-console-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Wall time plus a virtual offset that `sleep` and `advance` move (no real waiting). */
+export function virtualClock(): Clock & { advance(ms: number): void; offset(): number } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    async sleep(ms, signal) {
+      if (signal?.aborted) throw new Error('aborted');
+      offset += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('aborted');
+    },
+    advance(ms) {
+      offset += ms;
+    },
+    offset: () => offset,
+  };
+}
+
+export async function startRuntime(overrides: Partial<ConsoleRuntimeOptions> = {}): Promise<ConsoleRuntime & { dir: string; clock: ReturnType<typeof virtualClock> }> {
+  const dir = overrides.userDataDir ?? tempDir();
+  const clock = virtualClock();
+  const runtime = await createConsoleRuntime({
+    userDataDir: dir,
+    transport: 'browser',
+    allowLive: true,
+    version: '0.0.0-test',
+    engine: { settleMs: 3_600_000 },
+    clock,
+    // Signing uses wall time: the virtual offset would trip the service's 5-minute window.
+    client: { now: Date.now, retry: { attempts: 1 } },
+    ...overrides,
+  });
+  return Object.assign(runtime, { dir, clock });
+}
+
+export function expectOk<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`expected ok, got ${result.error.code}: ${result.error.message} ${JSON.stringify(result.error.fields ?? {})}`);
+  return result.value;
+}
+
+export function expectFail<T>(result: Result<T>, code: string) {
+  if (result.ok) throw new Error(`expected ${code}, got ok: ${JSON.stringify(result.value).slice(0, 300)}`);
+  if (result.error.code !== code) throw new Error(`expected ${code}, got ${result.error.code}: ${result.error.message}`);
+  return result.error;
+}
+
+/** Resolves with the first push event that matches. */
+export function nextEvent<E extends PushEvent>(runtime: ConsoleRuntime, event: E, match: (payload: PushEvents[E]) => boolean): Promise<PushEvents[E]> {
+  return new Promise((resolve) => {
+    const off = runtime.on(event, (payload) => {
+      if (match(payload)) {
+        off();
+        resolve(payload);
+      }
+    });
+  });
+}
+
+export function paymentRequest(overrides: Partial<TransactionRequest> = {}): TransactionRequest {
+  return {
+    payment_method: 'service_demo',
+    amount: 5000,
+    phone_number: '+237650000001',
+    customer: { first_name: 'Awa', last_name: 'Nkemdirim', email: 'awa@example.com' },
+    description: 'Order 1042',
+    ...overrides,
+  };
+}
