@@ -17,8 +17,9 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 
 /** Secret source over every key the engine was seeded with. */
 export function secretsOf(engine: EngineHandle, extra: Record<string, string> = {}): (publicKey: string) => Promise<string> {
-  const secrets = new Map<string, string>(Object.entries(extra));
+  const secrets = new Map<string, string>();
   for (const app of engine.seedInfo()) for (const key of app.keys) secrets.set(key.publicKey, key.secretKey);
+  for (const [publicKey, secret] of Object.entries(extra)) secrets.set(publicKey, secret);
   return async (publicKey) => {
     const secret = secrets.get(publicKey);
     // Unknown keys sign with a throwaway secret, so tests can send keys the engine does not know.
@@ -56,7 +57,7 @@ export interface TestEngine {
 
 export async function startTestEngine(options: EngineOptions = {}): Promise<TestEngine> {
   const engine = await startEngine({ db: ':memory:', port: 0, settleMs: 0, ...options });
-  const client = clientFor(engine);
+  const client = clientFor(engine, profileFor(engine, engine.seedInfo()[0]?.id ?? DEMO_APP));
   return {
     engine,
     client,
