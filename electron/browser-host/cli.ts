@@ -1,0 +1,121 @@
+/**
+ * `npm run start:browser`: the whole console in a browser, for machines without Electron and for
+ * remote or headless boxes (reach it through an SSH tunnel: it only ever listens on loopback).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pkg from '../../package.json' with { type: 'json' };
+import { createConsoleRuntime, type ConsoleRuntime } from '../console/runtime';
+import { defaultUserDataDir, parseCliArgs, USAGE, type CliOptions } from './cli-args';
+import { startBrowserHost, type BrowserHost } from './server';
+
+const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fail(message: string, exitCode: number): never {
+  console.error(`paydesk: ${message}`);
+  process.exit(exitCode);
+}
+
+/** Opens the URL in the user's browser; a failure only means the user opens it by hand. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? // Not `cmd /c start`: cmd would interpret characters of the URL.
+          ['rundll32', ['url.dll,FileProtocolHandler', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => console.log('paydesk: could not open a browser; open the URL above yourself.'));
+    child.unref();
+  } catch {
+    console.log('paydesk: could not open a browser; open the URL above yourself.');
+  }
+}
+
+async function run(options: CliOptions): Promise<void> {
+  if (!existsSync(path.join(options.staticDir, 'index.html'))) {
+    fail(`no built renderer at ${options.staticDir} (index.html missing): run \`npx vite build\` first, or use \`npm run start:browser\`, which does`, 1);
+  }
+
+  let runtime: ConsoleRuntime;
+  try {
+    runtime = await createConsoleRuntime({
+      userDataDir: options.userDataDir,
+      transport: 'browser',
+      allowLive: options.allowLive,
+      version: pkg.version,
+    });
+  } catch (error) {
+    fail(`could not start the console with data folder ${options.userDataDir}: ${describe(error)}`, 1);
+  }
+
+  let host: BrowserHost;
+  try {
+    host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: options.staticDir, host: options.host, port: options.port });
+  } catch (error) {
+    await runtime.close();
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    fail(
+      inUse ? `port ${options.port} on ${options.host} is in use: pick another with --port, or --port 0 for a free one` : `could not listen: ${describe(error)}`,
+      1,
+    );
+  }
+
+  console.log('Paydesk console (browser host) is running.');
+  console.log(`Open: ${host.url}`);
+  console.log(`Data folder: ${options.userDataDir}`);
+  console.log(`Local sandbox engine: ${runtime.engineUrl ?? 'not running (see the log in the data folder)'}`);
+  console.log(options.allowLive ? 'Live profiles: ALLOWED (--allow-live).' : 'Live profiles: refused (start with --allow-live to use them).');
+  console.log('The token in the URL is this run\'s key to the console: do not share it. Ctrl+C stops.');
+  if (options.open) openInBrowser(host.url);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second Ctrl+C while closing: the user wants out now.
+      console.error(`paydesk: ${signal} again, exiting without waiting`);
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`paydesk: ${signal}, stopping...`);
+    void (async () => {
+      let exitCode = 0;
+      for (const [what, close] of [
+        ['browser host', () => host.close()],
+        ['console', () => runtime.close()],
+      ] as const) {
+        try {
+          await close();
+        } catch (error) {
+          exitCode = 1;
+          console.error(`paydesk: closing the ${what} failed: ${describe(error)}`);
+        }
+      }
+      console.log('paydesk: stopped.');
+      process.exit(exitCode);
+    })();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+const parsed = parseCliArgs(process.argv.slice(2), {
+  cwd: process.cwd(),
+  userDataDir: defaultUserDataDir(process.platform, process.env, homedir()),
+  staticDir: path.join(repoRoot, 'dist', 'renderer'),
+});
+if (!parsed.ok) fail(`${parsed.message}\n\n${USAGE}`, 2);
+if (parsed.options.help) {
+  console.log(USAGE);
+} else {
+  run(parsed.options).catch((error: unknown) => fail(`unexpected failure: ${describe(error)}`, 1));
+}

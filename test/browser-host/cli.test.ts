@@ -1,0 +1,131 @@
+/** The browser host's CLI as a user runs it: a real process, its printed URL, a real HTTP call, a signal. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TOKEN_HEADER } from '../../shared/api';
+import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-files';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+let dir: string;
+let staticDir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'paydesk-cli-'));
+  staticDir = join(dir, 'renderer');
+  mkdirSync(staticDir);
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Paydesk CLI</title>');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Cli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first stdout text matching the pattern. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+function startCli(args: string[]): Cli {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    for (const waiter of [...waiters]) {
+      const match = out.match(waiter.pattern);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const match = out.match(pattern);
+        if (match) return resolve(match);
+        waiters.push({ pattern, resolve });
+        void exited.then((code) => reject(new Error(`the CLI exited (${code}) before printing ${pattern}:\n${out}\n${err}`)));
+      }),
+  };
+}
+
+describe('browser host CLI', () => {
+  it('prints the URL with the token, serves the page and the API, and stops cleanly on SIGTERM', async () => {
+    const cli = startCli(['--port', '0', '--no-open', '--user-data', join(dir, 'data'), '--static', staticDir]);
+    try {
+      const [, url, origin, token] = await cli.waitFor(/Open: ((http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+))\n/);
+      expect(cli.stdout()).toContain('Live profiles: refused');
+
+      const page = await fetch(url!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Paydesk CLI</title>');
+      expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+
+      const call = (withToken: string) =>
+        fetch(`${origin}/api/invoke/app:info`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', [BROWSER_TOKEN_HEADER]: withToken },
+          body: '{}',
+        });
+      const info = await call(token!);
+      expect(info.status).toBe(200);
+      expect(await info.json()).toMatchObject({ ok: true, value: { transport: 'browser', allowLive: false } });
+      expect((await call('wrong-token-wrong-token')).status).toBe(401);
+
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+      expect(cli.stdout()).toContain('paydesk: stopped.');
+      await expect(fetch(`${origin}/`)).rejects.toThrow();
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
+  it('passes --allow-live to the console', async () => {
+    const cli = startCli(['--no-open', '--allow-live', '--user-data', join(dir, 'live'), '--static', staticDir]);
+    try {
+      const [, origin, token] = await cli.waitFor(/Open: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)\n/);
+      const info = await fetch(`${origin}/api/invoke/app:info`, { method: 'POST', headers: { [BROWSER_TOKEN_HEADER]: token! }, body: '{}' });
+      expect(await info.json()).toMatchObject({ ok: true, value: { allowLive: true } });
+      cli.child.kill('SIGINT');
+      expect(await cli.exited).toBe(0);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
+  it('exits with 2 and a precise message on a bad flag', async () => {
+    const cli = startCli(['--port', 'eighty']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain('paydesk: --port must be a whole number from 0 to 65535, got "eighty"');
+    expect(cli.stderr()).toContain('Usage:');
+  });
+
+  it('refuses a non-loopback host', async () => {
+    const cli = startCli(['--host', '0.0.0.0']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr()).toContain('--host must be a loopback address');
+  });
+
+  it('exits with 1 and says what to do when the renderer is not built', async () => {
+    const cli = startCli(['--no-open', '--user-data', join(dir, 'nostatic'), '--static', join(dir, 'missing')]);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toMatch(/no built renderer at .*missing .*vite build/);
+  });
+});
