@@ -2,7 +2,8 @@
  * The one handler table: every channel of the map, validated with its schema, answering a
  * `Result` and never throwing. Electron IPC and the browser host are transports of this table.
  */
-import { toFieldErrors } from '../../../shared/contract';
+import type { z } from 'zod';
+import type { FieldErrors } from '../../../shared/contract';
 import { CHANNEL_INPUTS, CHANNELS, type Channel, type ChannelResults, type Result } from '../../../shared/api';
 import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
@@ -16,6 +17,29 @@ import { sendHandlers } from './send';
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
 export type { HandlerDeps, WatchOptions } from './context';
 export { HandlerFailure } from './context';
+
+/**
+ * The dotted field-error map of a failed parse. Kept in a Map until the end: an input with a
+ * `__proto__` key must not reach an object's prototype (shared `toFieldErrors` assigns into a
+ * plain object, which throws on that key).
+ */
+function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const fields = new Map<string, string[]>();
+  const add = (name: string, message: string) => {
+    const list = fields.get(name) ?? [];
+    list.push(message);
+    fields.set(name, list);
+  };
+  for (const issue of issues) {
+    const prefix = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add(prefix ? `${prefix}.${key}` : key, 'is not a known field');
+    } else {
+      add(prefix || '_', issue.message);
+    }
+  }
+  return Object.fromEntries(fields);
+}
 
 type Implementations = { [C in Channel]: HandlerImpl<C> };
 
@@ -55,7 +79,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
         // A transport passes `undefined` for an empty body: the no-input channels accept that.
         const parsed = schema.safeParse(input === undefined ? {} : input);
         if (!parsed.success) {
-          return { ok: false, error: { code: 'INVALID_INPUT', message: `Invalid input for ${channel}.`, fields: toFieldErrors(parsed.error.issues) } };
+          return { ok: false, error: { code: 'INVALID_INPUT', message: `Invalid input for ${channel}.`, fields: fieldErrorsOf(parsed.error.issues) } };
         }
         return { ok: true, value: await implementation(parsed.data) };
       } catch (error) {

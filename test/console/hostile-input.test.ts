@@ -1,0 +1,135 @@
+/**
+ * Every channel of the map, walked with hostile input: wrong types, huge strings, unknown fields,
+ * prototype tricks. Each answer is `{ ok: false, code: INVALID_INPUT }`, nothing is thrown, and
+ * nothing is stored (journal, settings file, keychain).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCredentials } from '@napi-rs/keyring';
+import { CHANNELS, type Channel } from '../../shared/api';
+import { KEYCHAIN_SERVICE } from '../../electron/console/vault';
+import { expectOk, paymentRequest, startRuntime } from './helpers';
+
+type Runtime = Awaited<ReturnType<typeof startRuntime>>;
+let runtime: Runtime;
+
+/** A valid input per channel: the hostile ones are made from it field by field. */
+const VALID: Record<Channel, Record<string, unknown>> = {
+  'app:info': {},
+  'profiles:list': {},
+  'profiles:save': {
+    name: 'Hostile',
+    baseUrl: 'https://api.example.com',
+    environment: 'sandbox',
+    headerWord: 'SVC',
+    paymentPublicKey: 'pk_sandbox_payment_h1',
+    payoutPublicKey: 'pk_sandbox_payout_h1',
+  },
+  'profiles:delete': { id: 'some-profile' },
+  'profiles:activate': { id: 'some-profile' },
+  'secrets:set': { profileId: 'some-profile', keyType: 'payment', secret: 'sk_sandbox_payment_hostile_1' },
+  'secrets:has': { profileId: 'some-profile', keyType: 'payment' },
+  'secrets:delete': { profileId: 'some-profile', keyType: 'payment' },
+  'methods:list': {},
+  'balance:get': {},
+  'payments:create': { request: paymentRequest() },
+  'payouts:prepare': { request: paymentRequest(), typedAmount: 5000 },
+  'payouts:initiate': { request: paymentRequest(), confirmationToken: 'token' },
+  'transactions:lookup': { id: 'TE_1', by: 'transaction_id', kind: 'payment' },
+  'transactions:get': { journalId: 'j1' },
+  'transactions:verify': { journalId: 'j1' },
+  'transactions:resolveUnknown': { journalId: 'j1' },
+  'transactions:resend': { journalId: 'j1' },
+  'transactions:search': { query: { text: 'x' }, offset: 0, limit: 10 },
+  'transactions:export': { query: { status: 'completed' } },
+  'sandbox:status': {},
+  'sandbox:outcomes': {},
+  'sandbox:wallet': {},
+  'sandbox:topUp': { environment: 'sandbox', amount: 100, reason: 'r' },
+  'sandbox:deliveries': {},
+  'sandbox:redeliver': { deliveryId: 'd1' },
+  'sandbox:setWebhookUrl': { url: 'http://127.0.0.1:9/hook' },
+  'sandbox:settle': { transactionId: 'TE_1' },
+  'sandbox:advanceClock': { seconds: 10 },
+  'sandbox:setMaintenance': { on: true },
+};
+
+const HUGE = 'x'.repeat(1_000_000);
+/** Values that no field of the map accepts. */
+const WRONG_VALUES: unknown[] = [HUGE, -0.5, [1, 2], { nested: { deeper: true } }, null, Number.NaN];
+
+function hostileInputs(channel: Channel): { label: string; input: unknown }[] {
+  const valid = VALID[channel];
+  const inputs: { label: string; input: unknown }[] = [
+    { label: 'null', input: null },
+    { label: 'a number', input: 42 },
+    { label: 'a string', input: 'payments:create' },
+    { label: 'an array', input: [valid] },
+    { label: 'an unknown field', input: { ...valid, isAdmin: true } },
+    { label: 'a huge unknown field', input: { ...valid, [HUGE.slice(0, 10_000)]: HUGE } },
+    { label: 'a __proto__ field', input: JSON.parse(`{"__proto__": {"polluted": true}${Object.keys(valid).length ? ',' : ''}${JSON.stringify(valid).slice(1)}`) },
+  ];
+  for (const key of Object.keys(valid)) {
+    for (const value of WRONG_VALUES) inputs.push({ label: `${key} = ${String(value).slice(0, 20)}`, input: { ...valid, [key]: value } });
+  }
+  // Nested objects get the same treatment one level down.
+  for (const [key, nested] of Object.entries(valid)) {
+    if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+      inputs.push({ label: `${key} with an unknown field`, input: { ...valid, [key]: { ...nested, extra: 1 } } });
+      for (const inner of Object.keys(nested)) {
+        inputs.push({ label: `${key}.${inner} = huge`, input: { ...valid, [key]: { ...nested, [inner]: HUGE } } });
+        inputs.push({ label: `${key}.${inner} = array`, input: { ...valid, [key]: { ...nested, [inner]: [HUGE] } } });
+      }
+    }
+  }
+  return inputs;
+}
+
+function storedState(): { journal: number; timeline: number; settings: string; keychain: number } {
+  const settingsPath = join(runtime.dir, 'settings.json');
+  return {
+    journal: (runtime.journal.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n,
+    timeline: (runtime.journal.prepare('SELECT COUNT(*) AS n FROM timeline').get() as { n: number }).n,
+    settings: existsSync(settingsPath) ? readFileSync(settingsPath, 'utf8') : '',
+    keychain: findCredentials(KEYCHAIN_SERVICE).length,
+  };
+}
+
+beforeAll(async () => {
+  runtime = await startRuntime();
+  // Something to hurt: one journal entry and one saved profile.
+  expectOk(await runtime.handlers['payments:create']({ request: paymentRequest() }));
+  expectOk(await runtime.handlers['profiles:save'](VALID['profiles:save']));
+});
+
+afterAll(async () => {
+  await runtime?.close();
+});
+
+describe('hostile input on every channel', () => {
+  it('covers every channel of the map', () => {
+    expect(Object.keys(VALID).sort()).toEqual([...CHANNELS].sort());
+    expect(Object.keys(runtime.handlers).sort()).toEqual([...CHANNELS].sort());
+  });
+
+  it.each(CHANNELS)('%s answers INVALID_INPUT to each hostile input and stores nothing', async (channel) => {
+    const before = storedState();
+    for (const { label, input } of hostileInputs(channel)) {
+      let result: Awaited<ReturnType<(typeof runtime.handlers)[Channel]>>;
+      try {
+        result = await runtime.handlers[channel](input);
+      } catch (error) {
+        throw new Error(`${channel} threw on ${label}: ${String(error)}`);
+      }
+      expect(result.ok, `${channel} accepted ${label}`).toBe(false);
+      if (!result.ok) {
+        expect(result.error.code, `${channel} with ${label}: ${result.error.message}`).toBe('INVALID_INPUT');
+        expect(result.error.message.length).toBeLessThan(500);
+        expect(JSON.stringify(result.error).length, `${channel} echoed a huge input back`).toBeLessThan(20_000);
+      }
+    }
+    expect(storedState()).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
