@@ -212,7 +212,9 @@ export function createClient(profileInput: ClientProfile, secretFor: SecretSourc
         const message =
           failure.outcome === 'not-sent'
             ? `Could not send ${what} to ${base.host}: ${reason}. The request was not sent.`
-            : `${what} to ${base.host} failed after the request was sent: ${reason}. The server may have received it; check its outcome before sending it again.`;
+            : `${what} to ${base.host} failed after the request was sent: ${reason}. The server may have received it${
+                request.method === 'GET' ? '.' : '; check its outcome before sending it again.'
+              }`;
         // A refused, timed-out or reset connection may work next time; a request undici refused to build will not.
         const retryable = !PERMANENT_CAUSES.has(failure.cause);
         return { result: { kind: 'transport', outcome: failure.outcome, message, cause: failure.cause }, retryable };

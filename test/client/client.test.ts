@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type ClientResult, type PaydeskClient } from '../../electron/client';
+import { buildSignedRequest, createClient, keyTypeForPath, type ClientResult, type PaydeskClient } from '../../electron/client';
 import { verifySignature } from '../../electron/signing';
 import { json, raw, startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server';
 import {
@@ -265,5 +265,37 @@ describe('the secret key', () => {
     expect(await empty.getBalance()).toMatchObject({ kind: 'transport', outcome: 'not-sent', cause: 'SECRET_UNAVAILABLE' });
     await empty.close();
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('buildSignedRequest (for crafting requests by hand)', () => {
+  const profile = profileFor('https://api.example.com/gw', { headerWord: 'ACME' });
+  const secretKey = SECRETS[PAYMENT_PUBLIC] as string;
+
+  it('signs a GET over the prefixed path and the raw query', () => {
+    const signed = buildSignedRequest({ profile, publicKey: PAYMENT_PUBLIC, secretKey, method: 'get', path: '/v1/payments/x', query: 'identifier_type=external_id', timestampSeconds: 1795305600 });
+    expect(signed.canonical).toBe(`${PAYMENT_PUBLIC}.1795305600.GET./gw/v1/payments/x.identifier_type=external_id`);
+    expect(signed.url).toBe('https://api.example.com/gw/v1/payments/x?identifier_type=external_id');
+    expect(signed.body).toBeUndefined();
+    expect(signed.headers).toMatchObject({ Authorization: PAYMENT_PUBLIC, 'X-ACME-Timestamp': '1795305600', 'X-ACME-Environment': 'sandbox' });
+    expect(signed.headers['Content-Type']).toBeUndefined();
+  });
+
+  it('returns the body bytes it signed', () => {
+    const body = '{"amount":1,"note":"ü"}';
+    const signed = buildSignedRequest({ profile, publicKey: PAYMENT_PUBLIC, secretKey, method: 'POST', path: '/v1/payments', body, timestampSeconds: 1 });
+    expect(signed.body?.equals(Buffer.from(body, 'utf8'))).toBe(true);
+    expect(signed.canonical).toBe(`${PAYMENT_PUBLIC}.1.POST./gw/v1/payments.${body}`);
+    const parts = { publicKey: PAYMENT_PUBLIC, timestamp: '1', method: 'POST', path: '/gw/v1/payments', payload: body };
+    expect(verifySignature(secretKey, parts, signed.headers['X-ACME-Signature'] as string)).toBe(true);
+    expect(signed.headers['Content-Type']).toBe('application/json');
+  });
+
+  it('knows the key type of each endpoint path', () => {
+    expect(keyTypeForPath('/v1/payments')).toBe('payment');
+    expect(keyTypeForPath('/v1/payments/TE_1/verify')).toBe('payment');
+    expect(keyTypeForPath('/v1/payouts/initiate')).toBe('payout');
+    expect(keyTypeForPath('/v1/balance')).toBe('payout');
+    expect(() => keyTypeForPath('/v1/paymentsX')).toThrow(RangeError);
   });
 });
