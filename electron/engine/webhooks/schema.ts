@@ -1,0 +1,49 @@
+/**
+ * Webhook tables (migration 100, the extensions' numbering range; see migrations.ts).
+ *
+ * `webhook_deliveries` holds one row per event per application, written in the same SQLite
+ * transaction as the status change it reports, so a committed change always has its delivery
+ * and a rolled-back one never does. `webhook_attempts` records every attempt to send it.
+ */
+import type { Migration } from '../migrations';
+
+export const WEBHOOK_MIGRATIONS: Migration[] = [
+  {
+    version: 100,
+    name: 'webhook deliveries and attempts',
+    up(db) {
+      db.exec(`
+        -- Set when the endpoint answered 410 Gone: nothing more is sent until the URL is set again.
+        ALTER TABLE applications ADD COLUMN webhook_disabled_at INTEGER;
+
+        CREATE TABLE webhook_deliveries (
+          id TEXT PRIMARY KEY,
+          app_id TEXT NOT NULL,
+          transaction_id TEXT NOT NULL,
+          event_type TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+          -- Attempts in the current round (a redelivery starts a new round); the retry schedule reads it.
+          round_attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at INTEGER,
+          created_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          last_error TEXT
+        );
+        CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+        CREATE INDEX webhook_deliveries_app ON webhook_deliveries (app_id, created_at);
+
+        CREATE TABLE webhook_attempts (
+          id INTEGER PRIMARY KEY,
+          delivery_id TEXT NOT NULL,
+          at INTEGER NOT NULL,
+          url TEXT NOT NULL,
+          http_status INTEGER,
+          error TEXT,
+          duration_ms INTEGER NOT NULL
+        );
+        CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
+      `);
+    },
+  },
+];

@@ -1,0 +1,217 @@
+/**
+ * Delivery and attempt rows: creating them inside the status change's transaction (the status
+ * hook), picking due ones, recording attempts, and reading them back for the console.
+ */
+import type Database from 'better-sqlite3';
+import { formatTimestamp, type TransactionStatus } from '../../../shared/contract';
+import type { TransactionKind } from '../events';
+import { statementsFor } from '../statements';
+import { getTransaction, toFullTransaction } from '../store';
+import type { StatusChange } from '../transitions';
+import { newMessageId, newWebhookSecret } from './signature';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: string;
+  app_id: string;
+  transaction_id: string;
+  event_type: string;
+  payload: string;
+  status: DeliveryStatus;
+  round_attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+  finished_at: number | null;
+  last_error: string | null;
+}
+
+interface AttemptRow {
+  id: number;
+  delivery_id: string;
+  at: number;
+  url: string;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookAttempt {
+  at: string;
+  url: string;
+  /** Null when no answer came (refused, timeout, reset). */
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  /** The `webhook-id` header, the same on every attempt. */
+  id: string;
+  appId: string;
+  transactionId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  finishedAt: string | null;
+  lastError: string | null;
+  /** The JSON body exactly as sent. */
+  payload: string;
+  attempts: WebhookAttempt[];
+}
+
+export interface WebhookEndpoint {
+  url: string | null;
+  secret: string;
+  /** Set when the endpoint answered 410 Gone; setting the URL again clears it. */
+  disabledAt: string | null;
+}
+
+const statements = statementsFor((db) => ({
+  endpoint: db.prepare('SELECT webhook_url, webhook_secret, webhook_disabled_at FROM applications WHERE id = ?'),
+  setSecret: db.prepare('UPDATE applications SET webhook_secret = ? WHERE id = ?'),
+  setUrl: db.prepare('UPDATE applications SET webhook_url = ?, webhook_disabled_at = NULL WHERE id = ?'),
+  disable: db.prepare('UPDATE applications SET webhook_disabled_at = ? WHERE id = ?'),
+  insert: db.prepare(`
+    INSERT INTO webhook_deliveries (id, app_id, transaction_id, event_type, payload, status, round_attempts, next_attempt_at, created_at)
+    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`),
+  get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
+  due: db.prepare("SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?"),
+  nextDue: db.prepare("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'").pluck(),
+  all: db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at, rowid'),
+  byApp: db.prepare('SELECT * FROM webhook_deliveries WHERE app_id = ? ORDER BY created_at, rowid'),
+  attempts: db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
+  insertAttempt: db.prepare('INSERT INTO webhook_attempts (delivery_id, at, url, http_status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)'),
+  update: db.prepare(`
+    UPDATE webhook_deliveries SET status = @status, round_attempts = @round_attempts, next_attempt_at = @next_attempt_at,
+      finished_at = @finished_at, last_error = @last_error WHERE id = @id`),
+  failPendingOfApp: db.prepare(`
+    UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = ?, last_error = ?
+    WHERE app_id = ? AND status = 'pending'`),
+}));
+
+/** `payment.completed`, `payout.failed`...; null for `initiated`, which is never announced. */
+export function eventTypeFor(kind: TransactionKind, status: TransactionStatus): string | null {
+  switch (status) {
+    case 'initiated':
+      return null;
+    case 'processing':
+    case 'completed':
+    case 'failed':
+    case 'cancelled':
+      return `${kind}.${status}`;
+    default: {
+      const unknown: never = status;
+      throw new Error(`unknown status ${String(unknown)}`);
+    }
+  }
+}
+
+export function applicationExists(db: Database.Database, appId: string): boolean {
+  return statements(db).endpoint.get(appId) !== undefined;
+}
+
+/** The application's endpoint; a missing secret is made (and stored) on first use. Null: no such application. */
+export function webhookEndpoint(db: Database.Database, appId: string): WebhookEndpoint | null {
+  const row = statements(db).endpoint.get(appId) as { webhook_url: string | null; webhook_secret: string | null; webhook_disabled_at: number | null } | undefined;
+  if (!row) return null;
+  let secret = row.webhook_secret;
+  if (secret === null) {
+    secret = newWebhookSecret();
+    statements(db).setSecret.run(secret, appId);
+  }
+  return { url: row.webhook_url, secret, disabledAt: row.webhook_disabled_at === null ? null : formatTimestamp(row.webhook_disabled_at) };
+}
+
+export function setWebhookUrl(db: Database.Database, appId: string, url: string | null): void {
+  statements(db).setUrl.run(url, appId);
+}
+
+export function rotateWebhookSecret(db: Database.Database, appId: string): string {
+  const secret = newWebhookSecret();
+  statements(db).setSecret.run(secret, appId);
+  return secret;
+}
+
+/**
+ * The status hook: queues the event for the application's endpoint in the change's own
+ * transaction. No URL (or a 410-disabled endpoint): nothing is queued, as a real service sends
+ * nothing to an endpoint it does not have.
+ */
+export function queueDeliveryFor(db: Database.Database, change: StatusChange): DeliveryRow | null {
+  const eventType = eventTypeFor(change.kind, change.to);
+  if (eventType === null) return null;
+  const endpoint = webhookEndpoint(db, change.appId);
+  if (!endpoint || endpoint.url === null || endpoint.disabledAt !== null) return null;
+  const row = getTransaction(db, change.transactionId);
+  if (!row) throw new Error(`status change for a missing transaction ${change.transactionId}`);
+  const payload = JSON.stringify({ type: eventType, timestamp: formatTimestamp(change.at), data: toFullTransaction(row) });
+  const id = newMessageId();
+  statements(db).insert.run(id, change.appId, change.transactionId, eventType, payload, change.at, change.at);
+  return getDelivery(db, id) ?? null;
+}
+
+export function getDelivery(db: Database.Database, id: string): DeliveryRow | undefined {
+  return statements(db).get.get(id) as DeliveryRow | undefined;
+}
+
+export function dueDeliveries(db: Database.Database, now: number, limit: number): DeliveryRow[] {
+  return statements(db).due.all(now, limit) as DeliveryRow[];
+}
+
+export function nextDeliveryAt(db: Database.Database): number | null {
+  return (statements(db).nextDue.get() as number | null) ?? null;
+}
+
+export function recordAttempt(
+  db: Database.Database,
+  attempt: { deliveryId: string; at: number; url: string; httpStatus: number | null; error: string | null; durationMs: number },
+): void {
+  statements(db).insertAttempt.run(attempt.deliveryId, attempt.at, attempt.url, attempt.httpStatus, attempt.error, attempt.durationMs);
+}
+
+export function updateDelivery(db: Database.Database, row: DeliveryRow): void {
+  statements(db).update.run({
+    id: row.id,
+    status: row.status,
+    round_attempts: row.round_attempts,
+    next_attempt_at: row.next_attempt_at,
+    finished_at: row.finished_at,
+    last_error: row.last_error,
+  });
+}
+
+/** 410 Gone: the endpoint is disabled and its other pending deliveries fail with it. */
+export function disableEndpoint(db: Database.Database, appId: string, now: number, reason: string): void {
+  statements(db).disable.run(now, appId);
+  statements(db).failPendingOfApp.run(now, reason, appId);
+}
+
+export function toWebhookDelivery(db: Database.Database, row: DeliveryRow): WebhookDelivery {
+  const attempts = statements(db).attempts.all(row.id) as AttemptRow[];
+  return {
+    id: row.id,
+    appId: row.app_id,
+    transactionId: row.transaction_id,
+    eventType: row.event_type,
+    status: row.status,
+    createdAt: formatTimestamp(row.created_at),
+    nextAttemptAt: row.status === 'pending' && row.next_attempt_at !== null ? formatTimestamp(row.next_attempt_at) : null,
+    finishedAt: row.finished_at === null ? null : formatTimestamp(row.finished_at),
+    lastError: row.last_error,
+    payload: row.payload,
+    attempts: attempts.map((attempt) => ({
+      at: formatTimestamp(attempt.at),
+      url: attempt.url,
+      httpStatus: attempt.http_status,
+      error: attempt.error,
+      durationMs: attempt.duration_ms,
+    })),
+  };
+}
+
+export function listDeliveries(db: Database.Database, appId?: string): WebhookDelivery[] {
+  const rows = (appId === undefined ? statements(db).all.all() : statements(db).byApp.all(appId)) as DeliveryRow[];
+  return rows.map((row) => toWebhookDelivery(db, row));
+}

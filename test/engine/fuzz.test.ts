@@ -1,0 +1,150 @@
+/**
+ * Property: whatever arrives over HTTP (random methods, paths, queries, headers, bodies, signed
+ * or not), the engine answers an envelope, never a 500, and a refused request changes nothing.
+ */
+import fc from 'fast-check';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSignedRequest } from '../../electron/client';
+import { envelopeSchema } from '../../shared/contract';
+import { keysOf, profileFor, startTestEngine, type TestEngine } from './helpers';
+
+let t: TestEngine;
+
+beforeAll(async () => {
+  // Nothing settles during the run, so any change of state comes from the request itself.
+  t = await startTestEngine({ settleMs: 3_600_000, rateLimit: { perKeyPerMinute: 0 } });
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+function snapshot() {
+  const one = (sql: string) => t.engine.db.prepare(sql).pluck().get();
+  return {
+    transactions: one('SELECT COUNT(*) FROM transactions'),
+    events: one('SELECT COUNT(*) FROM transaction_events'),
+    ledger: one('SELECT COUNT(*) || \':\' || COALESCE(SUM(amount), 0) FROM ledger_entries'),
+    provider: one('SELECT COUNT(*) FROM provider_requests'),
+  };
+}
+
+const validCustomer = fc.record({
+  first_name: fc.oneof(fc.constant('Ada'), fc.string({ maxLength: 120 })),
+  last_name: fc.oneof(fc.constant('Ndiaye'), fc.string({ maxLength: 5 })),
+  email: fc.oneof(fc.constant('ada@example.com'), fc.string({ maxLength: 20 })),
+});
+
+const transactionLike = fc.record(
+  {
+    payment_method: fc.oneof(fc.constantFrom('service_demo', 'MOMO_CM', 'momo_cm', 'paypal', ''), fc.jsonValue()),
+    amount: fc.oneof(fc.integer({ min: -10, max: 20_000_000 }), fc.double(), fc.jsonValue()),
+    phone_number: fc.oneof(fc.constantFrom('+237650000001', '+237650000004', '+2250700000001', '650000001'), fc.string({ maxLength: 20 })),
+    customer: fc.oneof(validCustomer, fc.jsonValue()),
+    external_id: fc.oneof(fc.constantFrom('dup-1', 'dup-2'), fc.string({ maxLength: 10 }), fc.jsonValue()),
+    description: fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue()),
+    metadata: fc.oneof(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue()), fc.jsonValue()),
+    extra: fc.jsonValue(),
+  },
+  { requiredKeys: [] },
+);
+
+const body = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 6, arbitrary: transactionLike.map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
+);
+
+const endpointArb = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      { method: 'POST', path: '/v1/payments', keyType: 'payment' as const },
+      { method: 'POST', path: '/v1/payouts/initiate', keyType: 'payout' as const },
+      { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment' as const },
+      { method: 'GET', path: '/v1/payments/dup-1', keyType: 'payment' as const },
+      { method: 'GET', path: '/v1/payments/TE_x/verify', keyType: 'payment' as const },
+      { method: 'GET', path: '/v1/payouts/TE_x', keyType: 'payout' as const },
+      { method: 'GET', path: '/v1/payouts/TE_x/verify', keyType: 'payout' as const },
+      { method: 'GET', path: '/v1/balance', keyType: 'payout' as const },
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+      path: fc.stringMatching(/^\/(v1\/)?[A-Za-z0-9_.~%/-]{0,30}$/),
+      keyType: fc.constantFrom('payment' as const, 'payout' as const),
+    }),
+  },
+);
+
+/** Mostly right, sometimes wrong: so that requests reach every layer. */
+function mostly<T, U>(right: T, wrong: fc.Arbitrary<U>): fc.Arbitrary<T | U> {
+  return fc.oneof({ weight: 5, arbitrary: fc.constant(right) }, { weight: 1, arbitrary: wrong });
+}
+
+const requestArb = fc.record({
+  endpoint: endpointArb,
+  query: mostly('', fc.oneof(fc.constantFrom('identifier_type=external_id', 'identifier_type=bogus', 'identifier_type='), fc.stringMatching(/^[A-Za-z0-9=&%_.-]{0,30}$/))),
+  environment: mostly('sandbox', fc.constantFrom('live', 'Sandbox', '')),
+  timestamp: mostly('now', fc.oneof(fc.constantFrom('-1', '0', 'abc', '99999999999999999999'), fc.integer({ min: -1000, max: 1000 }).map(String))),
+  signature: mostly('valid', fc.constantFrom('garbage', 'other-secret')),
+  drop: mostly([] as string[], fc.subarray(['Authorization', 'X-SVC-Timestamp', 'X-SVC-Signature', 'X-SVC-Environment'], { minLength: 1, maxLength: 2 })),
+  contentType: mostly('application/json', fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-8', 'application/json; charset=iso-8859-1', '*/*', ';;;')),
+  extraHeaders: fc.dictionary(fc.constantFrom('X-Forwarded-For', 'X-SVC-Extra', 'Accept', 'Origin'), fc.stringMatching(/^[\x20-\x7e]{0,20}$/)),
+  body,
+});
+
+describe('random requests', () => {
+  it('never produce a 500 or a non-envelope, and never change state when refused', async () => {
+    const keys = keysOf(t.engine);
+    const profile = profileFor(t.engine);
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (input) => {
+        const { method, path, keyType } = input.endpoint;
+        const key = keyType === 'payment' ? keys.payment : keys.payout;
+        const now = t.engine.clock.nowSeconds();
+        const timestampSeconds = input.timestamp === 'now' ? now : /^-?\d+$/.test(input.timestamp) && Math.abs(Number(input.timestamp)) <= 1000 ? now + Number(input.timestamp) : now;
+        const signed = buildSignedRequest({
+          profile: { ...profile, environment: input.environment === 'live' ? 'live' : 'sandbox' },
+          publicKey: key.publicKey,
+          secretKey: input.signature === 'other-secret' ? 'sk_some_other_secret_value' : key.secretKey,
+          method,
+          path,
+          query: input.query,
+          body: input.body,
+          timestampSeconds,
+        });
+        const headers: Record<string, string> = { ...input.extraHeaders, ...signed.headers };
+        headers['X-SVC-Environment'] = input.environment;
+        if (input.timestamp !== 'now' && !/^-?\d+$/.test(input.timestamp)) headers['X-SVC-Timestamp'] = input.timestamp;
+        if (input.signature === 'garbage') headers['X-SVC-Signature'] = 'zz';
+        delete headers['Content-Type'];
+        if (input.contentType !== undefined) headers['Content-Type'] = input.contentType;
+        for (const name of input.drop) delete headers[name];
+        const before = snapshot();
+        const response = await request(signed.url, {
+          method: method as 'GET',
+          headers,
+          body: method === 'GET' || method === 'HEAD' ? undefined : signed.body,
+        });
+        const text = await response.body.text();
+        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+        expect(response.statusCode, text).toBeLessThan(500);
+        if (method !== 'HEAD') {
+          const envelope = envelopeSchema.parse(JSON.parse(text));
+          expect(envelope.success).toBe(response.statusCode < 300);
+          expect(typeof envelope.message).toBe('string');
+        }
+        if (response.statusCode >= 400) expect(snapshot()).toEqual(before);
+      }),
+      { numRuns: 200 },
+    );
+    if (process.env.FUZZ_STATS) console.log(Object.fromEntries(statuses));
+    // The generator reaches several layers (auth, routing, media type, validation...), not one.
+    expect(statuses.size).toBeGreaterThanOrEqual(4);
+  });
+});
