@@ -10,56 +10,61 @@ import { useTransactions } from '../stores';
 
 export function PayoutConfirmDialog({
   request,
-  quote,
+  profile,
+  initialQuote,
   onClose,
   onSent,
   onFailed,
 }: {
   request: TransactionRequest;
-  quote: PayoutQuote;
+  profile: { name: string; environment: 'sandbox' | 'live' };
+  /** Sandbox: the quote is there at once. Live: null until the typed amount has been checked. */
+  initialQuote: PayoutQuote | null;
   onClose: () => void;
   onSent: (journalId: string) => void;
   onFailed: (error: ApiFailure) => void;
 }) {
   const preparePayout = useTransactions((s) => s.preparePayout);
   const initiatePayout = useTransactions((s) => s.initiatePayout);
-  const live = quote.environment === 'live';
+  const [quote, setQuote] = useState<PayoutQuote | null>(initialQuote);
+  const live = (quote?.environment ?? profile.environment) === 'live';
+  const currency = quote?.currency ?? 'XAF';
   const [typed, setTyped] = useState('');
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const fired = useRef(false);
-  const typedAmount = parseAmount(typed, quote.currency);
-  const typedMatches = 'amount' in typedAmount && typedAmount.amount === quote.amount;
-  const shortOfFunds = quote.balance !== null && quote.total !== null && quote.total > quote.balance;
-  const canSend = !sending && !shortOfFunds && (!live || typedMatches);
+  const typedAmount = parseAmount(typed, currency);
+  const typedMatches = 'amount' in typedAmount && typedAmount.amount === request.amount;
+  const shortOfFunds = quote !== null && quote.balance !== null && quote.total !== null && quote.total > quote.balance;
+
+  /** Live, first step: the typed amount goes to main, which answers with the quote and token. */
+  async function checkTyped(event: React.FormEvent) {
+    event.preventDefault();
+    if (sending || !typedMatches) return;
+    setSending(true);
+    setFailure(null);
+    const result = await preparePayout(request, request.amount);
+    setSending(false);
+    if (result.ok) setQuote(result.value);
+    else setFailure(result.error);
+  }
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
     // Once fired, never again from this dialog: a payout must not be sent twice.
-    if (fired.current || !canSend) return;
+    if (fired.current || !quote || shortOfFunds) return;
     fired.current = true;
     setSending(true);
-    let token = quote.confirmationToken;
-    if (live) {
-      // The token for a live payout binds the amount the user typed.
-      const again = await preparePayout(request, quote.amount);
-      if (!again.ok) {
-        fired.current = false;
-        setSending(false);
-        setFailure(again.error);
-        return;
-      }
-      token = again.value.confirmationToken;
-    }
-    const result = await initiatePayout(request, token);
+    const result = await initiatePayout(request, quote.confirmationToken);
     if (result.ok) onSent(result.value.id);
     else if (result.error.code === 'OUTCOME_UNKNOWN' && result.error.journalId) onSent(result.error.journalId);
     else onFailed(result.error);
   }
 
+  const recipientName = `${request.customer.first_name} ${request.customer.last_name}`;
   return (
     <Dialog title={live ? 'Confirm LIVE payout' : 'Confirm payout'} onClose={() => (sending ? undefined : onClose())}>
-      <form onSubmit={(e) => void confirm(e)}>
+      <form onSubmit={(e) => void (quote ? confirm(e) : checkTyped(e))}>
         {live ? (
           <p className="notice notice-live" role="note">
             This is a <strong>live</strong> payout: real money leaves the wallet.
@@ -68,36 +73,36 @@ export function PayoutConfirmDialog({
         <dl className="facts">
           <dt>Recipient</dt>
           <dd>
-            {quote.recipient.name} · <span className="mono">{quote.recipient.phoneNumber}</span>
+            {recipientName} · <span className="mono">{request.phone_number}</span>
           </dd>
           <dt>Amount</dt>
-          <dd className="amount">{formatMoney(quote.amount, quote.currency)}</dd>
+          <dd className="amount">{formatMoney(request.amount, currency)}</dd>
           <dt>Fee</dt>
-          <dd>{quote.fee === null ? 'Not told in advance by this service' : formatMoney(quote.fee, quote.currency)}</dd>
+          <dd>{quote === null ? 'Shown after you confirm the amount' : quote.fee === null ? 'Not told in advance by this service' : formatMoney(quote.fee, currency)}</dd>
           <dt>Total from the wallet</dt>
-          <dd className="amount">{quote.total === null ? '—' : formatMoney(quote.total, quote.currency)}</dd>
+          <dd className="amount">{quote?.total == null ? '—' : formatMoney(quote.total, currency)}</dd>
           <dt>Wallet balance</dt>
-          <dd>{quote.balance === null ? 'Not reported' : formatMoney(quote.balance, quote.currency)}</dd>
+          <dd>{quote?.balance == null ? 'Not reported' : formatMoney(quote.balance, currency)}</dd>
           <dt>Environment</dt>
           <dd>
-            <span className={`env-pill env-${quote.environment}`}>{quote.environment}</span>
+            <span className={`env-pill env-${live ? 'live' : 'sandbox'}`}>{live ? 'live' : 'sandbox'}</span>
           </dd>
           <dt>Profile</dt>
-          <dd>{quote.profileName}</dd>
+          <dd>{quote?.profileName ?? profile.name}</dd>
           <dt>External id</dt>
           <dd className="mono">{request.external_id ?? '—'}</dd>
         </dl>
-        {shortOfFunds ? (
+        {shortOfFunds && quote ? (
           <div className="notice notice-error" role="alert">
             <strong>{ERROR_MESSAGES.INSUFFICIENT_FUNDS.title}</strong>
             <p>
-              {formatMoney(quote.total, quote.currency)} is needed and the wallet holds {formatMoney(quote.balance, quote.currency)}.
+              {formatMoney(quote.total, currency)} is needed and the wallet holds {formatMoney(quote.balance, currency)}.
             </p>
             <p>{ERROR_MESSAGES.INSUFFICIENT_FUNDS.next}</p>
           </div>
         ) : null}
-        {live ? (
-          <Field id="confirm-amount" label={`Type the amount (${quote.currency}) to confirm`} errors={typed && !typedMatches ? ['does not match the payout amount'] : undefined}>
+        {live && !quote ? (
+          <Field id="confirm-amount" label={`Type the amount (${currency}) to confirm`} errors={typed && !typedMatches ? ['does not match the payout amount'] : undefined}>
             <input id="confirm-amount" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('confirm-amount', typed && !typedMatches ? ['x'] : undefined)} />
           </Field>
         ) : null}
@@ -106,10 +111,17 @@ export function PayoutConfirmDialog({
           <button type="button" className="secondary" onClick={onClose} disabled={sending}>
             Cancel
           </button>
-          <button type="submit" className={live ? 'danger' : 'primary'} disabled={!canSend}>
-            {sending ? <Spinner label="Sending payout" /> : null}
-            {sending ? 'Sending…' : `Send ${formatMoney(quote.amount, quote.currency)}`}
-          </button>
+          {quote ? (
+            <button type="submit" className={live ? 'danger' : 'primary'} disabled={sending || shortOfFunds}>
+              {sending ? <Spinner label="Sending payout" /> : null}
+              {sending ? 'Sending…' : `Send ${formatMoney(request.amount, currency)}`}
+            </button>
+          ) : (
+            <button type="submit" className="danger" disabled={sending || !typedMatches}>
+              {sending ? <Spinner label="Checking" /> : null}
+              Confirm amount
+            </button>
+          )}
         </div>
       </form>
     </Dialog>

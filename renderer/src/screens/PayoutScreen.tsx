@@ -24,7 +24,7 @@ export function PayoutScreen() {
   const prefill = useUi((s) => s.prefill);
   const form = useTransactionForm(methods, currency, prefill);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote } | null>(null);
+  const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
   const [preparing, setPreparing] = useState(false);
   const inFlight = useRef(false);
 
@@ -34,6 +34,11 @@ export function PayoutScreen() {
     setFailure(null);
     const request = form.build();
     if (!request) return;
+    if (profile?.environment === 'live') {
+      // Live: the dialog asks for the typed amount first; main issues the quote only with it.
+      setReview({ request, quote: null });
+      return;
+    }
     inFlight.current = true;
     setPreparing(true);
     try {
@@ -77,7 +82,8 @@ export function PayoutScreen() {
       {review ? (
         <PayoutConfirmDialog
           request={review.request}
-          quote={review.quote}
+          profile={{ name: profile?.name ?? '', environment: profile?.environment ?? 'sandbox' }}
+          initialQuote={review.quote}
           onClose={() => setReview(null)}
           onSent={(journalId) => {
             setReview(null);

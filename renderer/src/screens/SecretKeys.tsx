@@ -61,7 +61,7 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
         </dd>
       </dl>
       {showInput ? (
-        <form onSubmit={(e) => void save(e)} className="secret-form" aria-label={`${label} secret key`}>
+        <form onSubmit={(e) => void save(e)} className="secret-form" aria-label={`Store the ${label.toLowerCase()} secret`}>
           <Field id={id} label={`${label} secret key`} errors={fieldErrors} hint="Entered once; kept in the operating system’s keychain and never shown again.">
             <input id={id} type="password" autoComplete="new-password" value={secret} onChange={(e) => setSecretText(e.target.value)} {...describedBy(id, fieldErrors, true)} />
           </Field>

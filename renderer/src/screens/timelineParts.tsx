@@ -33,6 +33,9 @@ function eventDetail(event: TimelineEvent): string | null {
   if (event.type === 'transport_failure') {
     return event.outcome === 'not-sent' ? 'Nothing reached the service.' : 'The request may have reached the service.';
   }
+  // Main's messages often restate the title ("payment request sent"): show only what adds to it.
+  const title = eventTitle(event).toLowerCase();
+  if (!event.message || title.includes(event.message.toLowerCase()) || event.message.toLowerCase().includes(title)) return null;
   return event.message;
 }
 

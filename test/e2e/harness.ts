@@ -1,0 +1,90 @@
+/**
+ * End-to-end harness: the built renderer served by the real browser host, over the real console
+ * runtime (engine, journal, OS keychain) in a temp user-data folder, driven in Debian's Chromium.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
+import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = join(ROOT, 'dist/renderer');
+export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const info = statSync(path);
+    newest = Math.max(newest, info.isDirectory() ? newestMtime(path) : info.mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/renderer only when it is missing or older than the renderer's or shared sources. */
+export function ensureRendererBuilt(): void {
+  const index = join(DIST, 'index.html');
+  const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'shared')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export interface Harness {
+  runtime: ConsoleRuntime;
+  host: BrowserHost;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console messages and page errors, to fail on anything the page logged as an error. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  ensureRendererBuilt();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const userDataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: true, version: '0.1.0', engine: { settleMs: 800 } });
+  const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
+  // A fresh temporary Chromium profile per run (playwright's default for launch()).
+  const browser = await chromium
+    .launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    })
+    .catch(async (error: unknown) => {
+      await host.close();
+      await runtime.close();
+      throw error;
+    });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
+  });
+  return {
+    runtime,
+    host,
+    browser,
+    context,
+    page,
+    pageErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await host.close();
+      await runtime.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
