@@ -17,7 +17,12 @@ export interface KeyringEntry {
 }
 export type KeyringBackend = (service: string, account: string) => KeyringEntry;
 
-export const osKeyring: KeyringBackend = (service, account) => new Entry(service, account);
+/**
+ * The OS keychain. On Linux the store is pinned to the Secret Service: the library's default
+ * silently falls back to the kernel's keyutils when no Secret Service answers, which keeps
+ * secrets only until logout and would hide the missing keychain from the user.
+ */
+export const osKeyring: KeyringBackend = (service, account) => new Entry(service, account, { linux: { store: 'secret-service' } });
 
 /** A failure the handlers turn into `{ ok: false, error: { code, message } }`. */
 export class VaultError extends Error {

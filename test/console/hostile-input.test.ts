@@ -120,7 +120,7 @@ describe('hostile input on every channel', () => {
       try {
         result = await runtime.handlers[channel](input);
       } catch (error) {
-        throw new Error(`${channel} threw on ${label}: ${String(error)}`);
+        throw new Error(`${channel} threw on ${label}`, { cause: error });
       }
       expect(result.ok, `${channel} accepted ${label}`).toBe(false);
       if (!result.ok) {

@@ -33,7 +33,7 @@ async function forward(request: IncomingMessage, body: Buffer): Promise<Response
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
   }
-  return fetch(`${runtime.engineUrl}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : body });
+  return fetch(`${runtime.engineUrl}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : new Uint8Array(body) });
 }
 
 beforeAll(async () => {

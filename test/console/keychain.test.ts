@@ -1,0 +1,90 @@
+/**
+ * The vault against the real OS keychain (Secret Service inside `scripts/with-keyring.sh`), and a
+ * child process with no Secret Service at all, which must get the clear NO_KEYCHAIN error and
+ * never a plain-text fallback.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findCredentials } from '@napi-rs/keyring';
+import { createVault, KEYCHAIN_SERVICE, memoryKeyring, VaultError } from '../../electron/console/vault';
+import { tempDir } from './helpers';
+
+describe('the vault on the real keychain', () => {
+  it('stores, finds, hands to the signer and deletes a secret under service Paydesk, account = public key', () => {
+    const vault = createVault();
+    const publicKey = `pk_sandbox_payment_vault_${process.pid}`;
+    const secret = 'sk_sandbox_payment_vault_roundtrip_1';
+    expect(vault.hasSecret(publicKey)).toBe(false);
+    vault.setSecret(publicKey, secret);
+    expect(vault.hasSecret(publicKey)).toBe(true);
+    expect(findCredentials(KEYCHAIN_SERVICE).find((credential) => credential.account === publicKey)?.password).toBe(secret);
+    expect(vault.useSecret(publicKey)).toBe(secret);
+    vault.setSecret(publicKey, `${secret}-rotated`);
+    expect(vault.useSecret(publicKey)).toBe(`${secret}-rotated`);
+    expect(vault.deleteSecret(publicKey)).toBe(true);
+    expect(vault.deleteSecret(publicKey)).toBe(false);
+    expect(vault.hasSecret(publicKey)).toBe(false);
+  });
+
+  it('says which secret is missing without quoting any secret', () => {
+    const vault = createVault();
+    expect(() => vault.useSecret('pk_sandbox_payment_never_stored')).toThrow(VaultError);
+    try {
+      vault.useSecret('pk_sandbox_payment_never_stored');
+    } catch (error) {
+      expect((error as VaultError).code).toBe('SECRET_MISSING');
+      expect((error as VaultError).message).toContain('pk_sandbox_payment_never_stored');
+    }
+  });
+
+  it('maps a failing keyring backend to NO_KEYCHAIN (injected backend)', () => {
+    const broken = createVault(() => ({
+      getPassword: () => {
+        throw new Error("Couldn't access platform storage: Secret Service: no result found");
+      },
+      setPassword: () => {
+        throw new Error('locked');
+      },
+      deletePassword: () => {
+        throw new Error('locked');
+      },
+    }));
+    expect(() => broken.hasSecret('pk_x')).toThrow(/gnome-keyring/);
+    const memory = memoryKeyring();
+    const vault = createVault(memory);
+    vault.setSecret('pk_y', 'sk_y_12345678');
+    expect(memory.entries.size).toBe(1);
+  });
+});
+
+describe('no Secret Service', () => {
+  it('answers NO_KEYCHAIN saying what to install and unlock, and writes the secret nowhere', () => {
+    const dir = tempDir();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/no-keychain-child.ts'), dir], {
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/paydesk-bus' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const { set, has, list } = JSON.parse(child.stdout) as {
+      set: { ok: false; error: { code: string; message: string } };
+      has: { ok: false; error: { code: string; message: string } };
+      list: { ok: true; value: { profiles: { hasPaymentSecret: boolean }[] } };
+    };
+    expect(set.ok).toBe(false);
+    expect(set.error.code).toBe('NO_KEYCHAIN');
+    expect(set.error.message).toMatch(/gnome-keyring/);
+    expect(set.error.message).toMatch(/unlock/);
+    expect(set.error.message).toMatch(/never stores secret keys in plain text/);
+    expect(has.error.code).toBe('NO_KEYCHAIN');
+    // Listing profiles still works (the local sandbox needs no keychain).
+    expect(list.ok).toBe(true);
+    expect(list.value.profiles.every((profile) => profile.hasPaymentSecret === false)).toBe(true);
+    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      const path = join(dir, name);
+      if (statSync(path).isFile()) expect(readFileSync(path).indexOf('sk_sandbox_payment_nokeychain_secret')).toBe(-1);
+    }
+  });
+});
