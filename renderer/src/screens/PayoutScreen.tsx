@@ -2,7 +2,7 @@
  * New payout: the form, the wallet balance, then a confirmation step that restates recipient,
  * amount, fee, environment and profile (typed amount on live profiles) before anything is sent.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading } from '../components/common';
@@ -27,6 +27,10 @@ export function PayoutScreen() {
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
   const [preparing, setPreparing] = useState(false);
   const inFlight = useRef(false);
+  // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
+  useEffect(() => {
+    void loadBalance();
+  }, [loadBalance]);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -65,7 +69,11 @@ export function PayoutScreen() {
         {balance === null && !balanceError ? <Loading label="Loading balance" /> : null}
         {balance?.available ? <strong className="balance" data-testid="wallet-balance">{formatMoney(balance.balance, currency)}</strong> : null}
         {balance && !balance.available ? <span className="muted">This service does not report a balance; the fee and balance are checked when you send.</span> : null}
-        {balanceError ? <span className="muted">Balance unavailable: {balanceError.message}</span> : null}
+        {balanceError ? (
+          <span className="muted" title={balanceError.message}>
+            Balance unavailable ({balanceError.code}); the service checks it when you send.
+          </span>
+        ) : null}
         <button type="button" className="secondary small" onClick={() => void loadBalance()}>
           Refresh balance
         </button>

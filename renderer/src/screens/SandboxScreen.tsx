@@ -36,12 +36,12 @@ function Outcomes() {
       <p className="muted small">The sandbox decides each transaction’s fate by its phone number; any other number completes.</p>
       <table className="table">
         <thead>
-          <tr><th scope="col">Phone number</th><th scope="col">Outcome</th><th scope="col"><span className="sr-only">Use</span></th></tr>
+          <tr><th scope="col">Phone number</th><th scope="col">Outcome</th><th scope="col">Use this number</th></tr>
         </thead>
         <tbody>
           {outcomes.map((o) => (
             <tr key={o.phoneNumber}>
-              <td className="mono">{o.phoneNumber}</td>
+              <td className="mono nowrap">{o.phoneNumber}</td>
               <td>
                 <span className={`badge badge-${o.finalStatus}`}>{o.finalStatus}</span> {o.description}
                 {o.failedCode ? <div className="muted small">{describeFailedCode(o.failedCode)}</div> : null}
@@ -195,7 +195,7 @@ export function SandboxScreen() {
                   <tr key={`${k.environment}-${k.type}`}>
                     <td>{k.environment}</td><td>{k.type}</td>
                     <td><span className="mono small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={`${k.environment} ${k.type} public key`} /></td>
-                    <td><CopyButton value={k.secretKey} label={`${k.environment} ${k.type} secret key`} /></td>
+                    <td><span className="muted small">hidden</span> <CopyButton value={k.secretKey} label={`${k.environment} ${k.type} secret key`} /></td>
                   </tr>
                 ))}
               </tbody>

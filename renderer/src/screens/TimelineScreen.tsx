@@ -90,7 +90,7 @@ export function TimelineScreen() {
   const watching = progress && !progress.done && !(tx.status && isFinalStatus(tx.status));
   const canVerify = tx.state === 'known' && tx.transactionId !== null;
   return (
-    <section className="screen" aria-labelledby="timeline-title">
+    <section className="screen wide" aria-labelledby="timeline-title">
       <header className="screen-head tx-head">
         <div>
           <p className="eyebrow">

@@ -88,14 +88,19 @@ function IdRow({ label, value }: { label: string; value: string | null }) {
 export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
   const method = tx.transaction?.payment_method?.name ?? tx.paymentMethod;
   const metadata = tx.metadata ? Object.entries(tx.metadata) : [];
+  // The journal keeps the fee once a retrieve or verify has returned it; initiate answers carry none.
+  const full = tx.transaction && 'fee' in tx.transaction ? tx.transaction : null;
+  const fee = tx.fee ?? full?.fee ?? null;
+  const net = tx.netAmount ?? full?.net_amount ?? null;
+  const notYet = 'Not known yet (Verify asks the service)';
   return (
     <dl className="facts">
       <dt>Amount</dt>
       <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
       <dt>Fee</dt>
-      <dd>{formatMoney(tx.fee, tx.currency)}</dd>
+      <dd>{fee === null ? <span className="muted">{notYet}</span> : formatMoney(fee, tx.currency)}</dd>
       <dt>Net amount</dt>
-      <dd>{formatMoney(tx.netAmount, tx.currency)}</dd>
+      <dd>{net === null ? <span className="muted">{notYet}</span> : formatMoney(net, tx.currency)}</dd>
       <dt>Customer</dt>
       <dd>
         {tx.customer.first_name} {tx.customer.last_name}

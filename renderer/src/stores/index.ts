@@ -42,6 +42,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshSandbox = coalesce(() => {
     if (stores.sandbox.getState().status !== 'idle') void stores.sandbox.getState().load();
   }, 250);
+  const refreshBalance = coalesce(() => void stores.profiles.getState().loadBalance(), 250);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -55,9 +56,10 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       void stores.profiles.getState().load();
       refreshSandbox();
     }),
-    api.on('sandbox:event', (event) => {
+    api.on('sandbox:event', () => {
       refreshSandbox();
-      if (event.kind === 'wallet') void stores.profiles.getState().loadBalance();
+      // Settled payments and payouts move the wallet too, not only top-ups.
+      refreshBalance();
     }),
   ];
   return () => offs.forEach((off) => off());
