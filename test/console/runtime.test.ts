@@ -91,6 +91,25 @@ describe('local sandbox profile', () => {
     expect(timelineTypes(detail)).toContain('verify_result');
   });
 
+  it('stops watching after the time limit when the status stays open, leaving Verify to the user', async () => {
+    const started = runtime.clock.offset();
+    let journalId = '';
+    const attempts: number[] = [];
+    const off = runtime.on('watch:progress', (p) => {
+      if (p.journalId === journalId) attempts.push(p.attempt);
+    });
+    const done = nextEvent(runtime, 'watch:progress', (p) => p.done && p.journalId === journalId);
+    const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ phone_number: '+237650000004' }) }));
+    journalId = created.id;
+    const last = await done;
+    off();
+    expect(last.status).not.toBe('completed');
+    expect(runtime.clock.offset() - started).toBeGreaterThanOrEqual(10 * 60 * 1000);
+    // Backoff: 1 s doubling to 15 s over 10 minutes is a few dozen retrieves, not thousands.
+    expect(attempts.length).toBeGreaterThan(5);
+    expect(attempts.length).toBeLessThan(60);
+  });
+
   it('looks a payment up by external id and answers found:false for an unknown one', async () => {
     const found = expectOk(await runtime.handlers['transactions:lookup']({ id: 'ORDER-needs-verify-1', by: 'external_id', kind: 'payment' }));
     expect(found.found).toBe(true);
