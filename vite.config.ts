@@ -31,7 +31,9 @@ export default defineConfig(({ mode }) => {
         sourcemap: true,
         minify: false,
         rollupOptions: {
-          external: nodeExternals,
+          // A sandboxed preload can require only `electron` (and a few built-ins): everything
+          // else, zod and shared/ included, is bundled into preload.cjs.
+          external: preload ? [/^electron$/] : nodeExternals,
           output: preload
             ? { format: 'cjs' as const, entryFileNames: 'preload.cjs' }
             : { format: 'es' as const, entryFileNames: 'main.js' },

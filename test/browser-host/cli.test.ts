@@ -70,6 +70,7 @@ describe('browser host CLI', () => {
     const cli = startCli(['--port', '0', '--no-open', '--user-data', join(dir, 'data'), '--static', staticDir]);
     try {
       const [, url, origin, token] = await cli.waitFor(/Open: ((http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+))\n/);
+      await cli.waitFor(/Ctrl\+C stops\.\n/);
       expect(cli.stdout()).toContain('Live profiles: refused');
 
       const page = await fetch(url!);

@@ -107,12 +107,32 @@ export const defaultSession = {
   setPermissionCheckHandler: vi.fn(),
 };
 
-export const app = {
-  isPackaged: false,
-  getPath: vi.fn((_name: string) => '/nonexistent/userData'),
-  getVersion: vi.fn(() => '0.1.0'),
-  getAppPath: vi.fn(() => '/nonexistent/app'),
-};
+class FakeApp extends EventEmitter {
+  isPackaged = false;
+  singleInstance = true;
+  private ready!: () => void;
+  private readonly readyPromise = new Promise<void>((resolve) => (this.ready = resolve));
+  readonly getPath = vi.fn((_name: string) => '/nonexistent/userData');
+  readonly getVersion = vi.fn(() => '0.1.0');
+  readonly getAppPath = vi.fn(() => '/nonexistent/app');
+  readonly requestSingleInstanceLock = vi.fn(() => this.singleInstance);
+  readonly whenReady = vi.fn(() => this.readyPromise);
+  readonly quit = vi.fn(() => {
+    // Electron emits before-quit; a listener may cancel it with preventDefault.
+    const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) };
+    this.emit('before-quit', event);
+    if (!event.defaultPrevented) this.emit('quit');
+  });
+  readonly exit = vi.fn();
+
+  /** The test's stand-in for Electron becoming ready. */
+  becomeReady(): void {
+    this.ready();
+  }
+}
+export const app = new FakeApp();
+
+export const dialog = { showErrorBox: vi.fn() };
 
 const electron = {
   app,
@@ -123,7 +143,7 @@ const electron = {
   protocol,
   session: { defaultSession },
   shell,
-  dialog: { showErrorBox: vi.fn() },
+  dialog,
 };
 
 /** The module object `vi.mock('electron', ...)` returns (electron-store imports the default export). */
