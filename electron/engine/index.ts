@@ -13,6 +13,7 @@ import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
+import { createSandboxTools, type SandboxTools } from './control';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
@@ -26,6 +27,7 @@ import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplic
 import { createServer } from './server';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
 import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
+import { WEBHOOK_MIGRATIONS, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export type { EngineContext, EngineSettings } from './context';
 export type { EngineClock } from './clock';
@@ -35,6 +37,10 @@ export type { Migration } from './migrations';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
+export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus } from './webhooks';
+export { signWebhook, DEFAULT_RETRY_DELAYS_SECONDS } from './webhooks';
+export { buildOpenApiDocument } from './openapi';
+export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
@@ -65,6 +71,10 @@ export interface EngineOptions {
   logger?: boolean;
   extensions?: EngineExtension[];
   migrations?: Migration[];
+  /** Token for the `/_sandbox` control API; omitted: the seed's, else a random one per start. */
+  adminToken?: string;
+  /** Webhook retry schedule, jitter, timeout and concurrency (see webhooks/dispatcher.ts). */
+  webhooks?: WebhookOptions;
 }
 
 export interface ApplicationKeys {
@@ -96,6 +106,20 @@ export interface EngineHandle {
   /** The full transaction object, unscoped (for the engine's own tools). */
   transaction(transactionId: string): ReturnType<typeof toFullTransaction> | null;
   reset(): void;
+  /** The control API's bearer token (print it; never log it elsewhere). */
+  adminToken: string;
+  /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
+  deliveries(appId?: string): WebhookDelivery[];
+  /** Sends a delivery again (same webhook-id) from the start of the retry schedule. */
+  redeliver(deliveryId: string): WebhookDelivery;
+  /** Sets or (null) removes an application's webhook URL; setting it re-enables a 410-disabled endpoint. */
+  setWebhookUrl(appId: string, url: string | null): void;
+  webhookUrl(appId: string): string | null;
+  /** The application's `whsec_` signing secret (made on first use). */
+  webhookSecret(appId: string): string;
+  /** Moves the engine clock forward: settlements, expiry and webhook retries due by then run. */
+  advanceClock(seconds: number): void;
+  maintenance(): boolean;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -114,7 +138,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
   const seed = options.seed ?? defaultSeed();
-  const db = openEngineDb(options.db ?? defaultDbFile(), options.migrations ?? []);
+  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])]);
   const clock = createClock();
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -133,11 +157,23 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     onStop: (cleanup) => cleanups.push(cleanup),
   });
   ctxRef = ctx;
+  let handle: EngineHandle | null = null;
+  let tools: SandboxTools;
+  try {
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC' }, () => {
+      if (!handle) throw new Error('engine not ready');
+      return handle;
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
   const app = createServer({ bodyLimitBytes: settings.bodyLimitBytes, logger: options.logger ?? false });
   try {
     if (!isSeeded(db)) applySeed(db, seed, clock.nowMicros());
     await app.register(publicApi, { ctx, rateLimiter, headerWord: options.headerWord ?? 'SVC' });
+    await tools.register(app);
     for (const extension of options.extensions ?? []) await extension(app, ctx);
     const unsubscribeClock = clock.onAdvance(() => {
       scheduler.runDue();
@@ -160,7 +196,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let stopped = false;
 
-  return {
+  handle = {
     url: `http://${urlHost}:${address.port}`,
     port: address.port,
     host,
@@ -220,5 +256,18 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       rateLimiter.reset();
       hub.emit({ type: 'engine', detail: 'reset' });
     },
+    adminToken: tools.adminToken,
+    deliveries: (appId) => tools.webhooks.deliveries(appId),
+    redeliver: (deliveryId) => tools.webhooks.redeliver(deliveryId),
+    setWebhookUrl(appId, url) {
+      tools.webhooks.setWebhookUrl(appId, url);
+    },
+    webhookUrl: (appId) => tools.webhooks.webhookUrl(appId),
+    webhookSecret: (appId) => tools.webhooks.endpoint(appId).secret,
+    advanceClock: (seconds) => clock.advance(seconds),
+    maintenance: () => settings.maintenance,
   };
+  // Deliveries left pending by an earlier run go out now.
+  tools.start();
+  return handle;
 }
