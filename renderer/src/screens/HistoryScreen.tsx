@@ -72,6 +72,15 @@ function HistoryList() {
     void ensureRows(first, last);
   }, [first, last, ensureRows, pages]);
   return (
+    <>
+    <div className="history-head" aria-hidden="true">
+      <span className="col-date">Created</span>
+      <span className="col-kind">Kind</span>
+      <span className="col-who">Customer</span>
+      <span className="col-ext">External id</span>
+      <span className="col-amount">Amount</span>
+      <span className="col-status">Status</span>
+    </div>
     <div className="history-list" ref={parent} role="region" aria-label={`Transactions, ${total.toLocaleString('en')} rows`} tabIndex={0}>
       <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
@@ -100,6 +109,7 @@ function HistoryList() {
         })}
       </div>
     </div>
+    </>
   );
 }
 
