@@ -23,6 +23,9 @@ const windows = new TrustedWindows();
 let mainWindow: BrowserWindow | null = null;
 let runtime: Runtime | null = null;
 let stopTransport: (() => void) | null = null;
+let startup: Promise<void> | null = null;
+/** Set once quitting has begun. */
+let shutdown: Promise<void> | null = null;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -55,6 +58,8 @@ async function start(): Promise<void> {
     settingsBackend: electronSettingsBackend(userDataDir),
     betterSqliteNativeBinding,
   });
+  // The user quit while the console was starting: closeRuntime closes it; no window.
+  if (shutdown !== null) return;
   const unregister = registerChannels(ipcMain, runtime.handlers, windows);
   const stopEvents = forwardPushEvents(runtime, windows);
   stopTransport = () => {
@@ -65,9 +70,10 @@ async function start(): Promise<void> {
 }
 
 /** Closes the runtime once (journal, engine, watchers) before the process exits. */
-let shutdown: Promise<void> | null = null;
 function closeRuntime(): Promise<void> {
   shutdown ??= (async () => {
+    // A quit during startup waits for the runtime being created, so it is closed too.
+    await startup?.catch(() => undefined);
     stopTransport?.();
     try {
       await runtime?.close();
@@ -99,7 +105,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('activate', () => {
-    if (runtime !== null && BrowserWindow.getAllWindows().length === 0) openWindow();
+    if (runtime !== null && shutdown === null && BrowserWindow.getAllWindows().length === 0) openWindow();
   });
 
   let readyToQuit = false;
@@ -112,7 +118,8 @@ if (!app.requestSingleInstanceLock()) {
     });
   });
 
-  start().catch(async (error: unknown) => {
+  startup = start();
+  startup.catch(async (error: unknown) => {
     console.error(`paydesk: could not start: ${describe(error)}`);
     dialog.showErrorBox('Paydesk could not start', describe(error));
     await closeRuntime();

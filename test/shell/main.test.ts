@@ -107,6 +107,25 @@ describe('main process lifecycle', () => {
     expect(electron.ipcMain.handlers.size).toBe(0);
   });
 
+  it('a quit during startup waits for the runtime, closes it and opens no window', async () => {
+    let finishStarting!: () => void;
+    const { electron, runtime } = await bootMain((_mock, fake) => {
+      fake.createConsoleRuntime.mockImplementationOnce(
+        () => new Promise((resolve) => (finishStarting = () => resolve(fake.runtime))),
+      );
+    });
+    electron.app.becomeReady();
+    await vi.waitFor(() => expect(runtime.createConsoleRuntime).toHaveBeenCalled());
+    const quit = new Promise<void>((resolve) => electron.app.once('quit', () => resolve()));
+    electron.app.quit();
+    expect(runtime.runtime.close).not.toHaveBeenCalled();
+    finishStarting();
+    await quit;
+    expect(runtime.runtime.close).toHaveBeenCalledTimes(1);
+    expect(electron.FakeBrowserWindow.created).toHaveLength(0);
+    expect(electron.ipcMain.handlers.size).toBe(0);
+  });
+
   it('quits when the last window closes (except on macOS)', async () => {
     const { electron } = await bootMain();
     electron.app.emit('window-all-closed');
