@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushEvent, PushEvents } from '../../shared/api';
 import { createClient, type ClientOptions } from '../client';
-import { startEngine, type EngineHandle } from '../engine';
+import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, recordStatusEvent, type JournalDb } from './journal/entries';
@@ -120,6 +120,31 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   });
 
+  // Everything else the engine does is shown live in the Sandbox panel.
+  const unsubscribeActivity = engine?.onEvent(function forwardSandboxActivity(event: EngineEvent) {
+    switch (event.type) {
+      case 'status':
+        return; // recorded above
+      case 'wallet':
+        return emit('sandbox:event', { kind: 'wallet', ...(event.transactionId ? { transactionId: event.transactionId } : {}), detail: `${event.environment} ${event.amount}` });
+      case 'engine':
+        return emit('sandbox:event', { kind: 'engine', detail: event.detail });
+      case 'extension': {
+        if (event.topic !== 'webhook.delivery') return;
+        const data = event.data as { transactionId?: unknown; status?: unknown } | null;
+        return emit('sandbox:event', {
+          kind: 'delivery',
+          ...(typeof data?.transactionId === 'string' ? { transactionId: data.transactionId } : {}),
+          ...(typeof data?.status === 'string' ? { detail: data.status } : {}),
+        });
+      }
+      default: {
+        const never: never = event;
+        logger.warn('unknown engine event', { type: (never as { type: string }).type });
+      }
+    }
+  });
+
   logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
   let closed = false;
   return {
@@ -135,6 +160,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       closed = true;
       abort.abort();
       unsubscribe?.();
+      unsubscribeActivity?.();
       await core.watcher.idle();
       await engine?.stop();
       journal.close();

@@ -9,11 +9,36 @@ import { feeFor } from '../engine/fees';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
 
-/** Issue-4 members the handle may offer; used when present. */
+/** A webhook delivery as the engine reports it (issue 4). */
+interface EngineDelivery {
+  id: string;
+  transactionId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: { at: string; url: string; httpStatus: number | null; error: string | null; durationMs: number }[];
+}
+
+/** Issue-4 members the handle may offer; used when present, so the console runs with an engine without them. */
 interface WebhookMembers {
-  deliveries?: () => WebhookDelivery[] | Promise<WebhookDelivery[]>;
-  redeliver?: (id: string) => void | Promise<void>;
-  setWebhookUrl?: (appId: string, url: string | null) => void | Promise<void>;
+  deliveries?: (appId?: string) => EngineDelivery[];
+  redeliver?: (id: string) => unknown;
+  setWebhookUrl?: (appId: string, url: string | null) => void;
+  webhookUrl?: (appId: string) => string | null;
+}
+
+function toDelivery(delivery: EngineDelivery, currentUrl: string | null): WebhookDelivery {
+  return {
+    id: delivery.id,
+    eventType: delivery.eventType,
+    transactionId: delivery.transactionId,
+    url: delivery.attempts.at(-1)?.url ?? currentUrl ?? '',
+    state: delivery.status,
+    createdAt: delivery.createdAt,
+    nextAttemptAt: delivery.nextAttemptAt,
+    attempts: delivery.attempts.map(({ at, httpStatus, error, durationMs }) => ({ at, httpStatus, error, durationMs })),
+  };
 }
 
 function pickApplication(applications: SeededApplication[]): SeededApplication {
@@ -52,7 +77,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
         maintenance: handle.settings.maintenance,
         settleMs: handle.settings.settleMs,
         clockOffsetSeconds: handle.clock.offsetSeconds(),
-        webhookUrl: application().webhookUrl,
+        webhookUrl: webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : application().webhookUrl,
       };
     },
     walletBalance(environment: Environment) {
@@ -77,8 +102,20 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     },
     feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
   };
-  if (webhooks.deliveries) control.deliveries = () => webhooks.deliveries!.call(handle);
-  if (webhooks.redeliver) control.redeliver = (id) => webhooks.redeliver!.call(handle, id);
-  if (webhooks.setWebhookUrl) control.setWebhookUrl = (url) => webhooks.setWebhookUrl!.call(handle, appId, url);
+  if (webhooks.deliveries) {
+    control.deliveries = () => {
+      const currentUrl = webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : null;
+      // Newest first, as the panel lists them.
+      return webhooks.deliveries!.call(handle, appId).map((delivery) => toDelivery(delivery, currentUrl)).reverse();
+    };
+  }
+  if (webhooks.redeliver) {
+    control.redeliver = (id) => {
+      const known = webhooks.deliveries?.call(handle, appId).some((delivery) => delivery.id === id) ?? true;
+      if (!known) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
+      asInputError(() => webhooks.redeliver!.call(handle, id));
+    };
+  }
+  if (webhooks.setWebhookUrl) control.setWebhookUrl = (url) => asInputError(() => webhooks.setWebhookUrl!.call(handle, appId, url));
   return control;
 }

@@ -4,6 +4,8 @@
  * for every secret key used.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findCredentials } from '@napi-rs/keyring';
@@ -302,6 +304,47 @@ describe('sandbox controls', () => {
     expectOk(await runtime.handlers['sandbox:setMaintenance']({ on: false }));
     expect(expectOk(await runtime.handlers['sandbox:advanceClock']({ seconds: 60 })).clockOffsetSeconds).toBeGreaterThanOrEqual(60);
     expect(expectOk(await runtime.handlers['sandbox:outcomes']({})).outcomes.length).toBeGreaterThan(5);
+  });
+});
+
+describe('sandbox webhooks', () => {
+  it('sets the webhook URL, lists deliveries with their attempts, and redelivers', async () => {
+    const received: string[] = [];
+    let onReceived: () => void = () => undefined;
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        received.push(body);
+        response.writeHead(200).end('ok');
+        onReceived();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      expect(expectOk(await runtime.handlers['sandbox:setWebhookUrl']({ url }))).toEqual({ url });
+      expect(expectOk(await runtime.handlers['sandbox:status']({})).webhookUrl).toBe(url);
+      const firstDelivery = new Promise<void>((resolve) => (onReceived = resolve));
+      const deliveryEvent = nextEvent(runtime, 'sandbox:event', (event) => event.kind === 'delivery');
+      const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ external_id: 'ORDER-webhook-1' }) }));
+      expectOk(await runtime.handlers['sandbox:settle']({ transactionId: created.transactionId! }));
+      await firstDelivery;
+      await deliveryEvent;
+      const { deliveries } = expectOk(await runtime.handlers['sandbox:deliveries']({}));
+      const mine = deliveries.find((delivery) => delivery.transactionId === created.transactionId);
+      expect(mine).toBeDefined();
+      expect(mine!.url).toBe(url);
+      const count = received.length;
+      const again = new Promise<void>((resolve) => (onReceived = resolve));
+      expect(expectOk(await runtime.handlers['sandbox:redeliver']({ deliveryId: mine!.id }))).toEqual({ queued: true });
+      await again;
+      expect(received.length).toBeGreaterThan(count);
+      expectFail(await runtime.handlers['sandbox:redeliver']({ deliveryId: 'no-such-delivery' }), 'NOT_FOUND');
+      expect(expectOk(await runtime.handlers['sandbox:setWebhookUrl']({ url: '' }))).toEqual({ url: null });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 
