@@ -11,7 +11,7 @@ import { openJournal, recordRequest } from '../../electron/console/journal/entri
 import { expectFail, expectOk, paymentRequest, startRuntime, tempDir } from './helpers';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
-type Mode = 'forward' | 'drop-then-reset' | 'forward-then-reset';
+type Mode = 'forward' | 'drop-then-reset' | 'forward-then-reset' | 'forward-then-500' | 'forward-then-garbage';
 
 let runtime: Runtime;
 let proxy: Server;
@@ -43,8 +43,16 @@ beforeAll(async () => {
       const body = await readBody(request);
       if (request.method === 'POST') posts.push(body.toString('utf8'));
       if (request.method === 'POST' && mode !== 'forward') {
-        if (mode === 'forward-then-reset') await (await forward(request, body)).arrayBuffer();
-        request.socket.destroy();
+        if (mode !== 'drop-then-reset') await (await forward(request, body)).arrayBuffer();
+        if (mode === 'forward-then-500') {
+          response.writeHead(500, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ success: false, message: 'Internal error', code: 'INTERNAL_ERROR', errors: [] }));
+        } else if (mode === 'forward-then-garbage') {
+          response.writeHead(200, { 'content-type': 'text/html' });
+          response.end('<html>502 from a proxy</html>');
+        } else {
+          request.socket.destroy();
+        }
         return;
       }
       const answer = await forward(request, body);
@@ -113,6 +121,21 @@ describe('a POST that gets no answer', () => {
     const before = posts.length;
     expectFail(await runtime.handlers['transactions:resend']({ journalId: failure.journalId! }), 'CONFLICT');
     expect(posts.length).toBe(before);
+  });
+
+  it.each([
+    ['a 500 error envelope', 'forward-then-500'],
+    ['a 200 that is not an envelope', 'forward-then-garbage'],
+  ] as const)('treats %s after a POST as outcome unknown, not as a refusal', async (_label, failingMode) => {
+    mode = failingMode;
+    const externalId = `ORDER-${failingMode}`;
+    const failure = expectFail(await runtime.handlers['payments:create']({ request: paymentRequest({ external_id: externalId }) }), 'OUTCOME_UNKNOWN');
+    mode = 'forward';
+    expect(expectOk(await runtime.handlers['transactions:get']({ journalId: failure.journalId! })).transaction.state).toBe('outcome_unknown');
+    // The engine did create it: the lookup finds it and a resend is refused.
+    const resolved = expectOk(await runtime.handlers['transactions:resolveUnknown']({ journalId: failure.journalId! }));
+    expect(resolved).toMatchObject({ exists: true, transaction: { externalId, state: 'known' } });
+    expectFail(await runtime.handlers['transactions:resend']({ journalId: failure.journalId! }), 'CONFLICT');
   });
 
   it('fills in an external id when the request has none, so the lookup is always possible', async () => {
