@@ -85,7 +85,15 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   }
 
-  const settings = createSettings(options.settingsBackend ?? confSettingsBackend(options.userDataDir), () => clock.now());
+  let settings: ReturnType<typeof createSettings>;
+  try {
+    settings = createSettings(options.settingsBackend ?? confSettingsBackend(options.userDataDir), () => clock.now());
+  } catch (error) {
+    // An unreadable settings folder (permissions, disk) stops the start; leave nothing running.
+    await engine?.stop();
+    journal.close();
+    throw error;
+  }
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
 
   const abort = new AbortController();
