@@ -1,6 +1,7 @@
 /** The console's window: environment marker, navigation, and the open screen. */
-import { useEffect, useMemo } from 'react';
-import type { PaydeskApi } from '../../shared/api';
+import { useEffect, useMemo, useState } from 'react';
+import type { ApiFailure, PaydeskApi } from '../../shared/api';
+import { describeFailure } from './messages/errors';
 import { ErrorNotice, Loading } from './components/common';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
@@ -51,6 +52,7 @@ function EnvironmentMarker() {
   const profile = useProfiles((s) => activeProfile(s));
   const profiles = useProfiles((s) => s.profiles);
   const activate = useProfiles((s) => s.activate);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
   if (!profile) return null;
   const live = profile.environment === 'live';
   return (
@@ -60,7 +62,14 @@ function EnvironmentMarker() {
       </span>
       <label className="profile-switch">
         <span>Profile</span>
-        <select aria-label="Active profile" value={profile.id} onChange={(e) => void activate(e.target.value)}>
+        <select
+          aria-label="Active profile"
+          value={profile.id}
+          onChange={(e) => {
+            setFailure(null);
+            void activate(e.target.value).then((result) => !result.ok && setFailure(result.error));
+          }}
+        >
           {profiles.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name} ({p.environment})
@@ -68,6 +77,31 @@ function EnvironmentMarker() {
           ))}
         </select>
       </label>
+      {failure ? (
+        <span className="notice notice-error" role="alert">
+          {describeFailure(failure).title} {describeFailure(failure).next}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** What main asked to tell the user at start (a corrupt settings file kept aside, unknown outcomes...). */
+function StartNotices() {
+  const notices = useProfiles((s) => s.info?.notices);
+  const [dismissed, setDismissed] = useState<string[]>([]);
+  const shown = (notices ?? []).filter((n) => !dismissed.includes(n.message));
+  if (shown.length === 0) return null;
+  return (
+    <div className="notices" role="region" aria-label="Notices">
+      {shown.map((notice) => (
+        <div key={notice.message} className="notice notice-warn">
+          <span>{notice.message}</span>
+          <button type="button" className="secondary small" onClick={() => setDismissed((d) => [...d, notice.message])} aria-label={`Dismiss: ${notice.message}`}>
+            Dismiss
+          </button>
+        </div>
+      ))}
     </div>
   );
 }
@@ -101,6 +135,7 @@ function Shell() {
           </ul>
         </nav>
         <main className="content">
+          <StartNotices />
           {status === 'error' && error ? (
             <ErrorNotice failure={error} title="The console could not load its profiles." />
           ) : status !== 'ready' ? (

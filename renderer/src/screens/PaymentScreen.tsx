@@ -13,7 +13,8 @@ export function PaymentScreen() {
   const createPayment = useTransactions((s) => s.createPayment);
   const openTransaction = useUi((s) => s.openTransaction);
   const prefill = useUi((s) => s.prefill);
-  const form = useTransactionForm(methods, currency, prefill);
+  const clearPrefill = useUi((s) => s.clearPrefill);
+  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [sending, setSending] = useState(false);
   // A ref, not state: a second click in the same tick must see the first one.

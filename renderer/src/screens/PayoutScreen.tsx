@@ -22,7 +22,8 @@ export function PayoutScreen() {
   const preparePayout = useTransactions((s) => s.preparePayout);
   const openTransaction = useUi((s) => s.openTransaction);
   const prefill = useUi((s) => s.prefill);
-  const form = useTransactionForm(methods, currency, prefill);
+  const clearPrefill = useUi((s) => s.clearPrefill);
+  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
   const [preparing, setPreparing] = useState(false);

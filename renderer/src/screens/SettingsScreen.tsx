@@ -92,7 +92,7 @@ export function SettingsScreen() {
   }
 
   return (
-    <section className="screen" aria-labelledby="settings-title">
+    <section className="screen wide" aria-labelledby="settings-title">
       <header className="screen-head">
         <h1 id="settings-title">Settings</h1>
         <p className="muted">Profiles connect the console to a service, in one environment, with one pair of keys each.</p>

@@ -51,7 +51,7 @@ export function normaliseFieldErrors(fields: FieldErrors | undefined): FieldErro
 
 const KNOWN_FIELDS = ['payment_method', 'amount', 'phone_number', 'customer.first_name', 'customer.last_name', 'customer.email', 'external_id', 'description', 'metadata'];
 
-export function useTransactionForm(methods: string[], currency: string, prefillPhone: { phoneNumber: string; serial: number } | null) {
+export function useTransactionForm(methods: string[], currency: string, prefillPhone: { phoneNumber: string; serial: number } | null, consumePrefill: () => void = () => undefined) {
   const [values, setValues] = useState<FormValues>(() => freshValues(methods[0] ?? '', prefillPhone?.phoneNumber));
   const [errors, setErrors] = useState<FieldErrors>({});
 
@@ -62,8 +62,10 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
 
   // "Use this number" from the Sandbox panel.
   useEffect(() => {
-    if (prefillPhone) setValues((v) => ({ ...v, phone_number: prefillPhone.phoneNumber }));
-  }, [prefillPhone]);
+    if (!prefillPhone) return;
+    setValues((v) => ({ ...v, phone_number: prefillPhone.phoneNumber }));
+    consumePrefill();
+  }, [prefillPhone, consumePrefill]);
 
   function set<K extends keyof FormValues>(key: K, value: FormValues[K]) {
     setValues((v) => ({ ...v, [key]: value }));

@@ -17,6 +17,8 @@ export interface UiState {
   navigate(screen: Screen): void;
   openTransaction(journalId: string): void;
   useNumber(phoneNumber: string, screen: 'payment' | 'payout'): void;
+  /** The form took the prefill: later forms start empty again. */
+  clearPrefill(): void;
 }
 
 export function createUiStore(initial: Partial<Pick<UiState, 'screen' | 'journalId'>> = {}) {
@@ -32,6 +34,9 @@ export function createUiStore(initial: Partial<Pick<UiState, 'screen' | 'journal
     },
     useNumber(phoneNumber, screen) {
       set({ screen, prefill: { phoneNumber, serial: (get().prefill?.serial ?? 0) + 1 } });
+    },
+    clearPrefill() {
+      set({ prefill: null });
     },
   }));
 }
