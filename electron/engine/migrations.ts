@@ -137,6 +137,24 @@ export const ENGINE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'ledger running balance, provider lookup index',
+    up(db) {
+      // The running balance after each entry makes a balance read one index lookup instead of a
+      // sum over the whole ledger; it always equals the sum of the wallet's entries up to it.
+      db.exec(`
+        ALTER TABLE ledger_entries ADD COLUMN balance_after INTEGER NOT NULL DEFAULT 0;
+        UPDATE ledger_entries SET balance_after = (
+          SELECT SUM(earlier.amount) FROM ledger_entries AS earlier
+          WHERE earlier.app_id = ledger_entries.app_id AND earlier.environment = ledger_entries.environment
+            AND earlier.id <= ledger_entries.id
+        );
+        CREATE INDEX ledger_entries_running ON ledger_entries (app_id, environment, id);
+        CREATE INDEX transactions_provider_ref ON transactions (provider_ref);
+      `);
+    },
+  },
 ];
 
 /** Applies every migration not yet applied, each in its own transaction. */

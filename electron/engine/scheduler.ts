@@ -15,19 +15,23 @@ export interface Scheduler {
 
 /** Timers longer than this are re-armed rather than trusted (setTimeout caps at ~24.8 days). */
 const MAX_DELAY_MS = 60_000;
+/** Transactions settled per write transaction. */
+const BATCH = 100;
 
 export function createScheduler(getContext: () => EngineContext): Scheduler {
   let timer: NodeJS.Timeout | null = null;
   let timerDueAt = Number.POSITIVE_INFINITY;
   let stopped = false;
 
-  function runDue(): number {
+  /** Settles due work in batches of `BATCH`; stops after `maxBatches` (the timer path yields to requests). */
+  function runDue(maxBatches = Number.POSITIVE_INFINITY): { settled: number; more: boolean } {
     const ctx = getContext();
     let settled = 0;
-    for (;;) {
+    for (let batches = 0; ; batches += 1) {
+      if (batches >= maxBatches) return { settled, more: true };
       const now = ctx.clock.nowMicros();
       const batch = ctx.write(() => {
-        const due = dueNotifications(ctx.db, now);
+        const due = dueNotifications(ctx.db, now, BATCH);
         for (const request of due) {
           markNotified(ctx.db, request.ref);
           const row = transactionByProviderRef(ctx.db, request.ref);
@@ -35,7 +39,7 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
         }
         return due.length;
       });
-      if (batch === 0) return settled;
+      if (batch < BATCH) return { settled, more: false };
     }
   }
 
@@ -50,11 +54,20 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
     timerDueAt = next;
     timer = setTimeout(function onSchedulerTimer() {
       timer = null;
+      if (stopped) return;
       timerDueAt = Number.POSITIVE_INFINITY;
+      let more = false;
       try {
-        runDue();
+        more = runDue(1).more;
       } catch (error) {
         console.error('paydesk engine: settling due transactions failed', error);
+      }
+      if (more) {
+        // A backlog: settle the next batch after pending I/O, so API requests keep flowing.
+        timerDueAt = Number.NEGATIVE_INFINITY;
+        timer = setTimeout(onSchedulerTimer, 0);
+        timer.unref();
+        return;
       }
       arm();
     }, delayMs);
@@ -68,7 +81,7 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
       if (timer) clearTimeout(timer);
       timer = null;
       timerDueAt = Number.POSITIVE_INFINITY;
-      const settled = runDue();
+      const { settled } = runDue();
       arm();
       return settled;
     },

@@ -57,7 +57,7 @@ export function applySeed(db: Database.Database, seed: Seed, now: number): void 
       INSERT INTO api_keys (public_key, secret_key, app_id, environment, type, active, ip_whitelist) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     const insertAppMethod = db.prepare('INSERT INTO app_methods (app_id, code, payments, payouts) VALUES (?, ?, ?, ?)');
     const insertLedger = db.prepare(
-      'INSERT INTO ledger_entries (app_id, environment, amount, reason, transaction_id, at) VALUES (?, ?, ?, ?, NULL, ?)',
+      'INSERT INTO ledger_entries (app_id, environment, amount, balance_after, reason, transaction_id, at) VALUES (?, ?, ?, ?, ?, NULL, ?)',
     );
     for (const app of seed.applications) {
       insertApp.run(app.id, app.ref ?? stableUuid(`app:${app.id}`), app.name, app.status, Number(app.liveApproved), app.currency, app.webhookUrl, app.webhookSecret);
@@ -70,7 +70,7 @@ export function applySeed(db: Database.Database, seed: Seed, now: number): void 
       }
       for (const environment of ['sandbox', 'live'] as const) {
         const opening = app.wallets[environment];
-        if (opening > 0) insertLedger.run(app.id, environment, opening, 'opening balance from the seed', now);
+        if (opening > 0) insertLedger.run(app.id, environment, opening, opening, 'opening balance from the seed', now);
       }
     }
     const insertFee = db.prepare('INSERT INTO fee_schedule (kind, percent_bps, fixed) VALUES (?, ?, ?)');

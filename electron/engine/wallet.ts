@@ -1,5 +1,7 @@
 /**
  * Wallets per application and environment, kept as a ledger: the balance is the sum of entries.
+ * Each entry also stores the running balance after it, so a balance read does not sum the ledger;
+ * entries are only ever appended, inside the write that causes them.
  */
 import type Database from 'better-sqlite3';
 import { formatTimestamp, type Environment } from '../../shared/contract';
@@ -15,13 +17,16 @@ export interface LedgerRow {
 }
 
 const statements = statementsFor((db) => ({
-  balance: db.prepare('SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger_entries WHERE app_id = ? AND environment = ?').pluck(),
-  insert: db.prepare('INSERT INTO ledger_entries (app_id, environment, amount, reason, transaction_id, at) VALUES (?, ?, ?, ?, ?, ?)'),
+  balance: db.prepare('SELECT balance_after FROM ledger_entries WHERE app_id = ? AND environment = ? ORDER BY id DESC LIMIT 1').pluck(),
+  insert: db.prepare(
+    'INSERT INTO ledger_entries (app_id, environment, amount, balance_after, reason, transaction_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ),
   entries: db.prepare('SELECT id, at, amount, reason, transaction_id AS transactionId FROM ledger_entries WHERE app_id = ? AND environment = ? ORDER BY id'),
 }));
 
+/** The wallet's balance: the running total kept on its latest ledger entry (0 for no entries). */
 export function walletBalance(db: Database.Database, appId: string, environment: Environment): number {
-  return statements(db).balance.get(appId, environment) as number;
+  return (statements(db).balance.get(appId, environment) as number | undefined) ?? 0;
 }
 
 /**
@@ -38,7 +43,7 @@ export function addLedgerEntry(
   const balance = before + entry.amount;
   if (balance < 0) throw new RangeError('a wallet cannot go below zero');
   const at = ctx.clock.nowMicros();
-  statements(ctx.db).insert.run(entry.appId, entry.environment, entry.amount, entry.reason, entry.transactionId, at);
+  statements(ctx.db).insert.run(entry.appId, entry.environment, entry.amount, balance, entry.reason, entry.transactionId, at);
   ctx.queueEvent({
     type: 'wallet',
     appId: entry.appId,

@@ -8,7 +8,7 @@ const seenInHook: StatusChange[] = [];
 
 beforeAll(async () => {
   t = await startTestEngine({
-    migrations: [{ version: 100, name: 'test deliveries', up: (db) => db.exec('CREATE TABLE test_deliveries (id INTEGER PRIMARY KEY, transaction_id TEXT NOT NULL, status TEXT NOT NULL)') }],
+    migrations: [{ version: 900, name: 'test deliveries', up: (db) => db.exec('CREATE TABLE test_deliveries (id INTEGER PRIMARY KEY, transaction_id TEXT NOT NULL, status TEXT NOT NULL)') }],
     extensions: [
       (app, ctx) => {
         ctx.registerStatusHook((db, change) => {

@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:engine`: the engine's signed POST /v1/payments and GET /v1/payments/{id} under
+ * autocannon on loopback, each next to a bare node:http server answering a fixed envelope in the
+ * same run, printed as requests/s, p50/p99 latency and the ratio to the bare server.
+ *
+ * The servers run in a child process (`--serve`) so the load generator does not share their event
+ * loop. Requests are signed up front (each POST with its own external_id; timestamps stay inside
+ * the ±300 s window for a run of this length), so the generator only replays bytes.
+ */
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
+import { startEngine } from '../electron/engine';
+
+/** The parts of autocannon's API used here (the package ships no types). */
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const RETRIEVE_IDS = 2000;
+
+interface Ready {
+  engineUrl: string;
+  bareUrl: string;
+  payment: { publicKey: string; secretKey: string };
+}
+
+/** Child mode: the engine on a WAL file database and the bare server, until stdin closes. */
+async function serve(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
+  const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 } });
+  const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
+  if (!payment) throw new Error('default seed has no sandbox payment key');
+  // The bare baseline answers what a retrieve answers: a full transaction envelope.
+  const fixed = JSON.stringify({
+    success: true,
+    message: 'Payment retrieved.',
+    data: { transaction_id: 'TE_0123456789abcdefghijklmn', ref: '7f1c2c8e-4c55-4a2b-9a7e-0d5c6b1e2f30', external_id: 'order-1', type: 'payment', status: 'completed', amount: 5000, currency: 'XAF', description: 'Order', account_name: 'Ada Ndiaye', account_number: '+2376****0001', account_type: 'mobile_money', reason: null, failed_code: null, failed_at: null, cancelled_at: null, completed_at: '2026-11-22T00:00:00.000000Z', customer: { ref: '0b3f3c1e-1d2a-4b5c-8d9e-0f1a2b3c4d5e', first_name: 'Ada', last_name: 'Ndiaye', email: 'ada@example.com', metadata: null }, payment_method: { ref: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d', name: 'Service Demo', code: 'service_demo' }, metadata: { order: 1 }, created_at: '2026-11-22T00:00:00.000000Z', updated_at: '2026-11-22T00:00:00.000000Z', fee: 75, net_amount: 4925, fee_payer: 'merchant', application: { id: 'app_paydesk_demo', ref: '5b0c6f0e-2d1a-4c43-9a57-3f1f7f0c2a01', name: 'Paydesk Demo' } },
+  });
+  const bare = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(fixed) });
+      response.end(fixed);
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const address = bare.address();
+  if (address === null || typeof address === 'string') throw new Error('bare server has no port');
+  const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
+  console.log(JSON.stringify(ready));
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    bare.close();
+    await engine.stop();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+interface Signed {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function sign(key: Ready['payment'], method: 'GET' | 'POST', path: string, body: string | undefined): Signed {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const payload = method === 'GET' ? '' : (body ?? '');
+  const signature = createHmac('sha256', key.secretKey).update(`${key.publicKey}.${timestamp}.${method}.${path}.${payload}`).digest('hex');
+  const headers: Record<string, string> = {
+    authorization: key.publicKey,
+    'x-svc-timestamp': timestamp,
+    'x-svc-signature': signature,
+    'x-svc-environment': 'sandbox',
+  };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return { method, path, headers, body };
+}
+
+function paymentBody(index: number): string {
+  return JSON.stringify({
+    payment_method: 'service_demo',
+    amount: 5000 + (index % 1000),
+    phone_number: '+237650000001',
+    customer: { first_name: 'Ada', last_name: 'Ndiaye', email: 'ada@example.com' },
+    external_id: `bench-${process.pid}-${index}`,
+    description: 'Benchmark order',
+    metadata: { order: index },
+  });
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  other: number;
+}
+
+/** Replays `requests` in order (wrapping) for the run. */
+async function load(url: string, requests: Signed[]): Promise<Figures> {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_SECONDS,
+    requests: [
+      {
+        setupRequest(request) {
+          const signed = requests[next % requests.length] as Signed;
+          next += 1;
+          return { ...request, method: signed.method, path: signed.path, headers: signed.headers, body: signed.body };
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts };
+}
+
+function row(name: string, figures: Figures, baseline?: Figures): string {
+  const ratio = baseline ? `${((figures.rps / baseline.rps) * 100).toFixed(1)} %` : '';
+  return `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(8)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${String(figures.ok).padStart(8)} ${String(figures.other).padStart(7)}  ${ratio}`;
+}
+
+async function main(): Promise<void> {
+  // BENCH_NODE_ARGS="--cpu-prof" profiles the servers, not the load generator.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as Ready));
+    child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
+  });
+  try {
+    // Enough distinct creates for the run at well above the expected rate.
+    const creates = Array.from({ length: 120_000 }, (_, index) => sign(ready.payment, 'POST', '/v1/payments', paymentBody(index)));
+    // Payments to retrieve, created through the API first.
+    const ids: string[] = [];
+    for (let index = 0; index < RETRIEVE_IDS; index += 1) {
+      const signed = sign(ready.payment, 'POST', '/v1/payments', paymentBody(1_000_000 + index));
+      const response = await fetch(`${ready.engineUrl}${signed.path}`, { method: 'POST', headers: signed.headers, body: signed.body });
+      const envelope = (await response.json()) as { data: { transaction_id: string } };
+      ids.push(envelope.data.transaction_id);
+    }
+    const retrieves = ids.map((id) => sign(ready.payment, 'GET', `/v1/payments/${id}`, undefined));
+
+    console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, loopback; servers in one child process\n`);
+    console.log(`${'run'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'2xx'.padStart(8)} ${'other'.padStart(7)}  vs bare`);
+    const bareCreate = await load(ready.bareUrl, creates);
+    console.log(row('bare node:http (POST)', bareCreate));
+    const engineCreate = await load(ready.engineUrl, creates);
+    console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
+    const bareRetrieve = await load(ready.bareUrl, retrieves);
+    console.log(row('bare node:http (GET)', bareRetrieve));
+    const engineRetrieve = await load(ready.engineUrl, retrieves);
+    console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
+    console.log(`\ntargets: create >= 35 % of bare, retrieve >= 50 % of bare`);
+  } finally {
+    child.stdin.end();
+  }
+}
+
+if (process.argv.includes('--serve')) void serve();
+else
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
