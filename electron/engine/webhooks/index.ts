@@ -25,8 +25,11 @@ export { WEBHOOK_MIGRATIONS } from './schema';
 export { signWebhook } from './signature';
 export { DEFAULT_RETRY_DELAYS_SECONDS } from './dispatcher';
 
-/** A refusal of a webhook operation; the control API maps it to 404 / 409 / 422. */
-export class WebhookOperationError extends Error {
+/**
+ * A refusal of a webhook operation: the control API maps it to 404 / 409 / 422; in-process
+ * callers see a RangeError with a readable message, like the engine's other refusals.
+ */
+export class WebhookOperationError extends RangeError {
   constructor(
     readonly reason: 'no-application' | 'no-delivery' | 'no-url' | 'bad-url',
     message: string,
