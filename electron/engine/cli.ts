@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ADMIN_TOKEN_PATTERN } from './control';
 import { defaultDbFile, loadSeedFile, SeedError, startEngine, type EngineHandle, type Seed } from './index';
 
 export interface CliOptions {
@@ -15,6 +16,7 @@ export interface CliOptions {
   db: string;
   seedFile: string | null;
   settleMs: number | undefined;
+  adminToken: string | undefined;
   json: boolean;
   help: boolean;
 }
@@ -31,10 +33,11 @@ Options:
   --db FILE         SQLite database file, or :memory: (default ${defaultDbFile()})
   --seed FILE       seed file (JSON, see electron/engine/seed.example.json); used for a new database only
   --settle-ms N     delay before a transaction settles, in milliseconds (default 2000, 0 allowed)
+  --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
   --json            print one JSON line with the URL and keys when ready
   --help            show this help`;
 
-const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms']);
+const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--admin-token']);
 const BOOLEAN_FLAGS = new Set(['--json', '--help']);
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
@@ -45,7 +48,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 }
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, json: false, help: false };
+  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, json: false, help: false };
   const seen = new Set<string>();
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -86,6 +89,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--settle-ms':
         options.settleMs = integerFlag('--settle-ms', value, 0, 86_400_000);
         break;
+      case '--admin-token':
+        if (!ADMIN_TOKEN_PATTERN.test(value)) throw new UsageError('--admin-token must be 16 to 200 characters of letters, digits and . _ ~ + / = -');
+        options.adminToken = value;
+        break;
     }
   }
   return options;
@@ -99,6 +106,7 @@ function describeStart(engine: EngineHandle, options: CliOptions): string {
       lines.push(`  ${key.environment.padEnd(7)} ${key.type.padEnd(7)} public ${key.publicKey}  secret ${key.secretKey}${key.active ? '' : '  (disabled)'}`);
     }
   }
+  lines.push('', `Control API: ${engine.url}/_sandbox  (Authorization: Bearer ${engine.adminToken})`, `OpenAPI document: ${engine.url}/openapi.json`);
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
 }
@@ -126,7 +134,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let engine: EngineHandle;
   try {
-    engine = await startEngine({ host: options.host, port: options.port, db: options.db, seed, settleMs: options.settleMs });
+    engine = await startEngine({ host: options.host, port: options.port, db: options.db, seed, settleMs: options.settleMs, adminToken: options.adminToken });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -142,7 +150,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       name: app.name,
       keys: app.keys.map((key) => ({ environment: key.environment, type: key.type, publicKey: key.publicKey, secretKey: key.secretKey })),
     }));
-    console.log(JSON.stringify({ url: engine.url, port: engine.port, db: options.db, applications: apps }));
+    console.log(JSON.stringify({ url: engine.url, port: engine.port, db: options.db, adminToken: engine.adminToken, applications: apps }));
   } else {
     console.log(describeStart(engine, options));
   }
