@@ -3,6 +3,8 @@
  * engine, journal and keychain behind it. Waits are for named states (roles and text), never sleeps.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { screenshot, startHarness, type Harness } from './harness';
 
@@ -151,6 +153,55 @@ describe('Paydesk in Chromium', () => {
     await screenshot(page, 'sandbox');
     await page.getByRole('button', { name: 'Use +237650000009 for a payment' }).click();
     await expect(page.getByRole('form', { name: 'New payment' }).getByLabel('Phone number').inputValue()).resolves.toBe('+237650000009');
+  });
+
+  it('delivers webhooks to a URL set in the panel, shows the attempts, and redelivers', async () => {
+    // The merchant's endpoint: refuses the first delivery, accepts the rest.
+    let received = 0;
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received += 1;
+        res.writeHead(received === 1 ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/webhooks`;
+    try {
+      await open('Sandbox');
+      await page.getByLabel(/^Webhook URL/).fill(hookUrl);
+      await page.getByRole('button', { name: 'Save webhook URL' }).click();
+      await page.getByRole('button', { name: 'Use +237650000001 for a payment' }).click();
+      const form = await fillTransaction('New payment', { amount: '3000', phone: '+237650000001', first: 'Hook', last: 'Test' });
+      await form.getByRole('button', { name: 'Request payment' }).click();
+      await page.getByRole('status', { name: 'Status: Completed' }).waitFor({ timeout: STATE_TIMEOUT });
+      const transactionId = await page.locator('dt:text-is("Transaction id") + dd .mono').innerText();
+      await open('Sandbox');
+      // One delivery per status event; the first one the endpoint refused.
+      const refused = page.getByRole('row').filter({ hasText: transactionId }).filter({ hasText: 'HTTP 500' });
+      await refused.first().waitFor({ timeout: STATE_TIMEOUT });
+      await refused.first().getByRole('button', { name: /^Redeliver / }).click();
+      await refused.filter({ hasText: 'HTTP 200' }).first().waitFor({ timeout: STATE_TIMEOUT });
+      expect(received).toBeGreaterThanOrEqual(2);
+      await screenshot(page, 'sandbox-webhooks');
+      await page.getByLabel(/^Webhook URL/).fill('');
+      await page.getByRole('button', { name: 'Save webhook URL' }).click();
+    } finally {
+      await new Promise((resolve) => hook.close(resolve));
+    }
+  });
+
+  it('maintenance mode: the payment is refused with an explanation, then works again', async () => {
+    await open('Sandbox');
+    await page.getByRole('switch', { name: /Maintenance mode/ }).check();
+    await page.getByText('(on: the API answers 503 MAINTENANCE_MODE)').waitFor();
+    await open('New payment');
+    const form = await fillTransaction('New payment', { amount: '1200', phone: '+237650000001' });
+    await form.getByRole('button', { name: 'Request payment' }).click();
+    await page.getByText('The service is offline for maintenance.').waitFor({ timeout: STATE_TIMEOUT });
+    await open('Sandbox');
+    await page.getByRole('switch', { name: /Maintenance mode/ }).uncheck();
+    await page.getByText('Maintenance mode (off)').waitFor();
   });
 
   it('stores a secret in the keychain and leaves it nowhere in the page', async () => {

@@ -8,6 +8,8 @@ import { useControl } from './SandboxScreen';
 export function SandboxDeliveries() {
   const engine = useSandbox((s) => s.engine);
   const deliveries = useSandbox((s) => s.deliveries);
+  const deliveriesError = useSandbox((s) => s.deliveriesError);
+  const load = useSandbox((s) => s.load);
   const setWebhookUrl = useSandbox((s) => s.setWebhookUrl);
   const redeliver = useSandbox((s) => s.redeliver);
   const control = useControl();
@@ -15,14 +17,22 @@ export function SandboxDeliveries() {
   return (
     <div className="card">
       <h2>Webhooks</h2>
-      <form className="inline-form" aria-label="Webhook URL" onSubmit={(e) => { e.preventDefault(); void control.run(() => setWebhookUrl(url.trim())); }}>
+      <form className="inline-form" aria-label="Set the webhook URL" onSubmit={(e) => { e.preventDefault(); void control.run(() => setWebhookUrl(url.trim())); }}>
         <label className="grow">Webhook URL (empty to stop sending)
           <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" />
         </label>
         <button type="submit" className="secondary" disabled={control.busy}>Save webhook URL</button>
       </form>
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
-      {deliveries.length === 0 ? (
+      <div className="list-bar">
+        <span>{deliveries.length} deliver{deliveries.length === 1 ? 'y' : 'ies'}</span>
+        <button type="button" className="secondary small" onClick={() => void load()}>
+          Refresh deliveries
+        </button>
+      </div>
+      {deliveriesError ? (
+        <p className="muted">{deliveriesError.message}</p>
+      ) : deliveries.length === 0 ? (
         <Empty>No deliveries yet.</Empty>
       ) : (
         <table className="table">

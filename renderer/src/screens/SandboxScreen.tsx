@@ -127,7 +127,10 @@ function Controls() {
   const [transactionId, setTransactionId] = useState('');
   const [minutes, setMinutes] = useState('60');
   const [note, setNote] = useState<string | null>(null);
+  // The switch shows the asked-for position while the engine applies it.
+  const [maintenanceWanted, setMaintenanceWanted] = useState<boolean | null>(null);
   if (!engine) return null;
+  const maintenance = maintenanceWanted ?? engine.maintenance;
   return (
     <div className="card">
       <h2>Controls</h2>
@@ -145,8 +148,18 @@ function Controls() {
         <span className="muted small">Offset now {Math.round(engine.clockOffsetSeconds / 60)} min</span>
       </form>
       <label className="switch">
-        <input type="checkbox" role="switch" checked={engine.maintenance} onChange={(e) => void control.run(() => setMaintenance(e.target.checked))} />
-        Maintenance mode {engine.maintenance ? '(on: the API answers 503 MAINTENANCE_MODE)' : '(off)'}
+        <input
+          type="checkbox"
+          role="switch"
+          checked={maintenance}
+          disabled={maintenanceWanted !== null}
+          onChange={(e) => {
+            const on = e.target.checked;
+            setMaintenanceWanted(on);
+            void control.run(() => setMaintenance(on)).finally(() => setMaintenanceWanted(null));
+          }}
+        />
+        Maintenance mode {maintenance ? '(on: the API answers 503 MAINTENANCE_MODE)' : '(off)'}
       </label>
       {note ? <p className="muted" role="status">{note}</p> : null}
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
@@ -162,6 +175,9 @@ export function SandboxScreen() {
   const navigate = useUi((s) => s.navigate);
   useEffect(() => {
     void load();
+    // Webhook attempts happen in the engine without a push: read them again while the panel is open.
+    const timer = setInterval(() => void load(), 3000);
+    return () => clearInterval(timer);
   }, [load]);
   return (
     <section className="screen wide" aria-labelledby="sandbox-title">

@@ -13,6 +13,8 @@ export interface SandboxState {
   outcomes: readonly SandboxOutcome[];
   wallet: ChannelResults['sandbox:wallet'] | null;
   deliveries: WebhookDelivery[];
+  /** Why deliveries could not be read (e.g. an engine without webhooks), or null. */
+  deliveriesError: ApiFailure | null;
   load(): Promise<void>;
   topUp(input: { environment: 'sandbox' | 'live'; amount: number; reason: string }): Promise<Result<{ balance: number }>>;
   redeliver(deliveryId: string): Promise<Result<{ queued: true }>>;
@@ -37,6 +39,7 @@ export function createSandboxStore(api: PaydeskApi) {
       outcomes: [],
       wallet: null,
       deliveries: [],
+      deliveriesError: null,
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
         const [status, outcomes, wallet, deliveries] = await Promise.all([
@@ -56,6 +59,7 @@ export function createSandboxStore(api: PaydeskApi) {
           outcomes: outcomes.ok ? outcomes.value.outcomes : get().outcomes,
           wallet: wallet.ok ? wallet.value : null,
           deliveries: deliveries.ok ? deliveries.value.deliveries : [],
+          deliveriesError: deliveries.ok ? null : deliveries.error,
         });
       },
       topUp: (input) => control(api.invoke('sandbox:topUp', input)),
