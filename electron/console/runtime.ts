@@ -81,6 +81,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       sandbox = sandboxControlFrom(engine);
     } catch (error) {
       logger.error('the local sandbox engine did not start', { error: error instanceof Error ? error.message : 'unknown' });
+      await engine?.stop().catch(() => undefined);
+      engine = null;
       notices.push({ code: 'SANDBOX_UNAVAILABLE', message: `The local sandbox did not start: ${error instanceof Error ? error.message : 'unknown error'}.` });
     }
   }
