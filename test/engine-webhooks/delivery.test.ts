@@ -4,8 +4,9 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../electron/engine';
 import { fullTransactionSchema, isTimestamp } from '../../shared/contract';
-import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
+import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Receiver, type ReceivedWebhook } from './receiver';
 
 const APP = 'app_paydesk_demo';
@@ -124,5 +125,24 @@ describe('webhook delivery', () => {
     expect(() => t.engine.setWebhookUrl(APP, 'not a url')).toThrow(/absolute http or https URL/);
     expect(() => t.engine.setWebhookUrl('app_missing', receiver.url)).toThrow(/No application app_missing/);
     expect(t.engine.webhookUrl(APP)).toBe(receiver.url);
+  });
+
+  it('uses the webhook URL and whsec_ secret given in the seed', async () => {
+    const seedReceiver = await startReceiver();
+    const secret = `whsec_${Buffer.from('a seed-given secret, 32 bytes!!!').toString('base64')}`;
+    const [demo] = DEFAULT_SEED_INPUT.applications;
+    const seed = parseSeed({ ...DEFAULT_SEED_INPUT, applications: [{ ...demo, webhookUrl: seedReceiver.url, webhookSecret: secret }] });
+    const engine = await startEngine({ db: ':memory:', port: 0, settleMs: 0, seed });
+    const client = clientFor(engine, profileFor(engine));
+    try {
+      expect(engine.webhookSecret(APP)).toBe(secret);
+      ok(await client.createPayment(paymentBody()));
+      const [first] = await seedReceiver.waitFor((received) => received.length === 2);
+      expect(() => new Webhook(secret).verify(first?.body ?? '', first?.headers ?? {})).not.toThrow();
+    } finally {
+      await client.close();
+      await engine.stop();
+      await seedReceiver.close();
+    }
   });
 });

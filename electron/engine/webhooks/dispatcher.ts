@@ -12,6 +12,7 @@ import { signWebhook } from './signature';
 import {
   disableEndpoint,
   dueDeliveries,
+  earliestPending,
   getDelivery,
   recordAttempt,
   toWebhookDelivery,
@@ -105,10 +106,7 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
     if (timer) clearTimeout(timer);
     timer = null;
     if (stopped) return;
-    const rows = ctx.db
-      .prepare("SELECT id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?")
-      .all(inFlight.size + 1) as { id: string; next_attempt_at: number }[];
-    const next = rows.find((row) => !inFlight.has(row.id));
+    const next = earliestPending(ctx.db, inFlight.size + 1).find((row) => !inFlight.has(row.id));
     if (!next || inFlight.size >= options.concurrency) return;
     const delayMs = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((next.next_attempt_at - ctx.clock.nowMicros()) / 1000)));
     timer = setTimeout(kick, delayMs);

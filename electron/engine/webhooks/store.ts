@@ -78,7 +78,7 @@ const statements = statementsFor((db) => ({
     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`),
   get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
   due: db.prepare("SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?"),
-  nextDue: db.prepare("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'").pluck(),
+  earliestPending: db.prepare("SELECT id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?"),
   all: db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at, rowid'),
   byApp: db.prepare('SELECT * FROM webhook_deliveries WHERE app_id = ? ORDER BY created_at, rowid'),
   attempts: db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
@@ -160,8 +160,9 @@ export function dueDeliveries(db: Database.Database, now: number, limit: number)
   return statements(db).due.all(now, limit) as DeliveryRow[];
 }
 
-export function nextDeliveryAt(db: Database.Database): number | null {
-  return (statements(db).nextDue.get() as number | null) ?? null;
+/** The `limit` pending deliveries due soonest (the dispatcher skips those in flight). */
+export function earliestPending(db: Database.Database, limit: number): { id: string; next_attempt_at: number }[] {
+  return statements(db).earliestPending.all(limit) as { id: string; next_attempt_at: number }[];
 }
 
 export function recordAttempt(
