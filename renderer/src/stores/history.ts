@@ -25,6 +25,13 @@ export interface HistoryState {
 
 export function createHistoryStore(api: PaydeskApi) {
   const inFlight = new Set<string>();
+  /** The rows on screen, so a refresh fetches only those pages (not every page ever scrolled past). */
+  let onScreen: [number, number] = [0, HISTORY_PAGE_SIZE - 1];
+  const pagesOf = ([first, last]: [number, number]) => {
+    const pages: number[] = [];
+    for (let page = Math.floor(first / HISTORY_PAGE_SIZE); page <= Math.floor(last / HISTORY_PAGE_SIZE); page += 1) pages.push(page);
+    return pages;
+  };
   return createStore<HistoryState>()((set, get) => {
     async function fetchPage(page: number, generation: number): Promise<void> {
       const key = `${generation}:${page}`;
@@ -67,9 +74,8 @@ export function createHistoryStore(api: PaydeskApi) {
       async refresh() {
         // Keep the rows on screen while the new ones load, so the list does not flash.
         const generation = get().generation + 1;
-        const loaded = Object.keys(get().pages).map(Number);
         set({ generation });
-        const pages = loaded.length > 0 ? loaded : [0];
+        const pages = pagesOf(onScreen);
         const fresh: Record<number, JournalTransaction[]> = {};
         await Promise.all(
           pages.map(async (page) => {
@@ -83,6 +89,7 @@ export function createHistoryStore(api: PaydeskApi) {
         if (generation === get().generation) set({ pages: fresh, status: 'ready' });
       },
       async ensureRows(first, last) {
+        onScreen = [first, Math.max(first, last)];
         const { generation, pages, total } = get();
         if (total === null) return;
         const lastPage = Math.floor(Math.min(last, Math.max(total - 1, 0)) / HISTORY_PAGE_SIZE);
