@@ -183,6 +183,14 @@ describe('payout confirmation', () => {
     expect(results.filter((result) => !result.ok && result.error.code === 'CONFIRMATION_REQUIRED')).toHaveLength(1);
     const sent = expectOk(await runtime.handlers['transactions:search']({ query: { externalId: 'PAYOUT-double-1' } }));
     expect(sent.total).toBe(1);
+    // The payout is followed up like a payment: verify and lookup use the payout endpoints.
+    const payout = sent.rows[0]!;
+    expect(payout.kind).toBe('payout');
+    runtime.engine!.settleNow(payout.transactionId!);
+    expect(expectOk(await runtime.handlers['transactions:verify']({ journalId: payout.id })).transaction.status).toBe('completed');
+    const found = expectOk(await runtime.handlers['transactions:lookup']({ id: payout.transactionId!, by: 'transaction_id', kind: 'payout' }));
+    expect(found).toMatchObject({ found: true, transaction: { id: payout.id, status: 'completed' } });
+    expect(expectOk(await runtime.handlers['transactions:lookup']({ id: payout.transactionId!, by: 'transaction_id', kind: 'payment' })).found).toBe(false);
   });
 
   it('asks a live profile for the amount typed again, and uses its secret from the real keychain', async () => {
