@@ -171,7 +171,8 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 /** Turns zod issues into the API's field-error map with dotted names. */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const fields: FieldErrors = {};
+  // No prototype: a field named `__proto__` or `constructor` is just a name here.
+  const fields: FieldErrors = Object.create(null) as FieldErrors;
   for (const issue of issues) {
     const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : null;
     if (unknownKeys) {

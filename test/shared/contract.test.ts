@@ -106,3 +106,15 @@ describe('envelope', () => {
     expect(fullTransactionSchema.parse(tx).net_amount).toBe(4900);
   });
 });
+
+describe('field errors', () => {
+  it('reports fields named like Object.prototype members without throwing', () => {
+    const body = JSON.parse('{"__proto__": {"x": 1}, "constructor": 1, "payment_method": "service_demo"}') as unknown;
+    const result = transactionRequestSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    const fields = toFieldErrors(result.error!.issues);
+    expect(fields['__proto__']).toEqual(['is not a known field']);
+    expect(fields['constructor']).toEqual(['is not a known field']);
+    expect(JSON.parse(JSON.stringify(fields))).toHaveProperty('amount');
+  });
+});
