@@ -247,6 +247,24 @@ describe('Paydesk in Chromium', () => {
     await page.getByRole('status', { name: 'Environment: sandbox, test money' }).waitFor();
   });
 
+  it('shows a visible focus ring when moving with the keyboard, and Escape closes a dialog', async () => {
+    await open('New payout');
+    const form = await fillTransaction('New payout', { amount: '1000', phone: '+237650000001' });
+    await form.getByLabel('Email').focus();
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement!);
+      return { tag: document.activeElement!.tagName, style: style.outlineStyle, width: style.outlineWidth };
+    });
+    expect(outline.style).not.toBe('none');
+    expect(parseFloat(outline.width)).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Confirm payout' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect(page.getByRole('heading', { level: 1, name: 'New payout' }).count()).resolves.toBe(1);
+  });
+
   it('logged no errors in the page', () => {
     expect(h.pageErrors).toEqual([]);
   });
