@@ -72,7 +72,7 @@ const USER_AGENT = 'Paydesk-Sandbox-Webhooks/1';
 
 export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOptions): Dispatcher {
   const agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 1000 });
-  const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const inFlight = new Map<string, { controller: AbortController; done: Promise<void>; transactionId: string }>();
   let timer: NodeJS.Timeout | null = null;
   let kicked = false;
   let stopped = false;
@@ -95,18 +95,29 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
     const now = ctx.clock.nowMicros();
     const free = options.concurrency - inFlight.size;
     if (free > 0) {
-      const due = dueDeliveries(ctx.db, now, free + inFlight.size).filter((row) => !inFlight.has(row.id)).slice(0, free);
-      for (const row of due) start(row, now);
+      // One send at a time per transaction, oldest first, so a receiver sees `processing` before
+      // `completed` unless the earlier one needs a retry (which never holds the later one back).
+      const busy = new Set([...inFlight.values()].map((flight) => flight.transactionId));
+      let started = 0;
+      for (const row of dueDeliveries(ctx.db, now, free + inFlight.size + 50)) {
+        if (started >= free) break;
+        if (inFlight.has(row.id) || busy.has(row.transaction_id)) continue;
+        busy.add(row.transaction_id);
+        start(row, now);
+        started += 1;
+      }
     }
     arm();
   }
 
-  /** One timer, for the earliest pending delivery that is not in flight. */
+  /** One timer, for the earliest pending delivery that can be sent. */
   function arm(): void {
     if (timer) clearTimeout(timer);
     timer = null;
     if (stopped) return;
-    const next = earliestPending(ctx.db, inFlight.size + 1).find((row) => !inFlight.has(row.id));
+    // Rows waiting on an in-flight send of their transaction are kicked when it finishes.
+    const busy = new Set([...inFlight.values()].map((flight) => flight.transactionId));
+    const next = earliestPending(ctx.db, inFlight.size + 50).find((row) => !inFlight.has(row.id) && !busy.has(row.transaction_id));
     if (!next || inFlight.size >= options.concurrency) return;
     const delayMs = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((next.next_attempt_at - ctx.clock.nowMicros()) / 1000)));
     timer = setTimeout(kick, delayMs);
@@ -131,7 +142,7 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
       inFlight.delete(row.id);
       kick();
     });
-    inFlight.set(row.id, { controller, done });
+    inFlight.set(row.id, { controller, done, transactionId: row.transaction_id });
   }
 
   async function attempt(row: DeliveryRow, lease: number, url: string, secret: string, at: number, signal: AbortSignal): Promise<void> {

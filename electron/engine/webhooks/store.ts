@@ -78,7 +78,7 @@ const statements = statementsFor((db) => ({
     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`),
   get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
   due: db.prepare("SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?"),
-  earliestPending: db.prepare("SELECT id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?"),
+  earliestPending: db.prepare("SELECT id, transaction_id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?"),
   all: db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at, rowid'),
   byApp: db.prepare('SELECT * FROM webhook_deliveries WHERE app_id = ? ORDER BY created_at, rowid'),
   attempts: db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
@@ -161,8 +161,8 @@ export function dueDeliveries(db: Database.Database, now: number, limit: number)
 }
 
 /** The `limit` pending deliveries due soonest (the dispatcher skips those in flight). */
-export function earliestPending(db: Database.Database, limit: number): { id: string; next_attempt_at: number }[] {
-  return statements(db).earliestPending.all(limit) as { id: string; next_attempt_at: number }[];
+export function earliestPending(db: Database.Database, limit: number): { id: string; transaction_id: string; next_attempt_at: number }[] {
+  return statements(db).earliestPending.all(limit) as { id: string; transaction_id: string; next_attempt_at: number }[];
 }
 
 export function recordAttempt(
