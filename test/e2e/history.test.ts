@@ -87,6 +87,19 @@ describe('History at 100,000 rows', () => {
     await page.getByText('1 transaction', { exact: true }).waitFor();
     await page.getByRole('button', { name: /to Customer N54321,/ }).waitFor();
 
+    // One day in the user's time zone holds 1,440 of the minute-apart rows; one amount, 1 row in 500.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('100,000 transactions').waitFor();
+    await page.getByLabel('From', { exact: true }).fill('2026-02-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-02-01');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1,440 transactions').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Min amount').fill('1,000');
+    await page.getByLabel('Max amount').fill('1000');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('200 transactions').waitFor();
+
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('100,000 transactions').waitFor();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
