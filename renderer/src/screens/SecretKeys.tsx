@@ -40,7 +40,7 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
     if (!result.ok) setFailure(result.error);
   }
 
-  const showInput = !stored || replacing;
+  const showInput = !profile.builtIn && (!stored || replacing);
   return (
     <div className="key-block">
       <h3>{label} key</h3>
@@ -57,7 +57,13 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
         </dd>
         <dt>Secret key</dt>
         <dd>
-          {stored ? <span className="stored" role="status">Stored in the keychain</span> : <span className="muted">Not stored</span>}
+          {profile.builtIn ? (
+            <span className="muted">Provided by the local sandbox engine (see the Sandbox screen)</span>
+          ) : stored ? (
+            <span className="stored" role="status">Stored in the keychain</span>
+          ) : (
+            <span className="muted">Not stored</span>
+          )}
         </dd>
       </dl>
       {showInput ? (
@@ -76,7 +82,7 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
             ) : null}
           </div>
         </form>
-      ) : (
+      ) : profile.builtIn ? null : (
         <div className="actions left">
           <button type="button" className="secondary" onClick={() => setReplacing(true)}>
             Replace {label.toLowerCase()} secret

@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import type { FieldErrors, TransactionRequest } from '../../../shared/contract';
 import { toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
-import { Field, describedBy } from '../components/common';
+import { ErrorNotice, Field, describedBy } from '../components/common';
+import { useProfiles } from '../stores';
 import { formatMoney, formatNumber, parseAmount } from '../format/money';
 
 interface MetadataRow {
@@ -117,8 +118,10 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
   const id = (name: string) => `${idPrefix}-${name}`;
   const amount = parseAmount(values.amount, currency);
   const others = Object.entries(errors).filter(([name]) => !KNOWN_FIELDS.includes(name));
+  const methodsError = useProfiles((s) => s.methodsError);
   return (
     <>
+      {methodsError ? <ErrorNotice failure={methodsError} title="The payment methods could not be loaded." /> : null}
       {others.length ? (
         <div className="notice notice-error" role="alert">
           {others.map(([name, messages]) => (

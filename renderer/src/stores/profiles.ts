@@ -15,6 +15,7 @@ export interface ProfilesState {
   activeId: string | null;
   info: ChannelResults['app:info'] | null;
   methods: string[];
+  methodsError: ApiFailure | null;
   balance: Balance | null;
   balanceError: ApiFailure | null;
   load(): Promise<void>;
@@ -39,6 +40,7 @@ export function createProfilesStore(api: PaydeskApi) {
     activeId: null,
     info: null,
     methods: [],
+    methodsError: null,
     balance: null,
     balanceError: null,
     async load() {
@@ -60,7 +62,7 @@ export function createProfilesStore(api: PaydeskApi) {
     },
     async loadMethods() {
       const result = await api.invoke('methods:list', {});
-      set({ methods: result.ok ? result.value.methods : [] });
+      set(result.ok ? { methods: result.value.methods, methodsError: null } : { methods: [], methodsError: result.error });
     },
     async loadBalance() {
       const result = await api.invoke('balance:get', {});
