@@ -92,7 +92,7 @@ export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
   const full = tx.transaction && 'fee' in tx.transaction ? tx.transaction : null;
   const fee = tx.fee ?? full?.fee ?? null;
   const net = tx.netAmount ?? full?.net_amount ?? null;
-  const notYet = 'Not known yet (Verify asks the service)';
+  const notYet = tx.state === 'known' ? 'Not known yet (Verify asks the service)' : 'Not known yet';
   return (
     <dl className="facts">
       <dt>Amount</dt>
