@@ -16,6 +16,8 @@ function eventTitle(event: TimelineEvent): string {
     case 'transport_failure':
       return event.outcome === 'not-sent' ? 'Could not be sent' : 'No answer: outcome unknown';
     case 'status_seen':
+      // A lookup by external id that found nothing: the fact the resend decision rests on.
+      if (event.code === 'NOT_FOUND') return 'Looked up: the service does not have it';
       return `Status seen: ${event.status ?? 'unknown'}`;
     case 'verify_result':
       return `Verified with the provider: ${event.status ?? 'no status'}`;
