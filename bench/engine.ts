@@ -53,7 +53,7 @@ interface Ready {
 /** Child mode: the engine on a WAL file database and the bare server, until stdin closes. */
 async function serve(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
-  const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 } });
+  const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000) });
   const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
   // The bare baseline answers what a retrieve answers: a full transaction envelope.
@@ -74,7 +74,17 @@ async function serve(): Promise<void> {
   if (address === null || typeof address === 'string') throw new Error('bare server has no port');
   const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
   console.log(JSON.stringify(ready));
-  process.stdin.resume();
+  // Each stdin line asks for the process's CPU time so far (µs), answered as one stdout line.
+  // `unsettled` answers how many transactions wait for a provider notification due within 3 s.
+  const unsettled = engine.db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line === 'unsettled') {
+      console.log(String(unsettled.get(engine.clock.nowMicros() + 3_000_000)));
+      return;
+    }
+    const usage = process.cpuUsage();
+    console.log(String(usage.user + usage.system));
+  });
   process.stdin.on('end', async () => {
     bare.close();
     await engine.stop();
@@ -118,15 +128,20 @@ function paymentBody(index: number): string {
 
 interface Figures {
   rps: number;
+  /** Server CPU time per answered request, in µs: robust to a busy machine, unlike req/s. */
+  cpuPerRequest: number;
   p50: number;
   p99: number;
   ok: number;
   other: number;
 }
 
+let askCpu: () => Promise<number> = () => Promise.resolve(0);
+
 /** Replays `requests` in order (wrapping) for the run. */
 async function load(url: string, requests: Signed[]): Promise<Figures> {
   let next = 0;
+  const cpuBefore = await askCpu();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -141,12 +156,22 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts };
+  const cpu = (await askCpu()) - cpuBefore;
+  const answered = result['2xx'] + result.non2xx;
+  return {
+    rps: result.requests.average,
+    cpuPerRequest: answered > 0 ? cpu / answered : 0,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    other: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function row(name: string, figures: Figures, baseline?: Figures): string {
-  const ratio = baseline ? `${((figures.rps / baseline.rps) * 100).toFixed(1)} %` : '';
-  return `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(8)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${String(figures.ok).padStart(8)} ${String(figures.other).padStart(7)}  ${ratio}`;
+  const ratio = baseline ? `${((figures.rps / baseline.rps) * 100).toFixed(1)} %`.padStart(8) : ''.padStart(8);
+  const cpuRatio = baseline ? `${((baseline.cpuPerRequest / figures.cpuPerRequest) * 100).toFixed(1)} %`.padStart(9) : '';
+  return `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(8)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${String(figures.ok).padStart(8)} ${String(figures.other).padStart(6)} ${figures.cpuPerRequest.toFixed(0).padStart(7)}  ${ratio} ${cpuRatio}`;
 }
 
 async function main(): Promise<void> {
@@ -155,10 +180,22 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  const lines = createInterface({ input: child.stdout });
+  const nextLine = () => new Promise<string>((resolve) => lines.once('line', resolve));
   const ready = await new Promise<Ready>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as Ready));
+    nextLine().then((line) => resolve(JSON.parse(line) as Ready), reject);
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
   });
+  const ask = async (question: string) => {
+    const answer = nextLine();
+    child.stdin.write(`${question}\n`);
+    return Number(await answer);
+  };
+  askCpu = () => ask('cpu');
+  // Settling what a run created belongs to that run's cost, not to the next run's.
+  const drain = async () => {
+    while ((await ask('unsettled')) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+  };
   try {
     // Enough distinct creates for the run at well above the expected rate.
     const creates = Array.from({ length: 120_000 }, (_, index) => sign(ready.payment, 'POST', '/v1/payments', paymentBody(index)));
@@ -173,11 +210,21 @@ async function main(): Promise<void> {
     const retrieves = ids.map((id) => sign(ready.payment, 'GET', `/v1/payments/${id}`, undefined));
 
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, loopback; servers in one child process\n`);
-    console.log(`${'run'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'2xx'.padStart(8)} ${'other'.padStart(7)}  vs bare`);
+    console.log(
+      `${'run'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'2xx'.padStart(8)} ${'other'.padStart(6)} ${'cpu µs'.padStart(7)}  ${'req/s vs'.padStart(8)} ${'cpu vs'.padStart(9)}`,
+    );
+    console.log(`${''.padEnd(28)} ${''.padStart(8)} ${''.padStart(7)} ${''.padStart(7)} ${''.padStart(8)} ${''.padStart(6)} ${'per req'.padStart(7)}  ${'bare'.padStart(8)} ${'bare'.padStart(9)}`);
+    await drain();
+    const only = process.env.BENCH_ONLY;
+    if (only === 'create' || only === 'retrieve') {
+      console.log(row(only, await load(ready.engineUrl, only === 'create' ? creates : retrieves)));
+      return;
+    }
     const bareCreate = await load(ready.bareUrl, creates);
     console.log(row('bare node:http (POST)', bareCreate));
     const engineCreate = await load(ready.engineUrl, creates);
     console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
+    await drain();
     const bareRetrieve = await load(ready.bareUrl, retrieves);
     console.log(row('bare node:http (GET)', bareRetrieve));
     const engineRetrieve = await load(ready.engineUrl, retrieves);

@@ -22,8 +22,19 @@ export interface EngineContext {
   clock: EngineClock;
   settings: EngineSettings;
   seed: Seed;
-  /** Runs `work` in one SQLite transaction; events it queued are emitted after commit, dropped on rollback. */
+  /**
+   * Runs `work` atomically: its own SQLite transaction, or a savepoint inside the open commit
+   * group (see `writeGrouped`). Events it queued are emitted after commit, dropped on rollback.
+   */
   write<T>(work: () => T): T;
+  /**
+   * Group commit for API writes: runs `work` at once (serially, in a savepoint, so every check
+   * sees every earlier write), and resolves after the one COMMIT shared by all writes of this
+   * event-loop turn. Answer the client only after it resolves. Throws as `write` does.
+   */
+  writeGrouped<T>(work: () => T): Promise<T>;
+  /** Commits the open group now (engine stop). */
+  flushWrites(): void;
   /** Queues an event for after the current write commits (emits at once outside a write). */
   queueEvent(event: EngineEvent): void;
   onEvent(listener: EngineEventListener): () => void;
@@ -49,28 +60,74 @@ export function createContext(parts: {
   const hooks: StatusHook[] = [];
   let pending: EngineEvent[] = [];
   let depth = 0;
+  let group: { done: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null;
+
+  function emitPending(): void {
+    const committed = pending;
+    pending = [];
+    for (const event of committed) hub.emit(event);
+  }
+
+  function write<T>(work: () => T): T {
+    if (depth > 0) return work();
+    depth += 1;
+    const mark = pending.length;
+    let result: T;
+    try {
+      // Inside an open group, better-sqlite3 makes this a savepoint: a failure undoes only this write.
+      result = db.transaction(work)();
+    } catch (error) {
+      pending.length = mark;
+      throw error;
+    } finally {
+      depth -= 1;
+    }
+    if (!group) emitPending();
+    return result;
+  }
+
+  function commitGroup(): void {
+    const closing = group;
+    if (!closing) return;
+    group = null;
+    try {
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      pending = [];
+      closing.reject(error);
+      return;
+    }
+    emitPending();
+    closing.resolve();
+  }
+
+  parts.onStop(commitGroup);
+
   return {
     db,
     clock: parts.clock,
     settings: parts.settings,
     seed: parts.seed,
-    write<T>(work: () => T): T {
-      if (depth > 0) return work();
-      depth += 1;
-      let result: T;
-      try {
-        result = db.transaction(work)();
-      } catch (error) {
-        pending = [];
-        throw error;
-      } finally {
-        depth -= 1;
+    write,
+    writeGrouped<T>(work: () => T): Promise<T> {
+      if (!group && !db.inTransaction) {
+        db.exec('BEGIN IMMEDIATE');
+        let resolve!: () => void;
+        let reject!: (error: unknown) => void;
+        const done = new Promise<void>((yes, no) => {
+          resolve = yes;
+          reject = no;
+        });
+        // A failed commit is reported to every writer of the group; nobody else awaits `done`.
+        done.catch(() => undefined);
+        group = { done, resolve, reject };
+        setImmediate(commitGroup);
       }
-      const committed = pending;
-      pending = [];
-      for (const event of committed) hub.emit(event);
-      return result;
+      const result = write(work);
+      return group ? group.done.then(() => result) : Promise.resolve(result);
     },
+    flushWrites: commitGroup,
     queueEvent(event) {
       if (depth > 0) pending.push(event);
       else hub.emit(event);

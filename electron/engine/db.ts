@@ -14,6 +14,9 @@ export function openEngineDb(file: string, extraMigrations: readonly Migration[]
     db.pragma('journal_mode = WAL');
     // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
+    // Checkpoints (which fsync) every ~16 MB of WAL rather than every 4 MB: a create writes about
+    // a dozen pages, and the default made checkpoints a third of its commit cost (bench:engine).
+    db.pragma('wal_autocheckpoint = 4000');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     applyMigrations(db, extraMigrations);

@@ -26,7 +26,13 @@ export function newTransactionId(): string {
   return id;
 }
 
-export function initiateTransaction(ctx: EngineContext, auth: Authenticated, kind: TransactionKind, request: TransactionRequest): JoinedTransactionRow {
+/** Creates the transaction; resolves once it is committed (group commit, see context.ts). */
+export async function initiateTransaction(
+  ctx: EngineContext,
+  auth: Authenticated,
+  kind: TransactionKind,
+  request: TransactionRequest,
+): Promise<JoinedTransactionRow> {
   const method = resolveMethod(ctx.db, {
     code: request.payment_method,
     kind,
@@ -35,7 +41,7 @@ export function initiateTransaction(ctx: EngineContext, auth: Authenticated, kin
     phoneNumber: request.phone_number,
   });
   const scope = { appId: auth.appId, environment: auth.environment, kind };
-  const row = ctx.write(() => {
+  const row = await ctx.writeGrouped(() => {
     if (request.external_id !== undefined && externalIdTaken(ctx.db, scope, request.external_id)) {
       throw validationError(
         { external_id: [`has already been used for a ${kind} in this environment`] },

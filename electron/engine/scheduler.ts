@@ -17,6 +17,11 @@ export interface Scheduler {
 const MAX_DELAY_MS = 60_000;
 /** Transactions settled per write transaction. */
 const BATCH = 100;
+/**
+ * The timer never fires sooner than this: settlements due within a few milliseconds of each other
+ * share one write transaction instead of paying one commit each.
+ */
+const MIN_DELAY_MS = 10;
 
 export function createScheduler(getContext: () => EngineContext): Scheduler {
   let timer: NodeJS.Timeout | null = null;
@@ -50,7 +55,7 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
     if (next === null) return;
     if (timer && timerDueAt <= next) return;
     if (timer) clearTimeout(timer);
-    const delayMs = Math.min(MAX_DELAY_MS, Math.max(0, Math.ceil((next - ctx.clock.nowMicros()) / 1000)));
+    const delayMs = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, Math.ceil((next - ctx.clock.nowMicros()) / 1000)));
     timerDueAt = next;
     timer = setTimeout(function onSchedulerTimer() {
       timer = null;

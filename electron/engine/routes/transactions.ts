@@ -64,7 +64,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineConte
     app.post(create, { config }, async function initiate(request, reply) {
       const auth = requireAuth(request);
       const body = readTransactionRequest(request.headers['content-type'], request.body as Buffer | undefined);
-      const row = initiateTransaction(ctx, auth, kind, body);
+      const row = await initiateTransaction(ctx, auth, kind, body);
       return reply
         .code(200)
         .send(successBody(`${TITLE[kind]} initiated: the customer will receive a prompt to approve it.`, toInitiatedTransaction(row)));
