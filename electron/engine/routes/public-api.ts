@@ -28,13 +28,26 @@ export interface PublicApiOptions {
 }
 
 export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, headerWord }: PublicApiOptions): Promise<void> {
-  app.addHook('onRequest', async function maintenanceSwitch() {
+  // Callback-style hooks: they run on every request, and skip the promise machinery of async ones.
+  app.addHook('onRequest', function maintenanceSwitch(_request, _reply, done) {
     if (ctx.settings.maintenance) {
-      throw new ApiError('MAINTENANCE_MODE', 'The service is temporarily offline for maintenance. Try again later.', [], { 'retry-after': '60' });
+      done(new ApiError('MAINTENANCE_MODE', 'The service is temporarily offline for maintenance. Try again later.', [], { 'retry-after': '60' }));
+      return;
     }
+    done();
   });
 
-  app.addHook('preHandler', async function authenticateRequest(request) {
+  app.addHook('preHandler', function authenticateRequest(request, _reply, done) {
+    try {
+      authenticateInto(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  });
+
+  function authenticateInto(request: FastifyRequest): void {
     const keyType = (request.routeOptions.config as { keyType?: KeyType }).keyType;
     if (keyType === undefined) throw new Error(`route ${request.routeOptions.url ?? ''} declares no key type`);
     const { path, query } = splitTarget(request.raw.url ?? request.url);
@@ -54,7 +67,7 @@ export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, header
     );
     rateLimiter.hit(auth.publicKey, ctx.clock.nowSeconds());
     authenticated.set(request, auth);
-  });
+  }
 
   registerTransactionRoutes(app, ctx);
   registerBalanceRoute(app, ctx);

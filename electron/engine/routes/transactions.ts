@@ -79,7 +79,8 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineConte
       const row = lookup(ctx, request, kind, 'transaction_id');
       // Ask the provider, then store what it says before answering.
       const view = askProvider(ctx.db, row.provider_ref, ctx.clock.nowMicros());
-      ctx.write(() => applyProviderView(ctx, row, view));
+      // Answered only once the refreshed status is committed.
+      await ctx.writeGrouped(() => applyProviderView(ctx, row, view));
       return reply.code(200).send(successBody(verifyMessage(kind, row), toFullTransaction(row)));
     });
   }
