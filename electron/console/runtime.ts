@@ -77,7 +77,13 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   let sandbox: SandboxControl | null = null;
   if (options.engine !== false) {
     try {
-      engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(options.userDataDir, 'sandbox.db'), settleMs: options.engine?.settleMs });
+      engine = await startEngine({
+        host: '127.0.0.1',
+        port: 0,
+        db: join(options.userDataDir, 'sandbox.db'),
+        settleMs: options.engine?.settleMs,
+        nativeBinding: options.betterSqliteNativeBinding,
+      });
       sandbox = sandboxControlFrom(engine);
     } catch (error) {
       logger.error('the local sandbox engine did not start', { error: error instanceof Error ? error.message : 'unknown' });

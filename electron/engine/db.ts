@@ -7,9 +7,13 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { applyMigrations, type Migration } from './migrations';
 
-export function openEngineDb(file: string, extraMigrations: readonly Migration[] = []): Database.Database {
+/**
+ * `nativeBinding`: the better-sqlite3 binary to load instead of node_modules' own — in Electron
+ * development the Node-ABI build there cannot load (see scripts/ensure-electron.mjs).
+ */
+export function openEngineDb(file: string, extraMigrations: readonly Migration[] = [], nativeBinding?: string): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');
     // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.

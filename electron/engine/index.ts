@@ -73,6 +73,8 @@ export interface EngineOptions {
   migrations?: Migration[];
   /** Token for the `/_sandbox` control API; omitted: the seed's, else a random one per start. */
   adminToken?: string;
+  /** Path of a better-sqlite3 binary to load (Electron development); omitted: the package's own. */
+  nativeBinding?: string;
   /** Webhook retry schedule, jitter, timeout and concurrency (see webhooks/dispatcher.ts). */
   webhooks?: WebhookOptions;
 }
@@ -138,7 +140,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
   const seed = options.seed ?? defaultSeed();
-  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])]);
+  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   const clock = createClock();
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];

@@ -12,7 +12,8 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/consol
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const DIST = join(ROOT, 'dist/renderer');
-export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
+/** test-results/screenshots (ignored by git); `PAYDESK_SCREENSHOTS=docs/screenshots` refreshes the README's. */
+export const SCREENSHOTS = resolve(ROOT, process.env.PAYDESK_SCREENSHOTS ?? 'test-results/screenshots');
 
 function newestMtime(dir: string): number {
   let newest = 0;
