@@ -22,6 +22,7 @@
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
 import { verifySignature } from '../signing';
+import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
 import { statementsFor } from './statements';
 
@@ -62,6 +63,11 @@ interface KeyRow {
   app_status: 'active' | 'inactive' | 'pending';
   live_approved: number;
   currency: string;
+}
+
+/** A key row as cached: the whitelist parsed once. */
+interface CachedKey extends KeyRow {
+  whitelist: readonly string[];
 }
 
 const statements = statementsFor((db) => ({
@@ -107,7 +113,10 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   if (Math.abs(nowSeconds - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
     throw new ApiError('TIMESTAMP_EXPIRED', `${names.timestamp} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes from server time.`);
   }
-  const key = statements(db).key.get(publicKey) as KeyRow | undefined;
+  const key = cachedConfig<CachedKey>(db, `key:${publicKey}`, () => {
+    const row = statements(db).key.get(publicKey) as KeyRow | undefined;
+    return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[] };
+  });
   if (!key || key.active !== 1 || key.type !== request.requiredKeyType) {
     throw new ApiError('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`);
   }
@@ -119,7 +128,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   if (!verifySignature(key.secret_key, canonical, signature)) {
     throw new ApiError('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.');
   }
-  const whitelist = JSON.parse(key.ip_whitelist) as string[];
+  const whitelist = key.whitelist;
   if (whitelist.length > 0 && !whitelist.includes(normalizeAddress(request.remoteAddress))) {
     throw new ApiError('FORBIDDEN', 'Requests from this IP address are not allowed for this key.');
   }

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { installConfigCache } from './config-cache';
 import { applyMigrations, type Migration } from './migrations';
 
 /**
@@ -28,6 +29,7 @@ export function openEngineDb(file: string, extraMigrations: readonly Migration[]
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     applyMigrations(db, extraMigrations);
+    installConfigCache(db);
     return db;
   } catch (error) {
     db.close();

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TransactionKind } from './events';
+import { cachedConfig } from './config-cache';
 import { statementsFor } from './statements';
 
 export interface FeeRule {
@@ -26,6 +27,6 @@ export function computeFee(rule: FeeRule, amount: number, kind: TransactionKind)
 }
 
 export function feeFor(db: Database.Database, kind: TransactionKind, amount: number): number {
-  const rule = statements(db).rule.get(kind) as FeeRule | undefined;
+  const rule = cachedConfig(db, `fee:${kind}`, () => statements(db).rule.get(kind) as FeeRule | undefined);
   return rule ? computeFee(rule, amount, kind) : 0;
 }

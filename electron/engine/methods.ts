@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Environment } from '../../shared/contract';
+import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
 import type { TransactionKind } from './events';
 import { statementsFor } from './statements';
@@ -20,6 +21,13 @@ export interface MethodRow {
   payout_prefixes: string;
 }
 
+/** A method row as cached: its JSON lists parsed once. */
+interface CachedMethod {
+  row: MethodRow;
+  environments: readonly string[];
+  payoutPrefixes: readonly string[];
+}
+
 const statements = statementsFor((db) => ({
   method: db.prepare('SELECT * FROM methods WHERE code_lower = ?'),
   appMethod: db.prepare('SELECT payments, payouts FROM app_methods WHERE app_id = ? AND code = ?'),
@@ -30,9 +38,14 @@ export function resolveMethod(
   request: { code: string; kind: TransactionKind; appId: string; environment: Environment; phoneNumber: string },
 ): MethodRow {
   const payment = request.kind === 'payment';
-  const method = statements(db).method.get(request.code.toLowerCase()) as MethodRow | undefined;
+  const code = request.code.toLowerCase();
+  const cached = cachedConfig<CachedMethod>(db, `method:${code}`, () => {
+    const row = statements(db).method.get(code) as MethodRow | undefined;
+    return row === undefined ? undefined : { row, environments: JSON.parse(row.environments) as string[], payoutPrefixes: JSON.parse(row.payout_prefixes) as string[] };
+  });
+  const method = cached?.row;
   const supports = method && (payment ? method.supports_payments : method.supports_payouts) === 1;
-  const inEnvironment = method && (JSON.parse(method.environments) as string[]).includes(request.environment);
+  const inEnvironment = cached !== undefined && cached.environments.includes(request.environment);
   if (!method || !supports || !inEnvironment) {
     const where = method && supports ? ` in ${request.environment}` : '';
     throw new ApiError(
@@ -43,7 +56,9 @@ export function resolveMethod(
   if (method.enabled !== 1) {
     throw new ApiError(payment ? 'PAYMENT_METHOD_NOT_ENABLED' : 'PAYOUT_METHOD_NOT_ENABLED', `The method ${method.code} is disabled.`);
   }
-  const forApp = statements(db).appMethod.get(request.appId, method.code) as { payments: number; payouts: number } | undefined;
+  const forApp = cachedConfig(db, `app-method:${request.appId}\u0000${method.code}`, () =>
+    statements(db).appMethod.get(request.appId, method.code) as { payments: number; payouts: number } | undefined,
+  );
   if (!forApp || (payment ? forApp.payments : forApp.payouts) !== 1) {
     throw new ApiError(
       payment ? 'APP_PAYMENT_METHOD_NOT_ENABLED' : 'APP_PAYOUT_METHOD_NOT_ENABLED',
@@ -51,7 +66,7 @@ export function resolveMethod(
     );
   }
   if (!payment) {
-    const prefixes = JSON.parse(method.payout_prefixes) as string[];
+    const prefixes = (cached as CachedMethod).payoutPrefixes;
     if (prefixes.length > 0 && !prefixes.some((prefix) => request.phoneNumber.startsWith(prefix))) {
       throw new ApiError('PAYOUT_NOT_AVAILABLE', `Payouts with ${method.code} can only go to numbers starting with ${prefixes.join(' or ')}.`);
     }

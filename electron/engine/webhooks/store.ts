@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { formatTimestamp, type TransactionStatus } from '../../../shared/contract';
 import type { TransactionKind } from '../events';
+import { cachedConfig } from '../config-cache';
 import { statementsFor } from '../statements';
 import { getTransaction, toFullTransaction } from '../store';
 import type { StatusChange } from '../transitions';
@@ -114,7 +115,10 @@ export function applicationExists(db: Database.Database, appId: string): boolean
 
 /** The application's endpoint; a missing secret is made (and stored) on first use. Null: no such application. */
 export function webhookEndpoint(db: Database.Database, appId: string): WebhookEndpoint | null {
-  const row = statements(db).endpoint.get(appId) as { webhook_url: string | null; webhook_secret: string | null; webhook_disabled_at: number | null } | undefined;
+  // Cached: the status hook reads it on every status change (a write of `applications` clears it).
+  const row = cachedConfig(db, `webhook-endpoint:${appId}`, () =>
+    statements(db).endpoint.get(appId) as { webhook_url: string | null; webhook_secret: string | null; webhook_disabled_at: number | null } | undefined,
+  );
   if (!row) return null;
   let secret = row.webhook_secret;
   if (secret === null) {
