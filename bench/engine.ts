@@ -83,7 +83,8 @@ async function serve(): Promise<void> {
       return;
     }
     const usage = process.cpuUsage();
-    console.log(String(usage.user + usage.system));
+    // `sys` answers the kernel's share alone (socket writes, SQLite file I/O).
+    console.log(String(line === 'sys' ? usage.system : usage.user + usage.system));
   });
   process.stdin.on('end', async () => {
     bare.close();
@@ -130,6 +131,8 @@ interface Figures {
   rps: number;
   /** Server CPU time per answered request, in µs: robust to a busy machine, unlike req/s. */
   cpuPerRequest: number;
+  /** The kernel's part of `cpuPerRequest`. */
+  sysPerRequest: number;
   p50: number;
   p99: number;
   ok: number;
@@ -137,11 +140,13 @@ interface Figures {
 }
 
 let askCpu: () => Promise<number> = () => Promise.resolve(0);
+let askSys: () => Promise<number> = () => Promise.resolve(0);
 
 /** Replays `requests` in order (wrapping) for the run. */
 async function load(url: string, requests: Signed[]): Promise<Figures> {
   let next = 0;
   const cpuBefore = await askCpu();
+  const sysBefore = await askSys();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -157,10 +162,12 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
     ],
   });
   const cpu = (await askCpu()) - cpuBefore;
+  const sys = (await askSys()) - sysBefore;
   const answered = result['2xx'] + result.non2xx;
   return {
     rps: result.requests.average,
     cpuPerRequest: answered > 0 ? cpu / answered : 0,
+    sysPerRequest: answered > 0 ? sys / answered : 0,
     p50: result.latency.p50,
     p99: result.latency.p99,
     ok: result['2xx'],
@@ -171,7 +178,7 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
 function row(name: string, figures: Figures, baseline?: Figures): string {
   const ratio = baseline ? `${((figures.rps / baseline.rps) * 100).toFixed(1)} %`.padStart(8) : ''.padStart(8);
   const cpuRatio = baseline ? `${((baseline.cpuPerRequest / figures.cpuPerRequest) * 100).toFixed(1)} %`.padStart(9) : '';
-  return `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(8)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${String(figures.ok).padStart(8)} ${String(figures.other).padStart(6)} ${figures.cpuPerRequest.toFixed(0).padStart(7)}  ${ratio} ${cpuRatio}`;
+  return `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(8)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${String(figures.ok).padStart(8)} ${String(figures.other).padStart(6)} ${figures.cpuPerRequest.toFixed(0).padStart(7)} ${figures.sysPerRequest.toFixed(0).padStart(7)}  ${ratio} ${cpuRatio}`;
 }
 
 async function main(): Promise<void> {
@@ -192,6 +199,7 @@ async function main(): Promise<void> {
     return Number(await answer);
   };
   askCpu = () => ask('cpu');
+  askSys = () => ask('sys');
   // Settling what a run created belongs to that run's cost, not to the next run's.
   const drain = async () => {
     while ((await ask('unsettled')) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
@@ -211,9 +219,9 @@ async function main(): Promise<void> {
 
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, loopback; servers in one child process\n`);
     console.log(
-      `${'run'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'2xx'.padStart(8)} ${'other'.padStart(6)} ${'cpu µs'.padStart(7)}  ${'req/s vs'.padStart(8)} ${'cpu vs'.padStart(9)}`,
+      `${'run'.padEnd(28)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'2xx'.padStart(8)} ${'other'.padStart(6)} ${'cpu µs'.padStart(7)} ${'sys µs'.padStart(7)}  ${'req/s vs'.padStart(8)} ${'cpu vs'.padStart(9)}`,
     );
-    console.log(`${''.padEnd(28)} ${''.padStart(8)} ${''.padStart(7)} ${''.padStart(7)} ${''.padStart(8)} ${''.padStart(6)} ${'per req'.padStart(7)}  ${'bare'.padStart(8)} ${'bare'.padStart(9)}`);
+    console.log(`${''.padEnd(28)} ${''.padStart(8)} ${''.padStart(7)} ${''.padStart(7)} ${''.padStart(8)} ${''.padStart(6)} ${'per req'.padStart(7)} ${'per req'.padStart(7)}  ${'bare'.padStart(8)} ${'bare'.padStart(9)}`);
     await drain();
     const only = process.env.BENCH_ONLY;
     if (only === 'create' || only === 'retrieve') {
