@@ -59,7 +59,18 @@ export default defineConfig(({ mode }) => {
             root: '.',
             environment: 'node',
             include: ['test/**/*.test.ts'],
-            exclude: ['test/renderer/**', 'node_modules/**'],
+            exclude: ['test/renderer/**', 'test/e2e/**', 'node_modules/**'],
+          },
+        },
+        {
+          // Real Chromium against the real runtime: a person's flow takes several seconds, more on a busy machine.
+          extends: true,
+          test: {
+            name: 'e2e',
+            root: '.',
+            environment: 'node',
+            include: ['test/e2e/**/*.test.ts'],
+            testTimeout: 120_000,
           },
         },
         {
