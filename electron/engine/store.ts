@@ -4,7 +4,6 @@
  */
 import type Database from 'better-sqlite3';
 import {
-  formatTimestamp,
   type Environment,
   type FailedCode,
   type FullTransaction,
@@ -12,6 +11,7 @@ import {
   type TransactionStatus,
 } from '../../shared/contract';
 import type { TransactionKind } from './events';
+import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 
 export interface TransactionRow {
@@ -131,11 +131,26 @@ export function maskAccountNumber(phone: string): string {
 }
 
 function timestampOrNull(micros: number | null): string | null {
-  return micros === null ? null : formatTimestamp(micros);
+  return micros === null ? null : formatMicros(micros);
 }
 
 /** The transaction object as initiate answers it (spec 2.2 without the retrieve-only fields). */
 export function toInitiatedTransaction(row: JoinedTransactionRow): InitiatedTransaction {
+  return initiatedFields(row);
+}
+
+/** The full object of retrieve and verify. */
+export function toFullTransaction(row: JoinedTransactionRow): FullTransaction {
+  const transaction = initiatedFields(row) as FullTransaction;
+  // Added in place (not spread into a copy): the key order is the same, the copy is saved.
+  transaction.fee = row.fee;
+  transaction.net_amount = row.amount - row.fee;
+  transaction.fee_payer = 'merchant';
+  transaction.application = { id: row.app_id, ref: row.app_ref, name: row.app_name };
+  return transaction;
+}
+
+function initiatedFields(row: JoinedTransactionRow): InitiatedTransaction {
   const customer = JSON.parse(row.customer) as { first_name: string; last_name: string; email: string; metadata?: Record<string, unknown> };
   return {
     transaction_id: row.id,
@@ -164,18 +179,7 @@ export function toInitiatedTransaction(row: JoinedTransactionRow): InitiatedTran
     },
     payment_method: { ref: row.method_ref, name: row.method_name, code: row.method_code },
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    created_at: formatTimestamp(row.created_at),
-    updated_at: formatTimestamp(row.updated_at),
-  };
-}
-
-/** The full object of retrieve and verify. */
-export function toFullTransaction(row: JoinedTransactionRow): FullTransaction {
-  return {
-    ...toInitiatedTransaction(row),
-    fee: row.fee,
-    net_amount: row.amount - row.fee,
-    fee_payer: 'merchant',
-    application: { id: row.app_id, ref: row.app_ref, name: row.app_name },
+    created_at: formatMicros(row.created_at),
+    updated_at: formatMicros(row.updated_at),
   };
 }

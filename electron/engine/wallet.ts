@@ -4,8 +4,9 @@
  * entries are only ever appended, inside the write that causes them.
  */
 import type Database from 'better-sqlite3';
-import { formatTimestamp, type Environment } from '../../shared/contract';
+import type { Environment } from '../../shared/contract';
 import type { EngineContext } from './context';
+import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 
 export interface LedgerRow {
@@ -52,7 +53,7 @@ export function addLedgerEntry(
     balance,
     reason: entry.reason,
     transactionId: entry.transactionId,
-    at: formatTimestamp(at),
+    at: formatMicros(at),
   });
   return balance;
 }
@@ -60,6 +61,6 @@ export function addLedgerEntry(
 export function ledgerEntries(db: Database.Database, appId: string, environment: Environment): LedgerRow[] {
   return (statements(db).entries.all(appId, environment) as (Omit<LedgerRow, 'at'> & { at: number })[]).map((row) => ({
     ...row,
-    at: formatTimestamp(row.at),
+    at: formatMicros(row.at),
   }));
 }
