@@ -41,8 +41,11 @@ export interface EngineContext {
   /** Synchronous hooks run inside the status change's own transaction (see transitions.ts). */
   registerStatusHook(hook: StatusHook): () => void;
   statusHooks(): readonly StatusHook[];
-  /** Tells the scheduler new due work may exist. */
-  kickScheduler(): void;
+  /**
+   * Tells the scheduler new due work may exist; `dueAt` (engine µs), when known, lets it skip
+   * looking up the earliest due time if its timer already fires by then.
+   */
+  kickScheduler(dueAt?: number): void;
   /** Called on `stop()`, in reverse order of registration. */
   onStop(cleanup: () => void | Promise<void>): void;
 }
@@ -53,7 +56,7 @@ export function createContext(parts: {
   settings: EngineSettings;
   seed: Seed;
   hub: EventHub;
-  kickScheduler: () => void;
+  kickScheduler: (dueAt?: number) => void;
   onStop: (cleanup: () => void | Promise<void>) => void;
 }): EngineContext {
   const { db, hub } = parts;
@@ -61,6 +64,8 @@ export function createContext(parts: {
   let pending: EngineEvent[] = [];
   let depth = 0;
   let group: { done: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | null = null;
+  // One wrapper for every write: `db.transaction(fn)` builds new wrapper functions on each call.
+  const inTransaction = db.transaction((work: () => unknown) => work());
 
   function emitPending(): void {
     const committed = pending;
@@ -75,7 +80,7 @@ export function createContext(parts: {
     let result: T;
     try {
       // Inside an open group, better-sqlite3 makes this a savepoint: a failure undoes only this write.
-      result = db.transaction(work)();
+      result = inTransaction(work) as T;
     } catch (error) {
       pending.length = mark;
       throw error;

@@ -155,7 +155,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     settings,
     seed,
     hub,
-    kickScheduler: () => scheduler.kick(),
+    kickScheduler: (dueAt) => scheduler.kick(dueAt),
     onStop: (cleanup) => cleanups.push(cleanup),
   });
   ctxRef = ctx;

@@ -47,12 +47,15 @@ export interface ProviderTiming {
   expirySeconds: number;
 }
 
-/** Hands a new transaction to the provider (inside the initiating write). */
+/**
+ * Hands a new transaction to the provider (inside the initiating write). Returns when the
+ * provider will notify the service, or null when it never will (the needs-verify outcome).
+ */
 export function submitToProvider(
   db: Database.Database,
   request: { ref: string; kind: TransactionKind; environment: Environment; phoneNumber: string; amount: number; now: number },
   timing: ProviderTiming,
-): void {
+): number | null {
   const outcome = request.environment === 'sandbox' ? sandboxOutcomeFor(request.phoneNumber) : null;
   const settleAt = request.now + Math.round(timing.settleMs * 1000);
   let decidesAt = settleAt;
@@ -79,6 +82,7 @@ export function submitToProvider(
     notifies,
     created_at: request.now,
   });
+  return notifies === 1 ? decidesAt : null;
 }
 
 /** What the provider says about a request right now (what verify asks). */

@@ -8,7 +8,8 @@ import { applyProviderView } from './settlement';
 import { transactionByProviderRef } from './store';
 
 export interface Scheduler {
-  kick(): void;
+  /** `dueAt`: the due time of the new work, when known (see EngineContext.kickScheduler). */
+  kick(dueAt?: number): void;
   runDue(): number;
   stop(): void;
 }
@@ -80,7 +81,11 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
   }
 
   return {
-    kick: arm,
+    kick(dueAt) {
+      // An armed timer that fires no later than the new work covers it: no need to look anything up.
+      if (dueAt !== undefined && timer && timerDueAt <= dueAt) return;
+      arm();
+    },
     runDue() {
       // The clock may have moved: a timer armed on the old time would fire late.
       if (timer) clearTimeout(timer);
