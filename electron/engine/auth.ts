@@ -78,8 +78,9 @@ const statements = statementsFor((db) => ({
 
 const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
 
-function header(headers: AuthRequest['headers'], name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
+/** `lowerName`: the header's name in lowercase, as Node keys it. */
+function header(headers: AuthRequest['headers'], lowerName: string): string | undefined {
+  const value = headers[lowerName];
   const text = Array.isArray(value) ? value[0] : value;
   return text === undefined || text.trim() === '' ? undefined : text.trim();
 }
@@ -90,12 +91,33 @@ export function normalizeAddress(address: string | undefined): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
+type HeaderNames = ReturnType<typeof authHeaderNames>;
+
+/** The header names per header word, with their lowercase forms (Node's keys), built once. */
+const headerNamesByWord = new Map<string, { names: HeaderNames; lower: Record<keyof HeaderNames, string> }>();
+
+function headerNamesFor(word: string): { names: HeaderNames; lower: Record<keyof HeaderNames, string> } {
+  let found = headerNamesByWord.get(word);
+  if (found === undefined) {
+    const names = authHeaderNames(word);
+    const lower = {
+      authorization: names.authorization.toLowerCase(),
+      timestamp: names.timestamp.toLowerCase(),
+      signature: names.signature.toLowerCase(),
+      environment: names.environment.toLowerCase(),
+    };
+    found = { names, lower };
+    headerNamesByWord.set(word, found);
+  }
+  return found;
+}
+
 export function authenticate(db: Database.Database, nowSeconds: number, request: AuthRequest, headerWord: string): Authenticated {
-  const names = authHeaderNames(headerWord);
-  const publicKey = header(request.headers, names.authorization);
-  const timestamp = header(request.headers, names.timestamp);
-  const signature = header(request.headers, names.signature);
-  const environment = header(request.headers, names.environment);
+  const { names, lower } = headerNamesFor(headerWord);
+  const publicKey = header(request.headers, lower.authorization);
+  const timestamp = header(request.headers, lower.timestamp);
+  const signature = header(request.headers, lower.signature);
+  const environment = header(request.headers, lower.environment);
   if (publicKey === undefined || timestamp === undefined || signature === undefined || environment === undefined) {
     const missing: string[] = [];
     if (publicKey === undefined) missing.push(names.authorization);

@@ -11,6 +11,7 @@ import {
   type TransactionStatus,
 } from '../../shared/contract';
 import type { TransactionKind } from './events';
+import { cachedConfig } from './config-cache';
 import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 
@@ -64,14 +65,11 @@ const statements = statementsFor((db) => ({
     VALUES (@id, @ref, @app_id, @environment, @kind, @external_id, @status, @amount, @fee, @currency, @description,
       @phone_number, @customer_ref, @customer, @method_code, @metadata, @reason, @failed_code, @failed_at, @cancelled_at, @completed_at,
       @created_at, @updated_at, @provider_ref)`),
-  byId: db.prepare(`
-    SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
-    FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
-    WHERE t.id = ? AND t.app_id = ? AND t.environment = ? AND t.kind = ?`),
-  byExternalId: db.prepare(`
-    SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
-    FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
-    WHERE t.external_id = ? AND t.app_id = ? AND t.environment = ? AND t.kind = ?`),
+  // The application and method names come from the config cache (see `withNames`), not a join.
+  byId: db.prepare('SELECT * FROM transactions WHERE id = ? AND app_id = ? AND environment = ? AND kind = ?'),
+  byExternalId: db.prepare('SELECT * FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
+  appNames: db.prepare('SELECT ref, name FROM applications WHERE id = ?'),
+  methodNames: db.prepare('SELECT ref, name FROM methods WHERE code = ?'),
   externalIdTaken: db.prepare('SELECT 1 FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
   unscoped: db.prepare(`
     SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
@@ -92,7 +90,29 @@ export function findTransaction(
   id: string,
 ): JoinedTransactionRow | undefined {
   const statement = by === 'external_id' ? statements(db).byExternalId : statements(db).byId;
-  return statement.get(id, scope.appId, scope.environment, scope.kind) as JoinedTransactionRow | undefined;
+  const row = statement.get(id, scope.appId, scope.environment, scope.kind) as TransactionRow | undefined;
+  return row === undefined ? undefined : withNames(db, row);
+}
+
+/**
+ * Adds the application's and method's ref and name to `row` (in place), as the join of
+ * `getTransaction` does; undefined where that join would find no row.
+ */
+function withNames(db: Database.Database, row: TransactionRow): JoinedTransactionRow | undefined {
+  const app = cachedConfig(db, `app-names:${row.app_id}`, () => statements(db).appNames.get(row.app_id) as RefAndName | undefined);
+  const method = cachedConfig(db, `method-names:${row.method_code}`, () => statements(db).methodNames.get(row.method_code) as RefAndName | undefined);
+  if (app === undefined || method === undefined) return undefined;
+  const joined = row as JoinedTransactionRow;
+  joined.app_ref = app.ref;
+  joined.app_name = app.name;
+  joined.method_ref = method.ref;
+  joined.method_name = method.name;
+  return joined;
+}
+
+interface RefAndName {
+  ref: string;
+  name: string;
 }
 
 export function externalIdTaken(db: Database.Database, scope: Scope, externalId: string): boolean {
