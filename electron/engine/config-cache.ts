@@ -6,7 +6,8 @@
  * those tables clear the cache, whoever writes (control API, seeding, reset, extensions). While a
  * transaction that wrote to them is still open, the cache is bypassed (its rows may yet roll
  * back), and it is cleared again once that transaction has ended. A commit by another connection
- * to the same file clears it too (`PRAGMA data_version`).
+ * to the same file (another engine on the same database) clears it too: `PRAGMA data_version` is
+ * checked once per event-loop turn, so requests handled in one turn (concurrent anyway) share it.
  */
 import type Database from 'better-sqlite3';
 
@@ -19,6 +20,8 @@ interface CacheState {
   dirty: boolean;
   dataVersion: Database.Statement;
   seenDataVersion: unknown;
+  /** `data_version` was read in this event-loop turn. */
+  checkedThisTurn: boolean;
 }
 
 const states = new WeakMap<Database.Database, CacheState>();
@@ -31,6 +34,7 @@ export function installConfigCache(db: Database.Database): void {
     dirty: false,
     dataVersion: db.prepare('PRAGMA data_version').pluck(),
     seenDataVersion: undefined,
+    checkedThisTurn: false,
   };
   db.function(CHANGED_FUNCTION, { deterministic: false }, () => {
     state.entries.clear();
@@ -61,10 +65,16 @@ export function configCache(db: Database.Database): Map<string, unknown> | null 
     state.dirty = false;
     state.entries.clear();
   }
-  const dataVersion = state.dataVersion.get();
-  if (dataVersion !== state.seenDataVersion) {
-    state.seenDataVersion = dataVersion;
-    state.entries.clear();
+  if (!state.checkedThisTurn) {
+    const dataVersion = state.dataVersion.get();
+    if (dataVersion !== state.seenDataVersion) {
+      state.seenDataVersion = dataVersion;
+      state.entries.clear();
+    }
+    state.checkedThisTurn = true;
+    setImmediate(() => {
+      state.checkedThisTurn = false;
+    });
   }
   return state.entries;
 }
