@@ -57,6 +57,68 @@ export interface Scope {
   kind: TransactionKind;
 }
 
+/** The columns of `TransactionRow`, in table order; `rowFrom` reads them back in this order. */
+const ROW_COLUMNS = `id, ref, app_id, environment, kind, external_id, status, amount, fee, currency, description, phone_number,
+  customer_ref, customer, method_code, metadata, reason, failed_code, failed_at, cancelled_at, completed_at, created_at, updated_at,
+  provider_ref`;
+
+type RawTransactionRow = [
+  TransactionRow['id'],
+  TransactionRow['ref'],
+  TransactionRow['app_id'],
+  TransactionRow['environment'],
+  TransactionRow['kind'],
+  TransactionRow['external_id'],
+  TransactionRow['status'],
+  TransactionRow['amount'],
+  TransactionRow['fee'],
+  TransactionRow['currency'],
+  TransactionRow['description'],
+  TransactionRow['phone_number'],
+  TransactionRow['customer_ref'],
+  TransactionRow['customer'],
+  TransactionRow['method_code'],
+  TransactionRow['metadata'],
+  TransactionRow['reason'],
+  TransactionRow['failed_code'],
+  TransactionRow['failed_at'],
+  TransactionRow['cancelled_at'],
+  TransactionRow['completed_at'],
+  TransactionRow['created_at'],
+  TransactionRow['updated_at'],
+  TransactionRow['provider_ref'],
+];
+
+function rowFrom(values: unknown[]): TransactionRow {
+  const v = values as RawTransactionRow;
+  return {
+    id: v[0],
+    ref: v[1],
+    app_id: v[2],
+    environment: v[3],
+    kind: v[4],
+    external_id: v[5],
+    status: v[6],
+    amount: v[7],
+    fee: v[8],
+    currency: v[9],
+    description: v[10],
+    phone_number: v[11],
+    customer_ref: v[12],
+    customer: v[13],
+    method_code: v[14],
+    metadata: v[15],
+    reason: v[16],
+    failed_code: v[17],
+    failed_at: v[18],
+    cancelled_at: v[19],
+    completed_at: v[20],
+    created_at: v[21],
+    updated_at: v[22],
+    provider_ref: v[23],
+  };
+}
+
 const statements = statementsFor((db) => ({
   insert: db.prepare(`
     INSERT INTO transactions (id, ref, app_id, environment, kind, external_id, status, amount, fee, currency, description,
@@ -66,8 +128,9 @@ const statements = statementsFor((db) => ({
       @phone_number, @customer_ref, @customer, @method_code, @metadata, @reason, @failed_code, @failed_at, @cancelled_at, @completed_at,
       @created_at, @updated_at, @provider_ref)`),
   // The application and method names come from the config cache (see `withNames`), not a join.
-  byId: db.prepare('SELECT * FROM transactions WHERE id = ? AND app_id = ? AND environment = ? AND kind = ?'),
-  byExternalId: db.prepare('SELECT * FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
+  // Raw rows (arrays): better-sqlite3 builds a 24-property object per row far slower than JS does.
+  byId: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE id = ? AND app_id = ? AND environment = ? AND kind = ?`).raw(),
+  byExternalId: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?`).raw(),
   appNames: db.prepare('SELECT ref, name FROM applications WHERE id = ?'),
   methodNames: db.prepare('SELECT ref, name FROM methods WHERE code = ?'),
   externalIdTaken: db.prepare('SELECT 1 FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
@@ -75,7 +138,7 @@ const statements = statementsFor((db) => ({
     SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
     FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
     WHERE t.id = ?`),
-  byProviderRef: db.prepare('SELECT * FROM transactions WHERE provider_ref = ?'),
+  byProviderRef: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE provider_ref = ?`).raw(),
   events: db.prepare('SELECT id, from_status, status, failed_code, at FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
 }));
 
@@ -90,8 +153,8 @@ export function findTransaction(
   id: string,
 ): JoinedTransactionRow | undefined {
   const statement = by === 'external_id' ? statements(db).byExternalId : statements(db).byId;
-  const row = statement.get(id, scope.appId, scope.environment, scope.kind) as TransactionRow | undefined;
-  return row === undefined ? undefined : withNames(db, row);
+  const values = statement.get(id, scope.appId, scope.environment, scope.kind) as unknown[] | undefined;
+  return values === undefined ? undefined : withNames(db, rowFrom(values));
 }
 
 /**
@@ -125,7 +188,8 @@ export function getTransaction(db: Database.Database, id: string): JoinedTransac
 }
 
 export function transactionByProviderRef(db: Database.Database, providerRef: string): TransactionRow | undefined {
-  return statements(db).byProviderRef.get(providerRef) as TransactionRow | undefined;
+  const values = statements(db).byProviderRef.get(providerRef) as unknown[] | undefined;
+  return values === undefined ? undefined : rowFrom(values);
 }
 
 export interface TransactionEventRow {
