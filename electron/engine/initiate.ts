@@ -99,8 +99,8 @@ export async function initiateTransaction(
       method_ref: method.ref,
       method_name: method.name,
     };
-    const { app_ref: _a, app_name: _b, method_ref: _c, method_name: _d, ...stored } = created;
-    insertTransaction(ctx.db, stored);
+    // The joined fields are simply not read by the insert.
+    insertTransaction(ctx.db, created);
     recordCreation(ctx, created);
     if (kind === 'payout') {
       addLedgerEntry(ctx, {

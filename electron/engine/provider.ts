@@ -34,7 +34,7 @@ export interface ProviderRequestRow {
 const statements = statementsFor((db) => ({
   insert: db.prepare(`
     INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, created_at)
-    VALUES (@ref, @kind, @phone_number, @amount, @final_status, @failed_code, @decides_at, @notifies, @created_at)`),
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   get: db.prepare('SELECT * FROM provider_requests WHERE ref = ?'),
   due: db.prepare('SELECT * FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ? ORDER BY decides_at LIMIT ?'),
   nextDue: db.prepare('SELECT MIN(decides_at) FROM provider_requests WHERE notifies = 1 AND notified = 0').pluck(),
@@ -71,17 +71,18 @@ export function submitToProvider(
       notifies = 0;
       break;
   }
-  statements(db).insert.run({
-    ref: request.ref,
-    kind: request.kind,
-    phone_number: request.phoneNumber,
-    amount: request.amount,
-    final_status: outcome?.finalStatus ?? 'completed',
-    failed_code: outcome?.failedCode ?? null,
-    decides_at: decidesAt,
+  // Positional parameters: binding named ones from an object is markedly slower in better-sqlite3.
+  statements(db).insert.run(
+    request.ref,
+    request.kind,
+    request.phoneNumber,
+    request.amount,
+    outcome?.finalStatus ?? 'completed',
+    outcome?.failedCode ?? null,
+    decidesAt,
     notifies,
-    created_at: request.now,
-  });
+    request.now,
+  );
   return notifies === 1 ? decidesAt : null;
 }
 

@@ -120,13 +120,10 @@ function rowFrom(values: unknown[]): TransactionRow {
 }
 
 const statements = statementsFor((db) => ({
+  // Positional parameters: binding 24 named ones from an object costs twice the insert itself.
   insert: db.prepare(`
-    INSERT INTO transactions (id, ref, app_id, environment, kind, external_id, status, amount, fee, currency, description,
-      phone_number, customer_ref, customer, method_code, metadata, reason, failed_code, failed_at, cancelled_at, completed_at,
-      created_at, updated_at, provider_ref)
-    VALUES (@id, @ref, @app_id, @environment, @kind, @external_id, @status, @amount, @fee, @currency, @description,
-      @phone_number, @customer_ref, @customer, @method_code, @metadata, @reason, @failed_code, @failed_at, @cancelled_at, @completed_at,
-      @created_at, @updated_at, @provider_ref)`),
+    INSERT INTO transactions (${ROW_COLUMNS})
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   // The application and method names come from the config cache (see `withNames`), not a join.
   // Raw rows (arrays): better-sqlite3 builds a 24-property object per row far slower than JS does.
   byId: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE id = ? AND app_id = ? AND environment = ? AND kind = ?`).raw(),
@@ -143,7 +140,32 @@ const statements = statementsFor((db) => ({
 }));
 
 export function insertTransaction(db: Database.Database, row: TransactionRow): void {
-  statements(db).insert.run(row);
+  statements(db).insert.run(
+    row.id,
+    row.ref,
+    row.app_id,
+    row.environment,
+    row.kind,
+    row.external_id,
+    row.status,
+    row.amount,
+    row.fee,
+    row.currency,
+    row.description,
+    row.phone_number,
+    row.customer_ref,
+    row.customer,
+    row.method_code,
+    row.metadata,
+    row.reason,
+    row.failed_code,
+    row.failed_at,
+    row.cancelled_at,
+    row.completed_at,
+    row.created_at,
+    row.updated_at,
+    row.provider_ref,
+  );
 }
 
 export function findTransaction(

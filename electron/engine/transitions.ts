@@ -31,10 +31,10 @@ export interface StatusChange {
 export type StatusHook = (db: Database.Database, change: StatusChange) => void;
 
 const statements = statementsFor((db) => ({
+  // Positional parameters: binding named ones from an object is markedly slower in better-sqlite3.
   update: db.prepare(`
-    UPDATE transactions SET status = @status, failed_code = @failed_code, reason = @reason, failed_at = @failed_at,
-      cancelled_at = @cancelled_at, completed_at = @completed_at, updated_at = @updated_at
-    WHERE id = @id`),
+    UPDATE transactions SET status = ?, failed_code = ?, reason = ?, failed_at = ?, cancelled_at = ?, completed_at = ?, updated_at = ?
+    WHERE id = ?`),
   event: db.prepare('INSERT INTO transaction_events (transaction_id, from_status, status, failed_code, at) VALUES (?, ?, ?, ?, ?)'),
 }));
 
@@ -84,16 +84,7 @@ export function changeStatus(ctx: EngineContext, row: TransactionRow, to: Transa
     row.cancelled_at = now;
     row.reason = 'cancelled by the customer';
   }
-  statements(ctx.db).update.run({
-    id: row.id,
-    status: row.status,
-    failed_code: row.failed_code,
-    reason: row.reason,
-    failed_at: row.failed_at,
-    cancelled_at: row.cancelled_at,
-    completed_at: row.completed_at,
-    updated_at: row.updated_at,
-  });
+  statements(ctx.db).update.run(row.status, row.failed_code, row.reason, row.failed_at, row.cancelled_at, row.completed_at, row.updated_at, row.id);
   record(ctx, row, from);
 }
 
