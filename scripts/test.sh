@@ -20,4 +20,12 @@ fi
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx eslint .
 echo "== build (renderer, main, preload)"; npm run build --silent
-echo "== vitest"; npx vitest run "$@"
+echo "== vitest"
+mkdir -p test-results
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json "$@" || status=$?
+# One plain closing line for whoever reads the log: 'N passed, N failed'.
+if [ -f test-results/vitest.json ]; then
+  node -e 'const r = require("./test-results/vitest.json"); console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)'
+fi
+exit "$status"

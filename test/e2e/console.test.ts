@@ -156,13 +156,16 @@ describe('Paydesk in Chromium', () => {
   });
 
   it('delivers webhooks to a URL set in the panel, shows the attempts, and redelivers', async () => {
-    // The merchant's endpoint: refuses the first delivery, accepts the rest.
+    // The merchant's endpoint: refuses the first delivery about this test's payment, accepts the rest.
+    // (Transactions of earlier tests may still be settling and send their own events here.)
     let received = 0;
     const hook = createServer((req, res) => {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received += 1;
-        res.writeHead(received === 1 ? 500 : 200).end();
+        const ours = Buffer.concat(chunks).toString('utf8').includes('"first_name":"Hook"');
+        if (ours) received += 1;
+        res.writeHead(ours && received === 1 ? 500 : 200).end();
       });
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
@@ -171,6 +174,8 @@ describe('Paydesk in Chromium', () => {
       await open('Sandbox');
       await page.getByLabel(/^Webhook URL/).fill(hookUrl);
       await page.getByRole('button', { name: 'Save webhook URL' }).click();
+      // The engine must have the URL before the payment's first status change, or nothing is queued.
+      await page.getByRole('status', { name: 'Result of saving the webhook address' }).getByText(`Saved: events are sent to ${hookUrl}.`).waitFor({ timeout: STATE_TIMEOUT });
       await page.getByRole('button', { name: 'Use +237650000001 for a payment' }).click();
       const form = await fillTransaction('New payment', { amount: '3000', phone: '+237650000001', first: 'Hook', last: 'Test' });
       await form.getByRole('button', { name: 'Request payment' }).click();
@@ -186,6 +191,7 @@ describe('Paydesk in Chromium', () => {
       await screenshot(page, 'sandbox-webhooks');
       await page.getByLabel(/^Webhook URL/).fill('');
       await page.getByRole('button', { name: 'Save webhook URL' }).click();
+      await page.getByRole('status', { name: 'Result of saving the webhook address' }).getByText('Webhooks are off: no URL is set.').waitFor({ timeout: STATE_TIMEOUT });
     } finally {
       await new Promise((resolve) => hook.close(resolve));
     }

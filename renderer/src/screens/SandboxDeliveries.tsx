@@ -14,15 +14,25 @@ export function SandboxDeliveries() {
   const redeliver = useSandbox((s) => s.redeliver);
   const control = useControl();
   const [url, setUrl] = useState(engine?.webhookUrl ?? '');
+  /** What the engine confirmed after the last save: the person sees it took effect. */
+  const [saved, setSaved] = useState<string | null>(null);
+  async function saveUrl(): Promise<void> {
+    setSaved(null);
+    const value = url.trim();
+    if (await control.run(() => setWebhookUrl(value))) {
+      setSaved(value === '' ? 'Webhooks are off: no URL is set.' : `Saved: events are sent to ${value}.`);
+    }
+  }
   return (
     <div className="card">
       <h2>Webhooks</h2>
-      <form className="inline-form" aria-label="Set the webhook URL" onSubmit={(e) => { e.preventDefault(); void control.run(() => setWebhookUrl(url.trim())); }}>
+      <form className="inline-form" aria-label="Set the webhook URL" onSubmit={(e) => { e.preventDefault(); void saveUrl(); }}>
         <label className="grow">Webhook URL (empty to stop sending)
           <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" />
         </label>
         <button type="submit" className="secondary" disabled={control.busy}>Save webhook URL</button>
       </form>
+      <p role="status" aria-label="Result of saving the webhook address" className="muted small">{saved ?? ''}</p>
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
       <div className="list-bar">
         <span>{deliveries.length} deliver{deliveries.length === 1 ? 'y' : 'ies'}</span>
