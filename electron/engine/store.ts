@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import {
+  formatTimestamp,
   type Environment,
   type FailedCode,
   type FullTransaction,
@@ -12,7 +13,6 @@ import {
 } from '../../shared/contract';
 import type { TransactionKind } from './events';
 import { cachedConfig } from './config-cache';
-import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 
 export interface TransactionRow {
@@ -237,7 +237,7 @@ export function maskAccountNumber(phone: string): string {
 }
 
 function timestampOrNull(micros: number | null): string | null {
-  return micros === null ? null : formatMicros(micros);
+  return micros === null ? null : formatTimestamp(micros);
 }
 
 /** The transaction object as initiate answers it (spec 2.2 without the retrieve-only fields). */
@@ -285,7 +285,7 @@ function initiatedFields(row: JoinedTransactionRow): InitiatedTransaction {
     },
     payment_method: { ref: row.method_ref, name: row.method_name, code: row.method_code },
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    created_at: formatMicros(row.created_at),
-    updated_at: formatMicros(row.updated_at),
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
   };
 }

@@ -7,10 +7,9 @@
  * together with the change. The in-process `status` event is emitted only after commit.
  */
 import type Database from 'better-sqlite3';
-import { FAILED_CODES, type Environment, type FailedCode, type TransactionStatus } from '../../shared/contract';
+import { FAILED_CODES, formatTimestamp, type Environment, type FailedCode, type TransactionStatus } from '../../shared/contract';
 import type { EngineContext } from './context';
 import type { TransactionKind } from './events';
-import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 import type { TransactionRow } from './store';
 
@@ -111,6 +110,6 @@ function record(ctx: EngineContext, row: TransactionRow, from: TransactionStatus
     from: change.from,
     to: change.to,
     failedCode: change.failedCode,
-    at: formatMicros(change.at),
+    at: formatTimestamp(change.at),
   });
 }

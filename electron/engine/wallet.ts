@@ -4,9 +4,8 @@
  * entries are only ever appended, inside the write that causes them.
  */
 import type Database from 'better-sqlite3';
-import type { Environment } from '../../shared/contract';
+import { formatTimestamp, type Environment } from '../../shared/contract';
 import type { EngineContext } from './context';
-import { formatMicros } from './format-time';
 import { statementsFor } from './statements';
 
 export interface LedgerRow {
@@ -53,7 +52,7 @@ export function addLedgerEntry(
     balance,
     reason: entry.reason,
     transactionId: entry.transactionId,
-    at: formatMicros(at),
+    at: formatTimestamp(at),
   });
   return balance;
 }
@@ -61,6 +60,6 @@ export function addLedgerEntry(
 export function ledgerEntries(db: Database.Database, appId: string, environment: Environment): LedgerRow[] {
   return (statements(db).entries.all(appId, environment) as (Omit<LedgerRow, 'at'> & { at: number })[]).map((row) => ({
     ...row,
-    at: formatMicros(row.at),
+    at: formatTimestamp(row.at),
   }));
 }

@@ -7,14 +7,24 @@ const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d
 
 export type EpochMicros = number;
 
+/** `YYYY-MM-DDTHH:MM:SS.` per whole second: Date#toISOString is the costly part, and the engine
+ * formats up to five times per response, mostly within a few recent seconds. */
+const secondPrefixes = new Map<number, string>();
+const MAX_REMEMBERED_SECONDS = 4096;
+
 export function formatTimestamp(epochMicros: EpochMicros): string {
   if (!Number.isSafeInteger(epochMicros) || epochMicros < 0) {
     throw new RangeError(`formatTimestamp: expected non-negative integer microseconds, got ${String(epochMicros)}`);
   }
-  const millis = Math.floor(epochMicros / 1000);
-  const micros = epochMicros % 1_000_000;
-  const iso = new Date(millis).toISOString(); // 2026-11-21T10:00:00.123Z
-  return `${iso.slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+  const second = Math.floor(epochMicros / 1_000_000);
+  let prefix = secondPrefixes.get(second);
+  if (prefix === undefined) {
+    if (secondPrefixes.size >= MAX_REMEMBERED_SECONDS) secondPrefixes.clear();
+    prefix = `${new Date(second * 1000).toISOString().slice(0, 19)}.`; // 2026-11-21T10:00:00.
+    secondPrefixes.set(second, prefix);
+  }
+  const micros = epochMicros - second * 1_000_000;
+  return `${prefix}${String(micros).padStart(6, '0')}Z`;
 }
 
 /** Parses the spec's format; returns null for anything else (including impossible dates). */
