@@ -1,7 +1,8 @@
 /** Lookup: one search box, by transaction id or external id (the choice is remembered). */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ApiFailure } from '../../../shared/api';
 import { ErrorNotice, Spinner } from '../components/common';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { useTransactions, useUi } from '../stores';
 
 type By = 'transaction_id' | 'external_id';
@@ -32,26 +33,23 @@ export function LookupScreen() {
   const [by, setBy] = useState<By>(() => remembered(BY_KEY, ['transaction_id', 'external_id'], 'transaction_id'));
   const [kind, setKind] = useState<Kind>(() => remembered(KIND_KEY, ['payment', 'payout'], 'payment'));
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
+  const flight = useSingleFlight();
+  const busy = flight.busy;
   const [notFound, setNotFound] = useState<string | null>(null);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const inFlight = useRef(false);
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (inFlight.current) return;
-    setNotFound(null);
-    setFailure(null);
-    const id = text.trim();
-    if (!id) {
-      setFieldError('Enter an id to look up.');
-      return;
-    }
-    setFieldError(null);
-    inFlight.current = true;
-    setBusy(true);
-    try {
+    void flight.run(async () => {
+      setNotFound(null);
+      setFailure(null);
+      const id = text.trim();
+      if (!id) {
+        setFieldError('Enter an id to look up.');
+        return;
+      }
+      setFieldError(null);
       const result = await lookup({ id, by, kind });
       if (!result.ok) setFailure(result.error);
       else if (result.value.found) openTransaction(result.value.transaction.id);
@@ -59,10 +57,7 @@ export function LookupScreen() {
         const what = `${kind === 'payment' ? 'Payment' : 'Payout'} with ${by === 'external_id' ? 'external id' : 'transaction id'} “${id}”`;
         setNotFound(`${what} not found in ${result.value.environment} for ${result.value.profileName}.`);
       }
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -71,7 +66,7 @@ export function LookupScreen() {
         <h1 id="lookup-title">Look up a transaction</h1>
         <p className="muted">Find a payment or payout by the service’s transaction id or by your own external id.</p>
       </header>
-      <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Look up" noValidate>
+      <form className="card form" onSubmit={submit} aria-label="Look up" noValidate>
         <div className="toggles">
           <fieldset className="segmented">
             <legend>Kind</legend>

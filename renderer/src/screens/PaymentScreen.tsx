@@ -1,7 +1,8 @@
 /** New payment: the form, local validation, the API's field errors, then the timeline. */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ApiFailure } from '../../../shared/api';
 import { ErrorNotice, Spinner } from '../components/common';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { TransactionFields, useTransactionForm } from './transactionForm';
@@ -16,19 +17,15 @@ export function PaymentScreen() {
   const clearPrefill = useUi((s) => s.clearPrefill);
   const form = useTransactionForm(methods, currency, prefill, clearPrefill);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [sending, setSending] = useState(false);
-  // A ref, not state: a second click in the same tick must see the first one.
-  const inFlight = useRef(false);
+  const flight = useSingleFlight();
+  const sending = flight.busy;
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (inFlight.current) return;
-    setFailure(null);
-    const request = form.build();
-    if (!request) return;
-    inFlight.current = true;
-    setSending(true);
-    try {
+    void flight.run(async () => {
+      setFailure(null);
+      const request = form.build();
+      if (!request) return;
       const result = await createPayment(request);
       if (result.ok) {
         form.reset();
@@ -41,10 +38,7 @@ export function PaymentScreen() {
       }
       if (result.error.fields) form.showServerErrors(result.error.fields);
       setFailure(result.error);
-    } finally {
-      inFlight.current = false;
-      setSending(false);
-    }
+    });
   }
 
   return (
@@ -53,7 +47,7 @@ export function PaymentScreen() {
         <h1 id="payment-title">New payment</h1>
         <p className="muted">Ask a customer to pay: they approve the prompt on their phone{profile ? ` (profile ${profile.name}, ${profile.environment})` : ''}.</p>
       </header>
-      <form className="card form" onSubmit={(e) => void submit(e)} noValidate aria-label="New payment">
+      <form className="card form" onSubmit={submit} noValidate aria-label="New payment">
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">

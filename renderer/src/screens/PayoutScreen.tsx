@@ -2,10 +2,11 @@
  * New payout: the form, the wallet balance, then a confirmation step that restates recipient,
  * amount, fee, environment and profile (typed amount on live profiles) before anything is sent.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading } from '../components/common';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
@@ -26,37 +27,31 @@ export function PayoutScreen() {
   const form = useTransactionForm(methods, currency, prefill, clearPrefill);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
-  const [preparing, setPreparing] = useState(false);
-  const inFlight = useRef(false);
+  const flight = useSingleFlight();
+  const preparing = flight.busy;
   // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
   useEffect(() => {
     void loadBalance();
   }, [loadBalance]);
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (inFlight.current) return;
-    setFailure(null);
-    const request = form.build();
-    if (!request) return;
-    if (profile?.environment === 'live') {
-      // Live: the dialog asks for the typed amount first; main issues the quote only with it.
-      setReview({ request, quote: null });
-      return;
-    }
-    inFlight.current = true;
-    setPreparing(true);
-    try {
+    void flight.run(async () => {
+      setFailure(null);
+      const request = form.build();
+      if (!request) return;
+      if (profile?.environment === 'live') {
+        // Live: the dialog asks for the typed amount first; main issues the quote only with it.
+        setReview({ request, quote: null });
+        return;
+      }
       const result = await preparePayout(request);
       if (result.ok) setReview({ request, quote: result.value });
       else {
         if (result.error.fields) form.showServerErrors(result.error.fields);
         setFailure(result.error);
       }
-    } finally {
-      inFlight.current = false;
-      setPreparing(false);
-    }
+    });
   }
 
   return (
@@ -79,7 +74,7 @@ export function PayoutScreen() {
           Refresh balance
         </button>
       </div>
-      <form className="card form" onSubmit={(e) => void submit(e)} noValidate aria-label="New payout">
+      <form className="card form" onSubmit={submit} noValidate aria-label="New payout">
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" />
         <div className="actions">
