@@ -85,6 +85,21 @@ describe('New payout', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('has focus inside the dialog as soon as it is shown, and Escape closes it wherever focus fell', async () => {
+    const api = createFakeApi({ 'payouts:prepare': (input) => quoteFor(input) });
+    const { user } = await renderApp(api, { screen: 'payout' });
+    await fillPayout(user, '20000');
+    await user.click(screen.getByRole('button', { name: 'Review payout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm payout' });
+    // Checked in the same turn the dialog appears in: no wait for a later effect.
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    (document.activeElement as HTMLElement).blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsOf('payouts:initiate')).toEqual([]);
+  });
+
   it('explains INSUFFICIENT_FUNDS and LIVE_MODE_NOT_ENABLED answered by the service', async () => {
     let code = 'INSUFFICIENT_FUNDS';
     const api = createFakeApi({
