@@ -3,37 +3,18 @@
  * payout (amount + fee) to the wallet, stores the transaction with its first timeline rows and
  * hands it to the provider. Either all of it happens or none of it.
  */
-import { randomFillSync, randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../shared/contract';
 import type { Authenticated } from './auth';
 import type { EngineContext } from './context';
 import { ApiError, validationError } from './errors';
 import type { TransactionKind } from './events';
 import { feeFor } from './fees';
+import { newTransactionId, newUuidV7 } from './ids';
 import { resolveMethod } from './methods';
 import { submitToProvider } from './provider';
 import { externalIdTaken, insertTransaction, type JoinedTransactionRow } from './store';
 import { changeStatus, recordCreation } from './transitions';
 import { addLedgerEntry, walletBalance } from './wallet';
-
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Random bytes drawn 24 at a time from one CSPRNG fill, as `randomUUID` does (one call per id was costly). */
-const ID_BYTES = 24;
-const idPool = Buffer.alloc(ID_BYTES * 256);
-let idPoolOffset = idPool.length;
-
-/** `TE_` and 24 random base-62 characters. */
-export function newTransactionId(): string {
-  if (idPoolOffset + ID_BYTES > idPool.length) {
-    randomFillSync(idPool);
-    idPoolOffset = 0;
-  }
-  let id = 'TE_';
-  for (let index = idPoolOffset; index < idPoolOffset + ID_BYTES; index += 1) id += ID_ALPHABET[(idPool[index] as number) % ID_ALPHABET.length];
-  idPoolOffset += ID_BYTES;
-  return id;
-}
 
 /** Creates the transaction; resolves once it is committed (group commit, see context.ts). */
 export async function initiateTransaction(
@@ -70,8 +51,8 @@ export async function initiateTransaction(
     }
     const now = ctx.clock.nowMicros();
     const created: JoinedTransactionRow = {
-      id: newTransactionId(),
-      ref: randomUUID(),
+      id: newTransactionId(now),
+      ref: newUuidV7(now),
       app_id: auth.appId,
       environment: auth.environment,
       kind,
@@ -82,7 +63,7 @@ export async function initiateTransaction(
       currency: auth.currency,
       description: request.description ?? null,
       phone_number: request.phone_number,
-      customer_ref: randomUUID(),
+      customer_ref: newUuidV7(now),
       customer: JSON.stringify(request.customer),
       method_code: method.code,
       metadata: request.metadata === undefined ? null : JSON.stringify(request.metadata),
@@ -93,7 +74,7 @@ export async function initiateTransaction(
       completed_at: null,
       created_at: now,
       updated_at: now,
-      provider_ref: randomUUID(),
+      provider_ref: newUuidV7(now),
       app_ref: auth.appRef,
       app_name: auth.appName,
       method_ref: method.ref,

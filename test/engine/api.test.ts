@@ -39,7 +39,7 @@ describe('POST /v1/payments', () => {
     expect(raw.message).toMatch(/prompt/);
     const data = initiatedTransactionSchema.strict().parse(raw.data);
     expect(data.transaction_id).toMatch(/^TE_[A-Za-z0-9]{24}$/);
-    expect(data.ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(data.ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(data).toMatchObject({
       external_id: body.external_id,
       type: 'payment',
