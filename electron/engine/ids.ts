@@ -55,17 +55,12 @@ export function newUuidV7(nowMicros: number): string {
   const millis = Math.floor(micros / 1000);
   // Sub-millisecond fraction in 12 bits (RFC 9562 §6.2, method 3): ordered within a millisecond too.
   const fraction = Math.floor(((micros % 1000) * 4096) / 1000);
-  const bytes = new Array<number>(16);
-  let high = millis;
-  for (let index = 5; index >= 0; index -= 1) {
-    bytes[index] = high % 256;
-    high = Math.floor(high / 256);
-  }
-  bytes[6] = 0x70 | (fraction >> 8);
-  bytes[7] = fraction & 0xff;
-  bytes[8] = 0x80 | (randomByte() & 0x3f);
-  for (let index = 9; index < 16; index += 1) bytes[index] = randomByte();
-  const hex = bytes.map((byte) => HEX[byte]);
-  return `${hex.slice(0, 4).join('')}-${hex.slice(4, 6).join('')}-${hex.slice(6, 8).join('')}-${hex.slice(8, 10).join('')}-${hex.slice(10).join('')}`;
+  // 48 bits of milliseconds: the top 16 and the low 32, as 4 + 8 hex digits.
+  const time = (Math.floor(millis / 0x1_0000_0000).toString(16).padStart(4, '0') + (millis % 0x1_0000_0000).toString(16).padStart(8, '0')).slice(-12);
+  let rest = '';
+  for (let index = 0; index < 7; index += 1) rest += HEX[randomByte()];
+  return (
+    `${time.slice(0, 8)}-${time.slice(8)}-${(0x7000 | fraction).toString(16)}-` +
+    `${HEX[0x80 | (randomByte() & 0x3f)]}${rest.slice(0, 2)}-${rest.slice(2)}`
+  );
 }
-

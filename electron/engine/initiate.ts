@@ -13,7 +13,7 @@ import { newTransactionId, newUuidV7 } from './ids';
 import { resolveMethod } from './methods';
 import { submitToProvider } from './provider';
 import { externalIdTaken, insertTransaction, type JoinedTransactionRow } from './store';
-import { changeStatus, recordCreation } from './transitions';
+import { recordCreation } from './transitions';
 import { addLedgerEntry, walletBalance } from './wallet';
 
 /** Creates the transaction; resolves once it is committed (group commit, see context.ts). */
@@ -57,7 +57,9 @@ export async function initiateTransaction(
       environment: auth.environment,
       kind,
       external_id: request.external_id ?? null,
-      status: 'initiated',
+      // Handed to the provider in this same write, so the customer is deciding from the start: the row is
+      // stored as `processing`, and its timeline still reads initiated -> processing (recordCreation).
+      status: 'processing',
       amount: request.amount,
       fee,
       currency: auth.currency,
@@ -80,9 +82,6 @@ export async function initiateTransaction(
       method_ref: method.ref,
       method_name: method.name,
     };
-    // The joined fields are simply not read by the insert.
-    insertTransaction(ctx.db, created);
-    recordCreation(ctx, created);
     if (kind === 'payout') {
       addLedgerEntry(ctx, {
         appId: auth.appId,
@@ -92,13 +91,15 @@ export async function initiateTransaction(
         transactionId: created.id,
       });
     }
+    // The provider sends the customer the prompt.
     notifiesAt = submitToProvider(
       ctx.db,
       { ref: created.provider_ref, kind, environment: auth.environment, phoneNumber: request.phone_number, amount: request.amount, now },
       { settleMs: ctx.settings.settleMs, expirySeconds: ctx.settings.expirySeconds },
     );
-    // The provider has sent the prompt: the customer is now deciding.
-    changeStatus(ctx, created, 'processing');
+    // The joined fields are simply not read by the insert.
+    insertTransaction(ctx.db, created);
+    recordCreation(ctx, created);
     return created;
   });
   ctx.kickScheduler(notifiesAt ?? undefined);

@@ -36,7 +36,6 @@ const statements = statementsFor((db) => ({
     INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   get: db.prepare('SELECT * FROM provider_requests WHERE ref = ?'),
-  due: db.prepare('SELECT * FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ? ORDER BY decides_at LIMIT ?'),
   nextDue: db.prepare('SELECT MIN(decides_at) FROM provider_requests WHERE notifies = 1 AND notified = 0').pluck(),
   markNotified: db.prepare('UPDATE provider_requests SET notified = 1 WHERE ref = ?'),
   decideAt: db.prepare('UPDATE provider_requests SET decides_at = ? WHERE ref = ?'),
@@ -93,7 +92,7 @@ export function askProvider(db: Database.Database, ref: string, now: number): Pr
   return viewOf(row);
 }
 
-export function viewOf(row: ProviderRequestRow): ProviderView {
+export function viewOf(row: Pick<ProviderRequestRow, 'final_status' | 'failed_code'>): ProviderView {
   switch (row.final_status) {
     case 'completed':
       return { state: 'completed' };
@@ -108,11 +107,7 @@ export function viewOf(row: ProviderRequestRow): ProviderView {
   }
 }
 
-/** Notifications the provider owes the service at `now`, oldest first. */
-export function dueNotifications(db: Database.Database, now: number, limit = 500): ProviderRequestRow[] {
-  return statements(db).due.all(now, limit) as ProviderRequestRow[];
-}
-
+/** Records that the provider has sent its notification (the due ones: `dueNotifications` in store.ts). */
 export function markNotified(db: Database.Database, ref: string): void {
   statements(db).markNotified.run(ref);
 }

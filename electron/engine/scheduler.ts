@@ -3,9 +3,9 @@
  * each run, and an immediate run whenever the engine clock is advanced.
  */
 import type { EngineContext } from './context';
-import { dueNotifications, markNotified, nextNotificationAt, viewOf } from './provider';
+import { markNotified, nextNotificationAt } from './provider';
 import { applyProviderView } from './settlement';
-import { transactionByProviderRef } from './store';
+import { dueNotifications } from './store';
 
 export interface Scheduler {
   /** `dueAt`: the due time of the new work, when known (see EngineContext.kickScheduler). */
@@ -38,10 +38,9 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
       const now = ctx.clock.nowMicros();
       const batch = ctx.write(() => {
         const due = dueNotifications(ctx.db, now, BATCH);
-        for (const request of due) {
-          markNotified(ctx.db, request.ref);
-          const row = transactionByProviderRef(ctx.db, request.ref);
-          if (row && applyProviderView(ctx, row, viewOf(request))) settled += 1;
+        for (const { providerRef, view, row } of due) {
+          markNotified(ctx.db, providerRef);
+          if (row && applyProviderView(ctx, row, view)) settled += 1;
         }
         return due.length;
       });

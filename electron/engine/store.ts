@@ -13,6 +13,7 @@ import {
 } from '../../shared/contract';
 import type { TransactionKind } from './events';
 import { cachedConfig } from './config-cache';
+import { viewOf, type ProviderRequestRow, type ProviderView } from './provider';
 import { statementsFor } from './statements';
 
 export interface TransactionRow {
@@ -135,7 +136,12 @@ const statements = statementsFor((db) => ({
     SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
     FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
     WHERE t.id = ?`),
-  byProviderRef: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE provider_ref = ?`).raw(),
+  // One query for a settlement batch: the provider's due notifications joined with their transactions.
+  dueFromProvider: db.prepare(`
+    SELECT p.ref, p.final_status, p.failed_code, ${ROW_COLUMNS.replace(/(\w+)/g, 't.$1')}
+    FROM provider_requests p LEFT JOIN transactions t ON t.provider_ref = p.ref
+    WHERE p.notifies = 1 AND p.notified = 0 AND p.decides_at <= ?
+    ORDER BY p.decides_at LIMIT ?`).raw(),
   events: db.prepare('SELECT id, from_status, status, failed_code, at FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
 }));
 
@@ -209,9 +215,25 @@ export function getTransaction(db: Database.Database, id: string): JoinedTransac
   return statements(db).unscoped.get(id) as JoinedTransactionRow | undefined;
 }
 
-export function transactionByProviderRef(db: Database.Database, providerRef: string): TransactionRow | undefined {
-  const values = statements(db).byProviderRef.get(providerRef) as unknown[] | undefined;
-  return values === undefined ? undefined : rowFrom(values);
+/** A provider notification due now, with the transaction it is about (null: none, which is a bug). */
+export interface DueNotification {
+  providerRef: string;
+  view: ProviderView;
+  row: TransactionRow | null;
+}
+
+/** The provider's notifications due at `now`, oldest first, each with its transaction. */
+export function dueNotifications(db: Database.Database, now: number, limit: number): DueNotification[] {
+  const rows = statements(db).dueFromProvider.all(now, limit) as unknown[][];
+  return rows.map((values) => {
+    const [providerRef, finalStatus, failedCode] = values as [string, ProviderRequestRow['final_status'], FailedCode | null];
+    const transaction = values.slice(3);
+    return {
+      providerRef,
+      view: viewOf({ final_status: finalStatus, failed_code: failedCode }),
+      row: transaction[0] === null ? null : rowFrom(transaction),
+    };
+  });
 }
 
 export interface TransactionEventRow {

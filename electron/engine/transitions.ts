@@ -57,9 +57,16 @@ function allowed(from: TransactionStatus | null, to: TransactionStatus): boolean
   }
 }
 
-/** Records the first status of a freshly inserted transaction (its row already says `initiated`). */
+/**
+ * Records the timeline of a freshly inserted transaction: `initiated`, then the status its row was
+ * inserted with when that is a later one (a transaction handed to the provider in its creating write
+ * is stored as `processing` at once, rather than inserted and updated). Hooks see every step.
+ */
 export function recordCreation(ctx: EngineContext, row: TransactionRow): void {
-  record(ctx, row, null);
+  const inserted = row.status;
+  if (inserted !== 'initiated' && inserted !== 'processing') throw new Error(`transaction ${row.id}: cannot be created as ${inserted}`);
+  record(ctx, row, null, 'initiated', null);
+  if (inserted !== 'initiated') record(ctx, row, 'initiated', inserted, row.failed_code);
 }
 
 /**
@@ -84,10 +91,10 @@ export function changeStatus(ctx: EngineContext, row: TransactionRow, to: Transa
     row.reason = 'cancelled by the customer';
   }
   statements(ctx.db).update.run(row.status, row.failed_code, row.reason, row.failed_at, row.cancelled_at, row.completed_at, row.updated_at, row.id);
-  record(ctx, row, from);
+  record(ctx, row, from, to, failedCode);
 }
 
-function record(ctx: EngineContext, row: TransactionRow, from: TransactionStatus | null): void {
+function record(ctx: EngineContext, row: TransactionRow, from: TransactionStatus | null, to: TransactionStatus, failedCode: FailedCode | null): void {
   if (!ctx.db.inTransaction) throw new Error('status changes must run inside ctx.write()');
   const change: StatusChange = {
     transactionId: row.id,
@@ -95,8 +102,8 @@ function record(ctx: EngineContext, row: TransactionRow, from: TransactionStatus
     appId: row.app_id,
     environment: row.environment,
     from,
-    to: row.status,
-    failedCode: row.failed_code,
+    to,
+    failedCode,
     at: row.updated_at,
   };
   statements(ctx.db).event.run(change.transactionId, change.from, change.to, change.failedCode, change.at);
