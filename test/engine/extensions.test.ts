@@ -46,7 +46,8 @@ describe('extension points', () => {
   it('rolls the whole initiation back when a hook throws, answering 500 INTERNAL_ERROR without detail', async () => {
     const count = () => t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get();
     const ledger = () => t.engine.ledger('app_paydesk_demo', 'sandbox').length;
-    const before = [count(), ledger()];
+    const providerRequests = () => t.engine.db.prepare('SELECT COUNT(*) FROM provider_requests').pluck().get();
+    const before = [count(), ledger(), providerRequests()];
     failHooks = true;
     try {
       const result = await t.client.initiatePayout(paymentBody());
@@ -55,7 +56,7 @@ describe('extension points', () => {
     } finally {
       failHooks = false;
     }
-    expect([count(), ledger()]).toEqual(before);
+    expect([count(), ledger(), providerRequests()]).toEqual(before);
   });
 
   it('maps an unexpected error to 500 INTERNAL_ERROR without leaking its message', async () => {
