@@ -92,6 +92,9 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
 
   function pump(): void {
     if (stopped) return;
+    // Only committed deliveries go out: a commit group still open (it can span a few event-loop
+    // turns, see context.ts) commits first, so no webhook announces a change that could roll back.
+    ctx.flushWrites();
     const now = ctx.clock.nowMicros();
     const free = options.concurrency - inFlight.size;
     if (free > 0) {
