@@ -3,7 +3,7 @@
  * limit run as hooks before every route in it; extensions' routes (control API, OpenAPI) live
  * outside it and are not affected.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { KeyType } from '../../../shared/contract';
 import { splitTarget } from '../../signing';
 import { authenticate, type Authenticated } from '../auth';
@@ -37,19 +37,26 @@ export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, header
     done();
   });
 
-  app.addHook('preHandler', function authenticateRequest(request, _reply, done) {
-    try {
-      authenticateInto(request);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    done();
+  // Each route's authentication is bound to its key type when the route is registered: a route
+  // without one fails at start-up, and no request pays for reading `routeOptions` (a getter that
+  // builds a fresh object on every access).
+  app.addHook('onRoute', function bindAuthentication(route) {
+    const keyType = (route.config as { keyType?: KeyType } | undefined)?.keyType;
+    if (keyType === undefined) throw new Error(`route ${route.method.toString()} ${route.url} declares no key type`);
+    const authenticateRequest: preHandlerHookHandler = function authenticateRequest(request, _reply, done) {
+      try {
+        authenticateInto(request, keyType);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+    };
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [authenticateRequest, ...own];
   });
 
-  function authenticateInto(request: FastifyRequest): void {
-    const keyType = (request.routeOptions.config as { keyType?: KeyType }).keyType;
-    if (keyType === undefined) throw new Error(`route ${request.routeOptions.url ?? ''} declares no key type`);
+  function authenticateInto(request: FastifyRequest, keyType: KeyType): void {
     const { path, query } = splitTarget(request.raw.url ?? request.url);
     const auth = authenticate(
       ctx.db,
