@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { startEngine } from '../electron/engine';
+import { startFloorServer } from './floor-server';
 
 /** The parts of autocannon's API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -47,6 +48,7 @@ const RETRIEVE_IDS = 2000;
 interface Ready {
   engineUrl: string;
   bareUrl: string;
+  floorUrl: string;
   payment: { publicKey: string; secretKey: string };
 }
 
@@ -72,7 +74,8 @@ async function serve(): Promise<void> {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const address = bare.address();
   if (address === null || typeof address === 'string') throw new Error('bare server has no port');
-  const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
+  const floor = await startFloorServer(payment);
+  const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, floorUrl: floor.url, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
   console.log(JSON.stringify(ready));
   // Each stdin line asks for the process's CPU time so far (µs), answered as one stdout line.
   // `unsettled` answers how many transactions wait for a provider notification due within 3 s.
@@ -88,6 +91,7 @@ async function serve(): Promise<void> {
   });
   process.stdin.on('end', async () => {
     bare.close();
+    await floor.stop();
     await engine.stop();
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
@@ -230,6 +234,9 @@ async function main(): Promise<void> {
     }
     const bareCreate = await load(ready.bareUrl, creates);
     console.log(row('bare node:http (POST)', bareCreate));
+    // The stack's own floor for a create (see floor-server.ts): the target can be no easier than this.
+    // It runs before the engine's create, whose settlements would otherwise land in its run.
+    console.log(row('floor: minimal signed create', await load(ready.floorUrl, creates), bareCreate));
     const engineCreate = await load(ready.engineUrl, creates);
     console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
     await drain();
