@@ -2,7 +2,7 @@
  * Request signing (spec 5.3), with Node's crypto. Used by the client to sign and by the local
  * engine to verify; the renderer never signs.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export interface CanonicalParts {
   publicKey: string;
@@ -25,12 +25,20 @@ export function canonicalString(parts: CanonicalParts): string {
   return canonicalBytes(parts).toString('utf8');
 }
 
+/**
+ * The secret key as a crypto key object, for a verifier that checks many requests with one key:
+ * HMAC with a key object skips converting the key text on every call (about 1 µs of 4).
+ */
+export function hmacKey(secretKey: string): KeyObject {
+  return createSecretKey(Buffer.from(secretKey, 'utf8'));
+}
+
 /** Lowercase hex HMAC-SHA256 of the canonical bytes with the secret key. */
-export function computeSignature(secretKey: string, canonical: Buffer | string): string {
+export function computeSignature(secretKey: string | KeyObject, canonical: Buffer | string): string {
   return createHmac('sha256', secretKey).update(canonical).digest('hex');
 }
 
-export function signParts(secretKey: string, parts: CanonicalParts): string {
+export function signParts(secretKey: string | KeyObject, parts: CanonicalParts): string {
   return computeSignature(secretKey, canonicalBytes(parts));
 }
 
@@ -40,7 +48,7 @@ const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
  * Constant-time check of a received signature. Only lowercase hex of the right length can match,
  * and the comparison does not stop at the first differing byte.
  */
-export function verifySignature(secretKey: string, parts: CanonicalParts, received: string): boolean {
+export function verifySignature(secretKey: string | KeyObject, parts: CanonicalParts, received: string): boolean {
   const expected = Buffer.from(signParts(secretKey, parts), 'utf8');
   const candidate = Buffer.from(HEX_SIGNATURE.test(received) ? received : '', 'utf8');
   if (candidate.length !== expected.length) {

@@ -19,9 +19,10 @@
  * caller who cannot sign with it, except the environment mismatch the spec orders before the
  * signature.
  */
+import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
-import { verifySignature } from '../signing';
+import { hmacKey, verifySignature } from '../signing';
 import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
 import { statementsFor } from './statements';
@@ -65,9 +66,10 @@ interface KeyRow {
   currency: string;
 }
 
-/** A key row as cached: the whitelist parsed once. */
+/** A key row as cached: the whitelist parsed once, the secret ready for HMAC. */
 interface CachedKey extends KeyRow {
   whitelist: readonly string[];
+  hmacKey: KeyObject;
 }
 
 const statements = statementsFor((db) => ({
@@ -137,7 +139,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   }
   const key = cachedConfig<CachedKey>(db, `key:${publicKey}`, () => {
     const row = statements(db).key.get(publicKey) as KeyRow | undefined;
-    return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[] };
+    return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[], hmacKey: hmacKey(row.secret_key) };
   });
   if (!key || key.active !== 1 || key.type !== request.requiredKeyType) {
     throw new ApiError('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`);
@@ -147,7 +149,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   }
   const payload = request.method.toUpperCase() === 'GET' || request.method.toUpperCase() === 'HEAD' ? request.query : (request.body ?? '');
   const canonical = { publicKey, timestamp, method: request.method, path: request.path, payload };
-  if (!verifySignature(key.secret_key, canonical, signature)) {
+  if (!verifySignature(key.hmacKey, canonical, signature)) {
     throw new ApiError('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.');
   }
   const whitelist = key.whitelist;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalString, signParts, verifySignature, splitTarget, payloadFor } from '../../electron/signing';
+import { canonicalString, hmacKey, signParts, verifySignature, splitTarget, payloadFor } from '../../electron/signing';
 
 interface Vector {
   name: string;
@@ -48,6 +48,10 @@ describe('signing vectors made with openssl', () => {
         expect(verifySignature(vector.secretKey, parts, vector.signature.toUpperCase())).toBe(false);
         expect(verifySignature(vector.secretKey, parts, vector.signature.slice(0, 63))).toBe(false);
         expect(verifySignature(vector.secretKey + 'x', parts, vector.signature)).toBe(false);
+        // The engine verifies with a cached key object: same answers.
+        expect(verifySignature(hmacKey(vector.secretKey), parts, vector.signature)).toBe(true);
+        expect(verifySignature(hmacKey(vector.secretKey), parts, flipped)).toBe(false);
+        expect(verifySignature(hmacKey(vector.secretKey + 'x'), parts, vector.signature)).toBe(false);
       });
     });
   }
