@@ -30,6 +30,17 @@ function randomByte(): number {
   return pool[poolOffset++] as number;
 }
 
+/** `count` characters of base 62, each equally likely (CSPRNG): API keys use this too. */
+export function randomBase62(count: number): string {
+  let text = '';
+  while (text.length < count) {
+    const byte = randomByte();
+    // 248 = 4 × 62: rejecting the top 8 values keeps every character equally likely.
+    if (byte < 248) text += BASE62[byte % 62];
+  }
+  return text;
+}
+
 /** `TE_` + time + randomness; `nowMicros` is the engine clock. */
 export function newTransactionId(nowMicros: number): string {
   let time = '';
@@ -38,15 +49,7 @@ export function newTransactionId(nowMicros: number): string {
     time = BASE62[rest % 62] + time;
     rest = Math.floor(rest / 62);
   }
-  let id = `TE_${time}`;
-  for (let index = 0; index < RANDOM_DIGITS; ) {
-    const byte = randomByte();
-    // 248 = 4 × 62: rejecting the top 8 values keeps every character equally likely.
-    if (byte >= 248) continue;
-    id += BASE62[byte % 62];
-    index += 1;
-  }
-  return id;
+  return `TE_${time}${randomBase62(RANDOM_DIGITS)}`;
 }
 
 /** A version 7 UUID for `nowMicros` (engine clock). */
@@ -55,8 +58,8 @@ export function newUuidV7(nowMicros: number): string {
   const millis = Math.floor(micros / 1000);
   // Sub-millisecond fraction in 12 bits (RFC 9562 §6.2, method 3): ordered within a millisecond too.
   const fraction = Math.floor(((micros % 1000) * 4096) / 1000);
-  // 48 bits of milliseconds: the top 16 and the low 32, as 4 + 8 hex digits.
-  const time = (Math.floor(millis / 0x1_0000_0000).toString(16).padStart(4, '0') + (millis % 0x1_0000_0000).toString(16).padStart(8, '0')).slice(-12);
+  // 48 bits of milliseconds as 12 hex digits (exact: far below 2^53).
+  const time = millis.toString(16).padStart(12, '0').slice(-12);
   let rest = '';
   for (let index = 0; index < 7; index += 1) rest += HEX[randomByte()];
   return (

@@ -3,11 +3,12 @@
  * environment and type), activate or deactivate, approve live mode, add keys, disable keys, set
  * a key's IP whitelist, rotate a key's secret. Each operation is one write.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ENVIRONMENTS, KEY_TYPES, type Environment, type KeyType } from '../../../shared/contract';
 import type { EngineContext } from '../context';
+import { randomBase62 } from '../ids';
 import { seededApplications, type SeededApplication, type SeededKey } from '../seeding';
 import { ControlError } from './guard';
 
@@ -41,14 +42,6 @@ export const updateKeySchema = z
   .strictObject({ active: z.boolean().optional(), ipWhitelist: ipList.optional() })
   .refine((body) => body.active !== undefined || body.ipWhitelist !== undefined, { message: 'give active, ipWhitelist or both' });
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function randomChars(count: number): string {
-  let text = '';
-  for (const byte of randomBytes(count)) text += ALPHABET[byte % ALPHABET.length];
-  return text;
-}
-
 export function listApplications(ctx: EngineContext): SeededApplication[] {
   return seededApplications(ctx.db);
 }
@@ -62,12 +55,12 @@ export function getApplication(ctx: EngineContext, appId: string): SeededApplica
 function insertKey(ctx: EngineContext, appId: string, environment: Environment, type: KeyType, ipWhitelist: string[]): void {
   ctx.db
     .prepare('INSERT INTO api_keys (public_key, secret_key, app_id, environment, type, active, ip_whitelist) VALUES (?, ?, ?, ?, ?, 1, ?)')
-    .run(`pk_${environment}_${type}_${randomChars(24)}`, `sk_${environment}_${type}_${randomChars(40)}`, appId, environment, type, JSON.stringify(ipWhitelist));
+    .run(`pk_${environment}_${type}_${randomBase62(24)}`, `sk_${environment}_${type}_${randomBase62(40)}`, appId, environment, type, JSON.stringify(ipWhitelist));
 }
 
 /** A new application with one key pair per environment and type and every method enabled. */
 export function createApplication(ctx: EngineContext, input: z.output<typeof createApplicationSchema>): SeededApplication {
-  const id = input.id ?? `app_${randomChars(16)}`;
+  const id = input.id ?? `app_${randomBase62(16)}`;
   ctx.write(() => {
     if (ctx.db.prepare('SELECT 1 FROM applications WHERE id = ?').get(id)) {
       throw new ControlError('CONFLICT', `An application ${id} already exists.`, { id: ['is used by another application'] });
@@ -124,7 +117,7 @@ export function updateKey(ctx: EngineContext, publicKey: string, input: z.output
 export function rotateKeySecret(ctx: EngineContext, publicKey: string): SeededKey {
   return ctx.write(() => {
     const { app, key } = findKey(ctx, publicKey);
-    ctx.db.prepare('UPDATE api_keys SET secret_key = ? WHERE public_key = ?').run(`sk_${key.environment}_${key.type}_${randomChars(40)}`, publicKey);
+    ctx.db.prepare('UPDATE api_keys SET secret_key = ? WHERE public_key = ?').run(`sk_${key.environment}_${key.type}_${randomBase62(40)}`, publicKey);
     ctx.queueEvent({ type: 'extension', topic: 'application.changed', data: { appId: app.id } });
     return findKey(ctx, publicKey).key;
   });
