@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { toFieldErrors } from '../../../shared/contract';
+import { jsonObjectFrom } from '../routes/body';
 import { ControlError } from './guard';
 
 export function readControlBody<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
@@ -15,14 +16,9 @@ export function readControlBody<S extends z.ZodType>(request: FastifyRequest, sc
     if (contentType !== 'application/json') {
       throw new ControlError('UNSUPPORTED_MEDIA_TYPE', 'Send control API bodies as JSON with Content-Type: application/json.');
     }
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new ControlError('MALFORMED_REQUEST', 'The request body is not valid JSON.');
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ControlError('MALFORMED_REQUEST', 'The request body must be a JSON object.');
-    }
+    const parsed = jsonObjectFrom(raw);
+    if ('problem' in parsed) throw new ControlError('MALFORMED_REQUEST', parsed.problem);
+    value = parsed.value;
   }
   const result = schema.safeParse(value);
   if (!result.success) throw new ControlError('VALIDATION_ERROR', 'The request failed validation.', toFieldErrors(result.error.issues));

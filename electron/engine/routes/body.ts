@@ -17,19 +17,24 @@ export function requireJsonMediaType(contentType: string | undefined): void {
   }
 }
 
-export function parseJsonObject(body: Buffer | undefined): Record<string, unknown> {
-  const text = body === undefined ? '' : body.toString('utf8');
-  if (text.trim() === '') throw new ApiError('MALFORMED_REQUEST', 'The request body is empty: send a JSON object.');
+/** JSON text as an object, or why it is not one: the one parse the public and the control API share. */
+export function jsonObjectFrom(text: string): { value: Record<string, unknown> } | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError('MALFORMED_REQUEST', 'The request body is not valid JSON.');
+    return { problem: 'The request body is not valid JSON.' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ApiError('MALFORMED_REQUEST', 'The request body must be a JSON object.');
-  }
-  return value as Record<string, unknown>;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'The request body must be a JSON object.' };
+  return { value: value as Record<string, unknown> };
+}
+
+export function parseJsonObject(body: Buffer | undefined): Record<string, unknown> {
+  const text = body === undefined ? '' : body.toString('utf8');
+  if (text.trim() === '') throw new ApiError('MALFORMED_REQUEST', 'The request body is empty: send a JSON object.');
+  const parsed = jsonObjectFrom(text);
+  if ('problem' in parsed) throw new ApiError('MALFORMED_REQUEST', parsed.problem);
+  return parsed.value;
 }
 
 export function readTransactionRequest(contentType: string | undefined, body: Buffer | undefined): TransactionRequest {
