@@ -49,9 +49,34 @@ const transactionLike = fc.record(
   { requiredKeys: [] },
 );
 
+/** Objects or arrays nested up to 30,000 levels (64 KiB holds about 32,000 `[]` pairs). */
+const deepJsonText = fc
+  .record({ levels: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 30_000 })), shape: fc.constantFrom('object', 'array', 'mixed') })
+  .map(({ levels, shape }) => {
+    const open = (index: number) => (shape === 'array' || (shape === 'mixed' && index % 2 === 1) ? '[' : '{"k":');
+    const close = (index: number) => (shape === 'array' || (shape === 'mixed' && index % 2 === 1) ? ']' : '}');
+    let text = '1';
+    for (let index = levels - 1; index >= 0; index -= 1) text = `${open(index)}${text}${close(index)}`;
+    return text.startsWith('{') ? text : `{"k":${text}}`;
+  });
+
+/** A transaction-like body with deep JSON in one place: metadata, customer.metadata, or anywhere. */
+const deeplyNested = fc
+  .record({ value: transactionLike, deep: deepJsonText, at: fc.constantFrom('metadata', 'customer.metadata', 'extra', 'customer', 'body') })
+  .map(({ value, deep, at }) => {
+    if (at === 'body') return deep;
+    const marker = '"__DEEP__"';
+    const customer = typeof value.customer === 'object' && value.customer !== null && !Array.isArray(value.customer) ? value.customer : {};
+    const shaped =
+      at === 'customer.metadata' ? { ...value, customer: { ...customer, metadata: '__DEEP__' } }
+      : { ...value, [at]: '__DEEP__' };
+    return JSON.stringify(shaped).replace(marker, deep);
+  });
+
 const body = fc.oneof(
   { weight: 1, arbitrary: fc.constant(undefined) },
   { weight: 6, arbitrary: transactionLike.map((value) => JSON.stringify(value)) },
+  { weight: 2, arbitrary: deeplyNested },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
 );
