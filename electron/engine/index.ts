@@ -44,6 +44,7 @@ export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
+export { OVERSIZED_BODY_DRAIN_BYTES } from './raw-body';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE = 600;
