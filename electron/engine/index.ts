@@ -17,7 +17,7 @@ import { createSandboxTools, type SandboxTools } from './control';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
-import type { Migration } from './migrations';
+import { storeClockOffset, storedClockOffset, type Migration } from './migrations';
 import { decideNow } from './provider';
 import { RateLimiter } from './rate-limit';
 import { publicApi } from './routes/public-api';
@@ -142,7 +142,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   };
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
-  const clock = createClock();
+  // The offset survives restarts (migration 3); an advance is stored before its due work runs.
+  const clock = createClock({ offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
   let ctxRef: EngineContext | null = null;
