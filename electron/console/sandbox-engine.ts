@@ -14,7 +14,8 @@ interface EngineDelivery {
   id: string;
   transactionId: string;
   eventType: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /** `paused`: kept while the endpoint is disabled by a 410 Gone (the console shows it as stopped). */
+  status: 'pending' | 'paused' | 'delivered' | 'failed';
   createdAt: string;
   nextAttemptAt: string | null;
   attempts: { at: string; url: string; httpStatus: number | null; error: string | null; durationMs: number }[];
@@ -34,7 +35,7 @@ function toDelivery(delivery: EngineDelivery, currentUrl: string | null): Webhoo
     eventType: delivery.eventType,
     transactionId: delivery.transactionId,
     url: delivery.attempts.at(-1)?.url ?? currentUrl ?? '',
-    state: delivery.status,
+    state: delivery.status === 'paused' ? 'stopped' : delivery.status,
     createdAt: delivery.createdAt,
     nextAttemptAt: delivery.nextAttemptAt,
     attempts: delivery.attempts.map(({ at, httpStatus, error, durationMs }) => ({ at, httpStatus, error, durationMs })),

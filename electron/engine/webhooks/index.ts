@@ -10,6 +10,7 @@ import {
   getDelivery,
   listDeliveries,
   queueDeliveryFor,
+  resumePausedDeliveries,
   rotateWebhookSecret,
   setWebhookUrl,
   toWebhookDelivery,
@@ -47,7 +48,7 @@ export interface Webhooks {
   delivery(deliveryId: string): WebhookDelivery | null;
   /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id`. */
   redeliver(deliveryId: string): WebhookDelivery;
-  /** Null removes the URL. Setting a URL re-enables an endpoint a 410 disabled. */
+  /** Null removes the URL. Setting a URL re-enables an endpoint a 410 disabled and sends its paused deliveries. */
   setWebhookUrl(appId: string, url: string | null): WebhookEndpoint;
   webhookUrl(appId: string): string | null;
   endpoint(appId: string): WebhookEndpoint;
@@ -131,6 +132,11 @@ export function installWebhooks(ctx: EngineContext, options: WebhookOptions = {}
       requireApp(appId);
       const updated = ctx.write(() => {
         setWebhookUrl(ctx.db, appId, url);
+        if (url !== null) {
+          for (const id of resumePausedDeliveries(ctx.db, appId, ctx.clock.nowMicros())) {
+            ctx.queueEvent({ type: 'extension', topic: 'webhook.delivery', data: toWebhookDelivery(ctx.db, getDelivery(ctx.db, id) as NonNullable<ReturnType<typeof getDelivery>>) });
+          }
+        }
         return webhookEndpoint(ctx.db, appId) as WebhookEndpoint;
       });
       ctx.queueEvent({ type: 'extension', topic: 'webhook.endpoint', data: { appId, url: updated.url } });
