@@ -19,7 +19,7 @@ import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
 import { storeClockOffset, storedClockOffset, type Migration } from './migrations';
 import { decideNow } from './provider';
-import { RateLimiter } from './rate-limit';
+import { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, RateLimiter } from './rate-limit';
 import { publicApi } from './routes/public-api';
 import { createScheduler } from './scheduler';
 import { defaultSeed, type Seed } from './seed';
@@ -45,9 +45,11 @@ export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
 export { OVERSIZED_BODY_DRAIN_BYTES } from './raw-body';
+export { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE } from './rate-limit';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE = 600;
+
 
 export type EngineExtension = (app: FastifyInstance, ctx: EngineContext) => void | Promise<void>;
 
@@ -65,7 +67,10 @@ export interface EngineOptions {
   expirySeconds?: number;
   /** Largest accepted request body; default 64 KiB. */
   bodyLimitBytes?: number;
-  /** Per-key limit; default 600 per minute; 0 turns it off. */
+  /**
+   * Per-key limit in requests per minute; default 600; 0 turns it off (load-testing an app). Not
+   * stored: like settleMs, a restart takes it from the options again. `setRateLimit` changes it live.
+   */
   rateLimit?: { perKeyPerMinute: number };
   /** The word in the auth header names (`X-<word>-Timestamp`); default SVC. */
   headerWord?: string;
@@ -100,6 +105,8 @@ export interface EngineHandle {
   /** Makes the provider decide now and delivers its notification (a needs-verify one still waits for verify). */
   settleNow(transactionId: string): { status: string } | null;
   setSettleMs(ms: number): void;
+  /** Requests per minute per key from now on (the current minute's count is kept); 0 turns the limit off. */
+  setRateLimit(perKeyPerMinute: number): void;
   setMaintenance(on: boolean): void;
   walletBalance(appId: string, environment: Environment): number;
   topUp(appId: string, environment: Environment, amount: number, reason: string): number;
@@ -132,13 +139,21 @@ function checkNonNegative(name: string, value: number, integer = true): number {
   return value;
 }
 
+function checkRateLimit(perKeyPerMinute: number): number {
+  checkNonNegative('rateLimit.perKeyPerMinute', perKeyPerMinute);
+  if (perKeyPerMinute > MAX_RATE_LIMIT_PER_KEY_PER_MINUTE) {
+    throw new RangeError(`rateLimit.perKeyPerMinute must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}, got ${perKeyPerMinute}`);
+  }
+  return perKeyPerMinute;
+}
+
 export async function startEngine(options: EngineOptions = {}): Promise<EngineHandle> {
   const settings: EngineSettings = {
     settleMs: checkNonNegative('settleMs', options.settleMs ?? 2000),
     expirySeconds: checkNonNegative('expirySeconds', options.expirySeconds ?? 120, false),
     maintenance: false,
     bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
-    rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
+    rateLimitPerKeyPerMinute: checkRateLimit(options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
@@ -228,6 +243,10 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     setSettleMs(ms) {
       settings.settleMs = checkNonNegative('settleMs', ms);
       hub.emit({ type: 'engine', detail: 'settle-ms' });
+    },
+    setRateLimit(perKeyPerMinute) {
+      settings.rateLimitPerKeyPerMinute = checkRateLimit(perKeyPerMinute);
+      hub.emit({ type: 'engine', detail: 'rate-limit' });
     },
     setMaintenance(on) {
       settings.maintenance = on;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS, formatTimestamp, type Environment } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { successBody } from '../errors';
+import { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE } from '../rate-limit';
 import { checkWebhookUrl, WebhookOperationError, type Webhooks } from '../webhooks';
 import {
   createApplication,
@@ -165,6 +166,21 @@ export function registerControlRoutes(
     const body = readControlBody(request, z.strictObject({ settleMs: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(86_400_000) }));
     target().setSettleMs(body.settleMs);
     return successBody(`Settle delay set to ${body.settleMs} ms for new transactions.`, { settleMs: ctx.settings.settleMs });
+  });
+  app.put('/rate-limit', async function setRateLimit(request) {
+    const body = readControlBody(
+      request,
+      z.strictObject({
+        perMinute: z
+          .number({ error: 'must be a number' })
+          .int('must be a whole number of requests per minute')
+          .min(0, 'must be 0 (no limit) or more')
+          .max(MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, `must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}`),
+      }),
+    );
+    target().setRateLimit(body.perMinute);
+    const message = body.perMinute === 0 ? 'Rate limit off: keys may send any number of requests.' : `Rate limit set to ${body.perMinute} requests per minute per key.`;
+    return successBody(message, { rateLimitPerKeyPerMinute: ctx.settings.rateLimitPerKeyPerMinute });
   });
   app.put('/maintenance', async function setMaintenance(request) {
     const body = readControlBody(request, z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }));
