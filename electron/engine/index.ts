@@ -27,7 +27,7 @@ import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplic
 import { createServer } from './server';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
 import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
-import { WEBHOOK_MIGRATIONS, type WebhookDelivery, type WebhookOptions } from './webhooks';
+import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export type { EngineContext, EngineSettings } from './context';
 export type { EngineClock } from './clock';
@@ -37,7 +37,7 @@ export type { Migration } from './migrations';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
-export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus } from './webhooks';
+export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus, DeliveryPage, WebhookDeliverySummary } from './webhooks';
 export { signWebhook, DEFAULT_RETRY_DELAYS_SECONDS } from './webhooks';
 export { buildOpenApiDocument } from './openapi';
 export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
@@ -120,6 +120,13 @@ export interface EngineHandle {
   adminToken: string;
   /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
   deliveries(appId?: string): WebhookDelivery[];
+  /**
+   * One page of deliveries, newest first, without their payloads: `limit` default 50, at most 500;
+   * `cursor` the `nextCursor` of the page before. RangeError for a bad limit or cursor.
+   */
+  deliveryPage(options?: { appId?: string; limit?: number; cursor?: string }): DeliveryPage;
+  /** One delivery with its payload and attempts, or null. */
+  delivery(deliveryId: string): WebhookDelivery | null;
   /** Sends a delivery again (same webhook-id) from the start of the retry schedule. */
   redeliver(deliveryId: string): WebhookDelivery;
   /** Sets or (null) removes an application's webhook URL; setting it re-enables a 410-disabled endpoint. */
@@ -281,6 +288,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     },
     adminToken: tools.adminToken,
     deliveries: (appId) => tools.webhooks.deliveries(appId),
+    deliveryPage: (options = {}) => tools.webhooks.deliveryPage(options),
+    delivery: (deliveryId) => tools.webhooks.delivery(deliveryId),
     redeliver: (deliveryId) => tools.webhooks.redeliver(deliveryId),
     setWebhookUrl(appId, url) {
       tools.webhooks.setWebhookUrl(appId, url);

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle, type Migration, type WebhookDelivery } from '../../electron/engine';
+import { startEngine, type DeliveryPage, type EngineHandle, type Migration, type WebhookDelivery } from '../../electron/engine';
 import { openEngineDb } from '../../electron/engine/db';
 import { WEBHOOK_MIGRATIONS } from '../../electron/engine/webhooks';
 import { control, data } from '../engine-control/control';
@@ -77,9 +77,8 @@ describe('a 410-disabled endpoint', () => {
     ]);
     expect(paused.every((d) => d.status === 'paused')).toBe(true);
     expect(() => t.engine.redeliver(deliveryA.id)).toThrow(/410 Gone/);
-    const listed = data(await control<{ items: WebhookDelivery[] } | WebhookDelivery[]>(t.engine, 'GET', `/deliveries?app_id=${APP}`));
-    const listedItems = Array.isArray(listed) ? listed : listed.items;
-    expect(listedItems.filter((d) => d.status === 'paused')).toHaveLength(paused.length);
+    const listed = data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries?app_id=${APP}`)).deliveries;
+    expect(listed.filter((d) => d.status === 'paused' && d.nextAttemptAt === null)).toHaveLength(paused.length);
     expect(receiver.received.length).toBe(receivedWhileGone);
 
     // The URL is set again: every kept delivery goes out, each from the start of its schedule.

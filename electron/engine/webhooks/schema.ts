@@ -72,6 +72,8 @@ export const WEBHOOK_MIGRATIONS: Migration[] = [
         ALTER TABLE webhook_deliveries_new RENAME TO webhook_deliveries;
         CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
         CREATE INDEX webhook_deliveries_app ON webhook_deliveries (app_id, created_at);
+        -- Pages of one application's deliveries, newest first (an index on app_id holds the rowid too).
+        CREATE INDEX webhook_deliveries_app_seq ON webhook_deliveries (app_id);
       `);
     },
   },

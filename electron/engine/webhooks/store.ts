@@ -86,6 +86,9 @@ const statements = statementsFor((db) => ({
   earliestPending: db.prepare("SELECT id, transaction_id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?"),
   all: db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at, rowid'),
   byApp: db.prepare('SELECT * FROM webhook_deliveries WHERE app_id = ? ORDER BY created_at, rowid'),
+  // Newest first by insertion order (rowid): a page boundary never moves when rows are added.
+  page: db.prepare('SELECT rowid AS seq, * FROM webhook_deliveries WHERE rowid < ? ORDER BY rowid DESC LIMIT ?'),
+  pageByApp: db.prepare('SELECT rowid AS seq, * FROM webhook_deliveries WHERE app_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?'),
   attempts: db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
   insertAttempt: db.prepare('INSERT INTO webhook_attempts (delivery_id, at, url, http_status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)'),
   update: db.prepare(`
@@ -234,4 +237,21 @@ export function toWebhookDelivery(db: Database.Database, row: DeliveryRow): Webh
 export function listDeliveries(db: Database.Database, appId?: string): WebhookDelivery[] {
   const rows = (appId === undefined ? statements(db).all.all() : statements(db).byApp.all(appId)) as DeliveryRow[];
   return rows.map((row) => toWebhookDelivery(db, row));
+}
+
+/**
+ * One page of deliveries, newest first, starting below `beforeSeq` (the insertion sequence of the
+ * previous page's last row; omitted: the newest). `nextSeq` is null on the last page.
+ */
+export function pageDeliveries(
+  db: Database.Database,
+  options: { appId?: string; limit: number; beforeSeq?: number },
+): { rows: DeliveryRow[]; nextSeq: number | null } {
+  const before = options.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+  const found = (
+    options.appId === undefined ? statements(db).page.all(before, options.limit + 1) : statements(db).pageByApp.all(options.appId, before, options.limit + 1)
+  ) as (DeliveryRow & { seq: number })[];
+  const rows = found.slice(0, options.limit);
+  const last = rows.at(-1);
+  return { rows, nextSeq: found.length > options.limit && last ? last.seq : null };
 }
