@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine, type DeliveryPage, type EngineHandle, type Migration, type WebhookDelivery } from '../../electron/engine';
+import { sandboxControlFrom } from '../../electron/console/sandbox-engine';
 import { openEngineDb } from '../../electron/engine/db';
 import { WEBHOOK_MIGRATIONS } from '../../electron/engine/webhooks';
 import { control, data } from '../engine-control/control';
@@ -80,6 +81,9 @@ describe('a 410-disabled endpoint', () => {
     const listed = data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries?app_id=${APP}`)).deliveries;
     expect(listed.filter((d) => d.status === 'paused' && d.nextAttemptAt === null)).toHaveLength(paused.length);
     expect(receiver.received.length).toBe(receivedWhileGone);
+    // The console's Sandbox panel shows them as stopped.
+    const shown = await sandboxControlFrom(t.engine).deliveries!();
+    expect(shown.deliveries.map((delivery) => delivery.state)).toEqual(paused.map(() => 'stopped'));
 
     // The URL is set again: every kept delivery goes out, each from the start of its schedule.
     answer = 200;
