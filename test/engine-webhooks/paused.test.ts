@@ -96,6 +96,27 @@ describe('a 410-disabled endpoint', () => {
   });
 });
 
+describe('a 410-disabled endpoint whose URL is removed', () => {
+  it('keeps its paused deliveries through the removal and sends them when a URL is set', async () => {
+    let answer: Answer = 410;
+    const receiver = await startReceiver(() => answer);
+    cleanups.push(() => receiver.close());
+    const t = await startTestEngine({ settleMs: 0 });
+    cleanups.push(() => t.stop());
+    t.engine.setWebhookUrl(APP, receiver.url);
+    const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
+    await waitForDeliveries(t.engine, (all) => all[0]?.status === 'paused');
+    t.engine.setWebhookUrl(APP, null);
+    expect(t.engine.deliveries().map((d) => d.status)).toEqual(['paused']);
+    expect(() => t.engine.redeliver(t.engine.deliveries()[0]?.id ?? '')).toThrow(/no webhook URL/);
+    answer = 200;
+    t.engine.setWebhookUrl(APP, receiver.url);
+    const [delivered] = await waitForDeliveries(t.engine, (all) => all[0]?.status === 'delivered');
+    expect(delivered).toMatchObject({ transactionId: created.transaction_id, eventType: 'payment.processing' });
+    expect(delivered?.attempts.map((attempt) => attempt.httpStatus)).toEqual([410, 200]);
+  });
+});
+
 describe('migration 101 (paused deliveries)', () => {
   it('keeps the deliveries of a database made before it', async () => {
     const temp = tempDir();
