@@ -1,0 +1,35 @@
+/**
+ * Field errors shown next to a field. The shared zod schemas and main answer them in English
+ * (the API's own words); renderer/src/messages/fields.ts maps each known message to a key here.
+ */
+export default {
+  required: 'is required',
+  string: 'must be a string',
+  number: 'must be a number',
+  wholeSmallest: 'must be a whole number in the smallest currency unit',
+  whole: 'must be a whole number',
+  positive: 'must be greater than 0',
+  atMost: 'must be at most {{max}}',
+  maxChars: 'must be at most {{max}} characters',
+  minChars: 'must be at least {{min}} characters',
+  maxBytes: 'must be at most {{max}} bytes as JSON',
+  phone: 'must be + followed by the country code and number, digits only (e.g. +237650000001)',
+  email: 'must be a valid email address',
+  notEmpty: 'must not be empty',
+  externalIdChars: 'may contain only letters, digits and . _ : -',
+  timestamp: 'must be an ISO 8601 UTC timestamp with microseconds, like 2026-11-21T10:00:00.123456Z',
+  unknownField: 'is not a known field',
+  wholeCurrency: 'must be a whole number of {{currency}} (it has no smaller unit)',
+  decimals: 'must be a number with at most {{digits}} decimals',
+  tooLarge: 'is too large',
+  metadataKey: 'every value needs a key',
+  metadataTwice: 'key "{{key}}" is used twice',
+  httpUrl: 'must be an http(s) URL',
+  headerWord: 'letters and digits only, 1 to 32',
+  notZero: 'must not be 0',
+  differentKeys: 'must differ from the payment key (key pairs are per type)',
+  typedAmountRequired: 'is required for a live payout',
+  typedAmountMismatch: 'does not match the amount',
+  invalidChoice: 'is not one of the allowed values',
+  invalid: 'is not valid',
+} as const;

@@ -1,0 +1,8 @@
+import type { Messages } from '../types';
+import type en from '../en/components';
+
+export default {
+  copyLabel: 'Copier {{label}}',
+  details: 'Détails : {{message}}',
+  code: 'Code {{code}}',
+} as const satisfies Messages<typeof en>;
