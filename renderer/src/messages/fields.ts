@@ -39,6 +39,7 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^must differ from the payment key/, 'differentKeys', []],
   [/^is required for a live payout$/, 'typedAmountRequired', []],
   [/^does not match the amount$/, 'typedAmountMismatch', []],
+  [/^does not match the payout amount$/, 'typedPayoutMismatch', []],
   // zod's own defaults, for schemas that set no message
   [/^Invalid input: expected \w+, received undefined$/, 'required', []],
   [/^Invalid input: expected number, received \w+$/, 'number', []],
@@ -48,6 +49,9 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^Too small: expected string to have >=1 characters$/, 'required', []],
   [/^Too small: expected string to have >=(\d+) characters$/, 'minChars', ['min']],
   [/^Too big: expected number to be <=(\d+)$/, 'atMost', ['max']],
+  [/^Too small: expected number to be >=(-?\d+)$/, 'atLeast', ['min']],
+  [/^Invalid ISO datetime$/, 'dateTime', []],
+  [/^Invalid URL$/, 'url', []],
   [/^Invalid option: expected one of/, 'invalidChoice', []],
 ];
 

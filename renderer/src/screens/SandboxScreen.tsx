@@ -9,7 +9,7 @@ import type { ApiFailure, Result } from '../../../shared/api';
 import { describeFailedCode } from '../messages/errors';
 import { CopyButton, Empty, ErrorNotice, Loading, statusLabel } from '../components/common';
 import { translateFieldError } from '../messages/fields';
-import { formatCount, formatMoney, parseAmount } from '../format/money';
+import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
@@ -97,7 +97,7 @@ function Wallet() {
             <option value="live">{t('common:environment.live')}</option>
           </select>
         </label>
-        <label>{t('wallet.amount', { currency })}
+        <label>{t('wallet.amount', { currency: currencyLabel(currency) })}
           <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={error ? true : undefined} />
         </label>
         <label>{t('wallet.reason')}

@@ -30,6 +30,10 @@ export default {
   differentKeys: 'must differ from the payment key (key pairs are per type)',
   typedAmountRequired: 'is required for a live payout',
   typedAmountMismatch: 'does not match the amount',
+  typedPayoutMismatch: 'does not match the payout amount',
+  atLeast: 'must be at least {{min}}',
+  dateTime: 'must be a date and time',
+  url: 'must be a URL',
   invalidChoice: 'is not one of the allowed values',
   invalid: 'is not valid',
 } as const;

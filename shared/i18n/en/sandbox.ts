@@ -71,6 +71,8 @@ export default {
     resultLabel: 'Result of saving the webhook address',
     deliveries_one: '{{formatted}} delivery',
     deliveries_other: '{{formatted}} deliveries',
+    /** Never chosen in English; French uses it for round millions (see test/shared/i18n.test.ts). */
+    deliveries_many: '{{formatted}} deliveries',
     refresh: 'Refresh deliveries',
     unavailable: 'The deliveries could not be read.',
     empty: 'No deliveries yet.',

@@ -5,6 +5,7 @@ export default {
   notices: {
     OUTCOME_UNKNOWN_one: '{{formatted}} requête était en cours d’envoi au dernier arrêt de Paydesk ; son issue est inconnue. Recherchez-la par son identifiant externe avant de l’envoyer à nouveau.',
     OUTCOME_UNKNOWN_other: '{{formatted}} requêtes étaient en cours d’envoi au dernier arrêt de Paydesk ; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
+    OUTCOME_UNKNOWN_many: '{{formatted}} de requêtes étaient en cours d’envoi au dernier arrêt de Paydesk ; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
     SANDBOX_UNAVAILABLE: 'Le bac à sable local n’a pas démarré ; les autres profils fonctionnent toujours. La raison figure dans le journal.',
     SETTINGS_CORRUPT: 'Le fichier de paramètres n’a pas pu être lu. Paydesk a démarré avec les paramètres par défaut (vos clés secrètes sont dans le trousseau du système et n’ont pas été touchées).',
     SETTINGS_CORRUPT_KEPT: 'Le fichier de paramètres n’a pas pu être lu ; il a été mis de côté sous {{backupPath}}. Paydesk a démarré avec les paramètres par défaut (vos clés secrètes sont dans le trousseau du système et n’ont pas été touchées).',

@@ -29,6 +29,10 @@ export default {
   differentKeys: 'doit être différente de la clé de paiement (une paire de clés par type)',
   typedAmountRequired: 'est obligatoire pour un transfert en production',
   typedAmountMismatch: 'ne correspond pas au montant',
+  typedPayoutMismatch: 'ne correspond pas au montant du transfert',
+  atLeast: 'doit être au moins {{min}}',
+  dateTime: 'doit être une date et une heure',
+  url: 'doit être une URL',
   invalidChoice: 'ne fait pas partie des valeurs autorisées',
   invalid: 'n’est pas valide',
 } as const satisfies Messages<typeof en>;

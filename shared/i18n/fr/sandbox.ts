@@ -73,6 +73,7 @@ export default {
     resultLabel: 'Résultat de l’enregistrement de l’adresse des webhooks',
     deliveries_one: '{{formatted}} livraison',
     deliveries_other: '{{formatted}} livraisons',
+    deliveries_many: '{{formatted}} de livraisons',
     refresh: 'Actualiser les livraisons',
     unavailable: 'Les livraisons n’ont pas pu être lues.',
     empty: 'Aucune livraison pour l’instant.',
