@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
-import { ErrorNotice, Loading } from './components/common';
+import { ErrorNotice, Loading, profileName } from './components/common';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
@@ -68,7 +68,7 @@ function EnvironmentMarker() {
         >
           {profiles.map((p) => (
             <option key={p.id} value={p.id}>
-              {t('marker.option', { name: p.name, environment: t(`environment.${p.environment}`) })}
+              {t('marker.option', { name: profileName(p), environment: t(`environment.${p.environment}`) })}
             </option>
           ))}
         </select>

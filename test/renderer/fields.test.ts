@@ -3,7 +3,7 @@
  * mapped to a catalogue key, so a French reader never sees an English field error.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { CHANNEL_INPUTS, profileInputSchema } from '../../shared/api';
 import { toFieldErrors, transactionRequestSchema } from '../../shared/contract';
 import { parseAmount } from '../../renderer/src/format/money';

@@ -1,6 +1,6 @@
 /** Small shared pieces: status badge, copy button, spinner, error notice, field wrapper. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ApiFailure, JournalState } from '../../../shared/api';
+import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
 import type { TransactionStatus } from '../../../shared/contract';
 import { useTranslation } from 'react-i18next';
 import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
@@ -15,6 +15,11 @@ export function statusLabel(status: TransactionStatus): string {
 /** The console's own state of a journal entry in words ("Outcome unknown" / "Issue inconnue"). */
 export function journalStateLabel(state: JournalState): string {
   return translate(`status:journal.${state}`);
+}
+
+/** A profile's name as shown: the built-in local sandbox profile's name is in the console's language. */
+export function profileName(profile: Pick<Profile, 'name' | 'builtIn'>): string {
+  return profile.builtIn ? translate('components:localSandbox') : profile.name;
 }
 
 /** The status as a badge; a journal entry the service does not know yet shows its own state. */

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
@@ -47,7 +47,7 @@ export function PaymentScreen() {
     <section aria-labelledby="payment-title" className="screen">
       <header className="screen-head">
         <h1 id="payment-title">{t('title')}</h1>
-        <p className="muted">{profile ? t('introProfile', { name: profile.name, environment: t(`common:environment.${profile.environment}`) }) : t('intro')}</p>
+        <p className="muted">{profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}</p>
       </header>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}

@@ -5,4 +5,5 @@ export default {
   copyLabel: 'Copier {{label}}',
   details: 'Détails : {{message}}',
   code: 'Code {{code}}',
+  localSandbox: 'Bac à sable local',
 } as const satisfies Messages<typeof en>;
