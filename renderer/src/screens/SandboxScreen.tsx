@@ -50,9 +50,11 @@ function Outcomes() {
                 {o.behaviour === 'expires' ? t('outcomes.expires') : o.behaviour === 'needs-verify' ? t('outcomes.needsVerify') : null}
                 {o.failedCode ? <div className="muted small">{describeFailedCode(o.failedCode)}</div> : null}
               </td>
-              <td className="nowrap">
-                <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payment')} aria-label={t('outcomes.usePayment', { phone: o.phoneNumber })}>{t('outcomes.payment')}</button>{' '}
-                <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payout')} aria-label={t('outcomes.usePayout', { phone: o.phoneNumber })}>{t('outcomes.payout')}</button>
+              <td>
+                <div className="use-number">
+                  <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payment')} aria-label={t('outcomes.usePayment', { phone: o.phoneNumber })}>{t('outcomes.payment')}</button>
+                  <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payout')} aria-label={t('outcomes.usePayout', { phone: o.phoneNumber })}>{t('outcomes.payout')}</button>
+                </div>
               </td>
             </tr>
           ))}

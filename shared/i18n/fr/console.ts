@@ -3,12 +3,12 @@ import type en from '../en/console';
 
 export default {
   notices: {
-    OUTCOME_UNKNOWN_one: '{{formatted}} requête était en cours d’envoi au dernier arrêt de Paydesk ; son issue est inconnue. Recherchez-la par son identifiant externe avant de l’envoyer à nouveau.',
-    OUTCOME_UNKNOWN_other: '{{formatted}} requêtes étaient en cours d’envoi au dernier arrêt de Paydesk ; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
-    OUTCOME_UNKNOWN_many: '{{formatted}} de requêtes étaient en cours d’envoi au dernier arrêt de Paydesk ; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
-    SANDBOX_UNAVAILABLE: 'Le bac à sable local n’a pas démarré ; les autres profils fonctionnent toujours. La raison figure dans le journal.',
+    OUTCOME_UNKNOWN_one: '{{formatted}} requête était en cours d’envoi au dernier arrêt de Paydesk\u00a0; son issue est inconnue. Recherchez-la par son identifiant externe avant de l’envoyer à nouveau.',
+    OUTCOME_UNKNOWN_other: '{{formatted}} requêtes étaient en cours d’envoi au dernier arrêt de Paydesk\u00a0; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
+    OUTCOME_UNKNOWN_many: '{{formatted}} de requêtes étaient en cours d’envoi au dernier arrêt de Paydesk\u00a0; leur issue est inconnue. Recherchez-les par leur identifiant externe avant de les envoyer à nouveau.',
+    SANDBOX_UNAVAILABLE: 'Le bac à sable local n’a pas démarré\u00a0; les autres profils fonctionnent toujours. La raison figure dans le journal.',
     SETTINGS_CORRUPT: 'Le fichier de paramètres n’a pas pu être lu. Paydesk a démarré avec les paramètres par défaut (vos clés secrètes sont dans le trousseau du système et n’ont pas été touchées).',
-    SETTINGS_CORRUPT_KEPT: 'Le fichier de paramètres n’a pas pu être lu ; il a été mis de côté sous {{backupPath}}. Paydesk a démarré avec les paramètres par défaut (vos clés secrètes sont dans le trousseau du système et n’ont pas été touchées).',
+    SETTINGS_CORRUPT_KEPT: 'Le fichier de paramètres n’a pas pu être lu\u00a0; il a été mis de côté sous {{backupPath}}. Paydesk a démarré avec les paramètres par défaut (vos clés secrètes sont dans le trousseau du système et n’ont pas été touchées).',
   },
   verify: {
     done: 'Vérifiée auprès de l’opérateur.',

@@ -22,7 +22,7 @@ export default {
   decimals: 'doit être un nombre avec au plus {{digits}} décimales',
   tooLarge: 'est trop grand',
   metadataKey: 'chaque valeur doit avoir une clé',
-  metadataTwice: 'la clé « {{key}} » est utilisée deux fois',
+  metadataTwice: 'la clé «\u00a0{{key}}\u00a0» est utilisée deux fois',
   httpUrl: 'doit être une URL http(s)',
   headerWord: 'lettres et chiffres uniquement, de 1 à 32',
   notZero: 'ne doit pas être 0',

@@ -5,11 +5,11 @@ export default {
   title: 'Clés',
   publicKey: 'Clé publique',
   secretKey: 'Clé secrète',
-  publicMissing: 'Non renseignée : ajoutez-la dans le profil ci-dessus.',
+  publicMissing: 'Non renseignée\u00a0: ajoutez-la dans le profil ci-dessus.',
   builtIn: 'Fournie par le moteur du bac à sable local (voir l’écran Bac à sable)',
   stored: 'Enregistrée dans le trousseau',
   notStored: 'Non enregistrée',
-  hint: 'Saisie une seule fois ; conservée dans le trousseau du système d’exploitation et plus jamais affichée.',
+  hint: 'Saisie une seule fois\u00a0; conservée dans le trousseau du système d’exploitation et plus jamais affichée.',
   cancel: 'Annuler',
   payment: {
     heading: 'Clé de paiement',

@@ -3,8 +3,8 @@ import type en from '../en/payment';
 
 export default {
   title: 'Nouveau paiement',
-  intro: 'Demandez à un client de payer : il valide la demande sur son téléphone.',
-  introProfile: 'Demandez à un client de payer : il valide la demande sur son téléphone (profil {{name}}, {{environment}}).',
+  intro: 'Demandez à un client de payer\u00a0: il valide la demande sur son téléphone.',
+  introProfile: 'Demandez à un client de payer\u00a0: il valide la demande sur son téléphone (profil {{name}}, {{environment}}).',
   form: 'Nouveau paiement',
   sending: 'Envoi…',
   sendingLabel: 'Envoi du paiement',

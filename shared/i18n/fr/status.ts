@@ -21,5 +21,5 @@ export default {
     failed: 'échouée',
     stopped: 'arrêtée',
   },
-  label: 'Statut : {{status}}',
+  label: 'Statut\u00a0: {{status}}',
 } as const satisfies Messages<typeof en>;
