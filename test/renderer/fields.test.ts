@@ -55,7 +55,7 @@ describe('field errors', () => {
     await applyLanguage('fr');
     expect(translateFieldError('is required')).toBe('est obligatoire');
     expect(translateFieldError('must be at most 100 characters')).toBe('doit faire au plus 100 caractères');
-    expect(translateFieldError('must be a whole number of XAF (it has no smaller unit)')).toBe('doit être un nombre entier de XAF (pas de sous-unité)');
+    expect(translateFieldError('must be a whole number of XAF (it has no smaller unit)')).toBe('doit être un nombre entier de FCFA (pas de sous-unité)');
     expect(translateFieldError('key "order" is used twice')).toBe('la clé «\u00a0order\u00a0» est utilisée deux fois');
     expect(translateFieldError('something nobody listed')).toBe('n’est pas valide');
     const english = /\b(must|is|be|the|and|only|number|required|field)\b/;

@@ -6,6 +6,7 @@
  * a message nobody listed shows as "n’est pas valide" rather than in English.
  */
 import type enFields from '../../../shared/i18n/en/fields';
+import { currencyLabel } from '../format/money';
 import { currentLanguage, t } from '../i18n';
 
 type FieldKey = keyof typeof enFields;
@@ -73,7 +74,9 @@ export function translateFieldError(message: string): string {
   const known = fieldMessageKey(message);
   // The key is typed (FieldKey); the parameters are the pattern's captures, checked by test/renderer/fields.test.ts.
   const translate = t as unknown as (key: `fields:${FieldKey}`, params?: Record<string, string>) => string;
-  return known ? translate(`fields:${known.key}`, known.params) : t('fields:invalid');
+  if (!known) return t('fields:invalid');
+  const params = known.params.currency ? { ...known.params, currency: currencyLabel(known.params.currency) } : known.params;
+  return translate(`fields:${known.key}`, params);
 }
 
 export function translateFieldErrors(messages: readonly string[] | undefined): string[] {
