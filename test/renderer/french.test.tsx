@@ -42,8 +42,8 @@ describe('in French', () => {
           allowLive: true,
           language: 'fr' as const,
           notices: [
-            { code: 'SETTINGS_CORRUPT', message: 'The settings file could not be read: bad JSON.', params: { backupPath: '/data/settings.json.corrupt-1' } },
-            { code: 'OUTCOME_UNKNOWN', message: '2 request(s) were being sent when Paydesk last stopped.', params: { count: 2 } },
+            { code: 'SETTINGS_CORRUPT', message: 'The settings file could not be read: bad JSON.', params: { backupPath: '/data/settings.json.corrupt-1' } as Record<string, string | number> },
+            { code: 'OUTCOME_UNKNOWN', message: '2 request(s) were being sent when Paydesk last stopped.', params: { count: 2 } as Record<string, string | number> },
           ],
         }),
     });
