@@ -30,7 +30,11 @@ beforeAll(async () => {
   await page.getByRole('status', { name: en.common.marker.sandboxLabel }).waitFor();
 }, 120_000);
 
+/** The profile this test adds, whose secret goes into the keychain: removed again at the end. */
+let acmeId: string | null = null;
+
 afterAll(async () => {
+  if (acmeId) await h.runtime.handlers['secrets:delete']({ profileId: acmeId, keyType: 'payment' });
   await h?.close();
 });
 
@@ -83,6 +87,12 @@ describe('the console in French', () => {
     await page.locator('#language-choice').selectOption('fr');
     await page.getByRole('navigation', { name: fr.common.nav.label }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    // A profile of one's own, with a stored payment secret: Settings then shows its keys.
+    const acme = await h.runtime.handlers['profiles:save']({ name: 'Acme Cameroun', baseUrl: 'https://api.example.cm', environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: 'pk_sandbox_payment_acme1', payoutPublicKey: '' });
+    if (!acme.ok) throw new Error(acme.error.message);
+    acmeId = acme.value.id;
+    const secret = await h.runtime.handlers['secrets:set']({ profileId: acme.value.id, keyType: 'payment', secret: 'sk_sandbox_payment_acme1_secret' });
+    expect(secret.ok).toBe(true);
     await page.reload();
     const nav = page.getByRole('navigation', { name: fr.common.nav.label });
     await nav.getByRole('button', { name: fr.common.nav.settings, exact: true }).click();
@@ -131,7 +141,13 @@ describe('the console in French', () => {
       await record(name);
       await screenshot(page, `fr-screen-${index}`);
     }
-    expect(findings.size).toBe(count + 3);
+    // A profile's keys in Settings (the built-in profile has none to show).
+    await go(fr.common.nav.settings);
+    await page.locator('.profile-list button', { hasText: 'Acme Cameroun' }).click();
+    await page.locator('.key-block').first().waitFor();
+    await record(`${fr.common.nav.settings} (profil Acme Cameroun et ses clés)`);
+    await screenshot(page, 'fr-settings-keys');
+    expect(findings.size).toBe(count + 4);
   });
 
   it('leaves no English word in the visible UI', () => {

@@ -30,6 +30,7 @@ const profileMessages = [
 ];
 const channelMessages = [
   ...messagesOf(CHANNEL_INPUTS['sandbox:topUp'], { environment: 'sandbox', amount: 0, reason: ' ' }),
+  ...messagesOf(CHANNEL_INPUTS['secrets:set'], { profileId: 'p', keyType: 'payment', secret: 'short' }),
   ...messagesOf(CHANNEL_INPUTS['transactions:export'], { query: { minAmount: -1, from: 'yesterday' }, language: 'de' }),
 ];
 const amountMessages = [parseAmount('', 'XAF'), parseAmount('12.5', 'XAF'), parseAmount('1.234', 'USD'), parseAmount('9'.repeat(20), 'XAF')].flatMap((r) => ('error' in r ? [r.error] : []));

@@ -39,6 +39,7 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^must not be 0$/, 'notZero', []],
   [/^must differ from the payment key/, 'differentKeys', []],
   [/^is required for a live payout$/, 'typedAmountRequired', []],
+  [/^looks too short for a secret key$/, 'secretTooShort', []],
   [/^does not match the amount$/, 'typedAmountMismatch', []],
   [/^does not match the payout amount$/, 'typedPayoutMismatch', []],
   // zod's own defaults, for schemas that set no message

@@ -34,6 +34,7 @@ export default {
   atLeast: 'must be at least {{min}}',
   dateTime: 'must be a date and time',
   url: 'must be a URL',
+  secretTooShort: 'looks too short for a secret key',
   invalidChoice: 'is not one of the allowed values',
   invalid: 'is not valid',
 } as const;

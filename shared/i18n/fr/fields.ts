@@ -33,6 +33,7 @@ export default {
   atLeast: 'doit être au moins {{min}}',
   dateTime: 'doit être une date et une heure',
   url: 'doit être une URL',
+  secretTooShort: 'semble trop courte pour une clé secrète',
   invalidChoice: 'ne fait pas partie des valeurs autorisées',
   invalid: 'n’est pas valide',
 } as const satisfies Messages<typeof en>;
