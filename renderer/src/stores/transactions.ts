@@ -104,7 +104,7 @@ export function createTransactionsStore(api: PaydeskApi) {
           resolve: {
             ...get().resolve,
             [journalId]: result.ok
-              ? { ...idle, exists: result.value.exists, message: result.value.exists ? 'The service has this transaction: it was sent once, nothing to resend.' : 'The service has no transaction with this external id: it never arrived, so it is safe to send again.' }
+              ? { ...idle, exists: result.value.exists, message: result.value.exists ? t('console:resolve.exists') : t('console:resolve.missing') }
               : { ...idle, exists: null, error: result.error },
           },
         });

@@ -12,4 +12,9 @@ export default {
   verify: {
     done: 'Verified with the provider.',
   },
+  /** What "look it up first" found for an outcome-unknown entry (renderer/src/stores/transactions.ts). */
+  resolve: {
+    exists: 'The service has this transaction: it was sent once, nothing to resend.',
+    missing: 'The service has no transaction with this external id: it never arrived, so it is safe to send again.',
+  },
 } as const;

@@ -13,4 +13,8 @@ export default {
   verify: {
     done: 'Vérifiée auprès de l’opérateur.',
   },
+  resolve: {
+    exists: 'Le service a bien cette transaction\u00a0: elle a été envoyée une fois, rien à renvoyer.',
+    missing: 'Le service n’a aucune transaction avec cet identifiant externe\u00a0: elle n’est jamais arrivée, vous pouvez donc l’envoyer à nouveau sans risque.',
+  },
 } as const satisfies Messages<typeof en>;
