@@ -74,7 +74,11 @@ export function ErrorNotice({ failure, title }: { failure: ApiFailure; title?: s
       <strong>{title ?? human.title}</strong>
       {title ? <p>{human.title}</p> : null}
       <p>{human.next}</p>
-      {details ? <p className="muted" lang={currentLanguage() === 'en' ? undefined : 'en'}>{t('details', { message: details })}</p> : null}
+      {details ? (
+        <p className="muted">
+          {t('details')} <span lang={currentLanguage() === 'en' ? undefined : 'en'}>{details}</span>
+        </p>
+      ) : null}
       <p className="code">{t('code', { code: failure.code })}</p>
     </div>
   );
