@@ -6,7 +6,7 @@ import { App } from '../../renderer/src/App';
 import { applyLanguage } from '../../renderer/src/i18n';
 import { createStores } from '../../renderer/src/stores';
 import type { Screen } from '../../renderer/src/stores/ui';
-import { createFakeApi, ok, type FakeApi } from './fakeApi';
+import { createFakeApi, fail, ok, type FakeApi } from './fakeApi';
 
 afterEach(async () => {
   cleanup();
@@ -53,6 +53,20 @@ describe('in French', () => {
     expect(plain(notices.textContent)).toContain('2 requêtes étaient en cours d’envoi');
     expect(notices.textContent).not.toMatch(/settings file|request\(s\)/);
     expect(within(notices).getAllByRole('button', { name: /^Masquer : / })).toHaveLength(2);
+  });
+
+  it('titles a failure of an unknown code in French and keeps the service’s English words as details', async () => {
+    const { user } = await renderFrench(frenchApi({ 'payments:create': () => fail('SOMETHING_NEW', 'The gateway said no.') }), 'payment');
+    // By id: the form's labels belong to another branch's catalogue.
+    const field = (id: string) => document.getElementById(`payment-${id}`) as HTMLInputElement;
+    await screen.findByRole('heading', { level: 1, name: 'Nouveau paiement' });
+    for (const [id, value] of [['amount', '5000'], ['phone', '+237650000001'], ['first', 'Ada'], ['last', 'Ndiaye'], ['email', 'ada@example.com']] as const) await user.type(field(id), value);
+    await user.click(screen.getByRole('button', { name: 'Demander le paiement' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Un problème est survenu.')).toBeTruthy();
+    expect(plain(alert.textContent)).toContain('Détails : The gateway said no.');
+    expect(within(alert).getByText('The gateway said no.').getAttribute('lang')).toBe('en');
+    expect(within(alert).getByText('Code SOMETHING_NEW')).toBeTruthy();
   });
 
   it('translates the payment form’s heading, button and field errors', async () => {
