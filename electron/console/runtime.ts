@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PushEvent, PushEvents } from '../../shared/api';
+import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import { createClient, type ClientOptions } from '../client';
 import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
@@ -62,7 +62,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   }
 
-  const notices: { code: string; message: string }[] = [];
+  const notices: StartNotice[] = [];
   const journal = openJournal(join(options.userDataDir, 'journal.db'), options.betterSqliteNativeBinding ? { nativeBinding: options.betterSqliteNativeBinding } : {});
   const stale = markStalePending(journal, clock.now());
   if (stale.length > 0) {
@@ -70,6 +70,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     notices.push({
       code: 'OUTCOME_UNKNOWN',
       message: `${stale.length} request(s) were being sent when Paydesk last stopped; their outcome is unknown. Look them up by external id before sending again.`,
+      params: { count: stale.length },
     });
   }
 
