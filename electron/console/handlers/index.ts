@@ -9,6 +9,7 @@ import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
@@ -68,6 +69,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
+    ...batchHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;
