@@ -49,6 +49,8 @@ export const systemClock: Clock = {
 export interface SandboxStatusEvent {
   transactionId: string;
   status: string;
+  /** For a failed status: the engine's failed_code. */
+  failedCode?: string | null;
 }
 
 /**

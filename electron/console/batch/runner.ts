@@ -19,7 +19,6 @@ import {
 import type { Context } from '../handlers/context';
 import { DEFAULT_CURRENCY } from '../handlers/context';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
-import type { Watcher } from '../watcher';
 import { countRows, getSummary, linkRow, rowsInState, setState } from './store';
 
 type Stop = 'pause' | 'cancel' | 'interrupt';
@@ -55,11 +54,12 @@ export interface BatchRunner {
   emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): void;
 }
 
-export function createBatchRunner(context: Context, watcher: Watcher): BatchRunner {
+export function createBatchRunner(context: Context): BatchRunner {
   const { deps } = context;
   const db = deps.journal;
   const now = () => deps.clock.now();
   const runs = new Map<string, Run>();
+  const follows = new Map<string, Promise<void>>();
   const lastEmit = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -126,8 +126,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       }
       const tx = result.kind === 'success' ? transactionOf(result.data) : null;
       if (tx && result.kind === 'success') {
-        const observed = recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, now());
-        if (observed.entry.status === null || !isFinalStatus(observed.entry.status)) watcher.watch(observed.entry, profile);
+        recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, now());
         run.answered += 1;
         emitProgress(batchId, 'send');
         continue;
@@ -179,8 +178,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
             recordTransportFailure(db, journalId, { outcome: 'unknown', message: 'the service answered success without a valid transaction' }, { initiate: true, at: now() });
             break;
           }
-          const entry = recordCreated(db, journalId, tx, { httpStatus: result.httpStatus, message: result.message ?? 'payout created' }, now());
-          if (entry.status === null || !isFinalStatus(entry.status)) watcher.watch(entry, profile);
+          recordCreated(db, journalId, tx, { httpStatus: result.httpStatus, message: result.message ?? 'payout created' }, now());
           break;
         }
         case 'api-error': {
@@ -223,6 +221,45 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
     }
   }
 
+  /**
+   * After a run: one loop per batch (not a watch per row) retrieves the accepted rows whose status
+   * is not final yet, with the watcher's backoff and time limit, until they all are. The local
+   * sandbox's status events usually get there first; this catches the rest and other services.
+   */
+  function follow(batchId: string, profile: ReturnType<Context['resolveProfile']>): void {
+    if (follows.has(batchId)) return;
+    const options = context.watch;
+    const loop = (async () => {
+      const started = now();
+      let delay = options.initialDelayMs;
+      for (;;) {
+        try {
+          await deps.clock.sleep(delay, deps.signal);
+        } catch {
+          return; // the console is closing
+        }
+        if (runs.has(batchId)) return; // sending again: that run follows when it ends
+        const open = rowsInState(db, batchId, ['accepted']).filter((row) => row.transactionId !== null && (row.status === null || !isFinalStatus(row.status)));
+        if (open.length === 0) return emitProgress(batchId, 'send', {}, true);
+        const client = context.clientFor(profile);
+        for (const row of open) {
+          if (deps.signal?.aborted) return;
+          const result = await client.retrievePayout(row.transactionId!);
+          const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+          if (!tx || result.kind !== 'success') continue; // not final: the next round asks again
+          const observed = recordObserved(db, row.journalId!, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following the batch' }, now());
+          if (observed.changed) deps.emit('transaction:changed', { journalId: observed.entry.id, status: observed.entry.status, state: observed.entry.state });
+        }
+        emitProgress(batchId, 'send');
+        if (now() - started >= options.limitMs) return;
+        delay = Math.min(delay * 2, options.maxDelayMs);
+      }
+    })()
+      .catch((error: unknown) => deps.logger?.warn('batch follow stopped', { batchId, error: error instanceof Error ? error.name : 'unknown' }))
+      .finally(() => follows.delete(batchId));
+    follows.set(batchId, loop);
+  }
+
   async function runBatch(batchId: string, run: Run): Promise<void> {
     const summary = getSummary(db, batchId);
     if (!summary) return;
@@ -257,6 +294,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       if (countRows(db, batchId).counts.unknown === 0) break;
     }
     if (deps.signal?.aborted) return; // the console is closing: the next start marks it interrupted
+    follow(batchId, profile);
     const { counts } = countRows(db, batchId);
     switch (run.stop) {
       case 'pause':
@@ -304,7 +342,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       await runs.get(batchId)?.done;
     },
     async idle() {
-      while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
+      while (runs.size > 0 || follows.size > 0) await Promise.all([...[...runs.values()].map((run) => run.done), ...follows.values()]);
       for (const timer of trailing.values()) clearTimeout(timer);
       trailing.clear();
     },
