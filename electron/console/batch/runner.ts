@@ -113,7 +113,7 @@ export function createBatchRunner(context: Context): BatchRunner {
   }
 
   /** Looks up each row whose outcome is unknown; returns the rows found not to exist (to send again). */
-  async function resolveUnknown(batchId: string, run: Run, client: ReturnType<Context['clientFor']>, profile: ReturnType<Context['resolveProfile']>): Promise<BatchRow[]> {
+  async function resolveUnknown(batchId: string, run: Run, client: ReturnType<Context['clientFor']>): Promise<BatchRow[]> {
     const resend: BatchRow[] = [];
     for (const row of rowsInState(db, batchId, ['unknown'])) {
       if (run.stop || deps.signal?.aborted) break;
@@ -278,7 +278,7 @@ export function createBatchRunner(context: Context): BatchRunner {
     changeState(batchId, 'sending', { started: true });
     const client = context.clientFor(profile);
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const resend = await resolveUnknown(batchId, run, client, profile);
+      const resend = await resolveUnknown(batchId, run, client);
       const queue = [...resend, ...rowsInState(db, batchId, ['not_sent'])].sort((a, b) => a.rowNumber - b.rowNumber);
       let next = 0;
       const worker = async () => {
