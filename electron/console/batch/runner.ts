@@ -260,9 +260,12 @@ export function createBatchRunner(context: Context): BatchRunner {
     follows.set(batchId, loop);
   }
 
-  async function runBatch(batchId: string, run: Run): Promise<void> {
+  type End = { state: BatchState; extra: Parameters<typeof setState>[4] } | null;
+
+  /** Sends what is left of a batch; returns the state it ends in (set once the run is gone). */
+  async function runBatch(batchId: string, run: Run): Promise<End> {
     const summary = getSummary(db, batchId);
-    if (!summary) return;
+    if (!summary) return null;
     let profile: ReturnType<Context['resolveProfile']>;
     try {
       profile = context.resolveProfile(summary.profileId);
@@ -272,8 +275,7 @@ export function createBatchRunner(context: Context): BatchRunner {
       context.requireAllowed(profile);
       context.requireSecret(profile, 'payout');
     } catch (error) {
-      changeState(batchId, 'interrupted', { reason: `Cannot send: ${error instanceof Error ? error.message : 'the profile is not usable'}.` });
-      return;
+      return { state: 'interrupted', extra: { reason: `Cannot send: ${error instanceof Error ? error.message : 'the profile is not usable'}.` } };
     }
     changeState(batchId, 'sending', { started: true });
     const client = context.clientFor(profile);
@@ -293,21 +295,21 @@ export function createBatchRunner(context: Context): BatchRunner {
       if (run.stop || deps.signal?.aborted) break;
       if (countRows(db, batchId).counts.unknown === 0) break;
     }
-    if (deps.signal?.aborted) return; // the console is closing: the next start marks it interrupted
+    if (deps.signal?.aborted) return null; // the console is closing: the next start marks it interrupted
     follow(batchId, profile);
     const { counts } = countRows(db, batchId);
     switch (run.stop) {
       case 'pause':
-        return changeState(batchId, 'paused', { reason: null });
+        return { state: 'paused', extra: { reason: null } };
       case 'cancel':
-        return changeState(batchId, 'cancelled', { reason: `Cancelled: ${counts.notSent} row(s) were not sent.`, finished: true });
+        return { state: 'cancelled', extra: { reason: `Cancelled: ${counts.notSent} row(s) were not sent.`, finished: true } };
       case 'interrupt':
-        return changeState(batchId, 'interrupted', { reason: run.reason });
+        return { state: 'interrupted', extra: { reason: run.reason } };
       case null:
         if (counts.unknown > 0) {
-          return changeState(batchId, 'interrupted', { reason: `${counts.unknown} row(s) have an unknown outcome after ${MAX_ROUNDS} look-ups: Resume looks them up again.` });
+          return { state: 'interrupted', extra: { reason: `${counts.unknown} row(s) have an unknown outcome after ${MAX_ROUNDS} look-ups: Resume looks them up again.` } };
         }
-        return changeState(batchId, 'done', { reason: null, finished: true });
+        return { state: 'done', extra: { reason: null, finished: true } };
       default: {
         const never: never = run.stop;
         throw new Error(`unknown stop ${String(never)}`);
@@ -319,16 +321,22 @@ export function createBatchRunner(context: Context): BatchRunner {
     run(batchId) {
       if (runs.has(batchId)) return;
       const run: Run = { stop: null, reason: null, notBefore: 0, startedAt: now(), answered: 0, done: Promise.resolve() };
-      run.done = runBatch(batchId, run)
-        .catch((error: unknown) => {
+      run.done = runBatch(batchId, run).then(
+        (end) => {
+          // Gone from `runs` before the state is announced: a Resume right after must be accepted.
+          runs.delete(batchId);
+          if (end) changeState(batchId, end.state, end.extra);
+        },
+        (error: unknown) => {
+          runs.delete(batchId);
           deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
           try {
             changeState(batchId, 'interrupted', { reason: 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.' });
           } catch {
             // the journal is closed: the next start marks the batch interrupted
           }
-        })
-        .finally(() => runs.delete(batchId));
+        },
+      );
       runs.set(batchId, run);
     },
     stop(batchId, why) {
