@@ -184,4 +184,44 @@ describe('a batch on a flaky service', () => {
     expect(engineCount(`${retry.batch.id}-3`)).toBe(1);
     expect(engineCount(`${batchId}-3`)).toBe(1);
   });
+
+  it('rehearses on the local engine without one request to the profile\'s service', async () => {
+    const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'rehearsed.csv', text: batchCsv(4, { tag: 'rehearsed' }), paymentMethod: 'momo_cm' }));
+    proxy.decide = () => 'forward';
+    const before = proxy.seen.length;
+    const summary = expectOk(await runtime.handlers['batches:rehearse']({ batchId: batch.id }));
+    expect(summary).toMatchObject({ rows: 4, accepted: 4, walletRestored: true });
+    // (An earlier batch's follow-up may still read statuses through the proxy: GETs by transaction id.)
+    expect(proxy.seen.slice(before).filter((request) => request.method !== 'GET' || request.path.includes(batch.id))).toEqual([]);
+    expect(runtime.engine!.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?').get(`rh%-${batch.id}-%`)).toEqual({ n: 4 });
+  });
+
+  it('asks for the batch total typed on a live profile before it issues a confirmation', async () => {
+    const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'live');
+    const live = expectOk(
+      await runtime.handlers['profiles:save']({
+        name: 'Live payroll',
+        baseUrl: proxy.url,
+        environment: 'live',
+        headerWord: 'SVC',
+        paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+        payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+      }),
+    );
+    for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: live.id, keyType: key.type, secret: key.secretKey }));
+    const previous = expectOk(await runtime.handlers['profiles:list']({})).activeId;
+    expectOk(await runtime.handlers['profiles:activate']({ id: live.id }));
+    try {
+      const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'live.csv', text: batchCsv(3, { phone: () => '+237650000001', tag: 'live' }), paymentMethod: 'momo_cm' }));
+      // Fees are not known in advance on a service other than the local sandbox: the total is the amounts.
+      const preview = expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id }));
+      expect(preview).toMatchObject({ environment: 'live', feesKnown: false, totalFees: null, totalDebit: 100 + 101 + 102 });
+      expect(expectFail(await runtime.handlers['batches:prepare']({ batchId: batch.id }), 'CONFIRMATION_REQUIRED').fields?.typedTotal).toEqual(['is required for a live batch']);
+      expect(expectFail(await runtime.handlers['batches:prepare']({ batchId: batch.id, typedTotal: 300 }), 'CONFIRMATION_REQUIRED').fields?.typedTotal).toEqual(['does not match the total']);
+      const confirmation = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id, typedTotal: 303 }));
+      expect(confirmation).toMatchObject({ environment: 'live', profileName: 'Live payroll', count: 3 });
+    } finally {
+      expectOk(await runtime.handlers['profiles:activate']({ id: previous }));
+    }
+  });
 });
