@@ -3,6 +3,7 @@
  * and the in-process local sandbox engine into one handler table. The Electron shell and the
  * browser host both start this and only carry its calls and push events.
  */
+import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
@@ -11,6 +12,7 @@ import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, recordStatusEvent, type JournalDb } from './journal/entries';
+import { markInterruptedBatches } from './batch/store';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -25,8 +27,8 @@ export interface ConsoleRuntimeOptions {
   keyring?: KeyringBackend;
   /** For Electron: better-sqlite3 built for Electron's ABI. */
   betterSqliteNativeBinding?: string;
-  /** Options of the in-process engine; `false` runs without it. */
-  engine?: { settleMs?: number } | false;
+  /** Options of the in-process engine; `false` runs without it. `rateLimit` 0 turns its per-key limit off. */
+  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number } } | false;
   clock?: Clock;
   watch?: Partial<WatchOptions>;
   client?: ClientOptions;
@@ -45,6 +47,8 @@ export interface ConsoleRuntime {
   engine: EngineHandle | null;
   /** Resolves when every running watch has ended. */
   watchesIdle(): Promise<void>;
+  /** Resolves when every batch run has ended (sent, paused, cancelled or interrupted). */
+  batchesIdle(): Promise<void>;
 }
 
 export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
@@ -74,6 +78,12 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     });
   }
 
+  const interrupted = markInterruptedBatches(journal, clock.now());
+  if (interrupted.length > 0) {
+    logger.warn('batches that were being sent are now interrupted', { count: interrupted.length });
+    notices.push({ code: 'BATCH_INTERRUPTED', message: `${interrupted.length} batch(es) were being sent when Paydesk last stopped: open them to resume (rows with an unknown outcome are looked up first).` });
+  }
+
   let engine: EngineHandle | null = null;
   let sandbox: SandboxControl | null = null;
   if (options.engine !== false) {
@@ -83,6 +93,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         port: 0,
         db: join(options.userDataDir, 'sandbox.db'),
         settleMs: options.engine?.settleMs,
+        ...(options.engine?.rateLimit ? { rateLimit: options.engine.rateLimit } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
       sandbox = sandboxControlFrom(engine);
@@ -106,6 +117,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
 
   const abort = new AbortController();
+  // Every pending watch or batch wait listens on it: thousands at once during a large batch.
+  setMaxListeners(0, abort.signal);
   const core = createHandlerCore({
     vault: createVault(options.keyring ?? osKeyring),
     settings,
@@ -128,7 +141,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     try {
       for (const entry of findByTransactionId(journal, event.transactionId)) {
         if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
-        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now());
+        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now(), event.failedCode ?? null);
         emit('transaction:changed', { journalId: entry.id, status: recorded.entry.status, state: recorded.entry.state });
       }
       emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });
@@ -178,6 +191,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       abort.abort();
       unsubscribe?.();
       unsubscribeActivity?.();
+      await core.batches.idle();
       await core.watcher.idle();
       await engine?.stop();
       journal.close();
@@ -187,5 +201,6 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     logPath: logger.path,
     engine,
     watchesIdle: () => core.watcher.idle(),
+    batchesIdle: () => core.batches.idle(),
   };
 }

@@ -5,6 +5,8 @@
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
 import type { EngineHandle, SeededApplication } from '../engine';
+import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
+import { setCustomerOutcome } from '../engine/control/outcomes';
 import { feeFor } from '../engine/fees';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
@@ -101,10 +103,26 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     setMaintenance: (on) => handle.setMaintenance(on),
     onStatusChange(listener) {
       return handle.onEvent((event) => {
-        if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to });
+        if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to, failedCode: event.failedCode });
       });
     },
     feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
+    finishNow(transactionId, phoneNumber) {
+      if (!handle.settleNow(transactionId)) return null;
+      let tx = handle.transaction(transactionId);
+      if (tx && !isFinalStatus(tx.status)) {
+        const outcome = sandboxOutcomeFor(phoneNumber);
+        setCustomerOutcome(handle.ctx, transactionId, {
+          status: outcome.finalStatus,
+          ...(outcome.failedCode ? { failed_code: outcome.failedCode } : {}),
+          notify: true,
+          now: true,
+        });
+        handle.settleNow(transactionId);
+        tx = handle.transaction(transactionId);
+      }
+      return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
+    },
   };
   if (webhooks.deliveryPage) {
     control.deliveries = (cursor) => {

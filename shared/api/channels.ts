@@ -19,6 +19,15 @@ import type {
   ApiFailure,
 } from './types';
 import type { SandboxOutcome } from '../contract/outcomes';
+import {
+  BATCH_MAX_CONCURRENCY,
+  type BatchConfirmation,
+  type BatchDetail,
+  type BatchPreview,
+  type BatchProgress,
+  type BatchSummary,
+  type RehearsalSummary,
+} from './batch';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -54,6 +63,11 @@ export const searchQuerySchema = z.strictObject({
   maxAmount: z.number().int().nonnegative().optional(),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+const batchId = z.string().min(1).max(100);
+/** A row number as a spreadsheet shows it: row 1 is the header. */
+const rowNumber = z.number().int().min(2, 'row 1 is the header').max(1_000_000);
+const cell = z.string().max(1000, 'must be at most 1000 characters');
 
 const secretRef = z.strictObject({ profileId: id, keyType: z.enum(KEY_TYPES) });
 
@@ -125,6 +139,53 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+
+  // Bulk payouts from a CSV file (issue 10).
+  'batches:template': z.strictObject({ language: z.enum(LANGUAGES) }),
+  /** Parses (papaparse), validates every row with the API's schema, flags duplicates: a draft batch. */
+  'batches:import': z.strictObject({
+    fileName: z.string().trim().min(1, 'is required').max(255),
+    text: z
+      .string()
+      .max(8 * 1024 * 1024, 'the file is larger than 8 MiB')
+      .refine((text) => /[\r\n]/.test(text), 'must be a CSV file: a header line, then one line per payout'),
+    /** For rows without a payment_method cell. */
+    paymentMethod: z.string().trim().min(1).max(64).optional(),
+  }),
+  /** Draft only: replaces the given cells of one row (`meta.KEY` for metadata) and validates it again. */
+  'batches:updateRow': z.strictObject({
+    batchId,
+    rowNumber,
+    values: z.record(z.string().max(200), cell).refine((values) => Object.keys(values).length <= 60, 'too many cells'),
+  }),
+  'batches:dropRows': z.strictObject({ batchId, rowNumbers: z.array(rowNumber).min(1).max(10_000) }),
+  'batches:invalidRows': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
+  'batches:preview': z.strictObject({ batchId }),
+  /** Runs the rows against the local sandbox engine (distinct external ids); never the profile's service. */
+  'batches:rehearse': z.strictObject({ batchId }),
+  /** The confirmation step: a single-use token bound to a hash of (profile, environment, all rows). */
+  'batches:prepare': z.strictObject({
+    batchId,
+    /** Live profiles: the batch total (amount + known fees) as the user typed it. */
+    typedTotal: z.number().int().positive().optional(),
+    /** Required when the same rows were already sent in an earlier batch. */
+    acceptDuplicateFile: z.boolean().optional(),
+  }),
+  'batches:start': z.strictObject({
+    batchId,
+    confirmationToken: z.string().min(1).max(200),
+    concurrency: z.number().int().min(1).max(BATCH_MAX_CONCURRENCY).optional(),
+  }),
+  'batches:pause': z.strictObject({ batchId }),
+  /** Paused or interrupted: looks unknown rows up by external id first, then sends the rest. */
+  'batches:resume': z.strictObject({ batchId }),
+  /** Stops sending: rows not yet sent stay not_sent. */
+  'batches:cancel': z.strictObject({ batchId }),
+  'batches:get': z.strictObject({ batchId }),
+  'batches:list': none,
+  /** A new draft of the rows that were rejected or ended failed/cancelled, with new external ids. */
+  'batches:retryFailed': z.strictObject({ batchId }),
+  'batches:report': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -179,6 +240,22 @@ export interface ChannelResults {
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'batches:template': { filename: string; csv: string };
+  'batches:import': BatchDetail;
+  'batches:updateRow': BatchDetail;
+  'batches:dropRows': BatchDetail;
+  'batches:invalidRows': { filename: string; csv: string; rows: number };
+  'batches:preview': BatchPreview;
+  'batches:rehearse': RehearsalSummary;
+  'batches:prepare': BatchConfirmation;
+  'batches:start': BatchSummary;
+  'batches:pause': BatchSummary;
+  'batches:resume': BatchSummary;
+  'batches:cancel': BatchSummary;
+  'batches:get': BatchDetail;
+  'batches:list': { batches: BatchSummary[] };
+  'batches:retryFailed': BatchDetail;
+  'batches:report': { filename: string; csv: string; rows: number };
 }
 
 /** Every handler answers with this; nothing is thrown across a transport. */
@@ -224,9 +301,11 @@ export interface PushEvents {
   'profiles:changed': { activeId: string };
   /** Something in the local sandbox changed (status change, delivery attempt, wallet). */
   'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
+  /** A batch's sending or rehearsal progressed or changed state (at most about 4 a second per batch). */
+  'batch:progress': BatchProgress;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

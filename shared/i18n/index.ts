@@ -4,9 +4,11 @@
  * in both maps below. Data only: the renderer reads them through i18next, main (CSV headers of
  * exports) reads them directly.
  */
+import enBatchCsv from './en/batchCsv';
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import frBatchCsv from './fr/batchCsv';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
@@ -40,6 +42,7 @@ export const english = {
   payment: enPayment,
   sandbox: enSandbox,
   status: enStatus,
+  batchCsv: enBatchCsv,
 } as const;
 
 export type Catalogue = typeof english;
@@ -57,6 +60,7 @@ const french: Messages<Catalogue> = {
   payment: frPayment,
   sandbox: frSandbox,
   status: frStatus,
+  batchCsv: frBatchCsv,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

@@ -54,6 +54,22 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:setMaintenance': { on: true },
+  'batches:template': { language: 'fr' },
+  'batches:import': { fileName: 'payouts.csv', text: 'phone_number,amount\n+237650000001,5000\n', paymentMethod: 'momo_cm' },
+  'batches:updateRow': { batchId: 'b1', rowNumber: 2, values: { amount: '5000' } },
+  'batches:dropRows': { batchId: 'b1', rowNumbers: [3, 4] },
+  'batches:invalidRows': { batchId: 'b1', language: 'en' },
+  'batches:preview': { batchId: 'b1' },
+  'batches:rehearse': { batchId: 'b1' },
+  'batches:prepare': { batchId: 'b1', typedTotal: 5050, acceptDuplicateFile: true },
+  'batches:start': { batchId: 'b1', confirmationToken: 'token', concurrency: 4 },
+  'batches:pause': { batchId: 'b1' },
+  'batches:resume': { batchId: 'b1' },
+  'batches:cancel': { batchId: 'b1' },
+  'batches:get': { batchId: 'b1' },
+  'batches:list': {},
+  'batches:retryFailed': { batchId: 'b1' },
+  'batches:report': { batchId: 'b1', language: 'en' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

@@ -84,7 +84,7 @@ describe('in French', () => {
       'sandbox:status': () => ok({ running: true, url: 'http://127.0.0.1:4010', keys: [{ environment: 'sandbox' as const, type: 'payout' as const, publicKey: 'pk_sandbox_payout_demo', secretKey: 'sk_sandbox_payout_demo' }], maintenance: false, settleMs: 2000, webhookUrl: null, clockOffsetSeconds: 0, error: null }),
       'sandbox:wallet': () => ok({ balances: [{ environment: 'sandbox', balance: 1_250_000, currency: 'XAF' }], ledger: [] }),
       'sandbox:deliveries': () =>
-        ok({ deliveries: [{ id: 'd1', eventType: 'payment.completed', transactionId: 'TE_1', url: 'http://127.0.0.1:3000/hook', state: 'failed' as const, createdAt: '2026-11-21T10:00:00.000Z', nextAttemptAt: null, attempts: [{ at: '2026-11-21T10:00:01.000Z', httpStatus: 500, error: null, durationMs: 1200 }] }] }),
+        ok({ deliveries: [{ id: 'd1', eventType: 'payment.completed', transactionId: 'TE_1', url: 'http://127.0.0.1:3000/hook', state: 'failed' as const, createdAt: '2026-11-21T10:00:00.000Z', nextAttemptAt: null, attempts: [{ at: '2026-11-21T10:00:01.000Z', httpStatus: 500, error: null, durationMs: 1200 }] }], nextCursor: null }),
     });
     const { user } = await renderFrench(api, 'sandbox');
     expect(await screen.findByRole('heading', { level: 1, name: 'Bac à sable local' })).toBeTruthy();

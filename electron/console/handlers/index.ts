@@ -9,6 +9,8 @@ import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import type { BatchRunner } from '../batch/runner';
+import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
@@ -57,17 +59,21 @@ function failureOf(channel: Channel, error: unknown, deps: HandlerDeps): Result<
 export interface HandlerCore {
   handlers: HandlerTable;
   watcher: Watcher;
+  /** Bulk payout runs (awaited at shutdown before the journal closes). */
+  batches: BatchRunner;
 }
 
 export function createHandlerCore(deps: HandlerDeps): HandlerCore {
   const confirmations = createConfirmations(() => deps.clock.now());
   const context = createContext(deps, confirmations, { ...DEFAULT_WATCH, ...deps.watch });
   const watcher = createWatcher(context);
+  const batches = batchHandlers(context);
   const implementations: Implementations = {
     ...profileHandlers(context),
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
+    ...batches.handlers,
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;
@@ -87,7 +93,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
       }
     };
   }
-  return { handlers: table as HandlerTable, watcher };
+  return { handlers: table as HandlerTable, watcher, batches: batches.runner };
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerTable {

@@ -1,0 +1,216 @@
+/**
+ * Bulk payouts from a CSV file: the domain types main and the renderer exchange (issue 10).
+ *
+ * A batch is imported as a `draft` (editable), rehearsed on the local engine, confirmed once
+ * (a single-use token bound to a hash of every row), then sent; each row becomes an ordinary
+ * journal entry linked to the batch, written `pending` before its POST.
+ */
+import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
+import type { FieldErrors, TransactionRequest } from '../contract/schemas';
+
+/**
+ * - `draft`: imported, editable (fix a cell, drop rows), nothing sent;
+ * - `sending`: the runner is sending rows;
+ * - `paused`: the user paused; no new row is sent until Resume;
+ * - `interrupted`: the console stopped (crash, kill) or the network failed mid-batch; Resume first
+ *   looks every row whose outcome is unknown up by its external id, then sends the rest;
+ * - `cancelled`: the user cancelled the rows not yet sent (those stay `not_sent`);
+ * - `done`: every row was sent and answered (final statuses keep arriving afterwards).
+ */
+export const BATCH_STATES = ['draft', 'sending', 'paused', 'interrupted', 'cancelled', 'done'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/**
+ * A row's sending state (its journal entry's state, read through the batch):
+ * - `not_sent`: nothing left the console for this row (not yet, cancelled, or refused before sending);
+ * - `pending`: written to the journal, POST in flight;
+ * - `accepted`: the service created the payout (its status follows in `status`);
+ * - `rejected`: the service refused it (an error envelope): nothing was created;
+ * - `unknown`: the POST may have reached the service and no answer came: looked up by external id
+ *   before anything is sent again.
+ */
+export const BATCH_ROW_STATES = ['not_sent', 'pending', 'accepted', 'rejected', 'unknown'] as const;
+export type BatchRowState = (typeof BATCH_ROW_STATES)[number];
+
+/** The CSV columns (machine names; the template's headers are the catalogue's, see shared/batch). */
+export const BATCH_COLUMNS = ['phone_number', 'amount', 'first_name', 'last_name', 'email', 'description', 'external_id', 'payment_method'] as const;
+export type BatchColumn = (typeof BATCH_COLUMNS)[number];
+/** Columns a file must have; the others are optional. */
+export const REQUIRED_BATCH_COLUMNS: readonly BatchColumn[] = ['phone_number', 'amount', 'first_name', 'last_name', 'email'];
+/** Metadata columns are `meta.KEY`. */
+export const META_PREFIX = 'meta.';
+export const BATCH_MAX_ROWS = 10_000;
+export const BATCH_DEFAULT_CONCURRENCY = 4;
+export const BATCH_MAX_CONCURRENCY = 16;
+
+/** A row's cells as text, as in the file (or as the user fixed them). `meta` holds `meta.KEY` cells by KEY. */
+export interface BatchRowValues {
+  phone_number: string;
+  amount: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  description: string;
+  external_id: string;
+  payment_method: string;
+  meta: Record<string, string>;
+}
+
+export type DuplicateReason = 'phone_amount' | 'external_id';
+
+export interface RehearsalRowResult {
+  /** What the local engine answered to the initiate. */
+  state: 'accepted' | 'rejected' | 'unknown';
+  status: TransactionStatus | null;
+  failedCode: FailedCode | null;
+  /** The API error code when rejected (e.g. VALIDATION_ERROR). */
+  code: string | null;
+  message: string | null;
+  /** True when the row would not end `completed`. */
+  wouldFail: boolean;
+}
+
+export interface BatchRow {
+  /** The row's number as a spreadsheet shows it: the header is row 1, the first data row is 2. */
+  rowNumber: number;
+  values: BatchRowValues;
+  /** The request this row sends (null while the row has errors). */
+  request: TransactionRequest | null;
+  /** By column name (`amount`, `email`, `meta.KEY`, `metadata`): empty when the row is valid. */
+  errors: FieldErrors;
+  /** Other rows with the same phone and amount, or the same external id. */
+  duplicates: { reason: DuplicateReason; rowNumbers: number[] }[];
+  /** The external id it is sent with: the file's, else `<batch id>-<row number>`. */
+  externalId: string;
+  state: BatchRowState;
+  journalId: string | null;
+  transactionId: string | null;
+  /** The latest status the console saw (watcher, webhook, lookup). */
+  status: TransactionStatus | null;
+  failedCode: FailedCode | null;
+  fee: number | null;
+  /** The service's refusal, or why the row was not sent. */
+  error: { code: string; message: string } | null;
+  rehearsal: RehearsalRowResult | null;
+}
+
+export interface BatchCounts {
+  rows: number;
+  valid: number;
+  invalid: number;
+  /** Rows flagged as duplicates of another row. */
+  duplicates: number;
+  notSent: number;
+  pending: number;
+  accepted: number;
+  rejected: number;
+  unknown: number;
+  /** Of the accepted rows, by the latest status seen. */
+  completed: number;
+  failed: number;
+  cancelled: number;
+  processing: number;
+}
+
+export interface BatchSummary {
+  id: string;
+  fileName: string;
+  state: BatchState;
+  /** Why the batch is interrupted or stopped, in words (null otherwise). */
+  stateReason: string | null;
+  /** The profile the batch was imported under, then bound at confirmation. */
+  profileId: string;
+  profileName: string;
+  environment: Environment;
+  /** Used for rows without a `payment_method` cell. */
+  paymentMethod: string | null;
+  concurrency: number;
+  /** Σ amount of the valid rows. */
+  totalAmount: number;
+  counts: BatchCounts;
+  /** sha256 of the file's rows as imported (the same file imported again has the same one). */
+  fileHash: string;
+  /** The batch this one retries the failed rows of. */
+  retryOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** An earlier import of the same rows. */
+export interface EarlierImport {
+  batchId: string;
+  fileName: string;
+  state: BatchState;
+  createdAt: string;
+}
+
+export interface BatchDetail {
+  batch: BatchSummary;
+  rows: BatchRow[];
+  /** Earlier batches with the same rows; a started one must be accepted explicitly at prepare. */
+  importedBefore: EarlierImport[];
+  rehearsal: RehearsalSummary | null;
+}
+
+export interface RehearsalSummary {
+  at: string;
+  rows: number;
+  accepted: number;
+  rejected: number;
+  /** Rows that would not complete (rejected, or failed/cancelled on the local engine). */
+  wouldFail: number;
+  /** How the local sandbox wallet was handled (funded then restored). */
+  walletRestored: boolean;
+}
+
+export interface BatchPreview {
+  batchId: string;
+  profileName: string;
+  environment: Environment;
+  /** Valid rows that will be sent. */
+  count: number;
+  totalAmount: number;
+  /** From the local sandbox's fee schedule; null where the service does not tell fees in advance. */
+  totalFees: number | null;
+  feesKnown: boolean;
+  /** totalAmount + totalFees (totalAmount alone when fees are unknown: a lower bound). */
+  totalDebit: number;
+  currency: string;
+  /** The wallet balance now; null where the service has no balance endpoint. */
+  balance: number | null;
+  overBalance: boolean;
+  /** Rows with errors (not sent) and rows flagged as duplicates (sent unless dropped). */
+  invalid: number;
+  duplicates: number;
+}
+
+/** What the confirmation step restates; pass `confirmationToken` to `batches:start`. */
+export interface BatchConfirmation extends BatchPreview {
+  profileId: string;
+  /** sha256 of (profile, environment, every request with its external id). */
+  batchHash: string;
+  confirmationToken: string;
+  expiresAt: string;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  /** `rehearsal`: a rehearsal on the local engine (state is the batch's own). */
+  mode: 'send' | 'rehearsal';
+  state: BatchState;
+  sent: number;
+  accepted: number;
+  /** Rejected rows plus accepted rows that ended failed or cancelled. */
+  failed: number;
+  unknown: number;
+  /** Valid rows not sent yet. */
+  remaining: number;
+  /** Rows answered per second over the current run. */
+  ratePerSecond: number;
+  /** null until a rate is known. */
+  etaSeconds: number | null;
+  /** Of the accepted rows: how many reached a final status. */
+  final: number;
+}
