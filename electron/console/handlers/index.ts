@@ -8,7 +8,7 @@ import { CHANNEL_INPUTS, CHANNELS, type Channel, type ChannelResults, type Resul
 import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
-import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import { createContext, DEFAULT_WATCH, HandlerFailure, type Context, type HandlerDeps, type HandlerImpl } from './context';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
@@ -57,6 +57,8 @@ function failureOf(channel: Channel, error: unknown, deps: HandlerDeps): Result<
 export interface HandlerCore {
   handlers: HandlerTable;
   watcher: Watcher;
+  /** Profile resolution and clients, for the runtime's own reads (a sandbox status push). */
+  context: Context;
 }
 
 export function createHandlerCore(deps: HandlerDeps): HandlerCore {
@@ -87,7 +89,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
       }
     };
   }
-  return { handlers: table as HandlerTable, watcher };
+  return { handlers: table as HandlerTable, watcher, context };
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerTable {

@@ -1,0 +1,62 @@
+/**
+ * A status change pushed by the local sandbox (issue 9, items 1 and 2): the console reads the
+ * transaction again and stores the whole object, so the failure reason, the timestamps and the
+ * stored transaction agree with the status at once, without Verify. The timeline names the event
+ * for what it is (a sandbox status change), not a webhook.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, nextEvent, paymentRequest, startRuntime } from './helpers';
+
+type Runtime = Awaited<ReturnType<typeof startRuntime>>;
+let runtime: Runtime;
+
+beforeAll(async () => {
+  runtime = await startRuntime();
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  rmSync(runtime.dir, { recursive: true, force: true });
+});
+
+/** Creates a payment and lets the watcher give up first, so only the push can bring the news. */
+async function createAndOutwait(phone: string) {
+  let journalId = '';
+  const watchDone = nextEvent(runtime, 'watch:progress', (p) => p.done && p.journalId === journalId);
+  const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ phone_number: phone }) }));
+  journalId = created.id;
+  const last = await watchDone;
+  expect(last.status).toBe('processing');
+  return created;
+}
+
+describe('a status pushed by the local sandbox', () => {
+  it('stores the whole transaction: failed code, the stored object and its timestamps, without Verify', async () => {
+    const created = await createAndOutwait('+237650000002');
+    const failed = nextEvent(runtime, 'transaction:changed', (e) => e.journalId === created.id && e.status === 'failed');
+    runtime.engine!.settleNow(created.transactionId!);
+    await failed;
+    await runtime.watchesIdle();
+    const detail = expectOk(await runtime.handlers['transactions:get']({ journalId: created.id }));
+    expect(detail.transaction.status).toBe('failed');
+    expect(detail.transaction.failedCode).toBe('PAYER_NOT_FOUND');
+    expect(detail.transaction.transaction).toMatchObject({ status: 'failed', failed_code: 'PAYER_NOT_FOUND' });
+    expect(detail.transaction.transaction && 'failed_at' in detail.transaction.transaction ? detail.transaction.transaction.failed_at : null).toEqual(expect.any(String));
+    const pushed = detail.timeline.filter((event) => event.type === 'sandbox_status');
+    expect(pushed.map((event) => event.status)).toEqual(['failed']);
+    expect(detail.timeline.some((event) => event.type === 'webhook_received')).toBe(false);
+  });
+
+  it('records a completed one the same way, with its fee and net amount', async () => {
+    const created = await createAndOutwait('+237650000001');
+    const completed = nextEvent(runtime, 'transaction:changed', (e) => e.journalId === created.id && e.status === 'completed');
+    runtime.engine!.settleNow(created.transactionId!);
+    await completed;
+    await runtime.watchesIdle();
+    const detail = expectOk(await runtime.handlers['transactions:get']({ journalId: created.id }));
+    expect(detail.transaction).toMatchObject({ status: 'completed', failedCode: null, fee: 75, netAmount: 4925 });
+    expect(detail.transaction.transaction).toMatchObject({ status: 'completed' });
+    expect(detail.timeline.find((event) => event.type === 'sandbox_status')?.status).toBe('completed');
+  });
+});
