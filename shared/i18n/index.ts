@@ -8,10 +8,16 @@ import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
 import enTransaction from './en/transaction';
+import enSettings from './en/settings';
+import enPayout from './en/payout';
+import enForm from './en/form';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
 import frTransaction from './fr/transaction';
+import frSettings from './fr/settings';
+import frPayout from './fr/payout';
+import frForm from './fr/form';
 import type { Language, Messages } from './types';
 
 export const english = {
@@ -19,6 +25,9 @@ export const english = {
   errors: enErrors,
   failed: enFailed,
   transaction: enTransaction,
+  settings: enSettings,
+  payout: enPayout,
+  form: enForm,
 } as const;
 
 export type Catalogue = typeof english;
@@ -29,6 +38,9 @@ const french: Messages<Catalogue> = {
   errors: frErrors,
   failed: frFailed,
   transaction: frTransaction,
+  settings: frSettings,
+  payout: frPayout,
+  form: frForm,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

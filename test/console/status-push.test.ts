@@ -60,3 +60,25 @@ describe('a status pushed by the local sandbox', () => {
     expect(detail.timeline.find((event) => event.type === 'sandbox_status')?.status).toBe('completed');
   });
 });
+
+describe('methods offered', () => {
+  it('a live profile is not offered the sandbox-only test method; the sandbox is', async () => {
+    expect(expectOk(await runtime.handlers['methods:list']({})).methods).toEqual(['service_demo', 'momo_cm']);
+    const live = expectOk(
+      await runtime.handlers['profiles:save']({
+        name: 'Live methods',
+        baseUrl: 'https://api.example.com',
+        environment: 'live',
+        headerWord: 'SVC',
+        paymentPublicKey: 'pk_live_payment_methods1',
+        payoutPublicKey: 'pk_live_payout_methods1',
+      }),
+    );
+    expectOk(await runtime.handlers['profiles:activate']({ id: live.id }));
+    try {
+      expect(expectOk(await runtime.handlers['methods:list']({})).methods).toEqual(['momo_cm']);
+    } finally {
+      expectOk(await runtime.handlers['profiles:activate']({ id: 'local-sandbox' }));
+    }
+  });
+});

@@ -71,6 +71,20 @@ describe('a payout', () => {
     expect(screen.queryByText('19,750 XAF')).toBeNull();
   });
 
+  it('does not echo the service’s “customer will receive a prompt” for a payout', async () => {
+    const api = createFakeApi({
+      'transactions:get': () =>
+        ok(detail({ kind: 'payout', status: 'processing' }, [
+          event(1, '2026-11-21T10:00:00.000Z', { type: 'request_sent', status: null, message: 'payout request sent' }),
+          event(2, '2026-11-21T10:00:01.000Z', { type: 'response', status: 'processing', httpStatus: 200, message: 'Payout initiated: the customer will receive a prompt to approve it.' }),
+        ])),
+    });
+    await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    const list = await screen.findByRole('list', { name: 'Timeline, newest first' });
+    expect(list.textContent).toContain('The recipient receives the money once the payout completes.');
+    expect(list.textContent).not.toMatch(/customer|prompt/i);
+  });
+
   it('says why a payout failed in terms of its recipient', async () => {
     const api = createFakeApi({ 'transactions:get': () => ok(detail({ kind: 'payout', status: 'failed', failedCode: 'PAYER_NOT_FOUND' })) });
     await renderApp(api, { screen: 'timeline', journalId: 'j1' });
@@ -83,7 +97,7 @@ describe('a payout', () => {
     await renderApp(api, { screen: 'payout' });
     const form = await screen.findByRole('form', { name: 'New payout' });
     expect(within(form).getByRole('group', { name: 'Recipient' })).toBeTruthy();
-    expect(within(form).getByText(/receives the money on this mobile-money number/)).toBeTruthy();
+    expect(within(form).getByText(/Receives the money on this mobile-money number/)).toBeTruthy();
     expect(form.textContent).not.toMatch(/customer|prompt to approve/i);
   });
 });

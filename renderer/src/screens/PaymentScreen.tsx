@@ -51,7 +51,7 @@ export function PaymentScreen() {
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={sending}>
+          <button type="submit" className="primary" disabled={sending || form.refused}>
             {sending ? <Spinner label="Sending payment" /> : null}
             {sending ? 'Sending…' : 'Request payment'}
           </button>

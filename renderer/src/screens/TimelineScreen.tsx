@@ -162,7 +162,7 @@ export function TimelineScreen() {
         <div className="card">
           <h2>{tr('timeline')}</h2>
           <p className="muted small">{tr('timeZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}</p>
-          <Timeline events={detail.timeline} />
+          <Timeline events={detail.timeline} kind={tx.kind} />
         </div>
       </div>
     </section>

@@ -53,7 +53,10 @@ const JOURNAL_NOTES = new Set([
   'verified',
 ]);
 
-function eventDetail(event: TimelineEvent): string | null {
+function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string | null {
+  // The service's initiate message speaks of a customer approving a prompt, for payouts too:
+  // a payout's recipient approves nothing, it receives money.
+  if (event.type === 'response' && kind === 'payout') return t('transaction:event.payoutAccepted');
   if (event.type === 'api_error' && event.code) return describeFailure({ code: event.code, message: event.message ?? '' }).title;
   if (event.type === 'transport_failure') {
     return event.outcome === 'not-sent' ? t('transaction:event.notSentDetail') : t('transaction:event.unknownDetail');
@@ -70,13 +73,13 @@ export function newestFirst(events: readonly TimelineEvent[]): TimelineEvent[] {
   return [...events].sort((a, b) => (a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1));
 }
 
-export function Timeline({ events }: { events: readonly TimelineEvent[] }) {
+export function Timeline({ events, kind = 'payment' }: { events: readonly TimelineEvent[]; kind?: 'payment' | 'payout' }) {
   const { t: tr } = useTranslation('transaction');
   if (events.length === 0) return <p className="muted">{tr('noEvents')}</p>;
   return (
     <ol className="timeline" aria-label={tr('timelineLabel')}>
       {newestFirst(events).map((event) => {
-        const detail = eventDetail(event);
+        const detail = eventDetail(event, kind);
         return (
           <li key={event.id} className={`event event-${event.type}`} data-status={event.status ?? undefined}>
             <span className="dot" aria-hidden="true" />
