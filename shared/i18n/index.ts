@@ -8,6 +8,7 @@ import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
 import enTransaction from './en/transaction';
+import enLookup from './en/lookup';
 import enSettings from './en/settings';
 import enPayout from './en/payout';
 import enForm from './en/form';
@@ -15,6 +16,7 @@ import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
 import frTransaction from './fr/transaction';
+import frLookup from './fr/lookup';
 import frSettings from './fr/settings';
 import frPayout from './fr/payout';
 import frForm from './fr/form';
@@ -25,6 +27,7 @@ export const english = {
   errors: enErrors,
   failed: enFailed,
   transaction: enTransaction,
+  lookup: enLookup,
   settings: enSettings,
   payout: enPayout,
   form: enForm,
@@ -38,6 +41,7 @@ const french: Messages<Catalogue> = {
   errors: frErrors,
   failed: frFailed,
   transaction: frTransaction,
+  lookup: frLookup,
   settings: frSettings,
   payout: frPayout,
   form: frForm,

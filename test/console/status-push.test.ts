@@ -82,3 +82,16 @@ describe('methods offered', () => {
     }
   });
 });
+
+describe('lookup of the wrong kind', () => {
+  it('says the id exists as the other kind, and says nothing of the kind for an unknown id', async () => {
+    const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ external_id: 'ORDER-kind-1' }) }));
+    await runtime.watchesIdle();
+    const asPayout = expectOk(await runtime.handlers['transactions:lookup']({ id: created.transactionId!, by: 'transaction_id', kind: 'payout' }));
+    expect(asPayout).toEqual({ found: false, environment: 'sandbox', profileName: 'Local sandbox', otherKind: 'payment' });
+    const byExternal = expectOk(await runtime.handlers['transactions:lookup']({ id: 'ORDER-kind-1', by: 'external_id', kind: 'payout' }));
+    expect(byExternal).toMatchObject({ found: false, otherKind: 'payment' });
+    const unknown = expectOk(await runtime.handlers['transactions:lookup']({ id: 'ORDER-nowhere', by: 'external_id', kind: 'payout' }));
+    expect(unknown).toEqual({ found: false, environment: 'sandbox', profileName: 'Local sandbox' });
+  });
+});

@@ -134,3 +134,27 @@ describe('Verify', () => {
     expect(screen.queryByRole('status', { name: 'Verify outcome' })).toBeNull();
   });
 });
+
+describe('Lookup of the wrong kind', () => {
+  it('says the id exists as the other kind and switches to it in one click', async () => {
+    const api = createFakeApi({
+      'transactions:lookup': (input) =>
+        input.kind === 'payment'
+          ? ok({ found: false as const, environment: 'sandbox', profileName: 'Local sandbox', otherKind: 'payout' as const })
+          : ok({ found: true as const, transaction: journal({ kind: 'payout', amount: 20_000 }) }),
+      'transactions:get': () => ok(detail({ kind: 'payout', amount: 20_000 })),
+    });
+    localStorage.clear();
+    const { user } = await renderApp(api, { screen: 'lookup' });
+    await user.type(screen.getByRole('searchbox', { name: 'Transaction id' }), 'TE_PAYOUT{Enter}');
+    const status = await screen.findByRole('status', { name: '' });
+    expect(status.textContent).toContain('Payment with transaction id “TE_PAYOUT” not found in sandbox for Local sandbox.');
+    expect(status.textContent).toContain('It exists as a payout.');
+    await user.click(within(status).getByRole('button', { name: 'Look it up as a payout' }));
+    expect(await screen.findByRole('heading', { level: 1, name: '20,000 XAF' })).toBeTruthy();
+    expect(api.callsOf('transactions:lookup')).toEqual([
+      { id: 'TE_PAYOUT', by: 'transaction_id', kind: 'payment' },
+      { id: 'TE_PAYOUT', by: 'transaction_id', kind: 'payout' },
+    ]);
+  });
+});
