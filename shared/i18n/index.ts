@@ -8,6 +8,7 @@ import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
 import enTransaction from './en/transaction';
+import enHistory from './en/history';
 import enLookup from './en/lookup';
 import enSettings from './en/settings';
 import enPayout from './en/payout';
@@ -16,6 +17,7 @@ import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
 import frTransaction from './fr/transaction';
+import frHistory from './fr/history';
 import frLookup from './fr/lookup';
 import frSettings from './fr/settings';
 import frPayout from './fr/payout';
@@ -27,6 +29,7 @@ export const english = {
   errors: enErrors,
   failed: enFailed,
   transaction: enTransaction,
+  history: enHistory,
   lookup: enLookup,
   settings: enSettings,
   payout: enPayout,
@@ -41,6 +44,7 @@ const french: Messages<Catalogue> = {
   errors: frErrors,
   failed: frFailed,
   transaction: frTransaction,
+  history: frHistory,
   lookup: frLookup,
   settings: frSettings,
   payout: frPayout,

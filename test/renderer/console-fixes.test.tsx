@@ -158,3 +158,16 @@ describe('Lookup of the wrong kind', () => {
     ]);
   });
 });
+
+describe('History filters', () => {
+  it('apply as they change, without pressing Search', async () => {
+    const api = createFakeApi({ 'transactions:search': () => ok({ rows: [], total: 0, offset: 0, limit: 200 }) });
+    const { user } = await renderApp(api, { screen: 'history' });
+    await screen.findByText(/No transactions match/);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'failed');
+    await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toMatchObject({ query: { status: 'failed' } }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'Ndiaye');
+    await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toMatchObject({ query: { status: 'failed', text: 'Ndiaye' } }));
+    expect(screen.getByRole('option', { name: 'Failed' })).toBeTruthy();
+  });
+});
