@@ -18,7 +18,7 @@ export default {
   },
   watching: {
     spinner: 'Watching for updates',
-    text: 'Watching for the final status… (check {{attempt}}, last seen: {{status}})',
+    text: 'Watching for the final status… (check {{attempt}}, last seen {{status}})',
     nothingYet: 'nothing yet',
   },
   failedLabel: 'Failed:',
