@@ -82,14 +82,9 @@ export function createWatcher(context: Context): Watcher {
     const { result, tx } = await retrieve(entry, profile);
     if (deps.signal?.aborted) return;
     if (tx && result.kind === 'success') {
-      // A push that the read has already overtaken (processing, then failed) adds no event of its own.
-      const observed = recordObserved(
-        deps.journal,
-        journalId,
-        tx,
-        { type: 'sandbox_status', httpStatus: result.httpStatus, message, quietUnlessChanged: tx.status !== pushedStatus },
-        deps.clock.now(),
-      );
+      // A push the journal already knows of (a Verify or the watcher got there first, or the read
+      // overtook an earlier push: processing, then failed) adds no event of its own.
+      const observed = recordObserved(deps.journal, journalId, tx, { type: 'sandbox_status', httpStatus: result.httpStatus, message, quietUnlessChanged: true }, deps.clock.now());
       deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
       return;
     }

@@ -61,6 +61,19 @@ describe('a status pushed by the local sandbox', () => {
   });
 });
 
+describe('a status push after Verify', () => {
+  it('adds no second event when Verify has already recorded the change', async () => {
+    const created = await createAndOutwait('+237650000008');
+    runtime.engine!.settleNow(created.transactionId!);
+    const verified = expectOk(await runtime.handlers['transactions:verify']({ journalId: created.id }));
+    expect(verified.transaction.status).toBe('completed');
+    await runtime.watchesIdle();
+    const detail = expectOk(await runtime.handlers['transactions:get']({ journalId: created.id }));
+    const completed = detail.timeline.filter((event) => event.status === 'completed');
+    expect(completed.map((event) => event.type)).toEqual(['verify_result']);
+  });
+});
+
 describe('methods offered', () => {
   it('a live profile is not offered the sandbox-only test method; the sandbox is', async () => {
     expect(expectOk(await runtime.handlers['methods:list']({})).methods).toEqual(['service_demo', 'momo_cm']);
