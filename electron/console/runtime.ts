@@ -11,7 +11,7 @@ import { createClient, type ClientOptions } from '../client';
 import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
-import { findByTransactionId, markStalePending, openJournal, recordStatusEvent, type JournalDb } from './journal/entries';
+import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
@@ -136,13 +136,14 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     notices: () => notices,
   });
 
-  // The local engine's status changes are the sandbox's webhooks: record them for entries we know.
+  // A status change in the local engine: read the transaction again and store all of it (the push
+  // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.
   const unsubscribe = sandbox?.onStatusChange((event) => {
     try {
+      const profile = core.context.resolveProfile(LOCAL_SANDBOX_ID);
       for (const entry of findByTransactionId(journal, event.transactionId)) {
         if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
-        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now(), event.failedCode ?? null);
-        emit('transaction:changed', { journalId: entry.id, status: recorded.entry.status, state: recorded.entry.state });
+        void core.watcher.refresh(entry.id, profile, event.status, 'status changed in the local sandbox');
       }
       emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });
     } catch (error) {

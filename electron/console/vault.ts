@@ -29,6 +29,8 @@ export class VaultError extends Error {
   constructor(
     readonly code: 'NO_KEYCHAIN' | 'SECRET_MISSING',
     message: string,
+    /** For NO_KEYCHAIN: the cause, for logs (the library's own text is never kept). */
+    readonly problem: KeychainProblem | null = null,
   ) {
     super(message);
     this.name = 'VaultError';
@@ -59,14 +61,61 @@ export function noKeychainMessage(platform: NodeJS.Platform = process.platform):
   }
 }
 
+/** Why the keychain could not be used, read from the keyring library's failure. */
+export type KeychainProblem = 'no-session-bus' | 'no-secret-service' | 'locked' | 'no-default-keyring' | 'unknown';
+
+/**
+ * The library's failure text (D-Bus, X11 and Secret Service jargon) sorted into a cause the user
+ * can act on. The text itself never reaches the user: it names sockets and environment variables.
+ */
+export function keychainProblemOf(detail: string): KeychainProblem {
+  if (/failed to connect to socket|x11|autolaunch|DBUS_SESSION_BUS_ADDRESS|no such file or directory|connection refused|session bus/i.test(detail)) return 'no-session-bus';
+  if (/ServiceUnknown|not provided by any \.service|name has no owner|org\.freedesktop\.secrets was not/i.test(detail)) return 'no-secret-service';
+  if (/locked|unlock|prompt|dismissed/i.test(detail)) return 'locked';
+  if (/collection|no default|NoSuchObject|does not exist at path|alias/i.test(detail)) return 'no-default-keyring';
+  return 'unknown';
+}
+
+const PLAIN_TEXT = 'Paydesk never stores secret keys in plain text.';
+
+/** What to do about a keychain problem on Linux, in words. */
+export function linuxKeychainAdvice(problem: KeychainProblem): string {
+  switch (problem) {
+    case 'no-session-bus':
+      return (
+        'Paydesk could not reach the keychain because no desktop session bus (D-Bus) is running. Log in to a desktop session, ' +
+        'or start Paydesk with "dbus-run-session", with gnome-keyring (or KWallet) running and unlocked. ' + PLAIN_TEXT
+      );
+    case 'no-secret-service':
+      return (
+        'No keychain service is running. Install gnome-keyring (on Debian or Ubuntu: sudo apt install gnome-keyring), or KWallet with ' +
+        'its Secret Service support, start it, unlock it, and try again. ' + PLAIN_TEXT
+      );
+    case 'locked':
+      return 'The keychain (gnome-keyring or KWallet) is locked. Unlock it (in Passwords and Keys, or by logging in again), then try again. ' + PLAIN_TEXT;
+    case 'no-default-keyring':
+      return (
+        'The keychain has no default keyring. Create one named "login" in Passwords and Keys (Seahorse) with gnome-keyring, unlock it, ' +
+        'and try again. ' + PLAIN_TEXT
+      );
+    case 'unknown':
+      return noKeychainMessage('linux');
+    default: {
+      const never: never = problem;
+      return never;
+    }
+  }
+}
+
 /**
  * Keyring errors that mean "no usable keychain" rather than "this entry is broken": no D-Bus
  * session, no Secret Service, no default collection, a locked keyring, access denied.
  */
 function keychainUnavailable(error: unknown): VaultError {
-  // The library's message may name the platform store's failure; it never holds the secret.
-  const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown keyring failure';
-  return new VaultError('NO_KEYCHAIN', `${noKeychainMessage()} (keyring said: ${detail})`);
+  const detail = error instanceof Error ? error.message : '';
+  const problem = keychainProblemOf(detail);
+  const message = process.platform === 'linux' ? linuxKeychainAdvice(problem) : noKeychainMessage();
+  return new VaultError('NO_KEYCHAIN', message, problem);
 }
 
 function checkPublicKey(publicKey: string): void {

@@ -1,25 +1,49 @@
 /**
  * Watching a transaction after initiate: retrieve with backoff until its status is final or the
  * time limit passes, pushing each attempt (`watch:progress`) and each change (`transaction:changed`).
+ *
+ * `refresh` is the same read for a status change the console is told about (the local sandbox's
+ * status push): the transaction is read again and stored whole (failed code, timestamps, fee), so
+ * the journal never holds a status without the rest of the object.
  */
-import { isFinalStatus, type TransactionStatus } from '../../shared/contract';
+import { isFinalStatus, TRANSACTION_STATUSES, type TransactionStatus } from '../../shared/contract';
 import type { JournalTransaction } from '../../shared/api';
-import { getEntry, recordObserved } from './journal/entries';
+import { getEntry, recordObserved, recordStatusEvent } from './journal/entries';
 import type { Context } from './handlers/context';
 import type { StoredProfile } from './settings';
 import { transactionOf } from './handlers/outcomes';
 
+type WatchProfile = StoredProfile & { builtIn: boolean };
+
 export interface Watcher {
-  watch(entry: JournalTransaction, profile: StoredProfile & { builtIn: boolean }): void;
-  /** Resolves when every running watch has ended (tests, shutdown). */
+  watch(entry: JournalTransaction, profile: WatchProfile): void;
+  /**
+   * A status change was pushed (`pushedStatus`): read the transaction again and store all of it.
+   * If the read fails, the pushed status alone is recorded.
+   */
+  refresh(journalId: string, profile: WatchProfile, pushedStatus: string, message: string): Promise<void>;
+  /** Resolves when every running watch and refresh has ended (tests, shutdown). */
   idle(): Promise<void>;
+}
+
+function isStatus(value: string): value is TransactionStatus {
+  return (TRANSACTION_STATUSES as readonly string[]).includes(value);
 }
 
 export function createWatcher(context: Context): Watcher {
   const { deps, watch: options } = context;
   const running = new Map<string, Promise<void>>();
+  const refreshing = new Set<Promise<void>>();
+  /** Refreshes of one entry run one after another, so a late read never overwrites a newer one. */
+  const queues = new Map<string, Promise<void>>();
 
-  async function follow(journalId: string, profile: StoredProfile & { builtIn: boolean }): Promise<void> {
+  async function retrieve(entry: JournalTransaction, profile: WatchProfile) {
+    const client = context.clientFor(profile);
+    const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
+    return { result, tx: result.kind === 'success' ? transactionOf(result.data) : null };
+  }
+
+  async function follow(journalId: string, profile: WatchProfile): Promise<void> {
     const started = deps.clock.now();
     let delay = options.initialDelayMs;
     for (let attempt = 1; ; attempt += 1) {
@@ -30,16 +54,14 @@ export function createWatcher(context: Context): Watcher {
       }
       const entry = getEntry(deps.journal, journalId);
       if (!entry || entry.transactionId === null) return;
-      // A webhook (local sandbox) or a Verify may have brought it to a final status meanwhile.
+      // A status push (local sandbox) or a Verify may have brought it to a final status meanwhile.
       if (entry.status !== null && isFinalStatus(entry.status)) {
         deps.emit('watch:progress', { journalId, attempt, status: entry.status, done: true });
         return;
       }
       let status: TransactionStatus | null = entry.status;
-      const client = context.clientFor(profile);
-      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId) : await client.retrievePayout(entry.transactionId);
+      const { result, tx } = await retrieve(entry, profile);
       if (deps.signal?.aborted) return;
-      const tx = result.kind === 'success' ? transactionOf(result.data) : null;
       if (tx && result.kind === 'success') {
         const observed = recordObserved(deps.journal, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while watching' }, deps.clock.now());
         status = observed.entry.status;
@@ -54,6 +76,24 @@ export function createWatcher(context: Context): Watcher {
     }
   }
 
+  async function readAgain(journalId: string, profile: WatchProfile, pushedStatus: string, message: string): Promise<void> {
+    const entry = getEntry(deps.journal, journalId);
+    if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
+    const { result, tx } = await retrieve(entry, profile);
+    if (deps.signal?.aborted) return;
+    if (tx && result.kind === 'success') {
+      // A push the journal already knows of (a Verify or the watcher got there first, or the read
+      // overtook an earlier push: processing, then failed) adds no event of its own.
+      const observed = recordObserved(deps.journal, journalId, tx, { type: 'sandbox_status', httpStatus: result.httpStatus, message, quietUnlessChanged: true }, deps.clock.now());
+      deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
+      return;
+    }
+    deps.logger?.warn('could not read a transaction after a status push', { journalId, result: result.kind });
+    if (!isStatus(pushedStatus)) return;
+    const recorded = recordStatusEvent(deps.journal, journalId, pushedStatus, `${message}; its details could not be read: press Verify`, deps.clock.now());
+    deps.emit('transaction:changed', { journalId, status: recorded.entry.status, state: recorded.entry.state });
+  }
+
   return {
     watch(entry, profile) {
       if (running.has(entry.id)) return;
@@ -62,8 +102,21 @@ export function createWatcher(context: Context): Watcher {
         .finally(() => running.delete(entry.id));
       running.set(entry.id, run);
     },
+    refresh(journalId, profile, pushedStatus, message) {
+      const previous = queues.get(journalId) ?? Promise.resolve();
+      const run: Promise<void> = previous
+        .then(() => readAgain(journalId, profile, pushedStatus, message))
+        .catch((error: unknown) => deps.logger?.warn('status refresh failed', { journalId, error: error instanceof Error ? error.name : 'unknown' }))
+        .finally(() => {
+          refreshing.delete(run);
+          if (queues.get(journalId) === run) queues.delete(journalId);
+        });
+      queues.set(journalId, run);
+      refreshing.add(run);
+      return run;
+    },
     async idle() {
-      while (running.size > 0) await Promise.all([...running.values()]);
+      while (running.size > 0 || refreshing.size > 0) await Promise.all([...running.values(), ...refreshing]);
     },
   };
 }

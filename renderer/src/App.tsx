@@ -13,7 +13,7 @@ import { SandboxScreen } from './screens/SandboxScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { TimelineScreen } from './screens/TimelineScreen';
 import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
-import { activeProfile } from './stores/profiles';
+import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
@@ -44,17 +44,20 @@ function ScreenView({ screen }: { screen: Screen }) {
 
 /** Always on screen: which environment every action goes to, in colour and in words. */
 function EnvironmentMarker() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'settings']);
   const profile = useProfiles((s) => activeProfile(s));
   const profiles = useProfiles((s) => s.profiles);
   const activate = useProfiles((s) => s.activate);
+  const refused = useProfiles((s) => liveRefused(s));
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   if (!profile) return null;
   const live = profile.environment === 'live';
+  // A live profile this host refuses says so where the environment is always shown.
+  const label = refused ? t('settings:live.markerLabel') : live ? t('marker.liveLabel') : t('marker.sandboxLabel');
   return (
     <div className={`env-bar ${live ? 'env-bar-live' : 'env-bar-sandbox'}`}>
-      <span className="env-marker" role="status" aria-label={live ? t('marker.liveLabel') : t('marker.sandboxLabel')} data-environment={profile.environment}>
-        {live ? t('marker.live') : t('marker.sandbox')}
+      <span className="env-marker" role="status" aria-label={label} data-environment={profile.environment} data-refused={refused || undefined}>
+        {refused ? t('settings:live.marker') : live ? t('marker.live') : t('marker.sandbox')}
       </span>
       <label className="profile-switch">
         <span>{t('marker.profile')}</span>

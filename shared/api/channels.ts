@@ -15,6 +15,7 @@ import type {
   SandboxStatus,
   SearchPage,
   TransactionDetail,
+  TransactionKind,
   WebhookDelivery,
   ApiFailure,
 } from './types';
@@ -223,7 +224,10 @@ export interface ChannelResults {
   'payments:create': JournalTransaction;
   'payouts:prepare': PayoutQuote;
   'payouts:initiate': JournalTransaction;
-  'transactions:lookup': { found: true; transaction: JournalTransaction } | { found: false; environment: string; profileName: string };
+  'transactions:lookup':
+    | { found: true; transaction: JournalTransaction }
+    /** `otherKind`: the id exists as the other kind (a payout looked up as a payment, or the reverse). */
+    | { found: false; environment: string; profileName: string; otherKind?: TransactionKind };
   'transactions:get': TransactionDetail;
   'transactions:verify': { message: string; transaction: JournalTransaction };
   'transactions:resolveUnknown': { exists: true; transaction: JournalTransaction } | { exists: false; transaction: JournalTransaction };

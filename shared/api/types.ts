@@ -70,7 +70,10 @@ export type TimelineEventType =
   | 'transport_failure'
   | 'status_seen'
   | 'verify_result'
-  | 'webhook_received';
+  /** A real webhook delivery (kept for journals that hold one; the console has no receiver yet). */
+  | 'webhook_received'
+  /** The local sandbox said the status changed; the console read the transaction again. */
+  | 'sandbox_status';
 
 export interface TimelineEvent {
   id: number;

@@ -88,6 +88,8 @@ export type KeyType = (typeof KEY_TYPES)[number];
 
 /** Method codes the spec shows; the local engine serves both. */
 export const KNOWN_METHOD_CODES = ['service_demo', 'momo_cm'] as const;
+/** Test methods for sandbox development only (spec: `service_demo`); never offered for live. */
+export const SANDBOX_ONLY_METHOD_CODES: readonly string[] = ['service_demo'];
 
 /** The default header word: the real service's headers carry its maker's name instead. */
 export const DEFAULT_HEADER_WORD = 'SVC';

@@ -28,6 +28,18 @@ import frKeys from './fr/keys';
 import frPayment from './fr/payment';
 import frSandbox from './fr/sandbox';
 import frStatus from './fr/status';
+import enTransaction from './en/transaction';
+import enHistory from './en/history';
+import enLookup from './en/lookup';
+import enSettings from './en/settings';
+import enPayout from './en/payout';
+import enForm from './en/form';
+import frTransaction from './fr/transaction';
+import frHistory from './fr/history';
+import frLookup from './fr/lookup';
+import frSettings from './fr/settings';
+import frPayout from './fr/payout';
+import frForm from './fr/form';
 import type { Language, Messages } from './types';
 
 export const english = {
@@ -43,6 +55,12 @@ export const english = {
   sandbox: enSandbox,
   status: enStatus,
   batchCsv: enBatchCsv,
+  transaction: enTransaction,
+  history: enHistory,
+  lookup: enLookup,
+  settings: enSettings,
+  payout: enPayout,
+  form: enForm,
 } as const;
 
 export type Catalogue = typeof english;
@@ -61,6 +79,12 @@ const french: Messages<Catalogue> = {
   sandbox: frSandbox,
   status: frStatus,
   batchCsv: frBatchCsv,
+  transaction: frTransaction,
+  history: frHistory,
+  lookup: frLookup,
+  settings: frSettings,
+  payout: frPayout,
+  form: frForm,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

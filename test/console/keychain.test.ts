@@ -4,11 +4,11 @@
  * never a plain-text fallback.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCredentials } from '@napi-rs/keyring';
-import { createVault, KEYCHAIN_SERVICE, memoryKeyring, VaultError } from '../../electron/console/vault';
+import { createVault, KEYCHAIN_SERVICE, keychainProblemOf, linuxKeychainAdvice, memoryKeyring, VaultError } from '../../electron/console/vault';
 import { tempDir } from './helpers';
 
 describe('the vault on the real keychain', () => {
@@ -88,3 +88,44 @@ describe('no Secret Service', () => {
     }
   });
 });
+
+describe('no keychain, in words (issue 9, item 8)', () => {
+  const RAW = /DBus error|D-Bus error|socket|X11|DBUS_SESSION_BUS_ADDRESS|\/nonexistent|Platform failure|keyring said/;
+
+  it('sorts the library\'s failures into causes the user can act on', () => {
+    expect(keychainProblemOf('Platform failure: DBus error: Failed to connect to socket /run/user/1000/bus: No such file or directory')).toBe('no-session-bus');
+    expect(keychainProblemOf('Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead')).toBe('no-session-bus');
+    expect(keychainProblemOf('Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files')).toBe('no-secret-service');
+    expect(keychainProblemOf('Platform failure: the collection is locked')).toBe('locked');
+    expect(keychainProblemOf('No default collection: Object does not exist at path “/org/freedesktop/secrets/aliases/default”')).toBe('no-default-keyring');
+    expect(keychainProblemOf('something else entirely')).toBe('unknown');
+    for (const problem of ['no-session-bus', 'no-secret-service', 'locked', 'no-default-keyring', 'unknown'] as const) {
+      const advice = linuxKeychainAdvice(problem);
+      expect(advice).toMatch(/never stores secret keys in plain text/);
+      expect(advice).not.toMatch(RAW);
+    }
+    expect(linuxKeychainAdvice('no-secret-service')).toMatch(/apt install gnome-keyring/);
+  });
+
+  it('a process with no session bus is told what to start, with no D-Bus or X11 text', () => {
+    for (const env of [{ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/paydesk-bus' }, { DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' }]) {
+      const dir = tempDir();
+      try {
+        const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/no-keychain-child.ts'), dir], {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(child.status, child.stderr).toBe(0);
+        const { set } = JSON.parse(child.stdout) as { set: { ok: false; error: { code: string; message: string } } };
+        expect(set.error.code).toBe('NO_KEYCHAIN');
+        expect(set.error.message).toMatch(/no desktop session bus \(D-Bus\) is running/);
+        expect(set.error.message).toMatch(/dbus-run-session/);
+        expect(set.error.message).not.toMatch(RAW);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
+

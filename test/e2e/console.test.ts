@@ -142,7 +142,7 @@ describe('Paydesk in Chromium', () => {
   it('shows the journal in History', async () => {
     await open('History');
     await page.getByText(/^\d+ transactions?$/).waitFor();
-    await page.getByRole('button', { name: /Open payment of 25,000 XAF to Ada Ndiaye/ }).first().waitFor();
+    await page.getByRole('button', { name: /Open payment of 25,000 XAF, Ada Ndiaye/ }).first().waitFor();
     await screenshot(page, 'history');
   });
 

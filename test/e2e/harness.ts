@@ -44,11 +44,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number } } = {}): Promise<Harness> {
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const userDataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
-  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: true, version: '0.1.0', engine: { settleMs: 800 } });
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 } });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   // A fresh temporary Chromium profile per run (playwright's default for launch()).
   const browser = await chromium
@@ -61,7 +61,7 @@ export async function startHarness(): Promise<Harness> {
       await runtime.close();
       throw error;
     });
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   const page = await context.newPage();
   const pageErrors: string[] = [];

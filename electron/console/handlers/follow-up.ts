@@ -1,7 +1,7 @@
 /**
  * Following transactions up: lookup, get, verify, resolveUnknown, search and export.
  */
-import type { JournalTransaction } from '../../../shared/api';
+import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import {
   getEntry,
   getEntryForFollowUp,
@@ -42,6 +42,22 @@ export function followUpHandlers(
     return { ...found, profile };
   }
 
+  /**
+   * Whether an id not found as `kind` exists as the other kind (a support agent picked the wrong
+   * toggle). Only a clear "found" counts: no key for the other kind or a failed read is a no.
+   */
+  async function existsAsOtherKind(profile: ReturnType<Context['activeProfile']>, id: string, by: 'transaction_id' | 'external_id', kind: TransactionKind): Promise<boolean> {
+    const other: TransactionKind = kind === 'payment' ? 'payout' : 'payment';
+    try {
+      context.requireSecret(profile, other);
+    } catch {
+      return false;
+    }
+    const client = context.clientFor(profile);
+    const result = other === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
+    return result.kind === 'success' && transactionOf(result.data) !== null;
+  }
+
   return {
     async 'transactions:lookup'({ id, by, kind }) {
       const profile = context.activeProfile();
@@ -49,7 +65,10 @@ export function followUpHandlers(
       context.requireSecret(profile, kind);
       const client = context.clientFor(profile);
       const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
-      if (isNotFound(result)) return { found: false, environment: profile.environment, profileName: profile.name };
+      if (isNotFound(result)) {
+        const otherKind = (await existsAsOtherKind(profile, id, by, kind)) ? (kind === 'payment' ? 'payout' : 'payment') : undefined;
+        return { found: false, environment: profile.environment, profileName: profile.name, ...(otherKind ? { otherKind } : {}) };
+      }
       if (result.kind !== 'success') throw readFailure(result);
       const tx = transactionOf(result.data);
       if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');

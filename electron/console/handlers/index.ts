@@ -8,7 +8,7 @@ import { CHANNEL_INPUTS, CHANNELS, type Channel, type ChannelResults, type Resul
 import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
-import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import { createContext, DEFAULT_WATCH, HandlerFailure, type Context, type HandlerDeps, type HandlerImpl } from './context';
 import type { BatchRunner } from '../batch/runner';
 import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
@@ -61,6 +61,8 @@ export interface HandlerCore {
   watcher: Watcher;
   /** Bulk payout runs (awaited at shutdown before the journal closes). */
   batches: BatchRunner;
+  /** Profile resolution and clients, for the runtime's own reads (a sandbox status push). */
+  context: Context;
 }
 
 export function createHandlerCore(deps: HandlerDeps): HandlerCore {
@@ -93,7 +95,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
       }
     };
   }
-  return { handlers: table as HandlerTable, watcher, batches: batches.runner };
+  return { handlers: table as HandlerTable, watcher, batches: batches.runner, context };
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerTable {

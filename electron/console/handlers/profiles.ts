@@ -1,7 +1,7 @@
 /**
  * Profiles, secrets and the small reads about the active profile (app info, methods, balance).
  */
-import { balanceSchema, KNOWN_METHOD_CODES, type Environment, type FieldErrors, type KeyType } from '../../../shared/contract';
+import { balanceSchema, KNOWN_METHOD_CODES, SANDBOX_ONLY_METHOD_CODES, type Environment, type FieldErrors, type KeyType } from '../../../shared/contract';
 import type { ProfileInput } from '../../../shared/api';
 import { LOCAL_SANDBOX_ID } from '../settings';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
@@ -141,7 +141,9 @@ export function profileHandlers(
 
     async 'methods:list'() {
       // The spec shows no listing endpoint: these are the codes it names (both served locally).
-      return { methods: [...KNOWN_METHOD_CODES] };
+      // Its test method exists for sandbox development only: a live profile is not offered it.
+      const live = context.activeProfile().environment === 'live';
+      return { methods: KNOWN_METHOD_CODES.filter((code) => !live || !SANDBOX_ONLY_METHOD_CODES.includes(code)) };
     },
 
     async 'balance:get'() {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { Environment, TransactionRequest } from '../../../shared/contract';
+import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
 import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
 import { migrate } from './migrations';
 import { toJournalTransaction, type EntryRow, type TimelineRow, toTimelineEvent, type ServiceTransaction } from './rows';
@@ -232,33 +232,39 @@ export function recordTransportFailure(
 }
 
 /**
- * A status seen by retrieve, verify or a webhook. A `status_seen` with no change adds no
- * timeline event (the watcher polls; the timeline shows changes).
+ * A status seen by retrieve, verify, a webhook or a sandbox status push: the whole transaction
+ * object is stored. A `status_seen` with no change adds no timeline event (the watcher polls; the
+ * timeline shows changes); `quietUnlessChanged` asks the same of another type (a late push).
  */
 export function recordObserved(
   db: JournalDb,
   id: string,
   tx: ServiceTransaction,
-  event: { type: 'status_seen' | 'verify_result' | 'webhook_received'; httpStatus?: number | null; message?: string | null },
+  event: { type: 'status_seen' | 'verify_result' | 'webhook_received' | 'sandbox_status'; httpStatus?: number | null; message?: string | null; quietUnlessChanged?: boolean },
   at: number,
 ): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
   db.transaction(() => {
     const row = requireRow(db, id);
-    changed = row.status !== tx.status || row.state !== 'known';
+    changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
     applyTransaction(db, row.seq, 'known', tx, at);
-    if (event.type !== 'status_seen' || changed) {
+    const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
+    if (!quiet || changed) {
       addEvent(db, row.seq, at, { type: event.type, status: tx.status, httpStatus: event.httpStatus ?? null, message: event.message ?? null });
     }
   })();
   return { entry: getEntry(db, id)!, changed };
 }
 
-/** A webhook-like status change that carries only the status (the local engine's events). */
+/**
+ * A status change known only by its status (the sandbox said so, but reading the transaction
+ * failed): the status (and the failed code, when the push carried one) is recorded; the rest of
+ * the object waits for the next read.
+ */
 export function recordStatusEvent(
   db: JournalDb,
   id: string,
-  status: string,
+  status: TransactionStatus,
   message: string,
   at: number,
   failedCode: string | null = null,
@@ -268,7 +274,7 @@ export function recordStatusEvent(
     const row = requireRow(db, id);
     changed = row.status !== status;
     db.prepare(`UPDATE entries SET status = ?, failed_code = COALESCE(?, failed_code), updated_at = ? WHERE seq = ?`).run(status, failedCode, at, row.seq);
-    addEvent(db, row.seq, at, { type: 'webhook_received', status, message });
+    addEvent(db, row.seq, at, { type: 'sandbox_status', status, message });
   })();
   return { entry: getEntry(db, id)!, changed };
 }

@@ -4,11 +4,13 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SearchQuery } from '../../../shared/api';
 import { TRANSACTION_STATUSES } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge } from '../components/common';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
+import { t } from '../i18n';
 import { useHistory, useProfiles, useUi } from '../stores';
 
 const ROW_HEIGHT = 56;
@@ -36,14 +38,17 @@ function toQuery(filters: Filters, currency: string): { query: SearchQuery } | {
   for (const [key, text] of [['minAmount', filters.minAmount], ['maxAmount', filters.maxAmount]] as const) {
     if (!text.trim()) continue;
     const parsed = parseAmount(text, currency);
-    if ('error' in parsed) return { error: `${key === 'minAmount' ? 'Minimum' : 'Maximum'} amount ${parsed.error}.` };
+    if ('error' in parsed) return { error: t(key === 'minAmount' ? 'history:minError' : 'history:maxError', { error: parsed.error }) };
     query[key] = parsed.amount;
   }
   if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
-    return { error: 'The minimum amount is above the maximum amount.' };
+    return { error: t('history:minAboveMax') };
   }
   return { query };
 }
+
+/** Filters apply as they change, once typing pauses this long (a select applies at the same pace). */
+export const FILTER_DEBOUNCE_MS = 300;
 
 function downloadCsv(filename: string, csv: string) {
   if (typeof URL.createObjectURL !== 'function') return;
@@ -58,6 +63,7 @@ function downloadCsv(filename: string, csv: string) {
 }
 
 function HistoryList() {
+  const { t: tr } = useTranslation('history');
   const total = useHistory((s) => s.total ?? 0);
   const pages = useHistory((s) => s.pages);
   const ensureRows = useHistory((s) => s.ensureRows);
@@ -74,28 +80,28 @@ function HistoryList() {
   return (
     <>
     <div className="history-head" aria-hidden="true">
-      <span className="col-date">Created</span>
-      <span className="col-kind">Kind</span>
-      <span className="col-who">Customer</span>
-      <span className="col-ext">External id</span>
-      <span className="col-amount">Amount</span>
-      <span className="col-status">Status</span>
+      <span className="col-date">{tr('columns.created')}</span>
+      <span className="col-kind">{tr('columns.kind')}</span>
+      <span className="col-who">{tr('columns.who')}</span>
+      <span className="col-ext">{tr('columns.externalId')}</span>
+      <span className="col-amount">{tr('columns.amount')}</span>
+      <span className="col-status">{tr('columns.status')}</span>
     </div>
-    <div className="history-list" ref={parent} role="region" aria-label={`Transactions, ${formatCount(total)} rows`} tabIndex={0}>
+    <div className="history-list" ref={parent} role="region" aria-label={tr('listLabel', { count: total, formatted: formatCount(total) })} tabIndex={0}>
       <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
           const row = rowAt(item.index);
           return (
             <div role="listitem" key={item.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
               {row ? (
-                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={`Open ${row.kind} of ${formatMoney(row.amount, row.currency)} to ${row.customer.first_name} ${row.customer.last_name}, ${row.status ?? row.state}`}>
+                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? tr(`statuses.${row.status}`) : row.state })}>
                   <span className="col-date muted">{formatDateTime(row.createdAt)}</span>
-                  <span className="col-kind">{row.kind}</span>
-                  <span className="col-who">
-                    {row.customer.first_name} {row.customer.last_name}
-                    <span className="mono muted small"> {row.phoneNumber}</span>
+                  <span className="col-kind">{tr(`kinds.${row.kind}`)}</span>
+                  <span className="col-who" title={`${row.customer.first_name} ${row.customer.last_name} ${row.phoneNumber}`}>
+                    <span className="who-name">{row.customer.first_name} {row.customer.last_name}</span>
+                    <span className="who-phone mono muted small">{row.phoneNumber}</span>
                   </span>
-                  <span className="col-ext mono muted small">{row.externalId ?? ''}</span>
+                  <span className="col-ext mono muted small" title={row.externalId ?? ''}>{row.externalId ?? ''}</span>
                   <span className="col-amount">{formatMoney(row.amount, row.currency)}</span>
                   <span className="col-status">
                     <StatusBadge status={row.status} state={row.state} />
@@ -114,6 +120,7 @@ function HistoryList() {
 }
 
 export function HistoryScreen() {
+  const { t: tr } = useTranslation('history');
   const status = useHistory((s) => s.status);
   const error = useHistory((s) => s.error);
   const total = useHistory((s) => s.total);
@@ -123,20 +130,45 @@ export function HistoryScreen() {
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
   const [filters, setFilters] = useState<Filters>(EMPTY_FILTERS);
   const [filterError, setFilterError] = useState<string | null>(null);
+  /** The filters last sent, so a pause in typing that changed nothing does not search again. */
+  const applied = useRef<string | null>(null);
 
   useEffect(() => {
-    if (status === 'idle') void search({});
+    if (status === 'idle') {
+      applied.current = JSON.stringify({});
+      void search({});
+    }
   }, [status, search]);
 
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    const built = toQuery(filters, currency);
+  function apply(next: Filters): void {
+    const built = toQuery(next, currency);
     if ('error' in built) {
       setFilterError(built.error);
       return;
     }
     setFilterError(null);
+    const key = JSON.stringify(built.query);
+    if (key === applied.current) return;
+    applied.current = key;
     void search(built.query);
+  }
+
+  // Filters apply as they change, debounced: no Search press needed.
+  const latest = useRef(apply);
+  latest.current = apply;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return undefined;
+    }
+    const timer = setTimeout(() => latest.current(filters), FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [filters]);
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    apply(filters);
   }
   async function runExport() {
     const file = await exportCsv();
@@ -147,67 +179,67 @@ export function HistoryScreen() {
   return (
     <section className="screen wide" aria-labelledby="history-title">
       <header className="screen-head">
-        <h1 id="history-title">History</h1>
-        <p className="muted">Every transaction this console created, looked up or verified.</p>
+        <h1 id="history-title">{tr('title')}</h1>
+        <p className="muted">{tr('intro')}</p>
       </header>
-      <form className="card filters" onSubmit={submit} aria-label="Search history">
+      <form className="card filters" onSubmit={submit} aria-label={tr('filtersLabel')}>
         <div className="field grow">
-          <label htmlFor="h-text">Search</label>
-          <input id="h-text" type="search" placeholder="Transaction id, external id, phone or name" value={filters.text} onChange={set('text')} />
+          <label htmlFor="h-text">{tr('search')}</label>
+          <input id="h-text" type="search" placeholder={tr('searchPlaceholder')} value={filters.text} onChange={set('text')} />
         </div>
         <div className="field">
-          <label htmlFor="h-status">Status</label>
+          <label htmlFor="h-status">{tr('status')}</label>
           <select id="h-status" value={filters.status} onChange={set('status')}>
-            <option value="">Any</option>
-            {TRANSACTION_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            <option value="">{tr('any')}</option>
+            {TRANSACTION_STATUSES.map((s) => <option key={s} value={s}>{tr(`statuses.${s}`)}</option>)}
           </select>
         </div>
         <div className="field">
-          <label htmlFor="h-kind">Kind</label>
+          <label htmlFor="h-kind">{tr('kind')}</label>
           <select id="h-kind" value={filters.kind} onChange={set('kind')}>
-            <option value="">Any</option>
-            <option value="payment">Payment</option>
-            <option value="payout">Payout</option>
+            <option value="">{tr('any')}</option>
+            <option value="payment">{tr('kinds.payment')}</option>
+            <option value="payout">{tr('kinds.payout')}</option>
           </select>
         </div>
         <div className="field">
-          <label htmlFor="h-from">From</label>
+          <label htmlFor="h-from">{tr('from')}</label>
           <input id="h-from" type="date" value={filters.from} onChange={set('from')} />
         </div>
         <div className="field">
-          <label htmlFor="h-to">To</label>
+          <label htmlFor="h-to">{tr('to')}</label>
           <input id="h-to" type="date" value={filters.to} onChange={set('to')} />
         </div>
         <div className="field narrow">
-          <label htmlFor="h-min">Min amount</label>
+          <label htmlFor="h-min">{tr('minAmount')}</label>
           <input id="h-min" inputMode="decimal" value={filters.minAmount} onChange={set('minAmount')} />
         </div>
         <div className="field narrow">
-          <label htmlFor="h-max">Max amount</label>
+          <label htmlFor="h-max">{tr('maxAmount')}</label>
           <input id="h-max" inputMode="decimal" value={filters.maxAmount} onChange={set('maxAmount')} />
         </div>
         <div className="filter-actions">
-          <button type="submit" className="primary">Search</button>
-          <button type="button" className="secondary" onClick={() => { setFilters(EMPTY_FILTERS); setFilterError(null); void search({}); }}>Clear</button>
+          <button type="submit" className="secondary">{tr('searchNow')}</button>
+          <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>{tr('clear')}</button>
         </div>
       </form>
       {filterError ? <div className="notice notice-error" role="alert">{filterError}</div> : null}
       <div className="list-bar">
-        <span aria-live="polite">{total === null ? '' : `${formatCount(total)} transaction${total === 1 ? '' : 's'}`}</span>
+        <span aria-live="polite">{total === null ? '' : tr('count', { count: total, formatted: formatCount(total) })}</span>
         <button type="button" className="secondary" onClick={() => void runExport()} disabled={!total || (exporting !== null && !exporting.done)}>
-          Export CSV
+          {tr('exportCsv')}
         </button>
       </div>
       {exporting && !exporting.done ? (
         <div className="notice notice-info" role="status">
-          <Spinner label="Exporting CSV" /> Exporting {exporting.rows == null ? '' : formatCount(exporting.rows)} rows…
+          <Spinner label={tr('exporting')} /> {tr('exportingRows', { rows: exporting.rows === null ? '' : formatCount(exporting.rows) })}
         </div>
       ) : null}
-      {exporting?.done && exporting.filename ? <div className="notice notice-info" role="status">Exported {exporting.rows == null ? '' : formatCount(exporting.rows)} rows to {exporting.filename}.</div> : null}
-      {exporting?.error ? <ErrorNotice failure={exporting.error} title="Export did not work." /> : null}
-      {status === 'loading' ? <Loading label="Loading history" /> : null}
+      {exporting?.done && exporting.filename ? <div className="notice notice-info" role="status">{tr('exported', { rows: formatCount(exporting.rows ?? 0), filename: exporting.filename })}</div> : null}
+      {exporting?.error ? <ErrorNotice failure={exporting.error} title={tr('exportFailed')} /> : null}
+      {status === 'loading' ? <Loading label={tr('loading')} /> : null}
       {status === 'error' && error ? <ErrorNotice failure={error} /> : null}
-      {status === 'ready' && total === 0 ? <Empty>No transactions match. Create a payment, or clear the filters.</Empty> : null}
+      {status === 'ready' && total === 0 ? <Empty>{tr('empty')}</Empty> : null}
       {status === 'ready' && total ? <HistoryList /> : null}
     </section>
   );

@@ -1,12 +1,13 @@
 /** Lookup: one search box, by transaction id or external id (the choice is remembered). */
 import { useState } from 'react';
-import type { ApiFailure } from '../../../shared/api';
+import { useTranslation } from 'react-i18next';
+import type { ApiFailure, TransactionKind } from '../../../shared/api';
 import { ErrorNotice, Spinner } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
+import { t as tg } from '../i18n';
 import { useTransactions, useUi } from '../stores';
 
 type By = 'transaction_id' | 'external_id';
-type Kind = 'payment' | 'payout';
 const BY_KEY = 'paydesk.lookup.by';
 const KIND_KEY = 'paydesk.lookup.kind';
 
@@ -27,83 +28,110 @@ function remember(key: string, value: string) {
   }
 }
 
+/** What the last lookup answered; cleared by the next one, so no message outlives its action. */
+type Outcome = { notFound: string; otherKind: TransactionKind | null; id: string } | { failure: ApiFailure } | null;
+
 export function LookupScreen() {
+  const { t } = useTranslation('lookup');
   const lookup = useTransactions((s) => s.lookup);
   const openTransaction = useUi((s) => s.openTransaction);
   const [by, setBy] = useState<By>(() => remembered(BY_KEY, ['transaction_id', 'external_id'], 'transaction_id'));
-  const [kind, setKind] = useState<Kind>(() => remembered(KIND_KEY, ['payment', 'payout'], 'payment'));
+  const [kind, setKind] = useState<TransactionKind>(() => remembered(KIND_KEY, ['payment', 'payout'], 'payment'));
   const [text, setText] = useState('');
   const flight = useSingleFlight();
   const busy = flight.busy;
-  const [notFound, setNotFound] = useState<string | null>(null);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
 
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
+  function chooseKind(value: TransactionKind) {
+    setKind(value);
+    remember(KIND_KEY, value);
+  }
+
+  function run(id: string, lookupKind: TransactionKind) {
     void flight.run(async () => {
-      setNotFound(null);
-      setFailure(null);
-      const id = text.trim();
+      setOutcome(null);
       if (!id) {
-        setFieldError('Enter an id to look up.');
+        setFieldError(t('empty'));
         return;
       }
       setFieldError(null);
-      const result = await lookup({ id, by, kind });
-      if (!result.ok) setFailure(result.error);
+      const result = await lookup({ id, by, kind: lookupKind });
+      if (!result.ok) setOutcome({ failure: result.error });
       else if (result.value.found) openTransaction(result.value.transaction.id);
       else {
-        const what = `${kind === 'payment' ? 'Payment' : 'Payout'} with ${by === 'external_id' ? 'external id' : 'transaction id'} “${id}”`;
-        setNotFound(`${what} not found in ${result.value.environment} for ${result.value.profileName}.`);
+        const environment = tg(result.value.environment === 'live' ? 'common:environment.live' : 'common:environment.sandbox');
+        setOutcome({
+          id,
+          notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: result.value.profileName }),
+          otherKind: result.value.otherKind ?? null,
+        });
       }
     });
+  }
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    run(text.trim(), kind);
+  }
+
+  function switchKind(other: TransactionKind) {
+    chooseKind(other);
+    run(outcome && 'id' in outcome ? outcome.id : text.trim(), other);
   }
 
   return (
     <section aria-labelledby="lookup-title" className="screen">
       <header className="screen-head">
-        <h1 id="lookup-title">Look up a transaction</h1>
-        <p className="muted">Find a payment or payout by the service’s transaction id or by your own external id.</p>
+        <h1 id="lookup-title">{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
       </header>
-      <form className="card form" onSubmit={submit} aria-label="Look up" noValidate>
+      <form className="card form" onSubmit={submit} aria-label={t('form')} noValidate>
         <div className="toggles">
           <fieldset className="segmented">
-            <legend>Kind</legend>
+            <legend>{t('kind')}</legend>
             {(['payment', 'payout'] as const).map((value) => (
               <label key={value}>
-                <input type="radio" name="lookup-kind" value={value} checked={kind === value} onChange={() => { setKind(value); remember(KIND_KEY, value); }} />
-                {value === 'payment' ? 'Payment' : 'Payout'}
+                <input type="radio" name="lookup-kind" value={value} checked={kind === value} onChange={() => chooseKind(value)} />
+                {t(value)}
               </label>
             ))}
           </fieldset>
           <fieldset className="segmented">
-            <legend>Search by</legend>
+            <legend>{t('by')}</legend>
             {(['transaction_id', 'external_id'] as const).map((value) => (
               <label key={value}>
                 <input type="radio" name="lookup-by" value={value} checked={by === value} onChange={() => { setBy(value); remember(BY_KEY, value); }} />
-                {value === 'transaction_id' ? 'Transaction id' : 'External id'}
+                {value === 'transaction_id' ? t('transactionId') : t('externalId')}
               </label>
             ))}
           </fieldset>
         </div>
         <div className="field">
-          <label htmlFor="lookup-id">{by === 'transaction_id' ? 'Transaction id' : 'External id'}</label>
+          <label htmlFor="lookup-id">{by === 'transaction_id' ? t('transactionId') : t('externalId')}</label>
           <div className="input-row">
-            <input id="lookup-id" type="search" autoComplete="off" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={fieldError ? true : undefined} aria-describedby={fieldError ? 'lookup-id-error' : undefined} placeholder={by === 'transaction_id' ? 'TE_…' : 'your reference'} />
+            <input id="lookup-id" type="search" autoComplete="off" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={fieldError ? true : undefined} aria-describedby={fieldError ? 'lookup-id-error' : undefined} placeholder={by === 'transaction_id' ? t('transactionIdPlaceholder') : t('externalIdPlaceholder')} />
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? <Spinner label="Looking up" /> : null}
-              Look up
+              {busy ? <Spinner label={t('busy')} /> : null}
+              {t('button')}
             </button>
           </div>
           {fieldError ? <div className="field-error" id="lookup-id-error" role="alert">{fieldError}</div> : null}
         </div>
-        {notFound ? (
+        {outcome && 'notFound' in outcome ? (
           <div className="notice notice-info" role="status">
-            {notFound}
+            <p>{outcome.notFound}</p>
+            {outcome.otherKind ? (
+              <p>
+                {t(`isOther.${outcome.otherKind}`)}{' '}
+                <button type="button" className="secondary small" onClick={() => switchKind(outcome.otherKind!)} disabled={busy}>
+                  {t(`switchTo.${outcome.otherKind}`)}
+                </button>
+              </p>
+            ) : null}
           </div>
         ) : null}
-        {failure ? <ErrorNotice failure={failure} /> : null}
+        {outcome && 'failure' in outcome ? <ErrorNotice failure={outcome.failure} /> : null}
       </form>
     </section>
   );

@@ -53,7 +53,7 @@ export function PaymentScreen() {
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={sending}>
+          <button type="submit" className="primary" disabled={sending || form.refused}>
             {sending ? <Spinner label={t('sendingLabel')} /> : null}
             {sending ? t('sending') : t('submit')}
           </button>

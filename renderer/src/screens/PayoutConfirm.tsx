@@ -1,11 +1,13 @@
 /** The payout confirmation step: restates everything, and fires the payout at most once. */
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
 import { formatMoney, parseAmount } from '../format/money';
-import { ERROR_MESSAGES } from '../messages/errors';
+import { t as tg } from '../i18n';
+import { describeFailure } from '../messages/errors';
 import { useTransactions } from '../stores';
 
 export function PayoutConfirmDialog({
@@ -24,6 +26,7 @@ export function PayoutConfirmDialog({
   onSent: (journalId: string) => void;
   onFailed: (error: ApiFailure) => void;
 }) {
+  const { t } = useTranslation('payout');
   const preparePayout = useTransactions((s) => s.preparePayout);
   const initiatePayout = useTransactions((s) => s.initiatePayout);
   const [quote, setQuote] = useState<PayoutQuote | null>(initialQuote);
@@ -63,63 +66,61 @@ export function PayoutConfirmDialog({
 
   const recipientName = `${request.customer.first_name} ${request.customer.last_name}`;
   return (
-    <Dialog title={live ? 'Confirm LIVE payout' : 'Confirm payout'} onClose={() => (sending ? undefined : onClose())}>
+    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (sending ? undefined : onClose())}>
       <form onSubmit={(e) => void (quote ? confirm(e) : checkTyped(e))}>
         {live ? (
           <p className="notice notice-live" role="note">
-            This is a <strong>live</strong> payout: real money leaves the wallet.
+            <strong>{t('confirm.liveNote')}</strong>
           </p>
         ) : null}
         <dl className="facts">
-          <dt>Recipient</dt>
+          <dt>{t('confirm.recipient')}</dt>
           <dd>
-            {recipientName} · <span className="mono">{request.phone_number}</span>
+            {recipientName} · <span className="mono">{request.phone_number}</span> <span className="muted">({t('confirm.recipientHint')})</span>
           </dd>
-          <dt>Amount</dt>
+          <dt>{t('confirm.amountSent')}</dt>
           <dd className="amount">{formatMoney(request.amount, currency)}</dd>
-          <dt>Fee</dt>
-          <dd>{quote === null ? 'Shown after you confirm the amount' : quote.fee === null ? 'Not told in advance by this service' : formatMoney(quote.fee, currency)}</dd>
-          <dt>Total from the wallet</dt>
-          <dd className="amount">{quote?.total == null ? '—' : formatMoney(quote.total, currency)}</dd>
-          <dt>Wallet balance</dt>
-          <dd>{quote?.balance == null ? 'Not reported' : formatMoney(quote.balance, currency)}</dd>
-          <dt>Environment</dt>
+          <dt>{t('confirm.fee')}</dt>
+          <dd>{quote === null ? t('confirm.feeAfterAmount') : quote.fee === null ? t('confirm.feeNotTold') : formatMoney(quote.fee, currency)}</dd>
+          <dt>{t('confirm.total')}</dt>
+          <dd className="amount">{quote?.total == null ? t('confirm.none') : formatMoney(quote.total, currency)}</dd>
+          <dt>{t('confirm.balance')}</dt>
+          <dd>{quote?.balance == null ? t('confirm.notReported') : formatMoney(quote.balance, currency)}</dd>
+          <dt>{t('confirm.environment')}</dt>
           <dd>
-            <span className={`env-pill env-${live ? 'live' : 'sandbox'}`}>{live ? 'live' : 'sandbox'}</span>
+            <span className={`env-pill env-${live ? 'live' : 'sandbox'}`}>{tg(live ? 'common:environment.live' : 'common:environment.sandbox')}</span>
           </dd>
-          <dt>Profile</dt>
+          <dt>{t('confirm.profile')}</dt>
           <dd>{quote?.profileName ?? profile.name}</dd>
-          <dt>External id</dt>
-          <dd className="mono">{request.external_id ?? '—'}</dd>
+          <dt>{t('confirm.externalId')}</dt>
+          <dd className="mono">{request.external_id ?? t('confirm.none')}</dd>
         </dl>
         {shortOfFunds && quote ? (
           <div className="notice notice-error" role="alert">
-            <strong>{ERROR_MESSAGES.INSUFFICIENT_FUNDS.title}</strong>
-            <p>
-              {formatMoney(quote.total, currency)} is needed and the wallet holds {formatMoney(quote.balance, currency)}.
-            </p>
-            <p>{ERROR_MESSAGES.INSUFFICIENT_FUNDS.next}</p>
+            <strong>{describeFailure({ code: 'INSUFFICIENT_FUNDS', message: '' }).title}</strong>
+            <p>{t('confirm.shortBy', { total: formatMoney(quote.total, currency), balance: formatMoney(quote.balance, currency) })}</p>
+            <p>{describeFailure({ code: 'INSUFFICIENT_FUNDS', message: '' }).next}</p>
           </div>
         ) : null}
         {live && !quote ? (
-          <Field id="confirm-amount" label={`Type the amount (${currency}) to confirm`} errors={typed && !typedMatches ? ['does not match the payout amount'] : undefined}>
+          <Field id="confirm-amount" label={t('confirm.typeAmount', { currency })} errors={typed && !typedMatches ? [t('confirm.mismatch')] : undefined}>
             <input id="confirm-amount" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('confirm-amount', typed && !typedMatches ? ['x'] : undefined)} />
           </Field>
         ) : null}
         {failure ? <ErrorNotice failure={failure} /> : null}
         <div className="actions">
           <button type="button" className="secondary" onClick={onClose} disabled={sending}>
-            Cancel
+            {t('confirm.cancel')}
           </button>
           {quote ? (
             <button type="submit" className={live ? 'danger' : 'primary'} disabled={sending || shortOfFunds}>
-              {sending ? <Spinner label="Sending payout" /> : null}
-              {sending ? 'Sending…' : `Send ${formatMoney(request.amount, currency)}`}
+              {sending ? <Spinner label={t('confirm.sendingLabel')} /> : null}
+              {sending ? t('confirm.sending') : t('confirm.send', { amount: formatMoney(request.amount, currency) })}
             </button>
           ) : (
             <button type="submit" className="danger" disabled={sending || !typedMatches}>
-              {sending ? <Spinner label="Checking" /> : null}
-              Confirm amount
+              {sending ? <Spinner label={t('confirm.checking')} /> : null}
+              {t('confirm.confirmAmount')}
             </button>
           )}
         </div>

@@ -3,17 +3,20 @@
  * amount, fee, environment and profile (typed amount on live profiles) before anything is sent.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
-import { activeProfile } from '../stores/profiles';
+import { activeProfile, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
 import { TransactionFields, useTransactionForm } from './transactionForm';
 
 export function PayoutScreen() {
+  const { t } = useTranslation('payout');
+  const refused = useProfiles((s) => liveRefused(s));
   const methods = useProfiles((s) => s.methods);
   const balance = useProfiles((s) => s.balance);
   const balanceError = useProfiles((s) => s.balanceError);
@@ -57,29 +60,30 @@ export function PayoutScreen() {
   return (
     <section aria-labelledby="payout-title" className="screen">
       <header className="screen-head">
-        <h1 id="payout-title">New payout</h1>
-        <p className="muted">Send money from the wallet to a mobile-money account. You will review it before it is sent.</p>
+        <h1 id="payout-title">{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
       </header>
       <div className="card balance-card" aria-live="polite">
-        <span className="muted">Wallet balance{profile ? ` · ${profile.name}` : ''}</span>
-        {balance === null && !balanceError ? <Loading label="Loading balance" /> : null}
+        <span className="muted">{profile ? t('balanceOf', { name: profile.name }) : t('balance')}</span>
+        {balance === null && !balanceError && !refused ? <Loading label={t('loadingBalance')} /> : null}
         {balance?.available ? <strong className="balance" data-testid="wallet-balance">{formatMoney(balance.balance, currency)}</strong> : null}
-        {balance && !balance.available ? <span className="muted">This service does not report a balance; the fee and balance are checked when you send.</span> : null}
-        {balanceError ? (
+        {balance && !balance.available ? <span className="muted">{t('noBalance')}</span> : null}
+        {refused ? <span className="muted">{t('balanceRefused')}</span> : null}
+        {balanceError && !refused ? (
           <span className="muted" title={balanceError.message}>
-            Balance unavailable ({balanceError.code}); the service checks it when you send.
+            {t('balanceUnavailable')}
           </span>
         ) : null}
-        <button type="button" className="secondary small" onClick={() => void loadBalance()}>
-          Refresh balance
+        <button type="button" className="secondary small" onClick={() => void loadBalance()} disabled={refused}>
+          {t('refresh')}
         </button>
       </div>
       <form className="card form" onSubmit={submit} noValidate aria-label="New payout">
         {failure ? <ErrorNotice failure={failure} /> : null}
-        <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" />
+        <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={preparing}>
-            {preparing ? 'Preparing…' : 'Review payout'}
+          <button type="submit" className="primary" disabled={preparing || refused}>
+            {preparing ? t('preparing') : t('review')}
           </button>
         </div>
       </form>

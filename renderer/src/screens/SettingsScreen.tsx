@@ -1,16 +1,33 @@
 /** Settings: profiles (add, edit, delete, switch) and their keys. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
 import { Dialog } from '../components/Dialog';
 import { Empty, ErrorNotice, Field, Loading, describedBy } from '../components/common';
 import { useProfiles } from '../stores';
+import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
 import { SecretKeys } from './SecretKeys';
+import { t as tg } from '../i18n';
 
 const BLANK: ProfileInput = { name: '', baseUrl: 'https://', environment: 'sandbox', headerWord: DEFAULT_HEADER_WORD, paymentPublicKey: '', payoutPublicKey: '' };
 
+/** Said on the profile itself: this host will not use a live profile. */
+function LiveRefusedNote({ environment }: { environment: Profile['environment'] }) {
+  const { t } = useTranslation('settings');
+  const refused = useProfiles((s) => refusesProfile(s, { environment }));
+  if (!refused) return null;
+  return (
+    <div className="notice notice-live" role="note">
+      <strong>{t('live.refused')}</strong>
+      <p>{t('live.refusedNext')}</p>
+    </div>
+  );
+}
+
 function ProfileForm({ profile, onSaved, onCancel }: { profile: Profile | null; onSaved: (p: Profile) => void; onCancel: () => void }) {
+  const { t } = useTranslation('settings');
   const save = useProfiles((s) => s.save);
   const [values, setValues] = useState<ProfileInput>(() =>
     profile ? { id: profile.id, name: profile.name, baseUrl: profile.baseUrl, environment: profile.environment, headerWord: profile.headerWord, paymentPublicKey: profile.paymentPublicKey, payoutPublicKey: profile.payoutPublicKey } : BLANK,
@@ -46,31 +63,34 @@ function ProfileForm({ profile, onSaved, onCancel }: { profile: Profile | null; 
   }
 
   return (
-    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={profile ? `Edit profile ${profile.name}` : 'New profile'} noValidate>
-      <h2>{profile ? `Profile ${profile.name}` : 'New profile'}</h2>
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={profile ? t('editLabel', { name: profile.name }) : t('newProfile')} noValidate>
+      <h2>{profile ? t('profileTitle', { name: profile.name }) : t('newProfile')}</h2>
       {failure ? <ErrorNotice failure={failure} /> : null}
-      {input('name', 'Name')}
-      {input('baseUrl', 'Base URL', 'The service’s address, without /v1.')}
+      {input('name', t('name'))}
+      {input('baseUrl', t('baseUrl'), t('baseUrlHint'))}
       <div className="grid-2">
-        <Field id={`${prefix}-environment`} label="Environment" errors={errors.environment}>
+        <Field id={`${prefix}-environment`} label={t('environment')} errors={errors.environment}>
           <select id={`${prefix}-environment`} value={values.environment} onChange={set('environment')}>
-            <option value="sandbox">sandbox</option>
-            <option value="live">live (real money)</option>
+            <option value="sandbox">{t('envSandbox')}</option>
+            <option value="live">{t('envLive')}</option>
           </select>
         </Field>
-        {input('headerWord', 'Header word', `Headers are named X-${values.headerWord || DEFAULT_HEADER_WORD}-Timestamp and so on.`)}
+        {input('headerWord', t('headerWord'), t('headerWordHint', { word: values.headerWord || DEFAULT_HEADER_WORD }))}
       </div>
-      {input('paymentPublicKey', 'Payment public key')}
-      {input('payoutPublicKey', 'Payout public key')}
+      <LiveRefusedNote environment={values.environment} />
+      {input('paymentPublicKey', t('paymentKey'))}
+      {input('payoutPublicKey', t('payoutKey'))}
       <div className="actions">
-        <button type="button" className="secondary" onClick={onCancel}>Cancel</button>
-        <button type="submit" className="primary" disabled={busy}>Save profile</button>
+        <button type="button" className="secondary" onClick={onCancel}>{t('cancel')}</button>
+        <button type="submit" className="primary" disabled={busy}>{t('save')}</button>
       </div>
     </form>
   );
 }
 
 export function SettingsScreen() {
+  const { t } = useTranslation('settings');
+  const allowLive = useProfiles((s) => s.info?.allowLive ?? true);
   const status = useProfiles((s) => s.status);
   const error = useProfiles((s) => s.error);
   const profiles = useProfiles((s) => s.profiles);
@@ -83,8 +103,8 @@ export function SettingsScreen() {
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const selected = profiles.find((p) => p.id === (selectedId ?? activeId)) ?? null;
 
-  if (status === 'loading' || status === 'idle') return <section className="screen"><h1>Settings</h1><Loading label="Loading profiles" /></section>;
-  if (status === 'error' && error) return <section className="screen"><h1>Settings</h1><ErrorNotice failure={error} /></section>;
+  if (status === 'loading' || status === 'idle') return <section className="screen"><h1>{t('title')}</h1><Loading label={t('loading')} /></section>;
+  if (status === 'error' && error) return <section className="screen"><h1>{t('title')}</h1><ErrorNotice failure={error} /></section>;
 
   async function switchTo(profile: Profile) {
     setFailure(null);
@@ -95,27 +115,28 @@ export function SettingsScreen() {
   return (
     <section className="screen wide" aria-labelledby="settings-title">
       <header className="screen-head">
-        <h1 id="settings-title">Settings</h1>
-        <p className="muted">Profiles connect the console to a service, in one environment, with one pair of keys each.</p>
+        <h1 id="settings-title">{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
       </header>
       {failure ? <ErrorNotice failure={failure} /> : null}
       <LanguageSetting />
       <div className="settings">
         <div className="card profile-list">
-          <h2>Profiles</h2>
-          {profiles.length === 0 ? <Empty>No profiles yet.</Empty> : null}
+          <h2>{t('profiles')}</h2>
+          {profiles.length === 0 ? <Empty>{t('none')}</Empty> : null}
           <ul>
             {profiles.map((profile) => (
               <li key={profile.id} className={profile.id === selected?.id ? 'selected' : ''}>
                 <button type="button" className="row-button" aria-pressed={profile.id === selected?.id} onClick={() => { setSelectedId(profile.id); setEditing(null); }}>
                   <span>{profile.name}</span>
-                  <span className={`env-pill env-${profile.environment}`}>{profile.environment}</span>
-                  {profile.id === activeId ? <span className="active-tag">active</span> : null}
+                  <span className={`env-pill env-${profile.environment}`}>{tg(`common:environment.${profile.environment}`)}</span>
+                  {profile.environment === 'live' && !allowLive ? <span className="refused-tag">{t('refusedTag')}</span> : null}
+                  {profile.id === activeId ? <span className="active-tag">{t('active')}</span> : null}
                 </button>
               </li>
             ))}
           </ul>
-          <button type="button" className="secondary" onClick={() => { setEditing('new'); setSelectedId(null); }}>Add profile</button>
+          <button type="button" className="secondary" onClick={() => { setEditing('new'); setSelectedId(null); }}>{t('add')}</button>
         </div>
         <div className="profile-detail">
           {editing === 'new' ? (
@@ -125,27 +146,28 @@ export function SettingsScreen() {
           ) : selected ? (
             <div className="card">
               <h2>{selected.name}</h2>
+              <LiveRefusedNote environment={selected.environment} />
               <dl className="facts compact">
-                <dt>Environment</dt>
-                <dd><span className={`env-pill env-${selected.environment}`}>{selected.environment}</span></dd>
-                <dt>Base URL</dt>
+                <dt>{t('environment')}</dt>
+                <dd><span className={`env-pill env-${selected.environment}`}>{tg(`common:environment.${selected.environment}`)}</span></dd>
+                <dt>{t('baseUrlFact')}</dt>
                 <dd className="mono">{selected.baseUrl}</dd>
-                <dt>Header word</dt>
+                <dt>{t('headerWordFact')}</dt>
                 <dd className="mono">{selected.headerWord}</dd>
               </dl>
               <div className="actions left">
                 {selected.id !== activeId ? (
-                  <button type="button" className="primary" onClick={() => void switchTo(selected)}>Switch to {selected.name}</button>
+                  <button type="button" className="primary" onClick={() => void switchTo(selected)}>{t('switchTo', { name: selected.name })}</button>
                 ) : (
-                  <span className="active-tag">Active profile</span>
+                  <span className="active-tag">{t('activeProfile')}</span>
                 )}
                 {!selected.builtIn ? (
                   <>
-                    <button type="button" className="secondary" onClick={() => setEditing('edit')}>Edit {selected.name}</button>
-                    <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(selected)}>Delete {selected.name}</button>
+                    <button type="button" className="secondary" onClick={() => setEditing('edit')}>{t('edit', { name: selected.name })}</button>
+                    <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(selected)}>{t('delete', { name: selected.name })}</button>
                   </>
                 ) : (
-                  <span className="muted small">The built-in Local sandbox cannot be edited or deleted.</span>
+                  <span className="muted small">{t('builtIn')}</span>
                 )}
               </div>
             </div>
@@ -154,12 +176,12 @@ export function SettingsScreen() {
         </div>
       </div>
       {confirmDelete ? (
-        <Dialog title={`Delete profile ${confirmDelete.name}?`} onClose={() => setConfirmDelete(null)}>
-          <p>The profile and its secret keys in the keychain are removed. Its journal entries stay in History.</p>
+        <Dialog title={t('deleteTitle', { name: confirmDelete.name })} onClose={() => setConfirmDelete(null)}>
+          <p>{t('deleteBody')}</p>
           <div className="actions">
-            <button type="button" className="secondary" onClick={() => setConfirmDelete(null)}>Cancel</button>
+            <button type="button" className="secondary" onClick={() => setConfirmDelete(null)}>{t('cancel')}</button>
             <button type="button" className="danger" onClick={() => { const p = confirmDelete; setConfirmDelete(null); setSelectedId(null); void remove(p.id).then((r) => { if (!r.ok) setFailure(r.error); }); }}>
-              Delete profile
+              {t('deleteConfirm')}
             </button>
           </div>
         </Dialog>

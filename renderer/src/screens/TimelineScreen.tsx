@@ -3,15 +3,27 @@
  * only if it never arrived) and the journal's timeline, newest first.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiFailure } from '../../../shared/api';
-import { isFinalStatus } from '../../../shared/contract';
+import { useTranslation } from 'react-i18next';
+import type { ApiFailure, JournalTransaction } from '../../../shared/api';
+import { FAILED_CODE_LIST, isFinalStatus, type FailedCode } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge } from '../components/common';
 import { formatMoney } from '../format/money';
+import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
 import { useTransactions, useUi } from '../stores';
-import { Timeline, TransactionFacts } from './timelineParts';
+import { statusWord, Timeline, TransactionFacts } from './timelineParts';
+
+/** Why it failed, in words: a payout's reasons speak of its recipient, a payment's of its payer. */
+function failureReason(tx: JournalTransaction): string | null {
+  if (!tx.failedCode) return null;
+  if (tx.kind === 'payout' && (FAILED_CODE_LIST as readonly string[]).includes(tx.failedCode)) {
+    return t(`transaction:payoutFailed.${tx.failedCode as FailedCode}`);
+  }
+  return describeFailedCode(tx.failedCode);
+}
 
 function OutcomeUnknown({ journalId }: { journalId: string }) {
+  const { t: tr } = useTranslation('transaction');
   const resolve = useTransactions((s) => s.resolve[journalId]);
   const resolveUnknown = useTransactions((s) => s.resolveUnknown);
   const resend = useTransactions((s) => s.resend);
@@ -31,22 +43,23 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
       setFailure(result.error);
     }
   }
+  const message = resolve?.exists === true ? tr('unknown.exists') : resolve?.exists === false ? tr('unknown.missing') : null;
   return (
-    <div className="notice notice-warn" role="region" aria-label="Outcome unknown">
-      <strong>The outcome of this request is unknown.</strong>
-      <p>It may have reached the service before the connection failed. Do not send it again before looking it up: the console asks the service for its external id.</p>
+    <div className="notice notice-warn" role="region" aria-label={tr('unknown.region')}>
+      <strong>{tr('unknown.title')}</strong>
+      <p>{tr('unknown.body')}</p>
       <div className="actions left">
         <button type="button" className="primary" onClick={() => void resolveUnknown(journalId)} disabled={resolve?.busy}>
-          {resolve?.busy ? <Spinner label="Looking it up" /> : null}
-          Look it up
+          {resolve?.busy ? <Spinner label={tr('unknown.lookingUp')} /> : null}
+          {tr('unknown.lookUp')}
         </button>
         {resolve?.exists === false ? (
           <button type="button" className="danger" onClick={() => void sendAgain()} disabled={resending}>
-            {resending ? 'Sending…' : 'Send again (same external id)'}
+            {resending ? tr('unknown.sending') : tr('unknown.sendAgain')}
           </button>
         ) : null}
       </div>
-      {resolve?.message ? <p role="status">{resolve.message}</p> : null}
+      {message ? <p role="status">{message}</p> : null}
       {resolve?.error ? <ErrorNotice failure={resolve.error} /> : null}
       {failure ? <ErrorNotice failure={failure} /> : null}
     </div>
@@ -54,6 +67,7 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
 }
 
 export function TimelineScreen() {
+  const { t: tr } = useTranslation('transaction');
   const journalId = useUi((s) => s.journalId);
   const navigate = useUi((s) => s.navigate);
   const entry = useTransactions((s) => (journalId ? s.entries[journalId] : undefined));
@@ -61,17 +75,21 @@ export function TimelineScreen() {
   const verify = useTransactions((s) => (journalId ? s.verify[journalId] : undefined));
   const load = useTransactions((s) => s.load);
   const verifyNow = useTransactions((s) => s.verifyNow);
+  const forgetOutcomes = useTransactions((s) => s.forgetOutcomes);
 
   useEffect(() => {
-    if (journalId) void load(journalId);
-  }, [journalId, load]);
+    if (!journalId) return undefined;
+    void load(journalId);
+    // Messages belong to the action that produced them: leaving the transaction ends them.
+    return () => forgetOutcomes(journalId);
+  }, [journalId, load, forgetOutcomes]);
 
   if (!journalId) {
     return (
       <section className="screen" aria-labelledby="timeline-title">
-        <h1 id="timeline-title">Transaction</h1>
+        <h1 id="timeline-title">{tr('title')}</h1>
         <Empty>
-          No transaction open. <button type="button" className="link" onClick={() => navigate('lookup')}>Look one up</button>
+          {tr('noneOpen')} <button type="button" className="link" onClick={() => navigate('lookup')}>{tr('lookOneUp')}</button>
         </Empty>
       </section>
     );
@@ -80,21 +98,22 @@ export function TimelineScreen() {
   if (!detail) {
     return (
       <section className="screen" aria-labelledby="timeline-title">
-        <h1 id="timeline-title">Transaction</h1>
-        {entry?.error ? <ErrorNotice failure={entry.error} /> : <Loading label="Loading transaction" />}
+        <h1 id="timeline-title">{tr('title')}</h1>
+        {entry?.error ? <ErrorNotice failure={entry.error} /> : <Loading label={tr('loading')} />}
       </section>
     );
   }
   const tx = detail.transaction;
-  const failedSentence = describeFailedCode(tx.failedCode);
-  const watching = progress && !progress.done && !(tx.status && isFinalStatus(tx.status));
+  const reason = failureReason(tx);
+  const final = tx.status !== null && isFinalStatus(tx.status);
+  const watching = progress && !progress.done && !final;
   const canVerify = tx.state === 'known' && tx.transactionId !== null;
   return (
     <section className="screen wide" aria-labelledby="timeline-title">
       <header className="screen-head tx-head">
         <div>
           <p className="eyebrow">
-            {tx.kind === 'payment' ? 'Payment' : 'Payout'} · {tx.profileName} · <span className={`env-pill env-${tx.environment}`}>{tx.environment}</span>
+            {tr(`kind.${tx.kind}`)} · {tx.profileName} · <span className={`env-pill env-${tx.environment}`}>{t(`common:environment.${tx.environment}`)}</span>
           </p>
           <h1 id="timeline-title">{formatMoney(tx.amount, tx.currency)}</h1>
           <p className="muted">
@@ -104,40 +123,46 @@ export function TimelineScreen() {
         <div className="tx-status">
           <StatusBadge status={tx.status} state={tx.state} />
           {canVerify ? (
-            <button type="button" className="primary" onClick={() => void verifyNow(tx.id)} disabled={verify?.busy}>
-              {verify?.busy ? <Spinner label="Verifying with the provider" /> : null}
-              {verify?.busy ? 'Verifying…' : 'Verify'}
+            // A final status rarely changes: Verify stays available, but is no longer the main action.
+            <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifyNow(tx.id)} disabled={verify?.busy}>
+              {verify?.busy ? <Spinner label={tr('verify.spinner')} /> : null}
+              {verify?.busy ? tr('verify.busy') : tr('verify.button')}
             </button>
           ) : null}
         </div>
       </header>
       {watching ? (
         <div className="notice notice-info" role="status" aria-live="polite">
-          <Spinner label="Watching for updates" /> Watching for the final status… (check {progress.attempt}, last seen {progress.status ?? 'nothing yet'})
+          <Spinner label={tr('watching.spinner')} /> {tr('watching.text', { attempt: progress.attempt, status: progress.status ? statusWord(progress.status) : tr('watching.nothingYet') })}
         </div>
       ) : null}
       {verify?.message ? (
-        <div className="notice notice-info" role="status" aria-label="Verify outcome">
-          {verify.message} Status now: <strong>{tx.status ?? tx.state}</strong>.
+        <div className="notice notice-info" role="status" aria-label={tr('verify.outcomeLabel')}>
+          {tr('verify.outcome', { message: verify.message.trim(), status: tx.status ? statusWord(tx.status) : tr('unknownStatus') })}
         </div>
       ) : null}
-      {verify?.error ? <ErrorNotice failure={verify.error} title="Verify did not work." /> : null}
-      {failedSentence ? (
-        <div className="notice notice-error" role="note">
-          <strong>Failed:</strong> {failedSentence} <span className="code">({tx.failedCode})</span>
+      {verify?.error ? <ErrorNotice failure={verify.error} title={tr('verify.failedTitle')} /> : null}
+      {reason ? (
+        <div className="notice notice-error" role="note" aria-label={tr('failedTitle')}>
+          <strong>{tr('failedLabel')}</strong> <span>{reason}</span> <span className="code">({tx.failedCode})</span>
         </div>
       ) : null}
-      {tx.state === 'rejected' && tx.lastError ? <ErrorNotice failure={{ code: tx.lastError.code, message: tx.lastError.message }} title="The service refused this request; nothing was created." /> : null}
+      {tx.status === 'cancelled' ? (
+        <div className="notice notice-info" role="note">
+          {tr('cancelledNote')}
+        </div>
+      ) : null}
+      {tx.state === 'rejected' && tx.lastError ? <ErrorNotice failure={{ code: tx.lastError.code, message: tx.lastError.message }} title={tr('rejectedTitle')} /> : null}
       {tx.state === 'outcome_unknown' ? <OutcomeUnknown journalId={tx.id} /> : null}
       <div className="two-col">
         <div className="card">
-          <h2>Details</h2>
+          <h2>{tr('details')}</h2>
           <TransactionFacts tx={tx} />
         </div>
         <div className="card">
-          <h2>Timeline</h2>
-          <p className="muted small">Times in your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}).</p>
-          <Timeline events={detail.timeline} />
+          <h2>{tr('timeline')}</h2>
+          <p className="muted small">{tr('timeZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}</p>
+          <Timeline events={detail.timeline} kind={tx.kind} />
         </div>
       </div>
     </section>

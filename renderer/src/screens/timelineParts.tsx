@@ -1,28 +1,40 @@
 /** Pieces of the transaction screen: the facts list and the vertical event timeline. */
+import { useTranslation } from 'react-i18next';
 import type { JournalTransaction, TimelineEvent } from '../../../shared/api';
+import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract';
 import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
+import { t } from '../i18n';
 import { describeFailure } from '../messages/errors';
 
-function eventTitle(event: TimelineEvent): string {
+/** A status in words, in the current language (codes never reach the user as such). */
+export function statusWord(status: TransactionStatus | string | null): string {
+  if (!status) return t('transaction:noStatus');
+  return (TRANSACTION_STATUSES as readonly string[]).includes(status) ? t(`transaction:status.${status as TransactionStatus}`) : status;
+}
+
+export function eventTitle(event: TimelineEvent): string {
+  const status = statusWord(event.status);
   switch (event.type) {
     case 'request_sent':
-      return 'Request sent';
+      return t('transaction:event.request_sent');
     case 'response':
-      return event.status ? `Service accepted it: ${event.status}` : 'Service answered';
+      return event.status ? t('transaction:event.response', { status }) : t('transaction:event.responseNoStatus');
     case 'api_error':
-      return `Service refused it${event.code ? `: ${event.code}` : ''}`;
+      return event.code ? t('transaction:event.api_error', { code: event.code }) : t('transaction:event.api_errorNoCode');
     case 'transport_failure':
-      return event.outcome === 'not-sent' ? 'Could not be sent' : 'No answer: outcome unknown';
+      return event.outcome === 'not-sent' ? t('transaction:event.notSent') : t('transaction:event.unknown');
     case 'status_seen':
       // A lookup by external id that found nothing: the fact the resend decision rests on.
-      if (event.code === 'NOT_FOUND') return 'Looked up: the service does not have it';
-      return `Status seen: ${event.status ?? 'unknown'}`;
+      if (event.code === 'NOT_FOUND') return t('transaction:event.notFound');
+      return t('transaction:event.status_seen', { status: event.status ? status : t('transaction:unknownStatus') });
     case 'verify_result':
-      return `Verified with the provider: ${event.status ?? 'no status'}`;
+      return t('transaction:event.verify_result', { status });
     case 'webhook_received':
-      return `Webhook received: ${event.status ?? 'no status'}`;
+      return t('transaction:event.webhook_received', { status });
+    case 'sandbox_status':
+      return t('transaction:event.sandbox_status', { status });
     default: {
       const missing: never = event.type;
       return String(missing);
@@ -30,14 +42,29 @@ function eventTitle(event: TimelineEvent): string {
   }
 }
 
-function eventDetail(event: TimelineEvent): string | null {
+/** Notes main writes that only restate the event's type (the title already says it, in the user's language). */
+const JOURNAL_NOTES = new Set([
+  'payment request sent',
+  'payout request sent',
+  'status seen while watching',
+  'looked up',
+  'found by its external id',
+  'status changed in the local sandbox',
+  'verified',
+]);
+
+function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string | null {
+  // The service's initiate message speaks of a customer approving a prompt, for payouts too:
+  // a payout's recipient approves nothing, it receives money.
+  if (event.type === 'response' && kind === 'payout') return t('transaction:event.payoutAccepted');
   if (event.type === 'api_error' && event.code) return describeFailure({ code: event.code, message: event.message ?? '' }).title;
   if (event.type === 'transport_failure') {
-    return event.outcome === 'not-sent' ? 'Nothing reached the service.' : 'The request may have reached the service.';
+    return event.outcome === 'not-sent' ? t('transaction:event.notSentDetail') : t('transaction:event.unknownDetail');
   }
-  // Main's messages often restate the title ("payment request sent"): show only what adds to it.
+  // The journal's note or the service's message, when it adds to the title (data, not UI text).
   const title = eventTitle(event).toLowerCase();
-  if (!event.message || title.includes(event.message.toLowerCase()) || event.message.toLowerCase().includes(title)) return null;
+  const message = event.message?.toLowerCase() ?? '';
+  if (!message || title.includes(message) || message.includes(title) || JOURNAL_NOTES.has(message)) return null;
   return event.message;
 }
 
@@ -46,12 +73,13 @@ export function newestFirst(events: readonly TimelineEvent[]): TimelineEvent[] {
   return [...events].sort((a, b) => (a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1));
 }
 
-export function Timeline({ events }: { events: readonly TimelineEvent[] }) {
-  if (events.length === 0) return <p className="muted">No events yet.</p>;
+export function Timeline({ events, kind = 'payment' }: { events: readonly TimelineEvent[]; kind?: 'payment' | 'payout' }) {
+  const { t: tr } = useTranslation('transaction');
+  if (events.length === 0) return <p className="muted">{tr('noEvents')}</p>;
   return (
-    <ol className="timeline" aria-label="Timeline, newest first">
+    <ol className="timeline" aria-label={tr('timelineLabel')}>
       {newestFirst(events).map((event) => {
-        const detail = eventDetail(event);
+        const detail = eventDetail(event, kind);
         return (
           <li key={event.id} className={`event event-${event.type}`} data-status={event.status ?? undefined}>
             <span className="dot" aria-hidden="true" />
@@ -61,7 +89,7 @@ export function Timeline({ events }: { events: readonly TimelineEvent[] }) {
                 {formatDateTime(event.at)}
               </time>
               {detail ? <div className="event-detail">{detail}</div> : null}
-              {event.httpStatus ? <div className="muted small">HTTP {event.httpStatus}</div> : null}
+              {event.httpStatus ? <div className="muted small">{tr('event.http', { status: event.httpStatus })}</div> : null}
             </div>
           </li>
         );
@@ -70,61 +98,91 @@ export function Timeline({ events }: { events: readonly TimelineEvent[] }) {
   );
 }
 
-function IdRow({ label, value }: { label: string; value: string | null }) {
+function IdRow({ label, copyLabel, value }: { label: string; copyLabel: string; value: string | null }) {
   return (
     <>
       <dt>{label}</dt>
       <dd>
         {value ? (
           <span className="id-value">
-            <span className="mono">{value}</span> <CopyButton value={value} label={label.toLowerCase()} />
+            <span className="mono">{value}</span> <CopyButton value={value} label={copyLabel} />
           </span>
         ) : (
-          '—'
+          t('transaction:facts.none')
         )}
       </dd>
     </>
   );
 }
 
-export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
-  const method = tx.transaction?.payment_method?.name ?? tx.paymentMethod;
-  const metadata = tx.metadata ? Object.entries(tx.metadata) : [];
+/**
+ * The money of a transaction, one consistent set per kind. A payment: amount, fee, net amount
+ * (what reaches the merchant). A payout: amount sent, fee, total taken from the wallet (the
+ * figures the confirm step showed). A failed or cancelled one charged nothing: no fee, no net.
+ */
+function MoneyFacts({ tx }: { tx: JournalTransaction }) {
+  const { t: tr } = useTranslation('transaction');
   // The journal keeps the fee once a retrieve or verify has returned it; initiate answers carry none.
   const full = tx.transaction && 'fee' in tx.transaction ? tx.transaction : null;
   const fee = tx.fee ?? full?.fee ?? null;
   const net = tx.netAmount ?? full?.net_amount ?? null;
-  const notYet = tx.state === 'known' ? 'Not known yet (Verify asks the service)' : 'Not known yet';
+  const notCharged = tx.status === 'failed' || tx.status === 'cancelled';
+  const notYet = <span className="muted">{tx.state === 'known' ? tr('facts.notYetVerify') : tr('facts.notYet')}</span>;
+  const charged = (value: number | null) =>
+    notCharged ? <span className="muted">{tr('facts.notCharged', { kind: tr(`kindWord.${tx.kind}`) })}</span> : value === null ? notYet : formatMoney(value, tx.currency);
+  if (tx.kind === 'payout') {
+    return (
+      <>
+        <dt>{tr('facts.amountSent')}</dt>
+        <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
+        <dt>{tr('facts.fee')}</dt>
+        <dd>{charged(fee)}</dd>
+        <dt>{tr('facts.total')}</dt>
+        <dd>{charged(fee === null ? null : tx.amount + fee)}</dd>
+      </>
+    );
+  }
+  return (
+    <>
+      <dt>{tr('facts.amount')}</dt>
+      <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
+      <dt>{tr('facts.fee')}</dt>
+      <dd>{charged(fee)}</dd>
+      <dt>{tr('facts.net')}</dt>
+      <dd>{charged(net)}</dd>
+    </>
+  );
+}
+
+export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
+  const { t: tr } = useTranslation('transaction');
+  const method = tx.transaction?.payment_method?.name ?? tx.paymentMethod;
+  const metadata = tx.metadata ? Object.entries(tx.metadata) : [];
   return (
     <dl className="facts">
-      <dt>Amount</dt>
-      <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
-      <dt>Fee</dt>
-      <dd>{fee === null ? <span className="muted">{notYet}</span> : formatMoney(fee, tx.currency)}</dd>
-      <dt>Net amount</dt>
-      <dd>{net === null ? <span className="muted">{notYet}</span> : formatMoney(net, tx.currency)}</dd>
-      <dt>Customer</dt>
+      <MoneyFacts tx={tx} />
+      <dt>{tx.kind === 'payout' ? tr('facts.recipient') : tr('facts.customer')}</dt>
       <dd>
         {tx.customer.first_name} {tx.customer.last_name}
         <div className="muted">{tx.customer.email}</div>
       </dd>
-      <dt>Phone number</dt>
+      <dt>{tr('facts.phone')}</dt>
       <dd className="mono">{tx.phoneNumber}</dd>
-      <dt>Method</dt>
+      <dt>{tr('facts.method')}</dt>
       <dd>{method}</dd>
-      <IdRow label="Transaction id" value={tx.transactionId} />
-      <IdRow label="External id" value={tx.externalId} />
-      <IdRow label="Journal id" value={tx.id} />
-      <dt>Description</dt>
-      <dd>{tx.description ?? '—'}</dd>
-      <dt>Created</dt>
+      <IdRow label={tr('facts.transactionId')} copyLabel={tr('facts.copyTransactionId')} value={tx.transactionId} />
+      <IdRow label={tr('facts.externalId')} copyLabel={tr('facts.copyExternalId')} value={tx.externalId} />
+      <IdRow label={tr('facts.journalId')} copyLabel={tr('facts.copyJournalId')} value={tx.id} />
+      <dt>{tr('facts.description')}</dt>
+      <dd>{tx.description ?? tr('facts.none')}</dd>
+      <dt>{tr('facts.created')}</dt>
       <dd>{formatDateTime(tx.createdAt)}</dd>
-      <dt>Last update</dt>
+      <dt>{tr('facts.updated')}</dt>
       <dd>{formatDateTime(tx.updatedAt)}</dd>
-      <dt>Metadata</dt>
+      <dt>{tr('facts.metadata')}</dt>
       <dd>
         {metadata.length === 0 ? (
-          '—'
+          tr('facts.none')
         ) : (
           <table className="kv">
             <tbody>

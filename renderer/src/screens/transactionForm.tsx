@@ -3,9 +3,12 @@
  * errors, local or from the API's 422 map, appear next to their fields.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FieldErrors, TransactionRequest } from '../../../shared/contract';
 import { toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
 import { ErrorNotice, Field, describedBy } from '../components/common';
+import { t } from '../i18n';
+import { liveRefused, activeProfile } from '../stores/profiles';
 import { useProfiles } from '../stores';
 import { formatMoney, formatNumber, parseAmount } from '../format/money';
 
@@ -55,10 +58,13 @@ const KNOWN_FIELDS = ['payment_method', 'amount', 'phone_number', 'customer.firs
 export function useTransactionForm(methods: string[], currency: string, prefillPhone: { phoneNumber: string; serial: number } | null, consumePrefill: () => void = () => undefined) {
   const [values, setValues] = useState<FormValues>(() => freshValues(methods[0] ?? '', prefillPhone?.phoneNumber));
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** This host refuses the active live profile: nothing is built, so nothing can be sent. */
+  const refused = useProfiles((s) => liveRefused(s));
 
-  // The method list arrives after the first render; pick the first method once it does.
+  // The method list arrives after the first render, and changes with the profile (a live one has no
+  // sandbox-only method): keep the choice only while it is on the list.
   useEffect(() => {
-    if (!values.payment_method && methods[0]) setValues((v) => ({ ...v, payment_method: methods[0] ?? '' }));
+    if (methods[0] && !methods.includes(values.payment_method)) setValues((v) => ({ ...v, payment_method: methods[0] ?? '' }));
   }, [methods, values.payment_method]);
 
   // "Use this number" from the Sandbox panel.
@@ -74,13 +80,14 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
 
   /** The request, or null with the field errors shown. */
   function build(): TransactionRequest | null {
+    if (refused) return null;
     const amount = parseAmount(values.amount, currency);
     const metadata: Record<string, string> = {};
     const metadataErrors: string[] = [];
     for (const row of values.metadata) {
       if (!row.key.trim() && !row.value.trim()) continue;
-      if (!row.key.trim()) metadataErrors.push('every value needs a key');
-      else if (row.key.trim() in metadata) metadataErrors.push(`key "${row.key.trim()}" is used twice`);
+      if (!row.key.trim()) metadataErrors.push(t('form:keyMissing'));
+      else if (row.key.trim() in metadata) metadataErrors.push(t('form:keyTwice', { key: row.key.trim() }));
       else metadata[row.key.trim()] = row.value;
     }
     const candidate = {
@@ -109,11 +116,25 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
     setErrors({});
   }
 
-  return { values, set, errors, build, showServerErrors, reset, setValues };
+  return { values, set, errors, build, showServerErrors, reset, setValues, refused };
 }
 export type TransactionForm = ReturnType<typeof useTransactionForm>;
 
-export function TransactionFields({ form, methods, currency, idPrefix }: { form: TransactionForm; methods: string[]; currency: string; idPrefix: string }) {
+export function TransactionFields({
+  form,
+  methods,
+  currency,
+  idPrefix,
+  kind = 'payment',
+}: {
+  form: TransactionForm;
+  methods: string[];
+  currency: string;
+  idPrefix: string;
+  /** Who the person is: a payment's customer pays, a payout's recipient receives. */
+  kind?: 'payment' | 'payout';
+}) {
+  const { t: tr } = useTranslation('form');
   const { values, set, errors } = form;
   const id = (name: string) => `${idPrefix}-${name}`;
   const amount = parseAmount(values.amount, currency);
@@ -121,7 +142,8 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
   const methodsError = useProfiles((s) => s.methodsError);
   return (
     <>
-      {methodsError ? <ErrorNotice failure={methodsError} title="The payment methods could not be loaded." /> : null}
+      <LiveRefusedNotice />
+      {methodsError ? <ErrorNotice failure={methodsError} title={tr('methodsFailed')} /> : null}
       {others.length ? (
         <div className="notice notice-error" role="alert">
           {others.map(([name, messages]) => (
@@ -133,9 +155,9 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
         </div>
       ) : null}
       <div className="grid-2">
-        <Field id={id('method')} label="Method" errors={errors.payment_method}>
+        <Field id={id('method')} label={tr('method')} errors={errors.payment_method}>
           <select id={id('method')} value={values.payment_method} onChange={(e) => set('payment_method', e.target.value)} {...describedBy(id('method'), errors.payment_method)}>
-            {methods.length === 0 ? <option value="">No methods available</option> : null}
+            {methods.length === 0 ? <option value="">{tr('noMethods')}</option> : null}
             {methods.map((method) => (
               <option key={method} value={method}>
                 {method}
@@ -143,7 +165,7 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
             ))}
           </select>
         </Field>
-        <Field id={id('amount')} label={`Amount (${currency})`} errors={errors.amount} hint={'amount' in amount ? formatMoney(amount.amount, currency) : `In ${currency}`}>
+        <Field id={id('amount')} label={tr('amount', { currency })} errors={errors.amount} hint={'amount' in amount ? formatMoney(amount.amount, currency) : tr('amountHint', { currency })}>
           <input
             id={id('amount')}
             inputMode="decimal"
@@ -157,49 +179,53 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
           />
         </Field>
       </div>
-      <Field id={id('phone')} label="Phone number" errors={errors.phone_number} hint="International format, e.g. +237650000001">
+      <fieldset className="party" aria-describedby={id('party-hint')}>
+        <legend>{tr(`party.${kind}`)}</legend>
+        <p className="hint" id={id('party-hint')}>{tr(`party.${kind}Hint`)}</p>
+      <Field id={id('phone')} label={tr('phone')} errors={errors.phone_number} hint={tr('phoneHint')}>
         <input id={id('phone')} type="tel" autoComplete="off" value={values.phone_number} onChange={(e) => set('phone_number', e.target.value)} {...describedBy(id('phone'), errors.phone_number, true)} />
       </Field>
       <div className="grid-2">
-        <Field id={id('first')} label="First name" errors={errors['customer.first_name']}>
+        <Field id={id('first')} label={tr('firstName')} errors={errors['customer.first_name']}>
           <input id={id('first')} autoComplete="off" value={values.first_name} onChange={(e) => set('first_name', e.target.value)} {...describedBy(id('first'), errors['customer.first_name'])} />
         </Field>
-        <Field id={id('last')} label="Last name" errors={errors['customer.last_name']}>
+        <Field id={id('last')} label={tr('lastName')} errors={errors['customer.last_name']}>
           <input id={id('last')} autoComplete="off" value={values.last_name} onChange={(e) => set('last_name', e.target.value)} {...describedBy(id('last'), errors['customer.last_name'])} />
         </Field>
       </div>
-      <Field id={id('email')} label="Email" errors={errors['customer.email']}>
+      <Field id={id('email')} label={tr('email')} errors={errors['customer.email']}>
         <input id={id('email')} type="email" autoComplete="off" value={values.email} onChange={(e) => set('email', e.target.value)} {...describedBy(id('email'), errors['customer.email'])} />
       </Field>
-      <Field id={id('description')} label="Description (optional)" errors={errors.description}>
+      </fieldset>
+      <Field id={id('description')} label={tr('description')} errors={errors.description}>
         <input id={id('description')} value={values.description} onChange={(e) => set('description', e.target.value)} {...describedBy(id('description'), errors.description)} />
       </Field>
-      <Field id={id('external')} label="External id" errors={errors.external_id} hint="Your own reference; a fresh one is filled in for every transaction.">
+      <Field id={id('external')} label={tr('externalId')} errors={errors.external_id} hint={tr('externalIdHint')}>
         <div className="input-row">
           <input id={id('external')} value={values.external_id} onChange={(e) => set('external_id', e.target.value)} {...describedBy(id('external'), errors.external_id, true)} />
           <button type="button" className="secondary" onClick={() => set('external_id', crypto.randomUUID())}>
-            New external id
+            {tr('newExternalId')}
           </button>
         </div>
       </Field>
       <fieldset className="metadata">
-        <legend>Metadata (optional)</legend>
+        <legend>{tr('metadata')}</legend>
         {values.metadata.map((row, index) => (
           <div className="input-row" key={index}>
             <input
-              aria-label={`Metadata key ${index + 1}`}
-              placeholder="key"
+              aria-label={tr('metadataKey', { n: index + 1 })}
+              placeholder={tr('keyPlaceholder')}
               value={row.key}
               onChange={(e) => set('metadata', values.metadata.map((r, i) => (i === index ? { ...r, key: e.target.value } : r)))}
             />
             <input
-              aria-label={`Metadata value ${index + 1}`}
-              placeholder="value"
+              aria-label={tr('metadataValue', { n: index + 1 })}
+              placeholder={tr('valuePlaceholder')}
               value={row.value}
               onChange={(e) => set('metadata', values.metadata.map((r, i) => (i === index ? { ...r, value: e.target.value } : r)))}
             />
-            <button type="button" className="secondary" aria-label={`Remove metadata row ${index + 1}`} onClick={() => set('metadata', values.metadata.filter((_, i) => i !== index))}>
-              Remove
+            <button type="button" className="secondary" aria-label={tr('removeRow', { n: index + 1 })} onClick={() => set('metadata', values.metadata.filter((_, i) => i !== index))}>
+              {tr('remove')}
             </button>
           </div>
         ))}
@@ -209,9 +235,23 @@ export function TransactionFields({ form, methods, currency, idPrefix }: { form:
           </div>
         ) : null}
         <button type="button" className="secondary" onClick={() => set('metadata', [...values.metadata, { key: '', value: '' }])}>
-          Add metadata row
+          {tr('addRow')}
         </button>
       </fieldset>
     </>
+  );
+}
+
+/** Said before anything is typed: this host will not send with the active live profile. */
+export function LiveRefusedNotice() {
+  const { t: tr } = useTranslation('form');
+  const refused = useProfiles((s) => liveRefused(s));
+  const name = useProfiles((s) => activeProfile(s)?.name ?? '');
+  if (!refused) return null;
+  return (
+    <div className="notice notice-live" role="alert" aria-label={tr('liveRefused.title', { name })}>
+      <strong>{tr('liveRefused.title', { name })}</strong>
+      <p>{tr('liveRefused.next')}</p>
+    </div>
   );
 }

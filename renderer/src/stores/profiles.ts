@@ -35,6 +35,16 @@ export function activeProfile(state: Pick<ProfilesState, 'profiles' | 'activeId'
   return state.profiles.find((profile) => profile.id === state.activeId) ?? null;
 }
 
+/** The active profile is live and this host (the browser host without --allow-live) refuses live. */
+export function liveRefused(state: Pick<ProfilesState, 'profiles' | 'activeId' | 'info'>): boolean {
+  return activeProfile(state)?.environment === 'live' && state.info?.allowLive === false;
+}
+
+/** Whether this host refuses a given profile (live, without --allow-live). */
+export function refusesProfile(state: Pick<ProfilesState, 'info'>, profile: Pick<Profile, 'environment'>): boolean {
+  return profile.environment === 'live' && state.info?.allowLive === false;
+}
+
 export function createProfilesStore(api: PaydeskApi) {
   return createStore<ProfilesState>()((set, get) => ({
     status: 'idle',

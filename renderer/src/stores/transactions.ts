@@ -43,6 +43,8 @@ export interface TransactionsState {
   verifyNow(journalId: string): Promise<void>;
   resolveUnknown(journalId: string): Promise<void>;
   resend(journalId: string): Promise<Result<JournalTransaction>>;
+  /** The user left this transaction: the outcomes of earlier actions on it are no longer shown. */
+  forgetOutcomes(journalId: string): void;
 }
 
 const idle: ActionOutcome = { busy: false, message: null, error: null };
@@ -104,11 +106,23 @@ export function createTransactionsStore(api: PaydeskApi) {
           resolve: {
             ...get().resolve,
             [journalId]: result.ok
-              ? { ...idle, exists: result.value.exists, message: result.value.exists ? t('console:resolve.exists') : t('console:resolve.missing') }
+              ? { ...idle, exists: result.value.exists }
               : { ...idle, exists: null, error: result.error },
           },
         });
         await get().load(journalId);
+      },
+      forgetOutcomes(journalId) {
+        const { verify, resolve } = get();
+        // A request still running keeps its slot: its answer arrives into it.
+        if (verify[journalId] && !verify[journalId].busy) {
+          const { [journalId]: _v, ...rest } = verify;
+          set({ verify: rest });
+        }
+        if (resolve[journalId] && !resolve[journalId].busy) {
+          const { [journalId]: _r, ...rest } = resolve;
+          set({ resolve: rest });
+        }
       },
       async resend(journalId) {
         const result = await api.invoke('transactions:resend', { journalId });

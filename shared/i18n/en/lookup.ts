@@ -1,0 +1,31 @@
+/** Lookup: one search box, by transaction id or external id. */
+export default {
+  title: 'Look up a transaction',
+  intro: 'Find a payment or payout by the service’s transaction id or by your own external id.',
+  form: 'Look up',
+  kind: 'Kind',
+  payment: 'Payment',
+  payout: 'Payout',
+  by: 'Search by',
+  transactionId: 'Transaction id',
+  externalId: 'External id',
+  transactionIdPlaceholder: 'TE_…',
+  externalIdPlaceholder: 'your reference',
+  button: 'Look up',
+  busy: 'Looking up',
+  empty: 'Enter an id to look up.',
+  notFound: {
+    payment_transaction_id: 'Payment with transaction id “{{id}}” not found in {{environment}} for {{profile}}.',
+    payment_external_id: 'Payment with external id “{{id}}” not found in {{environment}} for {{profile}}.',
+    payout_transaction_id: 'Payout with transaction id “{{id}}” not found in {{environment}} for {{profile}}.',
+    payout_external_id: 'Payout with external id “{{id}}” not found in {{environment}} for {{profile}}.',
+  },
+  isOther: {
+    payment: 'It exists as a payment.',
+    payout: 'It exists as a payout.',
+  },
+  switchTo: {
+    payment: 'Look it up as a payment',
+    payout: 'Look it up as a payout',
+  },
+} as const;

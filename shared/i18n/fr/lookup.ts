@@ -1,0 +1,33 @@
+import type { Messages } from '../types';
+import type en from '../en/lookup';
+
+export default {
+  title: 'Rechercher une transaction',
+  intro: 'Retrouvez un paiement ou un décaissement par l’identifiant de transaction du service ou par votre référence externe.',
+  form: 'Rechercher',
+  kind: 'Type',
+  payment: 'Paiement',
+  payout: 'Décaissement',
+  by: 'Rechercher par',
+  transactionId: 'Identifiant de transaction',
+  externalId: 'Référence externe',
+  transactionIdPlaceholder: 'TE_…',
+  externalIdPlaceholder: 'votre référence',
+  button: 'Rechercher',
+  busy: 'Recherche en cours',
+  empty: 'Saisissez un identifiant à rechercher.',
+  notFound: {
+    payment_transaction_id: 'Aucun paiement avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
+    payment_external_id: 'Aucun paiement avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
+    payout_transaction_id: 'Aucun décaissement avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
+    payout_external_id: 'Aucun décaissement avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
+  },
+  isOther: {
+    payment: 'Il existe en tant que paiement.',
+    payout: 'Il existe en tant que décaissement.',
+  },
+  switchTo: {
+    payment: 'Le rechercher comme paiement',
+    payout: 'Le rechercher comme décaissement',
+  },
+} as const satisfies Messages<typeof en>;
