@@ -4,9 +4,11 @@
  * in both maps below. Data only: the renderer reads them through i18next, main (CSV headers of
  * exports) reads them directly.
  */
+import enBatch from './en/batch';
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import frBatch from './fr/batch';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
@@ -16,6 +18,7 @@ export const english = {
   common: enCommon,
   errors: enErrors,
   failed: enFailed,
+  batch: enBatch,
 } as const;
 
 export type Catalogue = typeof english;
@@ -25,6 +28,7 @@ const french: Messages<Catalogue> = {
   common: frCommon,
   errors: frErrors,
   failed: frFailed,
+  batch: frBatch,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };
