@@ -5,10 +5,12 @@
  * exports) reads them directly.
  */
 import enBatch from './en/batch';
+import enBatchCsv from './en/batchCsv';
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
 import frBatch from './fr/batch';
+import frBatchCsv from './fr/batchCsv';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
@@ -19,6 +21,7 @@ export const english = {
   errors: enErrors,
   failed: enFailed,
   batch: enBatch,
+  batchCsv: enBatchCsv,
 } as const;
 
 export type Catalogue = typeof english;
@@ -29,6 +32,7 @@ const french: Messages<Catalogue> = {
   errors: frErrors,
   failed: frFailed,
   batch: frBatch,
+  batchCsv: frBatchCsv,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

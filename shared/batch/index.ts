@@ -1,0 +1,4 @@
+export * from './columns';
+export * from './parse';
+export * from './validate';
+export * from './files';
