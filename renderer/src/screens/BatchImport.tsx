@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
-import { useBatch } from '../stores';
+import { useBatch, useProfiles } from '../stores';
 import { downloadCsv } from './BatchDownload';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
@@ -13,11 +13,24 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${formatCount(Math.ceil(bytes / (1024 * 1024)))} MB` : `${formatCount(Math.ceil(bytes / 1024))} KB`;
 }
 
+/** The file as UTF-8 text; a BOM is kept for main's reader to remove (FileReader works in every host). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('not text')));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file, 'utf-8');
+  });
+}
+
 export function BatchImport() {
   const { t } = useTranslation('batch');
   const importFile = useBatch((s) => s.importFile);
   const importing = useBatch((s) => s.importing);
   const template = useBatch((s) => s.template);
+  const methods = useProfiles((s) => s.methods);
+  const [method, setMethod] = useState('');
+  const paymentMethod = method || methods[0] || '';
   const [over, setOver] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -39,12 +52,12 @@ export function BatchImport() {
     }
     let text: string;
     try {
-      text = await file.text();
+      text = await readText(file);
     } catch {
       setLocalError(t('importer.unreadable', { name: file.name }));
       return;
     }
-    await importFile(file.name, text);
+    await importFile(file.name, text, paymentMethod || undefined);
   }
 
   async function downloadTemplate() {
@@ -57,6 +70,21 @@ export function BatchImport() {
     <section className="batch-import" aria-labelledby="batch-import-title">
       <div className="card">
         <h2 id="batch-import-title">{t('importer.heading')}</h2>
+        {methods.length > 0 ? (
+          <div className="field">
+            <label htmlFor="batch-method">{t('importer.method')}</label>
+            <select id="batch-method" value={paymentMethod} onChange={(e) => setMethod(e.target.value)} aria-describedby="batch-method-hint">
+              {methods.map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </select>
+            <span className="hint" id="batch-method-hint">
+              {t('importer.methodHint')}
+            </span>
+          </div>
+        ) : null}
         <div
           className="drop-zone"
           data-over={over}

@@ -105,7 +105,7 @@ function EditableCell({
 function otherErrors(row: BatchRow): string[] {
   return Object.entries(row.errors)
     .filter(([column]) => !(EDITABLE_COLUMNS as readonly string[]).includes(column))
-    .map(([column, messages]) => `${column}: ${messages.join('; ')}`);
+    .map(([column, messages]) => (column === '_' ? messages.join('; ') : `${column}: ${messages.join('; ')}`));
 }
 
 function Row({

@@ -55,7 +55,7 @@ export interface BatchState {
 
   loadList(): Promise<void>;
   template(): Promise<{ filename: string; csv: string } | null>;
-  importFile(fileName: string, text: string): Promise<void>;
+  importFile(fileName: string, text: string, paymentMethod?: string): Promise<void>;
   open(batchId: string): Promise<void>;
   close(): void;
   refresh(): Promise<void>;
@@ -186,9 +186,9 @@ export function createBatchStore(api: PaydeskApi) {
         }
         return result.value;
       },
-      async importFile(fileName, text) {
+      async importFile(fileName, text, paymentMethod) {
         set({ importing: { status: 'reading', fileName, error: null } });
-        const result = await api.invoke('batches:import', { fileName, text });
+        const result = await api.invoke('batches:import', { fileName, text, ...(paymentMethod ? { paymentMethod } : {}) });
         if (!result.ok) {
           set({ importing: { status: 'error', fileName, error: result.error } });
           return;

@@ -15,6 +15,8 @@ export default {
     heading: 'New batch',
     template: 'Download the template CSV',
     templateHint: 'Columns: phone_number, amount, first_name, last_name, email, description, external_id (optional), and meta.KEY columns for metadata (optional).',
+    method: 'Payment method',
+    methodHint: 'Used for rows without a payment_method cell.',
     drop: 'Drop a CSV file here',
     or: 'or',
     pick: 'Choose a file…',

@@ -17,6 +17,8 @@ export default {
     heading: 'Nouveau lot',
     template: 'Télécharger le modèle CSV',
     templateHint: 'Colonnes : phone_number, amount, first_name, last_name, email, description, external_id (facultative) et des colonnes meta.CLÉ pour les métadonnées (facultatives).',
+    method: 'Moyen de paiement',
+    methodHint: 'Utilisé pour les lignes sans cellule payment_method.',
     drop: 'Déposez un fichier CSV ici',
     or: 'ou',
     pick: 'Choisir un fichier…',
