@@ -5,7 +5,7 @@ import type { ApiFailure, BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
+import { LIVE_ROWS_MAX, rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
 import { useBatch, useProfiles } from '../stores';
 import { downloadCsv } from './BatchDownload';
 import { BatchTable } from './BatchTable';
@@ -48,6 +48,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const dropRows = useBatch((s) => s.dropRows);
   const invalidRowsCsv = useBatch((s) => s.invalidRowsCsv);
   const actionError = useBatch((s) => s.actionError);
+  const refresh = useBatch((s) => s.refresh);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
   const [editFailure, setEditFailure] = useState<ApiFailure | null>(null);
   const { batch, rows } = detail;
@@ -103,6 +104,14 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
           </div>
         ) : null}
       </div>
+      {!draft && rows.length > LIVE_ROWS_MAX ? (
+        <p className="hint">
+          {t('table.bigBatch', { n: formatCount(LIVE_ROWS_MAX) })}{' '}
+          <button type="button" className="link" onClick={() => void refresh()}>
+            {t('table.refresh')}
+          </button>
+        </p>
+      ) : null}
       {editFailure ? <ErrorNotice failure={editFailure} /> : null}
       {actionError ? <ErrorNotice failure={actionError} /> : null}
       <BatchTable

@@ -12,7 +12,7 @@ import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/bat
 import { BatchRowResult } from './BatchRowResult';
 
 const ROW_HEIGHT = 50;
-const GRID_COLUMNS = '52px 150px 120px 120px 120px minmax(170px, 1.2fr) minmax(140px, 1fr) 150px 150px 74px';
+const GRID_COLUMNS = '44px 128px 96px minmax(70px, 0.8fr) minmax(70px, 0.8fr) minmax(120px, 1.4fr) minmax(90px, 1fr) minmax(90px, 0.9fr) minmax(90px, 0.9fr) 128px 64px';
 
 function EditableCell({
   row,

@@ -86,6 +86,8 @@ export default {
     duplicateCount_one: '{{n}} row looks like a duplicate. Check it before sending.',
     duplicateCount_other: '{{n}} rows look like duplicates. Check them before sending.',
     allValid: 'Every row is valid.',
+    bigBatch: 'In a batch of more than {{n}} rows, the table is refreshed when sending stops or pauses; the counters above are live.',
+    refresh: 'Refresh the rows now',
     downloadInvalid: 'Download the invalid rows (CSV)',
     result: 'Result',
   },
