@@ -9,7 +9,7 @@ import type { Environment, TransactionRequest } from '../../shared/contract';
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;
 
 /** JSON with sorted keys, so the same request always hashes the same. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

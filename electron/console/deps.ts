@@ -73,6 +73,11 @@ export interface SandboxControl {
   setWebhookUrl?(url: string | null): void | Promise<void>;
   /** The fee the engine will charge, where it can tell in advance. */
   feeFor?(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number | null;
+  /**
+   * Brings a transaction to its final status now (batch rehearsal): the provider decides at once,
+   * and one that would wait (no answer, needs Verify) gets its outcome-table result immediately.
+   */
+  finishNow?(transactionId: string, phoneNumber: string): { status: string; failedCode: string | null } | null;
 }
 
 export interface Logger {

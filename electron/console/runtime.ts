@@ -11,6 +11,7 @@ import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, recordStatusEvent, type JournalDb } from './journal/entries';
+import { markInterruptedBatches } from './batch/store';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -25,8 +26,8 @@ export interface ConsoleRuntimeOptions {
   keyring?: KeyringBackend;
   /** For Electron: better-sqlite3 built for Electron's ABI. */
   betterSqliteNativeBinding?: string;
-  /** Options of the in-process engine; `false` runs without it. */
-  engine?: { settleMs?: number } | false;
+  /** Options of the in-process engine; `false` runs without it. `rateLimit` 0 turns its per-key limit off. */
+  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number } } | false;
   clock?: Clock;
   watch?: Partial<WatchOptions>;
   client?: ClientOptions;
@@ -45,6 +46,8 @@ export interface ConsoleRuntime {
   engine: EngineHandle | null;
   /** Resolves when every running watch has ended. */
   watchesIdle(): Promise<void>;
+  /** Resolves when every batch run has ended (sent, paused, cancelled or interrupted). */
+  batchesIdle(): Promise<void>;
 }
 
 export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
@@ -73,6 +76,12 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     });
   }
 
+  const interrupted = markInterruptedBatches(journal, clock.now());
+  if (interrupted.length > 0) {
+    logger.warn('batches that were being sent are now interrupted', { count: interrupted.length });
+    notices.push({ code: 'BATCH_INTERRUPTED', message: `${interrupted.length} batch(es) were being sent when Paydesk last stopped: open them to resume (rows with an unknown outcome are looked up first).` });
+  }
+
   let engine: EngineHandle | null = null;
   let sandbox: SandboxControl | null = null;
   if (options.engine !== false) {
@@ -82,6 +91,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         port: 0,
         db: join(options.userDataDir, 'sandbox.db'),
         settleMs: options.engine?.settleMs,
+        ...(options.engine?.rateLimit ? { rateLimit: options.engine.rateLimit } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
       sandbox = sandboxControlFrom(engine);
@@ -177,6 +187,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       abort.abort();
       unsubscribe?.();
       unsubscribeActivity?.();
+      await core.batches.idle();
       await core.watcher.idle();
       await engine?.stop();
       journal.close();
@@ -186,5 +197,6 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     logPath: logger.path,
     engine,
     watchesIdle: () => core.watcher.idle(),
+    batchesIdle: () => core.batches.idle(),
   };
 }

@@ -5,6 +5,8 @@
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
 import type { EngineHandle, SeededApplication } from '../engine';
+import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
+import { setCustomerOutcome } from '../engine/control/outcomes';
 import { feeFor } from '../engine/fees';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
@@ -101,6 +103,22 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       });
     },
     feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
+    finishNow(transactionId, phoneNumber) {
+      if (!handle.settleNow(transactionId)) return null;
+      let tx = handle.transaction(transactionId);
+      if (tx && !isFinalStatus(tx.status)) {
+        const outcome = sandboxOutcomeFor(phoneNumber);
+        setCustomerOutcome(handle.ctx, transactionId, {
+          status: outcome.finalStatus,
+          ...(outcome.failedCode ? { failed_code: outcome.failedCode } : {}),
+          notify: true,
+          now: true,
+        });
+        handle.settleNow(transactionId);
+        tx = handle.transaction(transactionId);
+      }
+      return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
+    },
   };
   if (webhooks.deliveries) {
     control.deliveries = () => {

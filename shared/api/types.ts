@@ -59,6 +59,8 @@ export interface JournalTransaction {
   /** ISO 8601 times of the journal entry itself. */
   createdAt: string;
   updatedAt: string;
+  /** Present when the payout was a row of a bulk batch (issue 10). */
+  batch?: { batchId: string; rowNumber: number };
 }
 
 export type TimelineEventType =

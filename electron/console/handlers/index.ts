@@ -9,6 +9,7 @@ import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
+import type { BatchRunner } from '../batch/runner';
 import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
@@ -58,18 +59,21 @@ function failureOf(channel: Channel, error: unknown, deps: HandlerDeps): Result<
 export interface HandlerCore {
   handlers: HandlerTable;
   watcher: Watcher;
+  /** Bulk payout runs (awaited at shutdown before the journal closes). */
+  batches: BatchRunner;
 }
 
 export function createHandlerCore(deps: HandlerDeps): HandlerCore {
   const confirmations = createConfirmations(() => deps.clock.now());
   const context = createContext(deps, confirmations, { ...DEFAULT_WATCH, ...deps.watch });
   const watcher = createWatcher(context);
+  const batches = batchHandlers(context, watcher);
   const implementations: Implementations = {
     ...profileHandlers(context),
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
-    ...batchHandlers(context),
+    ...batches.handlers,
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;
@@ -89,7 +93,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
       }
     };
   }
-  return { handlers: table as HandlerTable, watcher };
+  return { handlers: table as HandlerTable, watcher, batches: batches.runner };
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerTable {

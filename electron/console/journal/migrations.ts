@@ -64,6 +64,55 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX timeline_by_entry ON timeline (entry_seq, id);
     `,
   },
+  {
+    version: 2,
+    name: 'bulk payout batches',
+    sql: `
+      CREATE TABLE batches (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        file_name TEXT NOT NULL,
+        -- sha256 of the rows as imported: the same file imported again is detected.
+        file_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('draft', 'sending', 'paused', 'interrupted', 'cancelled', 'done')),
+        state_reason TEXT,
+        profile_id TEXT NOT NULL,
+        profile_name TEXT NOT NULL,
+        environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'live')),
+        payment_method TEXT,
+        concurrency INTEGER NOT NULL CHECK (concurrency BETWEEN 1 AND 64),
+        retry_of TEXT,
+        rehearsal TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER
+      );
+      CREATE INDEX batches_by_file_hash ON batches (file_hash);
+      CREATE INDEX batches_by_state ON batches (state);
+
+      -- One row per payout of a batch; its sending state is its journal entry's (journal_id).
+      CREATE TABLE batch_rows (
+        batch_seq INTEGER NOT NULL REFERENCES batches (seq) ON DELETE CASCADE,
+        row_number INTEGER NOT NULL,
+        cells TEXT NOT NULL,
+        -- The request as it is sent (JSON), null while the row has errors.
+        request TEXT,
+        errors TEXT NOT NULL,
+        duplicates TEXT NOT NULL,
+        external_id TEXT NOT NULL,
+        journal_id TEXT,
+        rehearsal TEXT,
+        PRIMARY KEY (batch_seq, row_number)
+      ) WITHOUT ROWID;
+      CREATE INDEX batch_rows_by_journal ON batch_rows (journal_id) WHERE journal_id IS NOT NULL;
+
+      -- A batch row's payout is an ordinary journal entry, linked to its batch.
+      ALTER TABLE entries ADD COLUMN batch_id TEXT;
+      ALTER TABLE entries ADD COLUMN batch_row INTEGER;
+      CREATE INDEX entries_by_batch ON entries (batch_id, batch_row) WHERE batch_id IS NOT NULL;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

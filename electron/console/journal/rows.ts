@@ -36,6 +36,9 @@ export interface EntryRow {
   transaction_json: string | null;
   created_at: number;
   updated_at: number;
+  /** Set for a bulk payout's row (journal version 2). */
+  batch_id?: string | null;
+  batch_row?: number | null;
 }
 
 export interface TimelineRow {
@@ -75,6 +78,7 @@ export function toJournalTransaction(row: EntryRow): JournalTransaction {
     transaction: row.transaction_json ? (JSON.parse(row.transaction_json) as ServiceTransaction) : null,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
+    ...(row.batch_id ? { batch: { batchId: row.batch_id, rowNumber: row.batch_row ?? 0 } } : {}),
   };
 }
 

@@ -1,0 +1,315 @@
+/**
+ * Batches in the journal (migration 2): the batch, its rows, and each row's sending state read
+ * from the row's own journal entry, so the batch, History and a restart all see one truth.
+ */
+import type { TransactionRequest } from '../../../shared/contract';
+import type { FieldErrors } from '../../../shared/contract';
+import type {
+  BatchCounts,
+  BatchRow,
+  BatchRowState,
+  BatchRowValues,
+  BatchState,
+  BatchSummary,
+  EarlierImport,
+  RehearsalRowResult,
+  RehearsalSummary,
+} from '../../../shared/api';
+import type { CheckedRow } from '../../../shared/batch';
+import type { JournalDb, JournalProfile } from '../journal/entries';
+
+interface BatchDbRow {
+  seq: number;
+  id: string;
+  file_name: string;
+  file_hash: string;
+  state: BatchState;
+  state_reason: string | null;
+  profile_id: string;
+  profile_name: string;
+  environment: 'sandbox' | 'live';
+  payment_method: string | null;
+  concurrency: number;
+  retry_of: string | null;
+  rehearsal: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+interface RowDbRow {
+  row_number: number;
+  cells: string;
+  request: string | null;
+  errors: string;
+  duplicates: string;
+  external_id: string;
+  journal_id: string | null;
+  rehearsal: string | null;
+  e_state: string | null;
+  e_status: BatchRow['status'];
+  e_failed_code: BatchRow['failedCode'];
+  e_fee: number | null;
+  e_transaction_id: string | null;
+  e_last_error: string | null;
+}
+
+/** The row state from its journal entry: see BatchRowState. */
+const ROW_STATE_SQL = `CASE
+  WHEN br.journal_id IS NULL THEN 'not_sent'
+  WHEN e.state = 'pending' THEN 'pending'
+  WHEN e.state = 'outcome_unknown' THEN 'unknown'
+  WHEN e.state = 'known' THEN 'accepted'
+  WHEN json_extract(e.last_error, '$.code') = 'NOT_SENT' THEN 'not_sent'
+  ELSE 'rejected' END`;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function batchRow(db: JournalDb, id: string): BatchDbRow | null {
+  return (db.prepare('SELECT * FROM batches WHERE id = ?').get(id) as BatchDbRow | undefined) ?? null;
+}
+
+export function batchExists(db: JournalDb, id: string): boolean {
+  return batchRow(db, id) !== null;
+}
+
+function insertRows(db: JournalDb, seq: number, rows: readonly CheckedRow[]): void {
+  const insert = db.prepare(
+    `INSERT INTO batch_rows (batch_seq, row_number, cells, request, errors, duplicates, external_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const row of rows) {
+    insert.run(seq, row.rowNumber, JSON.stringify(row.values), row.request ? JSON.stringify(row.request) : null, JSON.stringify(row.errors), JSON.stringify(row.duplicates), row.externalId);
+  }
+}
+
+export function createBatch(
+  db: JournalDb,
+  input: { id: string; fileName: string; fileHash: string; profile: JournalProfile; paymentMethod: string | null; concurrency: number; retryOf: string | null; rows: readonly CheckedRow[]; at: number },
+): void {
+  db.transaction(() => {
+    const result = db
+      .prepare(
+        `INSERT INTO batches (id, file_name, file_hash, state, profile_id, profile_name, environment, payment_method, concurrency, retry_of, created_at, updated_at)
+         VALUES (?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(input.id, input.fileName, input.fileHash, input.profile.id, input.profile.name, input.profile.environment, input.paymentMethod, input.concurrency, input.retryOf, input.at, input.at);
+    insertRows(db, Number(result.lastInsertRowid), input.rows);
+  })();
+}
+
+/** Draft edits: the rows checked again as a whole (duplicates span rows), in one transaction. */
+export function replaceDraftRows(db: JournalDb, id: string, rows: readonly CheckedRow[], at: number): void {
+  db.transaction(() => {
+    const batch = batchRow(db, id);
+    if (!batch || batch.state !== 'draft') throw new Error(`batch ${id} is not a draft`);
+    db.prepare('DELETE FROM batch_rows WHERE batch_seq = ?').run(batch.seq);
+    insertRows(db, batch.seq, rows);
+    db.prepare('UPDATE batches SET updated_at = ? WHERE seq = ?').run(at, batch.seq);
+  })();
+}
+
+export function rowInputs(db: JournalDb, id: string): { rowNumber: number; values: BatchRowValues; errors: FieldErrors }[] {
+  return (
+    db.prepare('SELECT br.row_number, br.cells, br.errors FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ? ORDER BY br.row_number').all(id) as {
+      row_number: number;
+      cells: string;
+      errors: string;
+    }[]
+  ).map((row) => ({ rowNumber: row.row_number, values: JSON.parse(row.cells) as BatchRowValues, errors: JSON.parse(row.errors) as FieldErrors }));
+}
+
+function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
+  const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
+  return {
+    rowNumber: row.row_number,
+    values: JSON.parse(row.cells) as BatchRowValues,
+    request: row.request ? (JSON.parse(row.request) as TransactionRequest) : null,
+    errors: JSON.parse(row.errors) as FieldErrors,
+    duplicates: JSON.parse(row.duplicates) as BatchRow['duplicates'],
+    externalId: row.external_id,
+    state: row.row_state,
+    journalId: row.journal_id,
+    transactionId: row.e_transaction_id,
+    status: row.e_status,
+    failedCode: row.e_failed_code,
+    fee: row.e_fee,
+    error: lastError ? { code: lastError.code, message: lastError.message } : null,
+    rehearsal: row.rehearsal ? (JSON.parse(row.rehearsal) as RehearsalRowResult) : null,
+  };
+}
+
+const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state, e.status AS e_status, e.failed_code AS e_failed_code,
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error
+  FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
+
+export function loadRows(db: JournalDb, id: string): BatchRow[] {
+  return (db.prepare(`${ROWS_SQL} WHERE b.id = ? ORDER BY br.row_number`).all(id) as (RowDbRow & { row_state: BatchRowState })[]).map(toRow);
+}
+
+export function loadRow(db: JournalDb, id: string, rowNumber: number): BatchRow | null {
+  const row = db.prepare(`${ROWS_SQL} WHERE b.id = ? AND br.row_number = ?`).get(id, rowNumber) as (RowDbRow & { row_state: BatchRowState }) | undefined;
+  return row ? toRow(row) : null;
+}
+
+/** Valid rows in a given sending state, in row order (what the runner works on). */
+export function rowsInState(db: JournalDb, id: string, states: readonly BatchRowState[]): BatchRow[] {
+  const marks = states.map(() => '?').join(', ');
+  return (
+    db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL) WHERE row_state IN (${marks}) ORDER BY row_number`).all(id, ...states) as (RowDbRow & {
+      row_state: BatchRowState;
+    })[]
+  ).map(toRow);
+}
+
+export function countRows(db: JournalDb, id: string): { counts: BatchCounts; totalAmount: number } {
+  const groups = db
+    .prepare(
+      `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate,
+         COUNT(*) AS n, SUM(COALESCE(json_extract(br.request, '$.amount'), 0)) AS amount
+       FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
+       WHERE b.id = ? GROUP BY 1, 2, 3, 4`,
+    )
+    .all(id) as { row_state: BatchRowState; status: string | null; valid: number; duplicate: number; n: number; amount: number }[];
+  const counts: BatchCounts = { rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0 };
+  let totalAmount = 0;
+  for (const group of groups) {
+    counts.rows += group.n;
+    if (group.duplicate) counts.duplicates += group.n;
+    if (!group.valid) {
+      counts.invalid += group.n;
+      continue;
+    }
+    counts.valid += group.n;
+    totalAmount += group.amount;
+    switch (group.row_state) {
+      case 'not_sent':
+        counts.notSent += group.n;
+        break;
+      case 'pending':
+        counts.pending += group.n;
+        break;
+      case 'unknown':
+        counts.unknown += group.n;
+        break;
+      case 'rejected':
+        counts.rejected += group.n;
+        break;
+      case 'accepted':
+        counts.accepted += group.n;
+        if (group.status === 'completed') counts.completed += group.n;
+        else if (group.status === 'failed') counts.failed += group.n;
+        else if (group.status === 'cancelled') counts.cancelled += group.n;
+        else counts.processing += group.n;
+        break;
+      default: {
+        const never: never = group.row_state;
+        throw new Error(`unknown row state ${String(never)}`);
+      }
+    }
+  }
+  return { counts, totalAmount };
+}
+
+function toSummary(db: JournalDb, row: BatchDbRow): BatchSummary {
+  const { counts, totalAmount } = countRows(db, row.id);
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    state: row.state,
+    stateReason: row.state_reason,
+    profileId: row.profile_id,
+    profileName: row.profile_name,
+    environment: row.environment,
+    paymentMethod: row.payment_method,
+    concurrency: row.concurrency,
+    totalAmount,
+    counts,
+    fileHash: row.file_hash,
+    retryOf: row.retry_of,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}
+
+export function getSummary(db: JournalDb, id: string): BatchSummary | null {
+  const row = batchRow(db, id);
+  return row ? toSummary(db, row) : null;
+}
+
+export function listSummaries(db: JournalDb, limit = 200): BatchSummary[] {
+  return (db.prepare('SELECT * FROM batches ORDER BY created_at DESC, seq DESC LIMIT ?').all(limit) as BatchDbRow[]).map((row) => toSummary(db, row));
+}
+
+export function rehearsalOf(db: JournalDb, id: string): RehearsalSummary | null {
+  const text = batchRow(db, id)?.rehearsal;
+  return text ? (JSON.parse(text) as RehearsalSummary) : null;
+}
+
+export function earlierImports(db: JournalDb, fileHash: string, exceptId: string): EarlierImport[] {
+  return (db.prepare('SELECT id, file_name, state, created_at FROM batches WHERE file_hash = ? AND id != ? ORDER BY created_at').all(fileHash, exceptId) as {
+    id: string;
+    file_name: string;
+    state: BatchState;
+    created_at: number;
+  }[]).map((row) => ({ batchId: row.id, fileName: row.file_name, state: row.state, createdAt: iso(row.created_at)! }));
+}
+
+export function setState(
+  db: JournalDb,
+  id: string,
+  state: BatchState,
+  at: number,
+  extra: { reason?: string | null; started?: boolean; finished?: boolean; concurrency?: number; profile?: JournalProfile } = {},
+): void {
+  db.prepare(
+    `UPDATE batches SET state = ?, state_reason = ?, updated_at = ?,
+       started_at = CASE WHEN ? THEN COALESCE(started_at, ?) ELSE started_at END,
+       finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
+       concurrency = COALESCE(?, concurrency),
+       profile_id = COALESCE(?, profile_id), profile_name = COALESCE(?, profile_name), environment = COALESCE(?, environment)
+     WHERE id = ?`,
+  ).run(
+    state,
+    extra.reason ?? null,
+    at,
+    extra.started ? 1 : 0,
+    at,
+    extra.finished ? 1 : 0,
+    at,
+    extra.concurrency ?? null,
+    extra.profile?.id ?? null,
+    extra.profile?.name ?? null,
+    extra.profile?.environment ?? null,
+    id,
+  );
+}
+
+/** Links a row to the journal entry that sends it (inside the transaction that writes the entry). */
+export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId: string): void {
+  db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ?').run(journalId, id, rowNumber);
+  db.prepare('UPDATE entries SET batch_id = ?, batch_row = ? WHERE id = ?').run(id, rowNumber, journalId);
+}
+
+export function saveRehearsal(db: JournalDb, id: string, summary: RehearsalSummary, results: ReadonlyMap<number, RehearsalRowResult>, at: number): void {
+  db.transaction(() => {
+    const seq = batchRow(db, id)?.seq;
+    if (seq === undefined) return;
+    db.prepare('UPDATE batch_rows SET rehearsal = NULL WHERE batch_seq = ?').run(seq);
+    const update = db.prepare('UPDATE batch_rows SET rehearsal = ? WHERE batch_seq = ? AND row_number = ?');
+    for (const [rowNumber, result] of results) update.run(JSON.stringify(result), seq, rowNumber);
+    db.prepare('UPDATE batches SET rehearsal = ?, updated_at = ? WHERE seq = ?').run(JSON.stringify(summary), at, seq);
+  })();
+}
+
+/**
+ * At startup: a batch that was sending when the console stopped is interrupted (its in-flight
+ * rows' entries were just marked outcome unknown by markStalePending).
+ */
+export function markInterruptedBatches(db: JournalDb, at: number): string[] {
+  const ids = (db.prepare(`SELECT id FROM batches WHERE state = 'sending'`).all() as { id: string }[]).map((row) => row.id);
+  for (const id of ids) setState(db, id, 'interrupted', at, { reason: 'Paydesk stopped while this batch was being sent: Resume looks up the rows whose outcome is unknown before sending the rest.' });
+  return ids;
+}

@@ -1,0 +1,47 @@
+/**
+ * Helpers for the bulk payout tests: CSV text of N rows, and waiting for a batch state or a
+ * condition on push events (never a fixed sleep).
+ */
+import type { BatchProgress, BatchState, PushEvent } from '../../shared/api';
+import type { ConsoleRuntime } from '../../electron/console/runtime';
+
+export const BATCH_HEADER = 'phone_number,amount,first_name,last_name,email,description,external_id';
+
+/** Every sandbox outcome number, then an ordinary number (completes). */
+export const OUTCOME_PHONES = ['+237650000001', '+237650000002', '+237650000003', '+237650000004', '+237650000005', '+237650000006', '+237650000007', '+237650000008', '+237650000009', '+237670000010'];
+
+export function batchCsv(count: number, options: { phone?: (index: number) => string; amount?: (index: number) => number; tag?: string } = {}): string {
+  const lines = [BATCH_HEADER];
+  for (let index = 0; index < count; index += 1) {
+    const phone = options.phone ? options.phone(index) : OUTCOME_PHONES[index % OUTCOME_PHONES.length]!;
+    const amount = options.amount ? options.amount(index) : 100 + index;
+    lines.push(`${phone},${amount},Person${index},Batch,p${index}@example.com,${options.tag ?? 'Commission'} ${index},`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Resolves with the first batch:progress of this batch in one of the states. */
+export function batchReaches(runtime: ConsoleRuntime, batchId: string, states: readonly BatchState[]): Promise<BatchProgress> {
+  return new Promise((resolve) => {
+    const off = runtime.on('batch:progress', (progress) => {
+      if (progress.batchId === batchId && progress.mode === 'send' && states.includes(progress.state)) {
+        off();
+        resolve(progress);
+      }
+    });
+  });
+}
+
+/** Resolves once `check` holds, checking now and after each of the given push events. */
+export function until(runtime: ConsoleRuntime, events: readonly PushEvent[], check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const offs = events.map((event) =>
+      runtime.on(event, () => {
+        if (!check()) return;
+        for (const off of offs) off();
+        resolve();
+      }),
+    );
+  });
+}
