@@ -49,6 +49,8 @@ export const systemClock: Clock = {
 export interface SandboxStatusEvent {
   transactionId: string;
   status: string;
+  /** Set with a `failed` status (the journal keeps it: reports and timelines show why). */
+  failedCode?: string | null;
 }
 
 /**
