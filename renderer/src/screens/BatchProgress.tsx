@@ -85,7 +85,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
 
   return (
     <section className="card" aria-labelledby="batch-progress-title">
-      <h2 id="batch-progress-title">{t('progress.heading')}</h2>
+      <h2 id="batch-progress-title">{state === 'done' || state === 'cancelled' ? t('progress.headingDone') : t('progress.heading')}</h2>
       {state === 'interrupted' ? (
         <div className="notice notice-warn" role="alert">
           <strong>{t('interrupted.title')}</strong>

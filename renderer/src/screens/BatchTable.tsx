@@ -79,17 +79,17 @@ function EditableCell({
           aria-label={`${label}: ${raw}`}
           aria-invalid={errors?.length ? true : undefined}
           aria-describedby={errors?.length ? errorId : undefined}
-          title={t('table.editHint')}
+          title={`${raw} — ${t('table.editHint')}`}
           onClick={() => {
             setDraft(raw);
             setEditing(true);
           }}
         >
-          {shown === '' ? <span className="placeholder">—</span> : shown}
+          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : <span className="placeholder">—</span>}
         </button>
       ) : (
-        <span className="value" title={raw}>
-          {shown}
+        <span className="value" title={raw || (column === 'external_id' ? row.externalId : undefined)}>
+          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
         </span>
       )}
       {errors?.length ? (

@@ -164,6 +164,7 @@ export default {
   },
   progress: {
     heading: 'Sending',
+    headingDone: 'Sent',
     label: 'Batch progress',
     valueText: '{{sent}} of {{total}} sent',
     sent: 'Sent',

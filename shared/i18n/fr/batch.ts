@@ -166,6 +166,7 @@ export default {
   },
   progress: {
     heading: 'Envoi',
+    headingDone: 'Envoyé',
     label: 'Avancement du lot',
     valueText: '{{sent}} envoyés sur {{total}}',
     sent: 'Envoyés',
