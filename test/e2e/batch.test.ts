@@ -132,6 +132,19 @@ describe('Bulk payouts in Chromium', () => {
     await screenshot(page, 'batch-7-list');
   });
 
+  it('reads in French, money in FCFA', async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Transferts groupés' }).click();
+    await page.getByRole('button', { name: 'Ouvrir le lot octobre.csv, Terminé' }).click();
+    await page.getByRole('heading', { name: 'Envoyé' }).waitFor();
+    await page.getByText('2 réussis, 2 en échec, 0 inconnus, 0 en cours').waitFor();
+    await page.getByRole('table', { name: /Lignes du lot/ }).getByText(/^20\s000\sFCFA$/).waitFor();
+    await screenshot(page, 'batch-8-french');
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
+    await page.getByLabel('Langue').selectOption('en');
+  });
+
   it('logged no errors in the page', () => {
     expect(h.pageErrors).toEqual([]);
   });

@@ -4,7 +4,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type ApiFailure, type BatchConfirmation, type BatchPreview, type BatchSummary } from '../../../shared/api';
+import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type ApiFailure, type BatchConfirmation, type BatchPreview, type BatchSummary, type RehearsalSummary } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
@@ -13,7 +13,7 @@ import { OverBalanceNotice } from './BatchPreview';
 
 const concurrencySchema = CHANNEL_INPUTS['batches:start'].shape.concurrency.unwrap();
 
-export function BatchConfirmDialog({ batch, preview, onClose }: { batch: BatchSummary; preview: BatchPreview; onClose: () => void }) {
+export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { batch: BatchSummary; preview: BatchPreview; rehearsal: RehearsalSummary | null; onClose: () => void }) {
   const { t } = useTranslation(['batch', 'common']);
   const prepare = useBatch((s) => s.prepare);
   const start = useBatch((s) => s.start);
@@ -104,6 +104,10 @@ export function BatchConfirmDialog({ batch, preview, onClose }: { batch: BatchSu
           <dd className="amount">{formatMoney(facts.totalDebit, currency)}</dd>
           <dt>{t('confirm.balance')}</dt>
           <dd>{facts.balance === null ? t('preview.balanceUnknown') : formatMoney(facts.balance, currency)}</dd>
+          <dt>{t('confirm.rehearsal')}</dt>
+          <dd className={rehearsal?.wouldFail ? 'danger-text' : undefined}>
+            {rehearsal ? t('confirm.rehearsed', { failing: formatCount(rehearsal.wouldFail), rows: formatCount(rehearsal.rows) }) : t('confirm.notRehearsed')}
+          </dd>
         </dl>
         <OverBalanceNotice preview={facts} />
         {live && !confirmation ? (

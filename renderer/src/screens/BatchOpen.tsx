@@ -66,7 +66,7 @@ function DraftActions({ detail }: { detail: BatchDetail }) {
       <button type="button" className={detail.batch.environment === 'live' ? 'danger' : 'primary'} disabled={!ready} onClick={() => setConfirming(true)}>
         {t('confirm.open')}
       </button>
-      {confirming && preview.value ? <BatchConfirmDialog batch={detail.batch} preview={preview.value} onClose={() => setConfirming(false)} /> : null}
+      {confirming && preview.value ? <BatchConfirmDialog batch={detail.batch} preview={preview.value} rehearsal={detail.rehearsal} onClose={() => setConfirming(false)} /> : null}
     </div>
   );
 }

@@ -122,7 +122,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
         editable={draft}
         onEdit={onEdit}
         onDrop={draft ? (rowNumber) => void dropRows([rowNumber]) : null}
-        resultHeading={draft ? (detail.rehearsal ? t('rehearsal.outcomeColumn') : t('table.result')) : t('table.result')}
+        resultHeading={draft && detail.rehearsal ? t('confirm.rehearsal') : t('table.result')}
       />
     </section>
   );

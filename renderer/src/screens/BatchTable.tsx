@@ -12,7 +12,7 @@ import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/bat
 import { BatchRowResult } from './BatchRowResult';
 
 const ROW_HEIGHT = 50;
-const GRID_COLUMNS = '44px 128px 96px minmax(70px, 0.8fr) minmax(70px, 0.8fr) minmax(120px, 1.4fr) minmax(90px, 1fr) minmax(90px, 0.9fr) minmax(90px, 0.9fr) 128px 64px';
+const GRID_COLUMNS = '50px 142px 112px minmax(64px, 0.8fr) minmax(64px, 0.8fr) minmax(110px, 1.5fr) minmax(70px, 0.9fr) minmax(70px, 0.8fr) minmax(70px, 0.8fr) 146px 62px';
 
 function EditableCell({
   row,

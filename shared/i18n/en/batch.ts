@@ -133,7 +133,7 @@ export default {
     outcomeColumn: 'Rehearsal outcome',
     skipped: 'Rehearsal skipped. It is optional, but recommended before real money moves.',
     wouldFail: 'Would fail',
-    wouldPass: 'Would complete',
+    wouldPass: 'Would pass',
     notRun: 'Not rehearsed yet.',
   },
   confirm: {
@@ -149,6 +149,9 @@ export default {
     fees: 'Fees',
     total: 'Total from the wallet',
     balance: 'Wallet balance',
+    rehearsal: 'Rehearsal',
+    rehearsed: '{{failing}} of {{rows}} rows would fail',
+    notRehearsed: 'Not rehearsed',
     concurrency: 'Payouts sent at the same time',
     concurrencyInvalid: 'must be a whole number from 1 to {{max}}',
     concurrencyHint: 'From 1 to {{max}}. The service’s rate limit (429 Retry-After) is respected whatever you choose.',

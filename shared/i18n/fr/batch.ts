@@ -135,7 +135,7 @@ export default {
     outcomeColumn: 'Résultat de la répétition',
     skipped: 'Répétition non faite. Elle est facultative, mais recommandée avant que de l’argent réel ne parte.',
     wouldFail: 'Échouerait',
-    wouldPass: 'Aboutirait',
+    wouldPass: 'Passerait',
     notRun: 'Pas encore répété.',
   },
   confirm: {
@@ -151,6 +151,9 @@ export default {
     fees: 'Frais',
     total: 'Total prélevé sur le portefeuille',
     balance: 'Solde du portefeuille',
+    rehearsal: 'Répétition',
+    rehearsed: '{{failing}} lignes sur {{rows}} échoueraient',
+    notRehearsed: 'Pas de répétition',
     concurrency: 'Transferts envoyés en parallèle',
     concurrencyInvalid: 'doit être un nombre entier de 1 à {{max}}',
     concurrencyHint: 'De 1 à {{max}}. La limite de débit du service (429 Retry-After) est respectée quel que soit ce choix.',
