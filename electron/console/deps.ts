@@ -49,7 +49,7 @@ export const systemClock: Clock = {
 export interface SandboxStatusEvent {
   transactionId: string;
   status: string;
-  /** Set with a `failed` status (the journal keeps it: reports and timelines show why). */
+  /** For a failed status: the engine's failed_code. */
   failedCode?: string | null;
 }
 

@@ -3,6 +3,7 @@
  * and the in-process local sandbox engine into one handler table. The Electron shell and the
  * browser host both start this and only carry its calls and push events.
  */
+import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushEvent, PushEvents } from '../../shared/api';
@@ -115,6 +116,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
 
   const abort = new AbortController();
+  // Every pending watch or batch wait listens on it: thousands at once during a large batch.
+  setMaxListeners(0, abort.signal);
   const core = createHandlerCore({
     vault: createVault(options.keyring ?? osKeyring),
     settings,

@@ -19,7 +19,6 @@ import {
 import type { Context } from '../handlers/context';
 import { DEFAULT_CURRENCY } from '../handlers/context';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
-import type { Watcher } from '../watcher';
 import { countRows, getSummary, linkRow, rowsInState, setState } from './store';
 
 type Stop = 'pause' | 'cancel' | 'interrupt';
@@ -55,11 +54,12 @@ export interface BatchRunner {
   emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): void;
 }
 
-export function createBatchRunner(context: Context, watcher: Watcher): BatchRunner {
+export function createBatchRunner(context: Context): BatchRunner {
   const { deps } = context;
   const db = deps.journal;
   const now = () => deps.clock.now();
   const runs = new Map<string, Run>();
+  const follows = new Map<string, Promise<void>>();
   const lastEmit = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -113,7 +113,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
   }
 
   /** Looks up each row whose outcome is unknown; returns the rows found not to exist (to send again). */
-  async function resolveUnknown(batchId: string, run: Run, client: ReturnType<Context['clientFor']>, profile: ReturnType<Context['resolveProfile']>): Promise<BatchRow[]> {
+  async function resolveUnknown(batchId: string, run: Run, client: ReturnType<Context['clientFor']>): Promise<BatchRow[]> {
     const resend: BatchRow[] = [];
     for (const row of rowsInState(db, batchId, ['unknown'])) {
       if (run.stop || deps.signal?.aborted) break;
@@ -126,8 +126,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       }
       const tx = result.kind === 'success' ? transactionOf(result.data) : null;
       if (tx && result.kind === 'success') {
-        const observed = recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, now());
-        if (observed.entry.status === null || !isFinalStatus(observed.entry.status)) watcher.watch(observed.entry, profile);
+        recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, now());
         run.answered += 1;
         emitProgress(batchId, 'send');
         continue;
@@ -179,8 +178,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
             recordTransportFailure(db, journalId, { outcome: 'unknown', message: 'the service answered success without a valid transaction' }, { initiate: true, at: now() });
             break;
           }
-          const entry = recordCreated(db, journalId, tx, { httpStatus: result.httpStatus, message: result.message ?? 'payout created' }, now());
-          if (entry.status === null || !isFinalStatus(entry.status)) watcher.watch(entry, profile);
+          recordCreated(db, journalId, tx, { httpStatus: result.httpStatus, message: result.message ?? 'payout created' }, now());
           break;
         }
         case 'api-error': {
@@ -223,9 +221,51 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
     }
   }
 
-  async function runBatch(batchId: string, run: Run): Promise<void> {
+  /**
+   * After a run: one loop per batch (not a watch per row) retrieves the accepted rows whose status
+   * is not final yet, with the watcher's backoff and time limit, until they all are. The local
+   * sandbox's status events usually get there first; this catches the rest and other services.
+   */
+  function follow(batchId: string, profile: ReturnType<Context['resolveProfile']>): void {
+    if (follows.has(batchId)) return;
+    const options = context.watch;
+    const loop = (async () => {
+      const started = now();
+      let delay = options.initialDelayMs;
+      for (;;) {
+        try {
+          await deps.clock.sleep(delay, deps.signal);
+        } catch {
+          return; // the console is closing
+        }
+        if (runs.has(batchId)) return; // sending again: that run follows when it ends
+        const open = rowsInState(db, batchId, ['accepted']).filter((row) => row.transactionId !== null && (row.status === null || !isFinalStatus(row.status)));
+        if (open.length === 0) return emitProgress(batchId, 'send', {}, true);
+        const client = context.clientFor(profile);
+        for (const row of open) {
+          if (deps.signal?.aborted) return;
+          const result = await client.retrievePayout(row.transactionId!);
+          const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+          if (!tx || result.kind !== 'success') continue; // not final: the next round asks again
+          const observed = recordObserved(db, row.journalId!, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following the batch' }, now());
+          if (observed.changed) deps.emit('transaction:changed', { journalId: observed.entry.id, status: observed.entry.status, state: observed.entry.state });
+        }
+        emitProgress(batchId, 'send');
+        if (now() - started >= options.limitMs) return;
+        delay = Math.min(delay * 2, options.maxDelayMs);
+      }
+    })()
+      .catch((error: unknown) => deps.logger?.warn('batch follow stopped', { batchId, error: error instanceof Error ? error.name : 'unknown' }))
+      .finally(() => follows.delete(batchId));
+    follows.set(batchId, loop);
+  }
+
+  type End = { state: BatchState; extra: Parameters<typeof setState>[4] } | null;
+
+  /** Sends what is left of a batch; returns the state it ends in (set once the run is gone). */
+  async function runBatch(batchId: string, run: Run): Promise<End> {
     const summary = getSummary(db, batchId);
-    if (!summary) return;
+    if (!summary) return null;
     let profile: ReturnType<Context['resolveProfile']>;
     try {
       profile = context.resolveProfile(summary.profileId);
@@ -235,13 +275,12 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       context.requireAllowed(profile);
       context.requireSecret(profile, 'payout');
     } catch (error) {
-      changeState(batchId, 'interrupted', { reason: `Cannot send: ${error instanceof Error ? error.message : 'the profile is not usable'}.` });
-      return;
+      return { state: 'interrupted', extra: { reason: `Cannot send: ${error instanceof Error ? error.message : 'the profile is not usable'}.` } };
     }
     changeState(batchId, 'sending', { started: true });
     const client = context.clientFor(profile);
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const resend = await resolveUnknown(batchId, run, client, profile);
+      const resend = await resolveUnknown(batchId, run, client);
       const queue = [...resend, ...rowsInState(db, batchId, ['not_sent'])].sort((a, b) => a.rowNumber - b.rowNumber);
       let next = 0;
       const worker = async () => {
@@ -256,20 +295,21 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       if (run.stop || deps.signal?.aborted) break;
       if (countRows(db, batchId).counts.unknown === 0) break;
     }
-    if (deps.signal?.aborted) return; // the console is closing: the next start marks it interrupted
+    if (deps.signal?.aborted) return null; // the console is closing: the next start marks it interrupted
+    follow(batchId, profile);
     const { counts } = countRows(db, batchId);
     switch (run.stop) {
       case 'pause':
-        return changeState(batchId, 'paused', { reason: null });
+        return { state: 'paused', extra: { reason: null } };
       case 'cancel':
-        return changeState(batchId, 'cancelled', { reason: `Cancelled: ${counts.notSent} row(s) were not sent.`, finished: true });
+        return { state: 'cancelled', extra: { reason: `Cancelled: ${counts.notSent} row(s) were not sent.`, finished: true } };
       case 'interrupt':
-        return changeState(batchId, 'interrupted', { reason: run.reason });
+        return { state: 'interrupted', extra: { reason: run.reason } };
       case null:
         if (counts.unknown > 0) {
-          return changeState(batchId, 'interrupted', { reason: `${counts.unknown} row(s) have an unknown outcome after ${MAX_ROUNDS} look-ups: Resume looks them up again.` });
+          return { state: 'interrupted', extra: { reason: `${counts.unknown} row(s) have an unknown outcome after ${MAX_ROUNDS} look-ups: Resume looks them up again.` } };
         }
-        return changeState(batchId, 'done', { reason: null, finished: true });
+        return { state: 'done', extra: { reason: null, finished: true } };
       default: {
         const never: never = run.stop;
         throw new Error(`unknown stop ${String(never)}`);
@@ -281,16 +321,22 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
     run(batchId) {
       if (runs.has(batchId)) return;
       const run: Run = { stop: null, reason: null, notBefore: 0, startedAt: now(), answered: 0, done: Promise.resolve() };
-      run.done = runBatch(batchId, run)
-        .catch((error: unknown) => {
+      run.done = runBatch(batchId, run).then(
+        (end) => {
+          // Gone from `runs` before the state is announced: a Resume right after must be accepted.
+          runs.delete(batchId);
+          if (end) changeState(batchId, end.state, end.extra);
+        },
+        (error: unknown) => {
+          runs.delete(batchId);
           deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
           try {
             changeState(batchId, 'interrupted', { reason: 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.' });
           } catch {
             // the journal is closed: the next start marks the batch interrupted
           }
-        })
-        .finally(() => runs.delete(batchId));
+        },
+      );
       runs.set(batchId, run);
     },
     stop(batchId, why) {
@@ -304,7 +350,7 @@ export function createBatchRunner(context: Context, watcher: Watcher): BatchRunn
       await runs.get(batchId)?.done;
     },
     async idle() {
-      while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
+      while (runs.size > 0 || follows.size > 0) await Promise.all([...[...runs.values()].map((run) => run.done), ...follows.values()]);
       for (const timer of trailing.values()) clearTimeout(timer);
       trailing.clear();
     },

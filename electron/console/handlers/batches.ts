@@ -22,7 +22,6 @@ import {
   setState,
 } from '../batch/store';
 import { canonicalJson } from '../confirmations';
-import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
 type BatchChannel = Extract<Channel, `batches:${string}`>;
@@ -38,11 +37,11 @@ export function batchBindingHash(profileId: string, environment: string, rows: r
   return sha256(canonicalJson({ profileId, environment, rows: rows.map((row) => ({ row: row.rowNumber, request: row.request })) }));
 }
 
-export function batchHandlers(context: Context, watcher: Watcher): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
+export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
   const { deps } = context;
   const db = deps.journal;
   const now = () => deps.clock.now();
-  const runner = createBatchRunner(context, watcher);
+  const runner = createBatchRunner(context);
   const stamp = () => new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
 
   function summaryOf(batchId: string): BatchSummary {

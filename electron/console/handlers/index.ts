@@ -67,7 +67,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
   const confirmations = createConfirmations(() => deps.clock.now());
   const context = createContext(deps, confirmations, { ...DEFAULT_WATCH, ...deps.watch });
   const watcher = createWatcher(context);
-  const batches = batchHandlers(context, watcher);
+  const batches = batchHandlers(context);
   const implementations: Implementations = {
     ...profileHandlers(context),
     ...sendHandlers(context, watcher),

@@ -235,13 +235,19 @@ export function recordObserved(
 }
 
 /** A webhook-like status change that carries only the status (the local engine's events). */
-export function recordStatusEvent(db: JournalDb, id: string, status: string, message: string, at: number, failedCode: string | null = null): { entry: JournalTransaction; changed: boolean } {
+export function recordStatusEvent(
+  db: JournalDb,
+  id: string,
+  status: string,
+  message: string,
+  at: number,
+  failedCode: string | null = null,
+): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
   db.transaction(() => {
     const row = requireRow(db, id);
     changed = row.status !== status;
-    // A failed status keeps its code (or the one already known); any other status has none.
-    db.prepare(`UPDATE entries SET status = ?, failed_code = CASE WHEN ? = 'failed' THEN COALESCE(?, failed_code) ELSE NULL END, updated_at = ? WHERE seq = ?`).run(status, status, failedCode, at, row.seq);
+    db.prepare(`UPDATE entries SET status = ?, failed_code = COALESCE(?, failed_code), updated_at = ? WHERE seq = ?`).run(status, failedCode, at, row.seq);
     addEvent(db, row.seq, at, { type: 'webhook_received', status, message });
   })();
   return { entry: getEntry(db, id)!, changed };

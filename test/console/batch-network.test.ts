@@ -1,0 +1,187 @@
+/**
+ * Sending a batch through a proxy in front of the real engine, on a saved (keychain) profile:
+ * 429 Retry-After is waited out, Pause and Cancel stop between rows, a lost connection interrupts
+ * the batch and Resume looks the unknown rows up by external id before sending anything again,
+ * and the failed rows are retried with new external ids after a second confirmation.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRows } from '../../electron/console/batch/store';
+import { expectFail, expectOk, startRuntime, virtualClock } from './helpers';
+import { batchCsv, batchReaches, until } from './batch-helpers';
+import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
+
+type Runtime = Awaited<ReturnType<typeof startRuntime>>;
+let runtime: Runtime;
+let proxy: GateProxy;
+/** What happened, in order: requests at the proxy and the console's waits. */
+const log: string[] = [];
+
+beforeAll(async () => {
+  const clock = virtualClock();
+  const sleep = clock.sleep.bind(clock);
+  clock.sleep = (ms, signal) => {
+    log.push(`sleep ${ms}`);
+    return sleep(ms, signal);
+  };
+  runtime = await startRuntime({ clock, engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
+  proxy = await startGateProxy(runtime.engineUrl!);
+  const decide = proxy.decide;
+  proxy.decide = (request) => {
+    if (request.method === 'POST') log.push(`POST ${request.externalId}`);
+    return decide(request);
+  };
+  const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const profile = expectOk(
+    await runtime.handlers['profiles:save']({
+      name: 'Finance through a proxy',
+      baseUrl: proxy.url,
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+    }),
+  );
+  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
+  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await proxy?.close();
+  rmSync(runtime.dir, { recursive: true, force: true });
+});
+
+/** Imports and confirms a batch of `count` rows that complete; returns its id and token. */
+async function confirmed(count: number, tag: string, phone: (index: number) => string = () => '+237650000001') {
+  const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: `${tag}.csv`, text: batchCsv(count, { phone, tag }), paymentMethod: 'momo_cm' }));
+  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));
+  return { batchId: batch.id, confirmationToken };
+}
+
+function engineCount(externalId: string): number {
+  return (runtime.engine!.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
+}
+
+const postsFor = (externalId: string) => proxy.seen.filter((request) => request.method === 'POST' && request.externalId === externalId).length;
+
+describe('a batch on a flaky service', () => {
+  it('waits out a 429 for its Retry-After before sending that row again, and sends nothing meanwhile', async () => {
+    const { batchId, confirmationToken } = await confirmed(5, 'throttled');
+    let throttled = false;
+    proxy.decide = (request) => {
+      if (request.method === 'POST') log.push(`POST ${request.externalId}`);
+      if (request.externalId === `${batchId}-3` && !throttled) {
+        throttled = true;
+        return RATE_LIMITED(7);
+      }
+      return 'forward';
+    };
+    const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect((await done).state).toBe('done');
+    const mine = log.filter((line) => line.includes(batchId) || line === 'sleep 7000');
+    const first = mine.indexOf(`POST ${batchId}-3`);
+    expect(mine.slice(first, first + 3)).toEqual([`POST ${batchId}-3`, 'sleep 7000', `POST ${batchId}-3`]);
+    expect(engineCount(`${batchId}-3`)).toBe(1);
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.batch.counts).toMatchObject({ accepted: 5, unknown: 0, rejected: 0 });
+    const timeline = expectOk(await runtime.handlers['transactions:get']({ journalId: detail.rows[1]!.journalId! })).timeline;
+    expect(timeline.map((event) => event.type).reverse()).toEqual(['request_sent', 'api_error', 'request_sent', 'response', ...timeline.slice(0, -4).map((event) => event.type).reverse()]);
+    expect(timeline.find((event) => event.type === 'api_error')).toMatchObject({ httpStatus: 429, code: 'RATE_LIMIT_EXCEEDED' });
+  });
+
+  it('pauses after the row in flight, sends nothing more until Resume, then finishes with each row once', async () => {
+    const { batchId, confirmationToken } = await confirmed(8, 'paused');
+    proxy.decide = (request) => {
+      // Pause arrives while row 4 is on the wire.
+      if (request.externalId === `${batchId}-4`) void runtime.handlers['batches:pause']({ batchId });
+      return 'forward';
+    };
+    const paused = batchReaches(runtime, batchId, ['paused']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect(await paused).toMatchObject({ state: 'paused', accepted: 3, remaining: 5 });
+    expect(postsFor(`${batchId}-5`)).toBe(0);
+    expectFail(await runtime.handlers['batches:pause']({ batchId }), 'CONFLICT');
+
+    proxy.decide = () => 'forward';
+    const done = batchReaches(runtime, batchId, ['done']);
+    expectOk(await runtime.handlers['batches:resume']({ batchId }));
+    expect(await done).toMatchObject({ accepted: 8, remaining: 0 });
+    for (let row = 2; row <= 9; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+  });
+
+  it('cancels the rows not yet sent; they stay not sent', async () => {
+    const { batchId, confirmationToken } = await confirmed(6, 'cancelled');
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-3`) void runtime.handlers['batches:cancel']({ batchId });
+      return 'forward';
+    };
+    const cancelled = batchReaches(runtime, batchId, ['cancelled']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect(await cancelled).toMatchObject({ accepted: 2, remaining: 4 });
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.rows.map((row) => row.state)).toEqual(['accepted', 'accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(detail.batch.stateReason).toBe('Cancelled: 4 row(s) were not sent.');
+    expectFail(await runtime.handlers['batches:resume']({ batchId }), 'CONFLICT');
+    expect(postsFor(`${batchId}-4`)).toBe(0);
+  });
+
+  it('stops on a lost connection; Resume finds the created row by its external id and resends only the one that never arrived', async () => {
+    const { batchId, confirmationToken } = await confirmed(6, 'lost');
+    proxy.decide = (request) => (request.externalId === `${batchId}-3` ? 'forward-then-reset' : 'forward');
+    const interrupted = batchReaches(runtime, batchId, ['interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect(await interrupted).toMatchObject({ unknown: 1, remaining: 4 });
+    const stopped = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(stopped.batch.stateReason).toMatch(/connection to the service failed/);
+    expect(stopped.rows[1]).toMatchObject({ state: 'unknown', externalId: `${batchId}-3` });
+
+    // On resume, row 5 is dropped on the way (never reaches the engine).
+    let dropped = false;
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-5` && !dropped) {
+        dropped = true;
+        return 'reset';
+      }
+      return 'forward';
+    };
+    const again = batchReaches(runtime, batchId, ['interrupted', 'done']);
+    expectOk(await runtime.handlers['batches:resume']({ batchId }));
+    expect((await again).state).toBe('interrupted');
+    proxy.decide = () => 'forward';
+    const done = batchReaches(runtime, batchId, ['done']);
+    expectOk(await runtime.handlers['batches:resume']({ batchId }));
+    expect(await done).toMatchObject({ accepted: 6, unknown: 0, remaining: 0 });
+
+    expect(postsFor(`${batchId}-3`)).toBe(1); // found by its external id: never sent again
+    expect(postsFor(`${batchId}-5`)).toBe(2); // not found: sent again, same external id
+    for (let row = 2; row <= 7; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+    const row3 = expectOk(await runtime.handlers['transactions:get']({ journalId: stopped.rows[1]!.journalId! }));
+    expect(row3.timeline.map((event) => event.message)).toContain('batch: found by its external id');
+  });
+
+  it('retries only the failed rows, with new external ids, after a second confirmation', async () => {
+    const phones = ['+237650000001', '+237650000002', '+237650000009', '+237650000001'];
+    const { batchId, confirmationToken } = await confirmed(4, 'retry', (index) => phones[index]!);
+    const done = batchReaches(runtime, batchId, ['done']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken }));
+    await done;
+    await until(runtime, ['transaction:changed', 'batch:progress'], () => countRows(runtime.journal, batchId).counts.processing === 0);
+    const sent = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(sent.rows.map((row) => [row.status, row.failedCode])).toEqual([['completed', null], ['failed', 'PAYER_NOT_FOUND'], ['cancelled', null], ['completed', null]]);
+
+    const retry = expectOk(await runtime.handlers['batches:retryFailed']({ batchId }));
+    expect(retry.batch).toMatchObject({ state: 'draft', retryOf: batchId });
+    expect(retry.rows.map((row) => row.rowNumber)).toEqual([3, 4]);
+    expect(retry.rows.map((row) => row.externalId)).toEqual([`${retry.batch.id}-3`, `${retry.batch.id}-4`]);
+    // The first confirmation does not start the retry.
+    expectFail(await runtime.handlers['batches:start']({ batchId: retry.batch.id, confirmationToken }), 'CONFIRMATION_REQUIRED');
+    const second = expectOk(await runtime.handlers['batches:prepare']({ batchId: retry.batch.id }));
+    const retried = batchReaches(runtime, retry.batch.id, ['done']);
+    expectOk(await runtime.handlers['batches:start']({ batchId: retry.batch.id, confirmationToken: second.confirmationToken }));
+    expect(await retried).toMatchObject({ accepted: 2 });
+    expect(engineCount(`${retry.batch.id}-3`)).toBe(1);
+    expect(engineCount(`${batchId}-3`)).toBe(1);
+  });
+});
