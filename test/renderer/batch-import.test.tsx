@@ -120,6 +120,16 @@ describe('New batch: import and validation table', () => {
     expect(api.callsOf('batches:import')).toHaveLength(1);
   });
 
+  it('refuses, in the browser console, a file larger than the browser host takes, before sending it', async () => {
+    const backend = createBatchBackend();
+    const api = createFakeApi(backend.handlers);
+    const { user } = await renderApp(api, { screen: 'batches' });
+    const big = `phone_number,amount,first_name,last_name,email\n${'+237650000001,1000,Awa,Nkemdirim,awa@example.com\n'.repeat(6000)}`;
+    await user.upload(await screen.findByLabelText('CSV file of payouts'), new File([big], 'big.csv', { type: 'text/csv' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('big.csv (288 KB) is larger than the browser console takes (240 KB). Split it into smaller files, or import it in the desktop app.');
+    expect(api.callsOf('batches:import')).toEqual([]);
+  });
+
   it('lists past batches with their state, and reopens one', async () => {
     const backend = createBatchBackend();
     const api = createFakeApi(backend.handlers);

@@ -8,6 +8,11 @@ import { downloadCsv } from './BatchDownload';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
 export const MAX_CSV_BYTES = 8 * 1024 * 1024;
+/**
+ * The browser host reads request bodies up to 256 KiB (electron/browser-host/server.ts
+ * MAX_BODY_BYTES); the file travels inside JSON, so a little less is left for it.
+ */
+export const BROWSER_HOST_MAX_CSV_BYTES = 240 * 1024;
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${formatCount(Math.ceil(bytes / (1024 * 1024)))} MB` : `${formatCount(Math.ceil(bytes / 1024))} KB`;
@@ -29,6 +34,7 @@ export function BatchImport() {
   const importing = useBatch((s) => s.importing);
   const template = useBatch((s) => s.template);
   const methods = useProfiles((s) => s.methods);
+  const transport = useProfiles((s) => s.info?.transport);
   const [method, setMethod] = useState('');
   const paymentMethod = method || methods[0] || '';
   const [over, setOver] = useState(false);
@@ -44,6 +50,10 @@ export function BatchImport() {
     }
     if (file.size > MAX_CSV_BYTES) {
       setLocalError(t('importer.tooBig', { name: file.name, size: sizeText(file.size), max: sizeText(MAX_CSV_BYTES) }));
+      return;
+    }
+    if (transport === 'browser' && file.size > BROWSER_HOST_MAX_CSV_BYTES) {
+      setLocalError(t('importer.tooBigForBrowser', { name: file.name, size: sizeText(file.size), max: sizeText(BROWSER_HOST_MAX_CSV_BYTES) }));
       return;
     }
     if (file.size === 0) {

@@ -25,6 +25,7 @@ export default {
     reading: 'Reading {{name}}…',
     notCsv: '{{name}} is not a CSV file. Choose a .csv file.',
     tooBig: '{{name}} is too large ({{size}}). The largest file accepted is {{max}}.',
+    tooBigForBrowser: '{{name}} ({{size}}) is larger than the browser console takes ({{max}}). Split it into smaller files, or import it in the desktop app.',
     empty: '{{name}} is empty.',
     unreadable: '{{name}} could not be read.',
     failed: 'The file could not be imported.',

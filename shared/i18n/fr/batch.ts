@@ -27,6 +27,7 @@ export default {
     reading: 'Lecture de {{name}}…',
     notCsv: '{{name}} n’est pas un fichier CSV. Choisissez un fichier .csv.',
     tooBig: '{{name}} est trop volumineux ({{size}}). La taille maximale acceptée est {{max}}.',
+    tooBigForBrowser: '{{name}} ({{size}}) dépasse ce que la console dans le navigateur accepte ({{max}}). Découpez-le en fichiers plus petits, ou importez-le dans l’application de bureau.',
     empty: '{{name}} est vide.',
     unreadable: '{{name}} n’a pas pu être lu.',
     failed: 'Le fichier n’a pas pu être importé.',
