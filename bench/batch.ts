@@ -2,7 +2,7 @@
  * `npm run bench:batch`: a 1,000-row batch sent by the console's runner against the local sandbox
  * engine (rate limit off, settle 0), next to the engine's own create throughput in the same run:
  * the same payouts sent by the bare HTTP client with the same concurrency (no journal, no batch).
- * Prints rows/s, the ratio to the bare client, and the time until every row's status is final
+ * Prints rows/s and CPU time per row (steadier than rows/s on a shared machine), the ratios to the bare client, and the time until every row's status is final
  * (the never-answering and needs-Verify numbers are left out: they wait for a clock or a person).
  * BENCH_ROWS (default 1000) and BENCH_CONCURRENCY (default 4) change the size.
  */
@@ -20,6 +20,11 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 /** Numbers that settle by themselves (completed, failed, cancelled): not 04 (expiry) nor 08 (Verify). */
 const PHONES = ['+237650000001', '+237650000002', '+237650000003', '+237650000005', '+237650000006', '+237650000007', '+237650000009', '+237670000010'];
+
+/** User plus system CPU time of this process (engine, client and console all run in it). */
+function cpuMicros(usage: NodeJS.CpuUsage): number {
+  return usage.user + usage.system;
+}
 
 function csv(rows: number, tag: string): string {
   const lines = ['phone_number,amount,first_name,last_name,email,description'];
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
     );
     let next = 0;
     let failures = 0;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
       }),
     );
     const bareSeconds = (performance.now() - t0) / 1000;
+    const bareCpu = cpuMicros(process.cpuUsage(c0)) / ROWS;
     await client.close();
     const bareRate = ROWS / bareSeconds;
 
@@ -93,11 +100,13 @@ async function main(): Promise<void> {
         if (progress.state !== 'sending') resolve(progress);
       });
     });
+    const c1 = process.cpuUsage();
     const t1 = performance.now();
     const started = await runtime.handlers['batches:start']({ batchId, confirmationToken: prepared.value.confirmationToken, concurrency: CONCURRENCY });
     if (!started.ok) throw new Error(started.error.message);
     const final = await done;
     const batchSeconds = (performance.now() - t1) / 1000;
+    const batchCpu = cpuMicros(process.cpuUsage(c1)) / ROWS;
     const allFinal = new Promise<void>((resolve) => {
       const check = () => countRows(runtime.journal, batchId).counts.processing === 0;
       if (check()) return resolve();
@@ -114,8 +123,9 @@ async function main(): Promise<void> {
     const counts = countRows(runtime.journal, batchId).counts;
 
     console.log(`bench:batch — ${ROWS} rows, concurrency ${CONCURRENCY}, engine in-process (rate limit off, settle 0), load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-    console.log(`engine create (bare client)  ${bareRate.toFixed(0).padStart(6)} rows/s   ${bareSeconds.toFixed(2)} s${failures ? `   (${failures} failed)` : ''}`);
-    console.log(`batch runner                 ${batchRate.toFixed(0).padStart(6)} rows/s   ${batchSeconds.toFixed(2)} s   ${((100 * batchRate) / bareRate).toFixed(1)} % of the engine's create throughput (target >= 60 %)`);
+    console.log(`engine create (bare client)  ${bareRate.toFixed(0).padStart(6)} rows/s   ${bareSeconds.toFixed(2)} s   CPU ${bareCpu.toFixed(0)} µs/row${failures ? `   (${failures} failed)` : ''}`);
+    console.log(`batch runner                 ${batchRate.toFixed(0).padStart(6)} rows/s   ${batchSeconds.toFixed(2)} s   CPU ${batchCpu.toFixed(0)} µs/row`);
+    console.log(`batch vs engine create       ${((100 * batchRate) / bareRate).toFixed(1)} % by rows/s, ${((100 * bareCpu) / batchCpu).toFixed(1)} % by CPU per row (target >= 60 %)`);
     console.log(`time to all-final            ${finalSeconds.toFixed(2)} s   (${counts.completed} completed, ${counts.failed} failed, ${counts.cancelled} cancelled, ${counts.unknown} unknown)`);
     console.log(`progress events              ${progressEvents} (largest gap ${maxGapMs.toFixed(0)} ms), final state ${final.state}`);
   } finally {

@@ -290,7 +290,7 @@ export interface PushEvents {
   'profiles:changed': { activeId: string };
   /** Something in the local sandbox changed (status change, delivery attempt, wallet). */
   'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
-  /** A batch's sending or rehearsal progressed or changed state (at most about 10 a second per batch). */
+  /** A batch's sending or rehearsal progressed or changed state (at most about 4 a second per batch). */
   'batch:progress': BatchProgress;
 }
 export type PushEvent = keyof PushEvents;

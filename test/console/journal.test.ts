@@ -13,6 +13,7 @@ import {
   recordRequest,
   recordTransportFailure,
 } from '../../electron/console/journal/entries';
+import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import { csvCell, exportCsv, searchJournal } from '../../electron/console/journal/search';
 import { paymentRequest, tempDir } from './helpers';
 
@@ -28,7 +29,7 @@ describe('journal entries', () => {
   it('uses WAL and the numbered migrations', () => {
     const { db } = journalWith([]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
   });
 
   it('writes pending first, then the outcome; stale pending entries become outcome unknown', () => {

@@ -22,7 +22,27 @@ export function openJournal(file: string, options: { nativeBinding?: string } = 
   // 16 MiB of page cache keeps the search indexes' upper levels in memory at a million rows.
   db.pragma('cache_size = -16000');
   migrate(db);
+  cacheStatements(db);
   return db;
+}
+
+/**
+ * Every query here prepares its statement where it runs; compiling the same SQL again for each
+ * row of a bulk batch cost about a quarter of the journal's time per row. Statements are
+ * remembered by their text (bounded; none is used re-entrantly: iterations finish synchronously).
+ */
+function cacheStatements(db: JournalDb): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= 500) cache.clear();
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }) as typeof db.prepare;
 }
 
 export interface JournalProfile {
