@@ -115,8 +115,9 @@ describe('New batch: import and validation table', () => {
     await userEvent.setup({ applyAccept: false }).upload(input, new File(['x'], 'payouts.xlsx', { type: 'application/vnd.ms-excel' }));
     expect(screen.getByRole('alert').textContent).toBe('payouts.xlsx is not a CSV file. Choose a .csv file.');
     await user.upload(input, new File(['phone_number,amount\n+237650000001,100'], 'short.csv', { type: 'text/csv' }));
-    const alert = await screen.findByText('The file could not be imported.');
-    expect(alert.closest('[role="alert"]')?.textContent).toMatch(/first_name/);
+    await screen.findByText('The file could not be imported.');
+    const problems = screen.getByRole('list', { name: 'What is wrong with the file' });
+    expect(within(problems).getAllByRole('listitem').map((item) => item.textContent).join(' ')).toMatch(/first_name/);
     expect(api.callsOf('batches:import')).toHaveLength(1);
   });
 

@@ -96,7 +96,7 @@ export function createBatchBackend(options: { balance?: number | null; environme
     'batches:template': (input) => ok(templateCsv(input.language)),
     'batches:import': (input) => {
       const parsed = parseBatchCsv(input.text);
-      if (!parsed.ok) return fail('INVALID_INPUT', parsed.errors.join('; '), { text: parsed.errors });
+      if (!parsed.ok) return fail('INVALID_INPUT', `${input.fileName} cannot be read as a batch file.`, { text: parsed.errors });
       const rows = parsed.file.rows.map((r) => ({
         rowNumber: r.rowNumber, values: r.values, request: null, errors: {}, duplicates: [], externalId: '', state: 'not_sent' as const,
         journalId: null, transactionId: null, status: null, failedCode: null, fee: null, error: null, rehearsal: null,

@@ -141,6 +141,13 @@ export function BatchImport() {
           </div>
         ) : null}
         {importing.error ? <ErrorNotice failure={importing.error} title={t('importer.failed')} /> : null}
+        {importing.error?.fields?.text?.length ? (
+          <ul className="field-error" aria-label={t('importer.problems')}>
+            {importing.error.fields.text.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : null}
       </div>
       <div className="card template-card">
         <button type="button" className="secondary" onClick={() => void downloadTemplate()}>

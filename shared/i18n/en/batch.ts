@@ -29,6 +29,7 @@ export default {
     empty: '{{name}} is empty.',
     unreadable: '{{name}} could not be read.',
     failed: 'The file could not be imported.',
+    problems: 'What is wrong with the file',
   },
   duplicateFile: {
     title: 'This file was already imported',

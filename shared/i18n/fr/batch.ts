@@ -31,6 +31,7 @@ export default {
     empty: '{{name}} est vide.',
     unreadable: '{{name}} n’a pas pu être lu.',
     failed: 'Le fichier n’a pas pu être importé.',
+    problems: 'Ce qui ne va pas dans le fichier',
   },
   duplicateFile: {
     title: 'Ce fichier a déjà été importé',
