@@ -102,15 +102,27 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     backend.update('b1', 'done');
     await user.click(screen.getByRole('button', { name: '← All batches' }));
     await user.upload(await screen.findByLabelText('CSV file of payouts'), new File([CSV], 'october-again.csv', { type: 'text/csv' }));
-    expect(await screen.findByText('This file was already imported')).toBeTruthy();
+    expect(await screen.findByText('These rows were already sent')).toBeTruthy();
     expect(screen.getByText(/as batch “october.csv” \(Done\)/)).toBeTruthy();
     await within(screen.getByRole('region', { name: 'Preview' })).findByText('60,750 XAF');
     const review = screen.getByRole('button', { name: 'Review and send' });
     expect(review).toHaveProperty('disabled', true);
-    await user.click(screen.getByRole('checkbox', { name: 'Import it again anyway' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Send these rows again anyway' }));
     await user.click(review);
     await within(await screen.findByRole('dialog')).findByRole('button', { name: 'Send 3 payouts' });
     expect(api.callsOf('batches:prepare')).toEqual([{ batchId: 'b2', acceptDuplicateFile: true }]);
+  });
+
+  it('only points out rows that are also in an unsent draft, without asking', async () => {
+    const { api, user } = await openDraft();
+    await user.click(screen.getByRole('button', { name: '← All batches' }));
+    await user.upload(await screen.findByLabelText('CSV file of payouts'), new File([CSV], 'october-copy.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('These rows are also in another batch, not sent yet')).toBeTruthy();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    await within(screen.getByRole('region', { name: 'Preview' })).findByText('60,750 XAF');
+    await user.click(screen.getByRole('button', { name: 'Review and send' }));
+    await within(await screen.findByRole('dialog')).findByRole('button', { name: 'Send 3 payouts' });
+    expect(api.callsOf('batches:prepare')).toEqual([{ batchId: 'b2' }]);
   });
 
   it('takes 10,000 progress pushes with at most two row fetches, and shows the latest counters at once', async () => {

@@ -16,21 +16,27 @@ export function DuplicateImportNotice({ detail }: { detail: BatchDetail }) {
   const open = useBatch((s) => s.open);
   const accept = useBatch((s) => s.acceptDuplicateFile);
   const setAccept = useBatch((s) => s.setAcceptDuplicateFile);
-  const earlier = detail.importedBefore[0];
+  // A batch that was sent (even in part) comes first: that is the one that would pay people twice.
+  const earlier = detail.importedBefore.find((e) => e.state !== 'draft') ?? detail.importedBefore[0];
   if (!earlier) return null;
+  const sent = earlier.state !== 'draft';
   return (
     <div className="notice notice-warn" role="alert">
-      <strong>{t('duplicateFile.title')}</strong>
+      <strong>{sent ? t('duplicateFile.title') : t('duplicateFile.titleDraft')}</strong>
       <p>{t('duplicateFile.body', { when: formatDateTime(earlier.createdAt), name: earlier.fileName, state: t(`state.${earlier.state}`) })}</p>
       <div className="actions left">
         <button type="button" className="secondary small" onClick={() => void open(earlier.batchId)}>
           {t('duplicateFile.open')}
         </button>
-        <label className="switch">
-          <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
-          {t('duplicateFile.confirm')}
-        </label>
-        <span className="hint">{t('duplicateFile.confirmHint')}</span>
+        {sent ? (
+          <>
+            <label className="switch">
+              <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
+              {t('duplicateFile.confirm')}
+            </label>
+            <span className="hint">{t('duplicateFile.confirmHint')}</span>
+          </>
+        ) : null}
       </div>
     </div>
   );
