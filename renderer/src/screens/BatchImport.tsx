@@ -150,6 +150,7 @@ export function BatchImport() {
         ) : null}
       </div>
       <div className="card template-card">
+        <h2>{t('importer.templateHeading')}</h2>
         <button type="button" className="secondary" onClick={() => void downloadTemplate()}>
           {t('importer.template')}
         </button>

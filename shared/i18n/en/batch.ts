@@ -13,8 +13,9 @@ export default {
   },
   importer: {
     heading: 'New batch',
+    templateHeading: 'Template',
     template: 'Download the template CSV',
-    templateHint: 'Columns: phone_number, amount, first_name, last_name, email, description, external_id (optional), and meta.KEY columns for metadata (optional).',
+    templateHint: 'Columns: phone_number, amount, first_name, last_name, email, description, external_id (optional), payment_method (optional) and meta.KEY columns for metadata (optional).',
     method: 'Payment method',
     methodHint: 'Used for rows without a payment_method cell.',
     drop: 'Drop a CSV file here',

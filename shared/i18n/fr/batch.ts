@@ -15,8 +15,9 @@ export default {
   },
   importer: {
     heading: 'Nouveau lot',
+    templateHeading: 'Modèle',
     template: 'Télécharger le modèle CSV',
-    templateHint: 'Colonnes : phone_number, amount, first_name, last_name, email, description, external_id (facultative) et des colonnes meta.CLÉ pour les métadonnées (facultatives).',
+    templateHint: 'Colonnes : phone_number, amount, first_name, last_name, email, description, external_id (facultative), payment_method (facultative) et des colonnes meta.CLÉ pour les métadonnées (facultatives).',
     method: 'Moyen de paiement',
     methodHint: 'Utilisé pour les lignes sans cellule payment_method.',
     drop: 'Déposez un fichier CSV ici',
