@@ -110,6 +110,7 @@ export function BatchOpen() {
             {batch.profileName} · <span className={`env-pill env-${batch.environment}`}>{t(`common:environment.${batch.environment}`)}</span> · {formatDateTime(batch.createdAt)} ·{' '}
             {t('table.summary', { count: batch.counts.rows, n: formatCount(batch.counts.rows) })}
           </p>
+          {batch.retryOf ? <p className="muted small">{t('retryOf', { id: batch.retryOf })}</p> : null}
         </div>
         <BatchStateBadge state={batch.state} />
       </header>

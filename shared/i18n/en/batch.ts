@@ -3,6 +3,7 @@ export default {
   title: 'Bulk payouts',
   subtitle: 'Send many payouts from one CSV file: check every row, rehearse on the local sandbox, confirm once.',
   back: 'All batches',
+  retryOf: 'The failed rows of batch {{id}}, with new external ids.',
   steps: {
     label: 'Steps of this batch',
     rows: 'Rows',

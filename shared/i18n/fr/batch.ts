@@ -5,6 +5,7 @@ export default {
   title: 'Transferts groupés',
   subtitle: 'Envoyez de nombreux transferts depuis un seul fichier CSV : chaque ligne est vérifiée, répétée sur le bac à sable local, puis confirmée une seule fois.',
   back: 'Tous les lots',
+  retryOf: 'Les lignes en échec du lot {{id}}, avec de nouveaux identifiants externes.',
   steps: {
     label: 'Étapes de ce lot',
     rows: 'Lignes',
