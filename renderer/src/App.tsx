@@ -5,6 +5,7 @@ import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
+import { BatchScreen } from './screens/BatchScreen';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
@@ -17,7 +18,7 @@ import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: Screen[] = ['payment', 'payout', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
+const NAV: Screen[] = ['payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
@@ -31,6 +32,8 @@ function ScreenView({ screen }: { screen: Screen }) {
       return <TimelineScreen />;
     case 'history':
       return <HistoryScreen />;
+    case 'batches':
+      return <BatchScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'sandbox':

@@ -4,10 +4,12 @@
  * in both maps below. Data only: the renderer reads them through i18next, main (CSV headers of
  * exports) reads them directly.
  */
+import enBatch from './en/batch';
 import enBatchCsv from './en/batchCsv';
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import frBatch from './fr/batch';
 import frBatchCsv from './fr/batchCsv';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
@@ -54,6 +56,7 @@ export const english = {
   payment: enPayment,
   sandbox: enSandbox,
   status: enStatus,
+  batch: enBatch,
   batchCsv: enBatchCsv,
   transaction: enTransaction,
   history: enHistory,
@@ -78,6 +81,7 @@ const french: Messages<Catalogue> = {
   payment: frPayment,
   sandbox: frSandbox,
   status: frStatus,
+  batch: frBatch,
   batchCsv: frBatchCsv,
   transaction: frTransaction,
   history: frHistory,

@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
+import { createBatchStore, type BatchState } from './batch';
 import { createHistoryStore, type HistoryState } from './history';
 import { createProfilesStore, type ProfilesState } from './profiles';
 import { createSandboxStore, type SandboxState } from './sandbox';
@@ -18,6 +19,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     history: createHistoryStore(api),
     sandbox: createSandboxStore(api),
     ui: createUiStore(initialUi),
+    batch: createBatchStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -47,6 +49,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
       refreshHistory();
+      stores.batch.getState().transactionChanged();
     }),
     api.on('watch:progress', (event) => {
       stores.transactions.getState().watchProgress(event);
@@ -56,6 +59,8 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       void stores.profiles.getState().load();
       refreshSandbox();
     }),
+    // Coalesced inside the store: counters at most every 200 ms, rows at most every 1.5 s.
+    api.on('batch:progress', (event) => stores.batch.getState().progressed(event)),
     api.on('sandbox:event', () => {
       refreshSandbox();
       // Settled payments and payouts move the wallet too, not only top-ups.
@@ -84,6 +89,9 @@ export function useHistory<T>(selector: (state: HistoryState) => T): T {
 }
 export function useSandbox<T>(selector: (state: SandboxState) => T): T {
   return useStore(useStores().sandbox, selector);
+}
+export function useBatch<T>(selector: (state: BatchState) => T): T {
+  return useStore(useStores().batch, selector);
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);

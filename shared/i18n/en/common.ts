@@ -8,6 +8,7 @@ export default {
     lookup: 'Lookup',
     timeline: 'Transaction',
     history: 'History',
+    batches: 'Bulk payouts',
     sandbox: 'Sandbox',
     settings: 'Settings',
   },

@@ -10,6 +10,7 @@ export default {
     lookup: 'Recherche',
     timeline: 'Transaction',
     history: 'Historique',
+    batches: 'Transferts groupés',
     sandbox: 'Bac à sable',
     settings: 'Paramètres',
   },

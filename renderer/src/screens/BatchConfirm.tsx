@@ -1,0 +1,146 @@
+/**
+ * Confirm once: restates profile, environment, rows and totals; a live batch needs its total typed
+ * first. Main answers with a single-use token bound to a hash of the whole batch; Send fires once.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type ApiFailure, type BatchConfirmation, type BatchPreview, type BatchSummary, type RehearsalSummary } from '../../../shared/api';
+import { Dialog } from '../components/Dialog';
+import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
+import { formatCount, formatMoney, parseAmount } from '../format/money';
+import { useBatch } from '../stores';
+import { OverBalanceNotice } from './BatchPreview';
+
+const concurrencySchema = CHANNEL_INPUTS['batches:start'].shape.concurrency.unwrap();
+
+export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { batch: BatchSummary; preview: BatchPreview; rehearsal: RehearsalSummary | null; onClose: () => void }) {
+  const { t } = useTranslation(['batch', 'common']);
+  const prepare = useBatch((s) => s.prepare);
+  const start = useBatch((s) => s.start);
+  const live = batch.environment === 'live';
+  const [confirmation, setConfirmation] = useState<BatchConfirmation | null>(null);
+  const [typed, setTyped] = useState('');
+  const [concurrencyText, setConcurrencyText] = useState(String(BATCH_DEFAULT_CONCURRENCY));
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const fired = useRef(false);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const facts = confirmation ?? preview;
+  const currency = facts.currency;
+  const typedAmount = parseAmount(typed, currency);
+  const typedMatches = 'amount' in typedAmount && typedAmount.amount === preview.totalDebit;
+  const concurrency = concurrencySchema.safeParse(Number(concurrencyText.trim() || 'x'));
+  const concurrencyErrors = concurrency.success ? undefined : [t('confirm.concurrencyInvalid', { max: BATCH_MAX_CONCURRENCY })];
+
+  // Runs after the Dialog's own focus (a child's layout effect runs first): Cancel is the safe default.
+  useLayoutEffect(() => {
+    cancelButton.current?.focus();
+  }, []);
+
+  // Sandbox: the token is asked for at once. Live: only after the total has been typed.
+  useEffect(() => {
+    if (live) return;
+    let current = true;
+    setBusy(true);
+    void prepare().then((result) => {
+      if (!current) return;
+      setBusy(false);
+      if (result.ok) setConfirmation(result.value);
+      else setFailure(result.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [live, prepare]);
+
+  async function checkTyped() {
+    if (busy || !typedMatches || !('amount' in typedAmount)) return;
+    setBusy(true);
+    setFailure(null);
+    const result = await prepare(typedAmount.amount);
+    setBusy(false);
+    if (result.ok) setConfirmation(result.value);
+    else setFailure(result.error);
+  }
+
+  async function send() {
+    // Once fired, never again from this dialog: the token is single-use and the batch must not start twice.
+    if (fired.current || !confirmation || confirmation.overBalance || !concurrency.success) return;
+    fired.current = true;
+    setBusy(true);
+    const result = await start(confirmation.confirmationToken, concurrency.data);
+    setBusy(false);
+    if (result.ok) onClose();
+    else setFailure(result.error);
+  }
+
+  return (
+    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (busy ? undefined : onClose())}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void (confirmation ? send() : checkTyped());
+        }}
+      >
+        {live ? (
+          <p className="notice notice-live" role="note">
+            {t('confirm.liveWarning', { count: facts.count, n: formatCount(facts.count) })}
+          </p>
+        ) : null}
+        <dl className="facts">
+          <dt>{t('confirm.profile')}</dt>
+          <dd>{facts.profileName}</dd>
+          <dt>{t('confirm.environment')}</dt>
+          <dd>
+            <span className={`env-pill env-${facts.environment}`}>{t(`common:environment.${facts.environment}`)}</span>
+          </dd>
+          <dt>{t('confirm.rows')}</dt>
+          <dd>{formatCount(facts.count)}</dd>
+          <dt>{t('confirm.amount')}</dt>
+          <dd className="amount">{formatMoney(facts.totalAmount, currency)}</dd>
+          <dt>{t('confirm.fees')}</dt>
+          <dd>{facts.feesKnown && facts.totalFees !== null ? formatMoney(facts.totalFees, currency) : t('preview.feesUnknown')}</dd>
+          <dt>{t('confirm.total')}</dt>
+          <dd className="amount">{formatMoney(facts.totalDebit, currency)}</dd>
+          <dt>{t('confirm.balance')}</dt>
+          <dd>{facts.balance === null ? t('preview.balanceUnknown') : formatMoney(facts.balance, currency)}</dd>
+          <dt>{t('confirm.rehearsal')}</dt>
+          <dd className={rehearsal?.wouldFail ? 'danger-text' : undefined}>
+            {rehearsal ? t('confirm.rehearsed', { failing: formatCount(rehearsal.wouldFail), rows: formatCount(rehearsal.rows) }) : t('confirm.notRehearsed')}
+          </dd>
+        </dl>
+        <OverBalanceNotice preview={facts} />
+        {live && !confirmation ? (
+          <Field id="batch-confirm-total" label={t('confirm.typeTotal', { currency })} errors={typed && !typedMatches ? [t('confirm.typedMismatch')] : undefined}>
+            <input id="batch-confirm-total" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('batch-confirm-total', typed && !typedMatches ? ['x'] : undefined)} />
+          </Field>
+        ) : null}
+        {confirmation ? (
+          <Field id="batch-concurrency" label={t('confirm.concurrency')} errors={concurrencyErrors} hint={t('confirm.concurrencyHint', { max: BATCH_MAX_CONCURRENCY })}>
+            <input id="batch-concurrency" className="concurrency" type="number" min={1} max={BATCH_MAX_CONCURRENCY} value={concurrencyText} onChange={(e) => setConcurrencyText(e.target.value)} {...describedBy('batch-concurrency', concurrencyErrors, true)} />
+          </Field>
+        ) : null}
+        {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
+        {failure ? <ErrorNotice failure={failure} /> : null}
+        <div className="actions">
+          <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={busy && fired.current}>
+            {t('common:actions.cancel')}
+          </button>
+          {confirmation ? (
+            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || fired.current || confirmation.overBalance || !concurrency.success}>
+              {busy ? <Spinner label={t('confirm.sending')} /> : null}
+              {busy ? t('confirm.sending') : t('confirm.send', { count: confirmation.count, n: formatCount(confirmation.count) })}
+            </button>
+          ) : live ? (
+            <button type="submit" className="danger" disabled={busy || !typedMatches}>
+              {busy ? <Spinner label={t('confirm.check')} /> : null}
+              {t('confirm.check')}
+            </button>
+          ) : (
+            <Spinner label={t('preview.loading')} />
+          )}
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,75 @@
+/** The preview: how many payouts, how much, the fees, what leaves the wallet against its balance. */
+import { useTranslation } from 'react-i18next';
+import type { BatchDetail, BatchPreview } from '../../../shared/api';
+import { ErrorNotice, Loading } from '../components/common';
+import { formatCount, formatMoney } from '../format/money';
+import { useBatch } from '../stores';
+
+export function PreviewTotals({ preview }: { preview: BatchPreview }) {
+  const { t } = useTranslation(['batch', 'common']);
+  const { currency } = preview;
+  return (
+    <div className="batch-totals">
+      <div className="batch-total">
+        <span>{t('preview.rows')}</span>
+        <strong>{formatCount(preview.count)}</strong>
+      </div>
+      <div className="batch-total">
+        <span>{t('preview.amount')}</span>
+        <strong>{formatMoney(preview.totalAmount, currency)}</strong>
+      </div>
+      <div className="batch-total">
+        <span>{t('preview.fees')}</span>
+        <strong>{preview.feesKnown && preview.totalFees !== null ? formatMoney(preview.totalFees, currency) : t('preview.feesUnknown')}</strong>
+        {preview.feesKnown ? <span className="hint">{t('preview.feesFromSchedule')}</span> : null}
+      </div>
+      <div className="batch-total" data-tone={preview.overBalance ? 'bad' : undefined}>
+        <span>{t('preview.total')}</span>
+        <strong>{formatMoney(preview.totalDebit, currency)}</strong>
+        {preview.feesKnown ? null : <span className="hint">{t('preview.totalUnknown')}</span>}
+      </div>
+      <div className="batch-total" data-tone={preview.overBalance ? 'bad' : undefined}>
+        <span>{t('preview.balance')}</span>
+        <strong>{preview.balance === null ? t('preview.balanceUnknown') : formatMoney(preview.balance, currency)}</strong>
+        {preview.balance !== null && !preview.overBalance ? <span className="hint">{t('preview.after', { amount: formatMoney(preview.balance - preview.totalDebit, currency) })}</span> : null}
+      </div>
+    </div>
+  );
+}
+
+export function OverBalanceNotice({ preview }: { preview: BatchPreview }) {
+  const { t } = useTranslation(['batch', 'common']);
+  if (!preview.overBalance) return null;
+  return (
+    <div className="notice notice-error" role="alert">
+      <strong>{t('preview.overBalance', { total: formatMoney(preview.totalDebit, preview.currency), balance: formatMoney(preview.balance, preview.currency) })}</strong>
+      <p>{t('preview.overBalanceNext')}</p>
+    </div>
+  );
+}
+
+export function BatchPreviewCard({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation(['batch', 'common']);
+  const preview = useBatch((s) => s.preview);
+  const runPreview = useBatch((s) => s.runPreview);
+  const blocked = detail.batch.counts.invalid > 0;
+  return (
+    <section className="card" aria-labelledby="batch-preview-title">
+      <h2 id="batch-preview-title">{t('preview.heading')}</h2>
+      {blocked ? <p className="muted">{t('preview.fixFirst')}</p> : null}
+      {!blocked && preview.status === 'loading' ? <Loading label={t('preview.loading')} /> : null}
+      {preview.error ? <ErrorNotice failure={preview.error} /> : null}
+      {!blocked && preview.value ? (
+        <>
+          <PreviewTotals preview={preview.value} />
+          <OverBalanceNotice preview={preview.value} />
+        </>
+      ) : null}
+      {!blocked && preview.status === 'error' ? (
+        <button type="button" className="secondary" onClick={() => void runPreview()}>
+          {t('common:actions.retry')}
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+/** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchDetail, BatchProgress } from '../../../shared/api';
+import { Dialog } from '../components/Dialog';
+import { formatCount } from '../format/money';
+import { useBatch } from '../stores';
+
+/** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
+export function progressFromCounts(detail: BatchDetail): BatchProgress {
+  const { counts, id, state } = detail.batch;
+  const sent = counts.accepted + counts.rejected + counts.unknown + counts.pending;
+  return {
+    batchId: id,
+    mode: 'send',
+    state,
+    sent,
+    accepted: counts.accepted,
+    failed: counts.rejected + counts.failed + counts.cancelled,
+    unknown: counts.unknown,
+    remaining: Math.max(0, counts.valid - sent),
+    ratePerSecond: 0,
+    etaSeconds: null,
+    final: counts.completed + counts.failed + counts.cancelled,
+  };
+}
+
+function useDuration() {
+  const { t } = useTranslation('batch');
+  return (seconds: number) =>
+    seconds < 90 ? t('duration.seconds', { count: Math.max(1, Math.round(seconds)), n: formatCount(Math.max(1, Math.round(seconds))) }) : t('duration.minutes', { count: Math.round(seconds / 60), n: formatCount(Math.round(seconds / 60)) });
+}
+
+function Counter({ label, value, tone }: { label: string; value: string; tone?: 'ok' | 'bad' | 'warn' }) {
+  return (
+    <div className="batch-counter" data-tone={tone}>
+      <span>{label}</span>
+      <strong>{value}</strong>
+    </div>
+  );
+}
+
+function CancelRemaining({ remaining, onClose }: { remaining: number; onClose: () => void }) {
+  const { t } = useTranslation('batch');
+  const cancel = useBatch((s) => s.cancel);
+  return (
+    <Dialog title={t('progress.cancel')} onClose={onClose}>
+      <p>{t('progress.cancelConfirm', { count: remaining, n: formatCount(remaining) })}</p>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={onClose}>
+          {t('progress.keep')}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            onClose();
+            void cancel();
+          }}
+        >
+          {t('progress.cancelYes')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const pushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress : null));
+  const pause = useBatch((s) => s.pause);
+  const resume = useBatch((s) => s.resume);
+  const [cancelling, setCancelling] = useState(false);
+  const duration = useDuration();
+  const { state } = detail.batch;
+  const counted = progressFromCounts(detail);
+  // A push is newer than the rows while sending; once the batch has stopped, the rows are the truth.
+  const p = pushed && (state === 'sending' || state === 'paused') ? pushed : counted;
+  const total = Math.max(1, p.sent + p.remaining);
+  const unknownPct = (p.unknown / total) * 100;
+  const failedPct = (p.failed / total) * 100;
+  const okPct = Math.max(0, ((p.sent - p.failed - p.unknown) / total) * 100);
+  const processing = p.accepted - p.final;
+  const unknownRows = detail.batch.counts.unknown;
+
+  return (
+    <section className="card" aria-labelledby="batch-progress-title">
+      <h2 id="batch-progress-title">{state === 'done' || state === 'cancelled' ? t('progress.headingDone') : t('progress.heading')}</h2>
+      {state === 'interrupted' ? (
+        <div className="notice notice-warn" role="alert">
+          <strong>{t('interrupted.title')}</strong>
+          <p>{t('interrupted.body', { unknown: formatCount(unknownRows), remaining: formatCount(p.remaining) })}</p>
+          {detail.batch.stateReason ? <p className="muted">{detail.batch.stateReason}</p> : null}
+          <p className="hint">{t('interrupted.resumeHint')}</p>
+        </div>
+      ) : null}
+      <div
+        className="batch-progress-bar"
+        role="progressbar"
+        aria-label={t('progress.label')}
+        aria-valuemin={0}
+        aria-valuemax={p.sent + p.remaining}
+        aria-valuenow={p.sent}
+        aria-valuetext={t('progress.valueText', { sent: formatCount(p.sent), total: formatCount(p.sent + p.remaining) })}
+      >
+        <span className="seg-completed" style={{ width: `${okPct}%` }} />
+        <span className="seg-failed" style={{ width: `${failedPct}%` }} />
+        <span className="seg-unknown" style={{ width: `${unknownPct}%` }} />
+      </div>
+      <div className="batch-counters" role="group" aria-label={t('progress.label')}>
+        <Counter label={t('progress.sent')} value={formatCount(p.sent)} />
+        <Counter label={t('progress.accepted')} value={formatCount(p.accepted)} tone="ok" />
+        <Counter label={t('progress.failed')} value={formatCount(p.failed)} tone={p.failed ? 'bad' : undefined} />
+        <Counter label={t('progress.unknown')} value={formatCount(p.unknown)} tone={p.unknown ? 'warn' : undefined} />
+        <Counter label={t('progress.remaining')} value={formatCount(p.remaining)} />
+        <Counter label={t('progress.rate')} value={p.ratePerSecond > 0 ? t('progress.perMinute', { rate: formatCount(Math.round(p.ratePerSecond * 60)) }) : '—'} />
+        <Counter label={t('progress.timeLeft')} value={p.etaSeconds !== null && p.remaining > 0 ? t('progress.timeLeftValue', { duration: duration(p.etaSeconds) }) : '—'} />
+      </div>
+      <p role="status" className="muted">
+        {state === 'paused' ? t('progress.paused') : null}
+        {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
+        {(state === 'done' || state === 'cancelled') && processing <= 0 ? t('progress.settled') : null}
+      </p>
+      <div className="actions left">
+        {state === 'sending' ? (
+          <button type="button" className="secondary" onClick={() => void pause()}>
+            {t('progress.pause')}
+          </button>
+        ) : null}
+        {state === 'paused' ? (
+          <button type="button" className="primary" onClick={() => void resume()}>
+            {t('progress.resume')}
+          </button>
+        ) : null}
+        {state === 'interrupted' ? (
+          <button type="button" className="primary" onClick={() => void resume()}>
+            {t('interrupted.resume')}
+          </button>
+        ) : null}
+        {(state === 'sending' || state === 'paused' || state === 'interrupted') && p.remaining > 0 ? (
+          <button type="button" className="secondary danger-text" onClick={() => setCancelling(true)}>
+            {t('progress.cancel')}
+          </button>
+        ) : null}
+      </div>
+      {cancelling ? <CancelRemaining remaining={p.remaining} onClose={() => setCancelling(false)} /> : null}
+    </section>
+  );
+}

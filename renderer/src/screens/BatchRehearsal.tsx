@@ -1,0 +1,76 @@
+/** The rehearsal: the same rows on the local sandbox engine, and which of them would fail. */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchDetail } from '../../../shared/api';
+import { ErrorNotice, Spinner } from '../components/common';
+import { formatCount } from '../format/money';
+import { formatDateTime } from '../format/time';
+import { describeFailedCode } from '../messages/errors';
+import { useBatch } from '../stores';
+
+/** The failures list stays short; the table's result column has every row. */
+const LISTED = 100;
+
+export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const rehearsing = useBatch((s) => s.rehearsing);
+  const rehearse = useBatch((s) => s.rehearse);
+  const progress = useBatch((s) => (s.progress?.mode === 'rehearsal' ? s.progress : null));
+  const summary = detail.rehearsal;
+  const failing = useMemo(() => detail.rows.filter((row) => row.rehearsal?.wouldFail), [detail.rows]);
+  const blocked = detail.batch.counts.invalid > 0 || detail.batch.counts.valid === 0;
+  return (
+    <section className="card" aria-labelledby="batch-rehearsal-title">
+      <h2 id="batch-rehearsal-title">{t('rehearsal.heading')}</h2>
+      <p className="muted small">{t('rehearsal.intro')}</p>
+      {rehearsing.running ? (
+        <p role="status">
+          <Spinner label={t('rehearsal.run')} />{' '}
+          {progress ? t('rehearsal.running', { done: formatCount(progress.sent), total: formatCount(progress.sent + progress.remaining) }) : t('rehearsal.run')}
+        </p>
+      ) : null}
+      {rehearsing.error ? <ErrorNotice failure={rehearsing.error} /> : null}
+      {summary && !rehearsing.running ? (
+        <div role="status" aria-label={t('rehearsal.heading')}>
+          <p className="muted small">{formatDateTime(summary.at)}</p>
+          {summary.wouldFail === 0 ? (
+            <p className="stored">{t('rehearsal.allPass', { count: summary.rows, n: formatCount(summary.rows) })}</p>
+          ) : (
+            <>
+              <p className="field-error">{t('rehearsal.failures', { count: summary.wouldFail, n: formatCount(summary.wouldFail) })}</p>
+              <div className="rehearsal-failures">
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th>{t('table.row')}</th>
+                      <th>{t('columns.phone_number')}</th>
+                      <th>{t('rehearsal.outcomeColumn')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {failing.slice(0, LISTED).map((row) => (
+                      <tr key={row.rowNumber}>
+                        <td>{formatCount(row.rowNumber)}</td>
+                        <td className="mono">{row.values.phone_number}</td>
+                        <td title={row.rehearsal?.failedCode ? (describeFailedCode(row.rehearsal.failedCode) ?? undefined) : (row.rehearsal?.message ?? undefined)}>
+                          <span className="mono">{row.rehearsal?.failedCode ?? row.rehearsal?.code ?? row.rehearsal?.status ?? ''}</span>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {failing.length > LISTED ? <p className="muted small">{t('rehearsal.more', { n: formatCount(failing.length - LISTED) })}</p> : null}
+              </div>
+            </>
+          )}
+        </div>
+      ) : null}
+      {!summary && !rehearsing.running ? <p className="muted">{t('rehearsal.notRun')}</p> : null}
+      <div className="actions left">
+        <button type="button" className="secondary" disabled={blocked || rehearsing.running} onClick={() => void rehearse()}>
+          {summary ? t('rehearsal.again') : t('rehearsal.run')}
+        </button>
+      </div>
+    </section>
+  );
+}

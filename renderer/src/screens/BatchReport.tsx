@@ -1,0 +1,55 @@
+/** After sending: the outcome in numbers, the report CSV for the accountant, and retrying the failed rows. */
+import { useTranslation } from 'react-i18next';
+import type { BatchDetail } from '../../../shared/api';
+import { ErrorNotice } from '../components/common';
+import { formatCount } from '../format/money';
+import { useBatch } from '../stores';
+import { rowFailed } from '../stores/batch';
+import { downloadCsv } from './BatchDownload';
+
+export function BatchReportCard({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const reportCsv = useBatch((s) => s.reportCsv);
+  const retryFailed = useBatch((s) => s.retryFailed);
+  const exported = useBatch((s) => s.exported);
+  const actionError = useBatch((s) => s.actionError);
+  const { counts, state } = detail.batch;
+  const stopped = state === 'done' || state === 'cancelled';
+  const failedRows = detail.rows.reduce((n, row) => n + (row.state !== 'unknown' && rowFailed(row) ? 1 : 0), 0);
+
+  async function exportReport() {
+    const file = await reportCsv();
+    if (file) downloadCsv(file.filename, file.csv);
+  }
+
+  return (
+    <section className="card" aria-labelledby="batch-report-title">
+      <h2 id="batch-report-title">{t('report.heading')}</h2>
+      <p>
+        {t('report.summary', {
+          completed: formatCount(counts.completed),
+          failed: formatCount(counts.failed + counts.rejected + counts.cancelled),
+          unknown: formatCount(counts.unknown),
+          pending: formatCount(counts.processing + counts.pending),
+        })}
+      </p>
+      {exported ? (
+        <p className="notice notice-info" role="status">
+          {t('report.exported', { rows: formatCount(exported.rows), filename: exported.filename })}
+        </p>
+      ) : null}
+      {actionError ? <ErrorNotice failure={actionError} /> : null}
+      <div className="actions left">
+        <button type="button" className="primary" onClick={() => void exportReport()}>
+          {t('report.export')}
+        </button>
+        {stopped && failedRows > 0 ? (
+          <button type="button" className="secondary" onClick={() => void retryFailed()}>
+            {t('report.retry', { count: failedRows, n: formatCount(failedRows) })}
+          </button>
+        ) : null}
+      </div>
+      {stopped && failedRows > 0 ? <p className="hint">{t('confirm.retryIntro')}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** One row's last column: valid or invalid before sending, the rehearsal's outcome, then the real result. */
+import { useTranslation } from 'react-i18next';
+import type { BatchRow, BatchState } from '../../../shared/api';
+import { describeFailedCode } from '../messages/errors';
+import { rowInvalid } from '../stores/batch';
+
+/** The word and badge tone of a row's result (its sending state, then the status the console saw). */
+export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped' } {
+  switch (row.state) {
+    case 'not_sent':
+      return batchState === 'cancelled' || batchState === 'done' ? { tone: 'cancelled', key: 'skipped' } : { tone: 'known', key: 'pending' };
+    case 'pending':
+      return { tone: 'pending', key: 'sending' };
+    case 'accepted':
+      return row.status && row.status !== 'initiated' ? { tone: row.status, key: row.status } : { tone: 'processing', key: 'processing' };
+    case 'rejected':
+      return { tone: 'rejected', key: 'rejected' };
+    case 'unknown':
+      return { tone: 'outcome_unknown', key: 'outcome_unknown' };
+    default: {
+      const missing: never = row.state;
+      return missing;
+    }
+  }
+}
+
+export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState: BatchState }) {
+  const { t } = useTranslation('batch');
+  if (batchState !== 'draft') {
+    const outcome = rowOutcome(row, batchState);
+    const detail = row.failedCode ?? row.error?.code ?? null;
+    const why = row.failedCode ? describeFailedCode(row.failedCode) : (row.error?.message ?? null);
+    return (
+      <>
+        <span className={`badge badge-${outcome.tone}`} data-status={outcome.key}>
+          {t(`row.${outcome.key}`)}
+        </span>
+        {detail ? (
+          <span className="cell-error mono" title={why ?? undefined}>
+            {detail}
+          </span>
+        ) : null}
+      </>
+    );
+  }
+  if (rowInvalid(row)) return <span className="cell-error">{t('table.invalid')}</span>;
+  const rehearsal = row.rehearsal;
+  if (rehearsal) {
+    const tone = rehearsal.wouldFail ? (rehearsal.state === 'accepted' ? (rehearsal.status ?? 'failed') : 'rejected') : 'completed';
+    const detail = rehearsal.failedCode ?? rehearsal.code;
+    const why = rehearsal.failedCode ? describeFailedCode(rehearsal.failedCode) : rehearsal.message;
+    return (
+      <>
+        <span className={`badge badge-${tone}`} data-status={`rehearsal-${tone}`} title={t('rehearsal.outcomeColumn')}>
+          {rehearsal.wouldFail ? t('rehearsal.wouldFail') : t('rehearsal.wouldPass')}
+        </span>
+        {detail ? (
+          <span className="cell-error mono" title={why ?? undefined}>
+            {detail}
+          </span>
+        ) : null}
+      </>
+    );
+  }
+  return <span className="muted small">{t('table.ok')}</span>;
+}

@@ -1,0 +1,135 @@
+/** The rows section: what is wrong in words, a filter, the table, and what to do with invalid rows. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiFailure, BatchDetail } from '../../../shared/api';
+import { ErrorNotice } from '../components/common';
+import { formatCount } from '../format/money';
+import { formatDateTime } from '../format/time';
+import { LIVE_ROWS_MAX, rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
+import { useBatch, useProfiles } from '../stores';
+import { downloadCsv } from './BatchDownload';
+import { BatchTable } from './BatchTable';
+
+/** The same rows were imported before: say when and as what, and ask before sending them again. */
+export function DuplicateImportNotice({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const open = useBatch((s) => s.open);
+  const accept = useBatch((s) => s.acceptDuplicateFile);
+  const setAccept = useBatch((s) => s.setAcceptDuplicateFile);
+  // A batch that was sent (even in part) comes first: that is the one that would pay people twice.
+  const earlier = detail.importedBefore.find((e) => e.state !== 'draft') ?? detail.importedBefore[0];
+  if (!earlier) return null;
+  const sent = earlier.state !== 'draft';
+  return (
+    <div className="notice notice-warn" role="alert">
+      <strong>{sent ? t('duplicateFile.title') : t('duplicateFile.titleDraft')}</strong>
+      <p>{t('duplicateFile.body', { when: formatDateTime(earlier.createdAt), name: earlier.fileName, state: t(`state.${earlier.state}`) })}</p>
+      <div className="actions left">
+        <button type="button" className="secondary small" onClick={() => void open(earlier.batchId)}>
+          {t('duplicateFile.open')}
+        </button>
+        {sent ? (
+          <>
+            <label className="switch">
+              <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
+              {t('duplicateFile.confirm')}
+            </label>
+            <span className="hint">{t('duplicateFile.confirmHint')}</span>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export function BatchRows({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const filter = useBatch((s) => s.filter);
+  const setFilter = useBatch((s) => s.setFilter);
+  // Re-read on every row change (the store replaces `visible` with the detail).
+  useBatch((s) => s.visible);
+  const rowAt = useBatch((s) => s.rowAt);
+  const count = useBatch((s) => s.visibleCount());
+  const editCell = useBatch((s) => s.editCell);
+  const dropRows = useBatch((s) => s.dropRows);
+  const invalidRowsCsv = useBatch((s) => s.invalidRowsCsv);
+  const actionError = useBatch((s) => s.actionError);
+  const refresh = useBatch((s) => s.refresh);
+  const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
+  const [editFailure, setEditFailure] = useState<ApiFailure | null>(null);
+  const { batch, rows } = detail;
+  const draft = batch.state === 'draft';
+  const invalid = batch.counts.invalid;
+  const duplicates = batch.counts.duplicates;
+  const failed = draft ? 0 : rows.reduce((n, row) => n + (rowFailed(row) ? 1 : 0), 0);
+  const filters: [RowFilter, number][] = [['all', rows.length], ['invalid', invalid], ['duplicates', duplicates]];
+  if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
+  if (!draft) filters.push(['failed', failed]);
+
+  async function onEdit(rowNumber: number, column: string, value: string) {
+    const failure = await editCell(rowNumber, column, value);
+    setEditFailure(failure);
+    return failure === null;
+  }
+  async function downloadInvalid() {
+    const file = await invalidRowsCsv();
+    if (file) downloadCsv(file.filename, file.csv);
+  }
+
+  return (
+    <section className="card" aria-labelledby="batch-rows-title">
+      <h2 id="batch-rows-title">{t('steps.rows')}</h2>
+      {draft ? (
+        <div role="status">
+          {invalid > 0 ? (
+            <p className="field-error">{t('table.invalidCount', { count: invalid, n: formatCount(invalid) })}</p>
+          ) : (
+            <p className="stored">{t('table.allValid')}</p>
+          )}
+          {duplicates > 0 ? <p className="danger-text">{t('table.duplicateCount', { count: duplicates, n: formatCount(duplicates) })}</p> : null}
+        </div>
+      ) : null}
+      <div className="batch-table-bar">
+        <fieldset className="segmented">
+          <legend>{t('table.filter.label')}</legend>
+          {filters.map(([name, n]) => (
+            <label key={name}>
+              <input type="radio" name="batch-filter" value={name} checked={filter === name} onChange={() => setFilter(name)} />
+              {t(`table.filter.${name}`, { n: formatCount(n) })}
+            </label>
+          ))}
+        </fieldset>
+        {draft && invalid > 0 ? (
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => void downloadInvalid()}>
+              {t('table.downloadInvalid')}
+            </button>
+            <button type="button" className="secondary" onClick={() => void dropRows(rows.filter(rowInvalid).map((row) => row.rowNumber))}>
+              {t('table.dropSelected', { count: invalid, n: formatCount(invalid) })}
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {!draft && rows.length > LIVE_ROWS_MAX ? (
+        <p className="hint">
+          {t('table.bigBatch', { n: formatCount(LIVE_ROWS_MAX) })}{' '}
+          <button type="button" className="link" onClick={() => void refresh()}>
+            {t('table.refresh')}
+          </button>
+        </p>
+      ) : null}
+      {editFailure ? <ErrorNotice failure={editFailure} /> : null}
+      {actionError ? <ErrorNotice failure={actionError} /> : null}
+      <BatchTable
+        count={count}
+        rowAt={rowAt}
+        batchState={batch.state}
+        currency={currency}
+        editable={draft}
+        onEdit={onEdit}
+        onDrop={draft ? (rowNumber) => void dropRows([rowNumber]) : null}
+        resultHeading={draft && detail.rehearsal ? t('confirm.rehearsal') : t('table.result')}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Bulk payouts: with no batch open, the importer and the past batches; with one open, its rows,
+ * preview, rehearsal, confirmation, progress and report.
+ */
+import '../batch.css';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBatch } from '../stores';
+import { BatchImport } from './BatchImport';
+import { BatchList } from './BatchList';
+import { BatchOpen } from './BatchOpen';
+
+export function BatchScreen() {
+  const { t } = useTranslation('batch');
+  const openId = useBatch((s) => s.openId);
+  const listStatus = useBatch((s) => s.list.status);
+  const loadList = useBatch((s) => s.loadList);
+  useEffect(() => {
+    if (listStatus === 'idle') void loadList();
+  }, [listStatus, loadList]);
+
+  if (openId) return <BatchOpen />;
+  return (
+    <section className="screen wide" aria-labelledby="batch-title">
+      <header className="screen-head">
+        <h1 id="batch-title">{t('title')}</h1>
+        <p className="muted">{t('subtitle')}</p>
+      </header>
+      <BatchImport />
+      <BatchList />
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * The rows of a batch as a virtualised table (a batch reaches thousands of rows): each cell with its
+ * errors beside it, duplicates flagged, a cell fixed in place, a row dropped. After sending, the same
+ * table shows each row's result.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCount, formatMoney } from '../format/money';
+import type { BatchRow, BatchState } from '../../../shared/api';
+import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/batch';
+import { BatchRowResult } from './BatchRowResult';
+
+const ROW_HEIGHT = 50;
+const GRID_COLUMNS = '50px 142px 112px minmax(64px, 0.8fr) minmax(64px, 0.8fr) minmax(110px, 1.5fr) minmax(70px, 0.9fr) minmax(70px, 0.8fr) minmax(70px, 0.8fr) 146px 62px';
+
+function EditableCell({
+  row,
+  column,
+  currency,
+  editable,
+  onEdit,
+}: {
+  row: BatchRow;
+  currency: string;
+  column: EditableColumn;
+  editable: boolean;
+  onEdit: (rowNumber: number, column: EditableColumn, value: string) => Promise<boolean>;
+}) {
+  const { t } = useTranslation('batch');
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [saving, setSaving] = useState(false);
+  const errors = row.errors[column];
+  const raw = row.values[column];
+  const label = t('table.edit', { column: t(`columns.${column}`), row: row.rowNumber });
+  const shown = column === 'amount' && row.request && !errors?.length ? formatMoney(row.request.amount, currency) : raw;
+  const errorId = `cell-${row.rowNumber}-${column}-error`;
+
+  async function save() {
+    if (saving) return;
+    if (draft === raw) {
+      setEditing(false);
+      return;
+    }
+    setSaving(true);
+    const saved = await onEdit(row.rowNumber, column, draft);
+    setSaving(false);
+    if (saved) setEditing(false);
+  }
+
+  return (
+    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-invalid={errors?.length ? 'true' : undefined}>
+      {editing ? (
+        <input
+          aria-label={label}
+          autoFocus
+          value={draft}
+          disabled={saving}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? errorId : undefined}
+          onChange={(event) => setDraft(event.target.value)}
+          onBlur={() => void save()}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              void save();
+            } else if (event.key === 'Escape') {
+              event.preventDefault();
+              event.stopPropagation();
+              setEditing(false);
+            }
+          }}
+        />
+      ) : editable ? (
+        <button
+          type="button"
+          className="value-button"
+          aria-label={`${label}: ${raw}`}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? errorId : undefined}
+          title={`${raw} — ${t('table.editHint')}`}
+          onClick={() => {
+            setDraft(raw);
+            setEditing(true);
+          }}
+        >
+          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : <span className="placeholder">—</span>}
+        </button>
+      ) : (
+        <span className="value" title={raw || (column === 'external_id' ? row.externalId : undefined)}>
+          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
+        </span>
+      )}
+      {errors?.length ? (
+        <span className="cell-error" id={errorId} title={errors.join('; ')}>
+          {errors.join('; ')}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Errors of cells the table has no column for (payment_method, meta.KEY, the metadata as a whole). */
+function otherErrors(row: BatchRow): string[] {
+  return Object.entries(row.errors)
+    .filter(([column]) => !(EDITABLE_COLUMNS as readonly string[]).includes(column))
+    .map(([column, messages]) => (column === '_' ? messages.join('; ') : `${column}: ${messages.join('; ')}`));
+}
+
+function Row({
+  row,
+  batchState,
+  currency,
+  editable,
+  onEdit,
+  onDrop,
+}: {
+  row: BatchRow;
+  batchState: BatchState;
+  currency: string;
+  editable: boolean;
+  onEdit: (rowNumber: number, column: EditableColumn, value: string) => Promise<boolean>;
+  onDrop: ((rowNumber: number) => void) | null;
+}) {
+  const { t } = useTranslation('batch');
+  const metadata = Object.entries(row.values.meta)
+    .map(([key, value]) => `${key}=${value}`)
+    .join('; ');
+  const others = otherErrors(row);
+  const duplicates = row.duplicates
+    .map((d) => t(d.reason === 'external_id' ? 'table.duplicateExternalId' : 'table.duplicatePhoneAmount', { rows: d.rowNumbers.join(', ') }))
+    .join(' · ');
+  return (
+    <>
+      <div className="batch-cell row-no" role="rowheader">
+        {formatCount(row.rowNumber)}
+      </div>
+      {EDITABLE_COLUMNS.map((column) => (
+        <EditableCell key={column} row={row} column={column} currency={currency} editable={editable} onEdit={onEdit} />
+      ))}
+      <div className="batch-cell" role="cell">
+        <span className="value mono small" title={metadata}>
+          {metadata}
+        </span>
+        {others.length ? (
+          <span className="cell-error" title={others.join(' · ')}>
+            {others.join(' · ')}
+          </span>
+        ) : null}
+        {duplicates ? (
+          <span className="cell-warn" title={duplicates}>
+            {duplicates}
+          </span>
+        ) : null}
+      </div>
+      <div className="batch-cell" role="cell">
+        <BatchRowResult row={row} batchState={batchState} />
+      </div>
+      <div className="batch-cell row-actions" role="cell">
+        {onDrop ? (
+          <button type="button" className="secondary small" aria-label={t('table.dropLabel', { row: row.rowNumber })} onClick={() => onDrop(row.rowNumber)}>
+            {t('table.drop')}
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+export function BatchTable({
+  count,
+  rowAt,
+  batchState,
+  currency,
+  editable,
+  onEdit,
+  onDrop,
+  resultHeading,
+}: {
+  count: number;
+  rowAt: (index: number) => BatchRow | undefined;
+  batchState: BatchState;
+  currency: string;
+  editable: boolean;
+  onEdit: (rowNumber: number, column: EditableColumn, value: string) => Promise<boolean>;
+  onDrop: ((rowNumber: number) => void) | null;
+  resultHeading: string;
+}) {
+  const { t } = useTranslation('batch');
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  // A filter that shrinks the list must not leave the view scrolled past its end.
+  useEffect(() => {
+    if (parent.current && parent.current.scrollTop > count * ROW_HEIGHT) parent.current.scrollTop = 0;
+  }, [count]);
+  return (
+    <div className="batch-grid" style={{ ['--batch-columns' as string]: GRID_COLUMNS }}>
+      <div className="batch-grid-scroll" ref={parent} role="table" aria-label={t('table.region', { rows: formatCount(count) })} aria-rowcount={count + 1} tabIndex={0}>
+        <div className="batch-grid-head" role="row" aria-rowindex={1}>
+          <span role="columnheader">{t('table.row')}</span>
+          {EDITABLE_COLUMNS.map((column) => (
+            <span key={column} role="columnheader">
+              {t(`columns.${column}`)}
+            </span>
+          ))}
+          <span role="columnheader">{t('columns.metadata')}</span>
+          <span role="columnheader">{resultHeading}</span>
+          <span role="columnheader">
+            <span className="sr-only">{t('table.actions')}</span>
+          </span>
+        </div>
+        {count === 0 ? <div className="batch-grid-empty">{t('table.noRows')}</div> : null}
+        <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            const invalid = row ? rowInvalid(row) : false;
+            return (
+              <div
+                key={row ? `r${row.rowNumber}` : item.key}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className="batch-grid-row"
+                data-invalid={invalid ? 'true' : undefined}
+                data-duplicate={row?.duplicates.length ? 'true' : undefined}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              >
+                {row ? <Row row={row} batchState={batchState} currency={currency} editable={editable} onEdit={onEdit} onDrop={onDrop} /> : null}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
