@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ADMIN_TOKEN_PATTERN } from './control';
-import { defaultDbFile, loadSeedFile, SeedError, startEngine, type EngineHandle, type Seed } from './index';
+import { DEFAULT_INSPECTOR_SIZE, defaultDbFile, loadSeedFile, MAX_INSPECTOR_SIZE, SeedError, startEngine, type EngineHandle, type Seed } from './index';
 
 export interface CliOptions {
   host: string;
@@ -17,6 +17,7 @@ export interface CliOptions {
   seedFile: string | null;
   settleMs: number | undefined;
   adminToken: string | undefined;
+  inspectorSize: number | undefined;
   json: boolean;
   help: boolean;
 }
@@ -34,10 +35,11 @@ Options:
   --seed FILE       seed file (JSON, see electron/engine/seed.example.json); used for a new database only
   --settle-ms N     delay before a transaction settles, in milliseconds (default 2000, 0 allowed)
   --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
+  --inspector-size N  requests the request inspector keeps in memory (default ${DEFAULT_INSPECTOR_SIZE}, 0 turns it off)
   --json            print one JSON line with the URL and keys when ready
   --help            show this help`;
 
-const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--admin-token']);
+const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--admin-token', '--inspector-size']);
 const BOOLEAN_FLAGS = new Set(['--json', '--help']);
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
@@ -48,7 +50,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 }
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, json: false, help: false };
+  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, inspectorSize: undefined, json: false, help: false };
   const seen = new Set<string>();
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -93,6 +95,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         if (!ADMIN_TOKEN_PATTERN.test(value)) throw new UsageError('--admin-token must be 16 to 200 characters of letters, digits and . _ ~ + / = -');
         options.adminToken = value;
         break;
+      case '--inspector-size':
+        options.inspectorSize = integerFlag('--inspector-size', value, 0, MAX_INSPECTOR_SIZE);
+        break;
     }
   }
   return options;
@@ -134,7 +139,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let engine: EngineHandle;
   try {
-    engine = await startEngine({ host: options.host, port: options.port, db: options.db, seed, settleMs: options.settleMs, adminToken: options.adminToken });
+    engine = await startEngine({ host: options.host, port: options.port, db: options.db, seed, settleMs: options.settleMs, adminToken: options.adminToken, inspectorSize: options.inspectorSize });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

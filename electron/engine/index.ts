@@ -17,6 +17,7 @@ import { createSandboxTools, type SandboxTools } from './control';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
+import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
 import type { Migration } from './migrations';
 import { decideNow } from './provider';
 import { RateLimiter } from './rate-limit';
@@ -44,6 +45,7 @@ export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
+export { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE, REQUEST_EVENT_TOPIC, type InspectorQuery, type RequestInspector } from './inspector';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE = 600;
@@ -77,6 +79,8 @@ export interface EngineOptions {
   nativeBinding?: string;
   /** Webhook retry schedule, jitter, timeout and concurrency (see webhooks/dispatcher.ts). */
   webhooks?: WebhookOptions;
+  /** How many answered requests the request inspector keeps in memory; default 500, 0 turns it off. */
+  inspectorSize?: number;
 }
 
 export interface ApplicationKeys {
@@ -122,6 +126,8 @@ export interface EngineHandle {
   /** Moves the engine clock forward: settlements, expiry and webhook retries due by then run. */
   advanceClock(seconds: number): void;
   maintenance(): boolean;
+  /** The last answered public API requests, with diagnoses of authentication failures. */
+  inspector: RequestInspector;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -139,6 +145,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
     rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
+  const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   const clock = createClock();
@@ -159,10 +166,11 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     onStop: (cleanup) => cleanups.push(cleanup),
   });
   ctxRef = ctx;
+  const inspector = createInspector(ctx, inspectorSize, options.headerWord ?? 'SVC');
   let handle: EngineHandle | null = null;
   let tools: SandboxTools;
   try {
-    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC' }, () => {
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC', inspector }, () => {
       if (!handle) throw new Error('engine not ready');
       return handle;
     });
@@ -172,6 +180,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   }
   const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
   const app = createServer({ bodyLimitBytes: settings.bodyLimitBytes, logger: options.logger ?? false });
+  inspector.install(app);
   try {
     if (!isSeeded(db)) applySeed(db, seed, clock.nowMicros());
     await app.register(publicApi, { ctx, rateLimiter, headerWord: options.headerWord ?? 'SVC' });
@@ -268,6 +277,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     webhookSecret: (appId) => tools.webhooks.endpoint(appId).secret,
     advanceClock: (seconds) => clock.advance(seconds),
     maintenance: () => settings.maintenance,
+    inspector,
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();
