@@ -58,7 +58,7 @@ function bodyVariants(body: Buffer): { variant: BodyVariant; bytes: Buffer }[] {
   const text = body.toString('utf8');
   const variants: { variant: BodyVariant; bytes: string }[] = [];
   let parsed: unknown;
-  let isJson = false;
+  let isJson: boolean;
   try {
     parsed = JSON.parse(text);
     isJson = true;
