@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import Conf from 'conf';
 import { DEFAULT_HEADER_WORD, ENVIRONMENTS, HEADER_WORD_PATTERN } from '../../shared/contract';
+import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../../shared/i18n/types';
 import type { ProfileInput } from '../../shared/api';
 
 /** Where the settings document lives; `read` throws when the stored text is not JSON. */
@@ -71,6 +72,8 @@ const settingsDocumentSchema = z.strictObject({
   version: z.literal(1),
   activeProfileId: z.string().min(1).max(200),
   profiles: z.array(storedProfileSchema).max(1000),
+  /** Absent in files written before languages existed: the system's language. */
+  language: z.enum(LANGUAGE_PREFERENCES).optional(),
 });
 export type SettingsDocument = z.infer<typeof settingsDocumentSchema>;
 
@@ -89,6 +92,8 @@ export interface Settings {
   setActiveProfileId(id: string): void;
   saveProfile(input: ProfileInput): StoredProfile;
   deleteProfile(id: string): boolean;
+  language(): LanguagePreference;
+  setLanguage(language: LanguagePreference): void;
   /** Notices for the user about the settings file (e.g. a corrupt file moved aside). */
   notices(): SettingsNotice[];
 }
@@ -172,6 +177,10 @@ export function createSettings(backend: SettingsBackend, now: () => number = Dat
       const activeProfileId = document.activeProfileId === id ? LOCAL_SANDBOX_ID : document.activeProfileId;
       persist({ ...document, profiles, activeProfileId });
       return true;
+    },
+    language: () => document.language ?? 'system',
+    setLanguage(language) {
+      persist({ ...document, language });
     },
     notices: () => [...notices],
   };

@@ -1,5 +1,6 @@
 /** The console's window: environment marker, navigation, and the open screen. */
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { ErrorNotice, Loading } from './components/common';
@@ -13,16 +14,9 @@ import { TimelineScreen } from './screens/TimelineScreen';
 import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
 import { activeProfile } from './stores/profiles';
 import type { Screen } from './stores/ui';
+import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: { screen: Screen; label: string }[] = [
-  { screen: 'payment', label: 'New payment' },
-  { screen: 'payout', label: 'New payout' },
-  { screen: 'lookup', label: 'Lookup' },
-  { screen: 'timeline', label: 'Transaction' },
-  { screen: 'history', label: 'History' },
-  { screen: 'sandbox', label: 'Sandbox' },
-  { screen: 'settings', label: 'Settings' },
-];
+const NAV: Screen[] = ['payment', 'payout', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
@@ -49,6 +43,7 @@ function ScreenView({ screen }: { screen: Screen }) {
 
 /** Always on screen: which environment every action goes to, in colour and in words. */
 function EnvironmentMarker() {
+  const { t } = useTranslation();
   const profile = useProfiles((s) => activeProfile(s));
   const profiles = useProfiles((s) => s.profiles);
   const activate = useProfiles((s) => s.activate);
@@ -57,13 +52,13 @@ function EnvironmentMarker() {
   const live = profile.environment === 'live';
   return (
     <div className={`env-bar ${live ? 'env-bar-live' : 'env-bar-sandbox'}`}>
-      <span className="env-marker" role="status" aria-label={live ? 'Environment: LIVE, real money' : 'Environment: sandbox, test money'} data-environment={profile.environment}>
-        {live ? 'LIVE · real money' : 'SANDBOX · test money'}
+      <span className="env-marker" role="status" aria-label={live ? t('marker.liveLabel') : t('marker.sandboxLabel')} data-environment={profile.environment}>
+        {live ? t('marker.live') : t('marker.sandbox')}
       </span>
       <label className="profile-switch">
-        <span>Profile</span>
+        <span>{t('marker.profile')}</span>
         <select
-          aria-label="Active profile"
+          aria-label={t('marker.activeProfile')}
           value={profile.id}
           onChange={(e) => {
             setFailure(null);
@@ -72,7 +67,7 @@ function EnvironmentMarker() {
         >
           {profiles.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.name} ({p.environment})
+              {t('marker.option', { name: p.name, environment: t(`environment.${p.environment}`) })}
             </option>
           ))}
         </select>
@@ -88,17 +83,18 @@ function EnvironmentMarker() {
 
 /** What main asked to tell the user at start (a corrupt settings file kept aside, unknown outcomes...). */
 function StartNotices() {
+  const { t } = useTranslation();
   const notices = useProfiles((s) => s.info?.notices);
   const [dismissed, setDismissed] = useState<string[]>([]);
   const shown = (notices ?? []).filter((n) => !dismissed.includes(n.message));
   if (shown.length === 0) return null;
   return (
-    <div className="notices" role="region" aria-label="Notices">
+    <div className="notices" role="region" aria-label={t('notices.region')}>
       {shown.map((notice) => (
         <div key={notice.message} className="notice notice-warn">
           <span>{notice.message}</span>
-          <button type="button" className="secondary small" onClick={() => setDismissed((d) => [...d, notice.message])} aria-label={`Dismiss: ${notice.message}`}>
-            Dismiss
+          <button type="button" className="secondary small" onClick={() => setDismissed((d) => [...d, notice.message])} aria-label={t('notices.dismissLabel', { message: notice.message })}>
+            {t('notices.dismiss')}
           </button>
         </div>
       ))}
@@ -106,7 +102,25 @@ function StartNotices() {
   );
 }
 
+/**
+ * Follows the language chosen in Settings (or the system's). The screens are keyed by language, so
+ * text computed outside React (error sentences, money) is rendered again after a switch.
+ */
+function LanguageRoot() {
+  const preference = useProfiles((s) => s.info?.language ?? 'system');
+  const [language, setLanguage] = useState(currentLanguage);
+  useEffect(() => {
+    let live = true;
+    void applyLanguage(preference).then((applied) => live && setLanguage(applied));
+    return () => {
+      live = false;
+    };
+  }, [preference]);
+  return <Shell key={language} />;
+}
+
 function Shell() {
+  const { t } = useTranslation();
   const screen = useUi((s) => s.screen);
   const navigate = useUi((s) => s.navigate);
   const status = useProfiles((s) => s.status);
@@ -117,18 +131,18 @@ function Shell() {
     <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
       <header className="topbar">
         <div className="brand">
-          <span className="logo" aria-hidden="true">◆</span> Paydesk
+          <span className="logo" aria-hidden="true">◆</span> {t('brand')}
           {version ? <span className="muted small"> v{version}</span> : null}
         </div>
         <EnvironmentMarker />
       </header>
       <div className="body">
-        <nav className="sidebar" aria-label="Screens">
+        <nav className="sidebar" aria-label={t('nav.label')}>
           <ul>
             {NAV.map((item) => (
-              <li key={item.screen}>
-                <button type="button" aria-current={screen === item.screen ? 'page' : undefined} onClick={() => navigate(item.screen)}>
-                  {item.label}
+              <li key={item}>
+                <button type="button" aria-current={screen === item ? 'page' : undefined} onClick={() => navigate(item)}>
+                  {t(`nav.${item}`)}
                 </button>
               </li>
             ))}
@@ -137,9 +151,9 @@ function Shell() {
         <main className="content">
           <StartNotices />
           {status === 'error' && error ? (
-            <ErrorNotice failure={error} title="The console could not load its profiles." />
+            <ErrorNotice failure={error} title={t('loading.profilesFailed')} />
           ) : status !== 'ready' ? (
-            <Loading label="Starting Paydesk" />
+            <Loading label={t('loading.starting')} />
           ) : (
             <ScreenView screen={screen} />
           )}
@@ -158,7 +172,7 @@ export function App({ api, stores: given }: { api: PaydeskApi; stores?: Stores }
   }, [api, stores]);
   return (
     <StoresContext.Provider value={stores}>
-      <Shell />
+      <LanguageRoot />
     </StoresContext.Provider>
   );
 }

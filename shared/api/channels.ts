@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
 import type {
   JournalTransaction,
   LedgerEntry,
@@ -59,6 +60,8 @@ const secretRef = z.strictObject({ profileId: id, keyType: z.enum(KEY_TYPES) });
 /** Channel name -> input schema. Results are typed in `ChannelResults`. */
 export const CHANNEL_INPUTS = {
   'app:info': none,
+  /** The user's preferences kept in main's settings file (the language for now). */
+  'preferences:set': z.strictObject({ language: z.enum(LANGUAGE_PREFERENCES) }),
 
   'profiles:list': none,
   'profiles:save': profileInputSchema,
@@ -129,9 +132,12 @@ export interface ChannelResults {
     transport: 'electron' | 'browser';
     activeProfileId: string;
     allowLive: boolean;
+    /** The language the user chose in Settings (`system` = the operating system's). */
+    language: LanguagePreference;
     /** Things the user should be told at start (e.g. a corrupt settings file kept aside). */
     notices?: { code: string; message: string }[];
   };
+  'preferences:set': { language: LanguagePreference };
   'profiles:list': { profiles: Profile[]; activeId: string };
   'profiles:save': Profile;
   'profiles:delete': { deleted: true };

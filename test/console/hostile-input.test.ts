@@ -17,6 +17,7 @@ let runtime: Runtime;
 /** A valid input per channel: the hostile ones are made from it field by field. */
 const VALID: Record<Channel, Record<string, unknown>> = {
   'app:info': {},
+  'preferences:set': { language: 'fr' },
   'profiles:list': {},
   'profiles:save': {
     name: 'Hostile',

@@ -29,6 +29,7 @@ export function profileHandlers(
   context: Context,
 ): HandlerImpls<
   | 'app:info'
+  | 'preferences:set'
   | 'profiles:list'
   | 'profiles:save'
   | 'profiles:delete'
@@ -65,8 +66,14 @@ export function profileHandlers(
         transport: deps.transport,
         activeProfileId: context.activeProfile().id,
         allowLive: deps.allowLive,
+        language: deps.settings.language(),
         notices: [...(deps.notices?.() ?? []), ...deps.settings.notices().map(({ code, message }) => ({ code, message }))],
       };
+    },
+
+    async 'preferences:set'({ language }) {
+      deps.settings.setLanguage(language);
+      return { language };
     },
 
     async 'profiles:list'() {

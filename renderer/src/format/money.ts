@@ -1,7 +1,10 @@
 /**
  * Money on screen: amounts are integers in the smallest unit everywhere; only the display divides
- * by the currency's minor unit (XAF has none, so 25000 shows as "25,000 XAF").
+ * by the currency's minor unit (XAF has none, so 25000 shows as "25,000 XAF" in English and
+ * "25 000 FCFA" in French, the name French-speaking users expect).
  */
+import { formatLocale } from '../i18n';
+
 const digitsCache = new Map<string, number>();
 
 export function minorDigits(currency: string): number {
@@ -17,17 +20,39 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
-/** "25,000" for 25000 XAF; "1,234.50" for 123450 USD. */
-export function formatNumber(amount: number, currency: string): string {
-  const digits = minorDigits(currency);
-  return new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    amount / 10 ** digits,
-  );
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, digits: number, currency?: string): Intl.NumberFormat {
+  const key = `${locale}|${digits}|${currency ?? ''}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, currency ? { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(key, format);
+  }
+  return format;
 }
 
-export function formatMoney(amount: number | null | undefined, currency: string): string {
+/** "25,000" (English) or "25 000" (French) for 25000 XAF; "1,234.50" for 123450 USD. */
+export function formatNumber(amount: number, currency: string, locale = formatLocale()): string {
+  const digits = minorDigits(currency);
+  return numberFormat(locale, digits).format(amount / 10 ** digits);
+}
+
+/** A count ("1,000" / "1 000"). */
+export function formatCount(count: number, locale = formatLocale()): string {
+  return numberFormat(locale, 0).format(count);
+}
+
+/** "25,000 XAF" in English; in French the currency's French name, "25 000 FCFA". */
+export function formatMoney(amount: number | null | undefined, currency: string, locale = formatLocale()): string {
   if (amount === null || amount === undefined) return '—';
-  return `${formatNumber(amount, currency)} ${currency}`;
+  if (locale.startsWith('fr')) {
+    try {
+      return numberFormat(locale, minorDigits(currency), currency).format(amount / 10 ** minorDigits(currency));
+    } catch {
+      // an unknown currency code: number and code, as in English
+    }
+  }
+  return `${formatNumber(amount, currency, locale)} ${currency}`;
 }
 
 /**

@@ -1,18 +1,28 @@
-/** Times in the user's own time zone, with the zone named so that nobody has to guess. */
-const dateTime = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
+/** Times in the user's own time zone, with the zone named so that nobody has to guess, in the console's language. */
+import { formatLocale } from '../i18n';
 
-export function formatDateTime(iso: string | null | undefined): string {
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateTimeFormat(locale: string): Intl.DateTimeFormat {
+  let format = formats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: 'short',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'short',
+    });
+    formats.set(locale, format);
+  }
+  return format;
+}
+
+export function formatDateTime(iso: string | null | undefined, locale = formatLocale()): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat(locale).format(date);
 }
 
 /** `YYYY-MM-DD` from a date input, as the start (or end) of that day in the user's time zone. */

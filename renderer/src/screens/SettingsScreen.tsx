@@ -5,6 +5,7 @@ import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../s
 import { Dialog } from '../components/Dialog';
 import { Empty, ErrorNotice, Field, Loading, describedBy } from '../components/common';
 import { useProfiles } from '../stores';
+import { LanguageSetting } from './LanguageSetting';
 import { SecretKeys } from './SecretKeys';
 
 const BLANK: ProfileInput = { name: '', baseUrl: 'https://', environment: 'sandbox', headerWord: DEFAULT_HEADER_WORD, paymentPublicKey: '', payoutPublicKey: '' };
@@ -98,6 +99,7 @@ export function SettingsScreen() {
         <p className="muted">Profiles connect the console to a service, in one environment, with one pair of keys each.</p>
       </header>
       {failure ? <ErrorNotice failure={failure} /> : null}
+      <LanguageSetting />
       <div className="settings">
         <div className="card profile-list">
           <h2>Profiles</h2>

@@ -5,6 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, ChannelResults, PaydeskApi, Profile, ProfileInput, Result } from '../../../shared/api';
 import type { KeyType } from '../../../shared/contract';
+import type { LanguagePreference } from '../../../shared/i18n';
 
 type Balance = ChannelResults['balance:get'];
 
@@ -26,6 +27,8 @@ export interface ProfilesState {
   activate(id: string): Promise<Result<Profile>>;
   setSecret(profileId: string, keyType: KeyType, secret: string): Promise<Result<{ stored: true }>>;
   deleteSecret(profileId: string, keyType: KeyType): Promise<Result<{ deleted: boolean }>>;
+  /** Remembers the language in main's settings; the window follows `info.language`. */
+  setLanguage(language: LanguagePreference): Promise<Result<{ language: LanguagePreference }>>;
 }
 
 export function activeProfile(state: Pick<ProfilesState, 'profiles' | 'activeId'>): Profile | null {
@@ -91,6 +94,12 @@ export function createProfilesStore(api: PaydeskApi) {
     async deleteSecret(profileId, keyType) {
       const result = await api.invoke('secrets:delete', { profileId, keyType });
       await get().load();
+      return result;
+    },
+    async setLanguage(language) {
+      const result = await api.invoke('preferences:set', { language });
+      const info = get().info;
+      if (result.ok && info) set({ info: { ...info, language: result.value.language } });
       return result;
     },
   }));

@@ -1,0 +1,30 @@
+/** Words every screen shares: the window, navigation, the environment marker, generic buttons. */
+export default {
+  brand: 'Paydesk',
+  nav: {
+    label: 'Screens',
+    payment: 'New payment',
+    payout: 'New payout',
+    lookup: 'Lookup',
+    timeline: 'Transaction',
+    history: 'History',
+    sandbox: 'Sandbox',
+    settings: 'Settings',
+  },
+  marker: {
+    live: 'LIVE · real money',
+    sandbox: 'SANDBOX · test money',
+    liveLabel: 'Environment: LIVE, real money',
+    sandboxLabel: 'Environment: sandbox, test money',
+    profile: 'Profile',
+    activeProfile: 'Active profile',
+    option: '{{name}} ({{environment}})',
+  },
+  environment: { sandbox: 'sandbox', live: 'live' },
+  notices: { region: 'Notices', dismiss: 'Dismiss', dismissLabel: 'Dismiss: {{message}}' },
+  loading: { starting: 'Starting Paydesk', profilesFailed: 'The console could not load its profiles.' },
+  actions: { cancel: 'Cancel', close: 'Close', save: 'Save', retry: 'Try again', copy: 'Copy', copied: 'Copied' },
+  unknownFailure: { title: 'Something went wrong.', next: 'Try again; if it persists, report the code below.' },
+  failedWithCode: 'Failed with code {{code}}.',
+  language: { label: 'Language', system: 'System language ({{language}})', en: 'English', fr: 'Français' },
+} as const;

@@ -1,0 +1,32 @@
+import type { Messages } from '../types';
+import type en from '../en/common';
+
+export default {
+  brand: 'Paydesk',
+  nav: {
+    label: 'Écrans',
+    payment: 'Nouveau paiement',
+    payout: 'Nouveau transfert',
+    lookup: 'Recherche',
+    timeline: 'Transaction',
+    history: 'Historique',
+    sandbox: 'Bac à sable',
+    settings: 'Paramètres',
+  },
+  marker: {
+    live: 'PRODUCTION · argent réel',
+    sandbox: 'BAC À SABLE · argent fictif',
+    liveLabel: 'Environnement : production, argent réel',
+    sandboxLabel: 'Environnement : bac à sable, argent fictif',
+    profile: 'Profil',
+    activeProfile: 'Profil actif',
+    option: '{{name}} ({{environment}})',
+  },
+  environment: { sandbox: 'bac à sable', live: 'production' },
+  notices: { region: 'Avis', dismiss: 'Masquer', dismissLabel: 'Masquer : {{message}}' },
+  loading: { starting: 'Démarrage de Paydesk', profilesFailed: 'La console n’a pas pu charger ses profils.' },
+  actions: { cancel: 'Annuler', close: 'Fermer', save: 'Enregistrer', retry: 'Réessayer', copy: 'Copier', copied: 'Copié' },
+  unknownFailure: { title: 'Un problème est survenu.', next: 'Réessayez ; si cela persiste, signalez le code ci-dessous.' },
+  failedWithCode: 'Échec avec le code {{code}}.',
+  language: { label: 'Langue', system: 'Langue du système ({{language}})', en: 'English', fr: 'Français' },
+} as const satisfies Messages<typeof en>;
