@@ -101,6 +101,8 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       });
     },
     feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
+    requests: (query) => handle.inspector.list(query),
+    nowSeconds: () => handle.clock.nowSeconds(),
   };
   if (webhooks.deliveries) {
     control.deliveries = () => {

@@ -19,6 +19,8 @@ import type {
   ApiFailure,
 } from './types';
 import type { SandboxOutcome } from '../contract/outcomes';
+import type { InspectedPage, InspectedRequest } from '../contract/inspector';
+import type { SignedExample } from './types';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -54,6 +56,19 @@ export const searchQuerySchema = z.strictObject({
   maxAmount: z.number().int().nonnegative().optional(),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** The sign helper's form (and the detail view's "reproduce"): what to sign for the local sandbox. */
+export const signRequestSchema = z.strictObject({
+  method: z.enum(['GET', 'POST']),
+  path: z.string().trim().max(500).regex(/^\/[^\s?#]*$/, 'starts with / and has no spaces, ? or #'),
+  /** The raw query string without `?`, exactly as it will be sent. */
+  query: z.string().max(2000).regex(/^[^\s#]*$/, 'no spaces or #').default(''),
+  /** The exact body bytes (POST). */
+  body: z.string().max(64 * 1024).default(''),
+  /** Omitted: the type the path needs (payment for /v1/payments…, payout for /v1/payouts… and /v1/balance). */
+  keyType: z.enum(KEY_TYPES).optional(),
+});
+export type SignRequestInput = z.input<typeof signRequestSchema>;
 
 const secretRef = z.strictObject({ profileId: id, keyType: z.enum(KEY_TYPES) });
 
@@ -116,6 +131,15 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** The request inspector: newest first, `cursor` = the previous page's `nextCursor`. */
+  'sandbox:requests': z.strictObject({
+    status: z.string().regex(/^(?:[1-5]\d\d|[1-5]xx)$/, 'an HTTP status (401) or a class (4xx)').optional(),
+    key: z.string().trim().min(1).max(200).optional(),
+    cursor: z.string().regex(/^[1-9]\d{0,15}$/, 'the nextCursor of an earlier page').optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+  }),
+  /** Signs a request for the local sandbox with its fixture key: headers, canonical string, snippets. */
+  'sandbox:signRequest': signRequestSchema,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -167,6 +191,8 @@ export interface ChannelResults {
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:requests': InspectedPage;
+  'sandbox:signRequest': SignedExample;
 }
 
 /** Every handler answers with this; nothing is thrown across a transport. */
@@ -212,9 +238,11 @@ export interface PushEvents {
   'profiles:changed': { activeId: string };
   /** Something in the local sandbox changed (status change, delivery attempt, wallet). */
   'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
+  /** The local sandbox answered a request (the request inspector's new record). */
+  'sandbox:request': InspectedRequest;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'sandbox:request'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

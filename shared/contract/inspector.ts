@@ -108,8 +108,11 @@ export interface InspectedRequest {
   publicKey: string | null;
   /** The environment header when it was `sandbox` or `live`. */
   environment: Environment | null;
-  /** The payload bytes received (body), for every request. */
+  /** The body's length in bytes. */
   bodyLength: number;
+  /** The body as UTF-8 text, its first 4 KiB (secret keys in it replaced), to reproduce the request. */
+  body: string;
+  bodyTruncated: boolean;
   remoteAddress: string;
   diagnosis: AuthDiagnosis | null;
 }

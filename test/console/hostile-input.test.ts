@@ -54,6 +54,8 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:setMaintenance': { on: true },
+  'sandbox:requests': { status: '4xx', key: 'pk_sandbox_payment_h1', cursor: '10', limit: 20 },
+  'sandbox:signRequest': { method: 'POST', path: '/v1/payments', query: '', body: '{}', keyType: 'payment' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

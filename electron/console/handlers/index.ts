@@ -12,6 +12,7 @@ import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type Ha
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
+import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
@@ -68,6 +69,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
+    ...inspectorHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -22,6 +22,7 @@ export const REQUEST_EVENT_TOPIC = 'request';
 
 const MAX_PATH_SHOWN = 500;
 const MAX_QUERY_SHOWN = 2000;
+const MAX_BODY_SHOWN = 4096;
 /** Secret keys as this engine makes them (`sk_<env>_<type>_…`), hidden even once rotated away. */
 const SECRET_SHAPE = /sk_(?:sandbox|live)_[A-Za-z0-9_]{6,}/g;
 const SECRET_SHAPE_TEST = new RegExp(SECRET_SHAPE.source);
@@ -91,6 +92,7 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
     let diagnosis = detail === undefined ? null : diagnose(ctx.db, detail, query);
     if (diagnosis?.check === 'api-key' && secretSent) diagnosis = { ...diagnosis, reason: 'secret-sent' };
     if (diagnosis !== null) diagnosis = JSON.parse(scrub(JSON.stringify(diagnosis))) as InspectedRequest['diagnosis'];
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     seq += 1;
     const entry: InspectedRequest = {
       id: `req_${seq}`,
@@ -104,7 +106,9 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
       durationMs: Math.round(durationMs * 10) / 10,
       publicKey: sentKey === '' || secretSent ? null : scrub(sentKey.slice(0, 200)),
       environment: environment === 'sandbox' || environment === 'live' ? environment : null,
-      bodyLength: Buffer.isBuffer(request.body) ? request.body.length : 0,
+      bodyLength: body.length,
+      body: body.length === 0 ? '' : scrub(body.subarray(0, MAX_BODY_SHOWN).toString('utf8')),
+      bodyTruncated: body.length > MAX_BODY_SHOWN,
       remoteAddress: normalizeAddress(request.socket.remoteAddress),
       diagnosis,
     };
