@@ -7,15 +7,18 @@
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import enInspector from './en/inspector';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
+import frInspector from './fr/inspector';
 import type { Language, Messages } from './types';
 
 export const english = {
   common: enCommon,
   errors: enErrors,
   failed: enFailed,
+  inspector: enInspector,
 } as const;
 
 export type Catalogue = typeof english;
@@ -25,6 +28,7 @@ const french: Messages<Catalogue> = {
   common: frCommon,
   errors: frErrors,
   failed: frFailed,
+  inspector: frInspector,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

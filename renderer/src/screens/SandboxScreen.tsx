@@ -11,6 +11,8 @@ import { formatMoney, parseAmount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
+import { SandboxRequests } from './SandboxRequests';
+import { SandboxSignHelper } from './SandboxSignHelper';
 
 /** Runs a control and keeps its failure for display. */
 export function useControl() {
@@ -224,6 +226,8 @@ export function SandboxScreen() {
               <Controls />
             </div>
           </div>
+          <SandboxRequests />
+          <SandboxSignHelper />
           <SandboxDeliveries />
         </>
       ) : null}
