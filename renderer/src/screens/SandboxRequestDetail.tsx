@@ -9,7 +9,7 @@ import type { InspectedRequest } from '../../../shared/contract';
 import { CopyButton, ErrorNotice } from '../components/common';
 import { formatDateTime } from '../format/time';
 import { useInspector } from '../stores';
-import { diagnosisSentence } from './inspectorWords';
+import { diagnosisSentence, formatMs } from './inspectorWords';
 
 function Reproduce({ record }: { record: InspectedRequest }) {
   const { t } = useTranslation('inspector');
@@ -48,7 +48,7 @@ export function SandboxRequestDetail({ record, onClose }: { record: InspectedReq
         <button type="button" className="secondary small" onClick={onClose} aria-label={t('detail.close')}>{t('detail.closeButton')}</button>
       </div>
       <p>
-        {t('detail.answered', { status: record.status, code: record.code ?? '', ms: record.durationMs, time: formatDateTime(record.at) })}
+        {t('detail.answered', { status: record.status, code: record.code ?? '', ms: formatMs(record.durationMs), time: formatDateTime(record.at) })}
         <br />
         <span className="muted small">
           {t('detail.from', { address: record.remoteAddress, key: record.publicKey ?? t('requests.noKey'), environment: record.environment ?? '—' })}

@@ -9,6 +9,7 @@ import { formatDateTime } from '../format/time';
 import { useInspector, useSandbox } from '../stores';
 import type { StatusFilterChoice } from '../stores/inspector';
 import { SandboxRequestDetail } from './SandboxRequestDetail';
+import { formatMs } from './inspectorWords';
 
 const STATUS_CHOICES: { value: StatusFilterChoice; label: 'statusAll' | 'status2xx' | 'status4xx' | 'status401' | 'status5xx' }[] = [
   { value: '', label: 'statusAll' },
@@ -98,7 +99,7 @@ export function SandboxRequests() {
                       {r.code ? <span className="mono small">{r.code}</span> : null}
                     </td>
                     <td className="mono small">{r.publicKey ?? <span className="muted">{t('requests.noKey')}</span>}</td>
-                    <td className="num nowrap">{t('requests.duration', { ms: r.durationMs })}</td>
+                    <td className="num nowrap">{t('requests.duration', { ms: formatMs(r.durationMs) })}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,6 +1,7 @@
 /** A recorded request's diagnosis in plain words (the inspector namespace's sentences). */
 import type { TFunction } from 'i18next';
 import type { AuthDiagnosis, InspectedRequest } from '../../../shared/contract';
+import { formatLocale } from '../i18n';
 
 type T = TFunction<'inspector'>;
 
@@ -53,4 +54,9 @@ export function diagnosisSentence(t: T, diagnosis: AuthDiagnosis, record: Pick<I
       return JSON.stringify(unknown);
     }
   }
+}
+
+/** A duration in milliseconds in the language's number style (54.3 / 54,3). */
+export function formatMs(ms: number): string {
+  return new Intl.NumberFormat(formatLocale(), { maximumFractionDigits: 1 }).format(ms);
 }
