@@ -79,6 +79,25 @@ describe('GET /_sandbox/requests', () => {
   });
 });
 
+describe('refusals before authentication', () => {
+  it('records a 413 and a 503 with their codes and no diagnosis', async () => {
+    const tooLarge = nextRecord(t.engine);
+    const response = await fetch(`${t.engine.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(70 * 1024) });
+    await response.text();
+    expect(response.status).toBe(413);
+    expect(await tooLarge).toMatchObject({ path: '/v1/payments', status: 413, code: 'PAYLOAD_TOO_LARGE', diagnosis: null });
+
+    data(await control(t.engine, 'PUT', '/maintenance', { enabled: true }));
+    try {
+      const { status, code, record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_m', ...SANDBOX_PAYMENT });
+      expect([status, code]).toEqual([503, 'MAINTENANCE_MODE']);
+      expect(record).toMatchObject({ status: 503, code: 'MAINTENANCE_MODE', publicKey: SANDBOX_PAYMENT.publicKey, diagnosis: null });
+    } finally {
+      data(await control(t.engine, 'PUT', '/maintenance', { enabled: false }));
+    }
+  });
+});
+
 describe('the request event', () => {
   it('arrives on /_sandbox/events as event: request with the diagnosis', async () => {
     const response = await request(`${t.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.adminToken}` } });

@@ -46,7 +46,6 @@ export interface RequestInspector {
   install(app: FastifyInstance): void;
   list(query: InspectorQuery): InspectedPage;
   get(id: string): InspectedRequest | null;
-  clear(): void;
 }
 
 export function checkInspectorSize(size: number): number {
@@ -171,9 +170,6 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
       const at = Number(match[1]);
       const entry = ring[(at - 1) % capacity];
       return entry !== undefined && entry.seq === at ? entry : null;
-    },
-    clear() {
-      ring.fill(undefined);
     },
   };
 }
