@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import type { SeededApplication } from '../../electron/engine';
+import { parseSeed, type SeededApplication } from '../../electron/engine';
 import { parseCliArgs } from '../../electron/engine/cli';
 import type { InspectedRequest } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
@@ -157,6 +157,33 @@ describe('secrets', () => {
       expect(page).toContain('[secret key hidden]');
     } finally {
       await big.stop();
+    }
+  });
+});
+
+describe('public keys that look like secrets inside', () => {
+  it('keeps a public key whose name contains "sk_live_" as it is', async () => {
+    const seeded = await startTestEngine({
+      seed: parseSeed({
+        applications: [
+          {
+            id: 'app_desk',
+            name: 'Desk',
+            keys: [
+              { environment: 'sandbox', type: 'payment', publicKey: 'pk_sandbox_payment_desk_live_shop1', secretKey: 'sk_sandbox_payment_desk_live_shop1_secret' },
+              { environment: 'sandbox', type: 'payout', publicKey: 'pk_sandbox_payout_desk_live_shop1', secretKey: 'sk_sandbox_payout_desk_live_shop1_secret' },
+            ],
+          },
+        ],
+      }),
+    });
+    try {
+      const { record } = await sendRaw(seeded.engine, { method: 'GET', path: '/v1/payments/TE_x', publicKey: 'pk_sandbox_payment_desk_live_shop1', secret: 'sk_sandbox_payment_wrong_secret' });
+      expect(record.publicKey).toBe('pk_sandbox_payment_desk_live_shop1');
+      expect(record.diagnosis).toMatchObject({ check: 'signature', likelyCause: 'unknown' });
+      expect(JSON.stringify(record)).not.toContain('shop1_secret');
+    } finally {
+      await seeded.stop();
     }
   });
 });

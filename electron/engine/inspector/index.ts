@@ -24,7 +24,7 @@ const MAX_PATH_SHOWN = 500;
 const MAX_QUERY_SHOWN = 2000;
 const MAX_BODY_SHOWN = 4096;
 /** Secret keys as this engine makes them (`sk_<env>_<type>_…`), hidden even once rotated away. */
-const SECRET_SHAPE = /sk_(?:sandbox|live)_[A-Za-z0-9_]{6,}/g;
+const SECRET_SHAPE = /(?<![A-Za-z0-9])sk_(?:sandbox|live)_[A-Za-z0-9_]{6,}/g;
 const SECRET_SHAPE_TEST = new RegExp(SECRET_SHAPE.source);
 const HIDDEN = '[secret key hidden]';
 
