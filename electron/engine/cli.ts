@@ -7,8 +7,9 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE } from './inspector';
 import { ADMIN_TOKEN_PATTERN } from './control';
-import { DEFAULT_INSPECTOR_SIZE, defaultDbFile, loadSeedFile, MAX_INSPECTOR_SIZE, SeedError, startEngine, type EngineHandle, type Seed } from './index';
+import { defaultDbFile, loadSeedFile, SeedError, startEngine, type EngineHandle, type Seed } from './index';
 
 export interface CliOptions {
   host: string;
@@ -17,7 +18,8 @@ export interface CliOptions {
   seedFile: string | null;
   settleMs: number | undefined;
   adminToken: string | undefined;
-  inspectorSize: number | undefined;
+  /** --inspector-size; absent: the engine's default. */
+  inspectorSize?: number;
   json: boolean;
   help: boolean;
 }
@@ -50,7 +52,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 }
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, inspectorSize: undefined, json: false, help: false };
+  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, json: false, help: false };
   const seen = new Set<string>();
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
