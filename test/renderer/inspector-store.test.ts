@@ -17,11 +17,9 @@ describe('inspector store', () => {
     const store = createInspectorStore(api);
     await store.getState().setFilter({ status: '4xx', key: 'pk_sandbox_payment_a' });
     expect(api.callsOf('sandbox:requests')).toEqual([{ limit: 100, status: '4xx', key: 'pk_sandbox_payment_a' }]);
-    store.getState().received(record(2, 200));
-    store.getState().received(record(3, 401, 'pk_sandbox_payout_a'));
-    store.getState().received(record(4, 403));
-    store.getState().received(record(4, 403));
-    expect(store.getState().requests.map((r) => r.id)).toEqual(['req_4', 'req_1']);
+    store.getState().received([record(2, 200), record(3, 401, 'pk_sandbox_payout_a'), record(4, 403), record(5, 401)]);
+    store.getState().received([record(5, 401)]);
+    expect(store.getState().requests.map((r) => r.id)).toEqual(['req_5', 'req_4', 'req_1']);
   });
 
   it('pages with the cursor main gave, and reproduces a GET without its body', async () => {

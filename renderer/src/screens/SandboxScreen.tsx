@@ -1,7 +1,7 @@
 /**
  * The local sandbox: engine status, keys for your own app, the outcome-by-phone table with
- * "use this number", wallet and top-up, webhooks and deliveries, and the clock and maintenance
- * controls. Another profile active: a calm explanation instead of errors.
+ * "use this number", wallet and top-up, the request inspector and sign helper, webhooks and
+ * deliveries, and the clock and maintenance controls. Another profile active: a calm explanation instead of errors.
  */
 import { useEffect, useState } from 'react';
 import type { ApiFailure, Result } from '../../../shared/api';

@@ -5,6 +5,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
+import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
 import { createInspectorStore, type InspectorState } from './inspector';
 import { createProfilesStore, type ProfilesState } from './profiles';
@@ -45,6 +46,13 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     if (stores.sandbox.getState().status !== 'idle') void stores.sandbox.getState().load();
   }, 250);
   const refreshBalance = coalesce(() => void stores.profiles.getState().loadBalance(), 250);
+  // A client under load can make hundreds of requests a second: the list takes them in batches.
+  let arrived: InspectedRequest[] = [];
+  const showArrived = coalesce(() => {
+    const batch = arrived;
+    arrived = [];
+    stores.inspector.getState().received(batch);
+  }, 200);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -63,7 +71,10 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       // Settled payments and payouts move the wallet too, not only top-ups.
       refreshBalance();
     }),
-    api.on('sandbox:request', (record) => stores.inspector.getState().received(record)),
+    api.on('sandbox:request', (record) => {
+      arrived.push(record);
+      showArrived();
+    }),
   ];
   return () => offs.forEach((off) => off());
 }

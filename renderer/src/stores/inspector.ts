@@ -26,8 +26,8 @@ export interface InspectorState {
   load(): Promise<void>;
   loadMore(): Promise<void>;
   setFilter(filter: Partial<InspectorState['filter']>): Promise<void>;
-  /** A record main pushed: shown at the top when it matches the filter. */
-  received(record: InspectedRequest): void;
+  /** Records main pushed (oldest first): those matching the filter go on top. */
+  received(records: readonly InspectedRequest[]): void;
   select(id: string | null): void;
   sign(input: SignRequestInput): Promise<boolean>;
   /** A signed version of a recorded request (the detail view's curl), or the failure. */
@@ -80,10 +80,11 @@ export function createInspectorStore(api: PaydeskApi) {
         set({ filter: { ...get().filter, ...filter } });
         await get().load();
       },
-      received(record) {
-        if (get().status !== 'ready' || !matches(record, get().filter)) return;
-        if (get().requests.some((r) => r.id === record.id)) return;
-        set({ requests: [record, ...get().requests].slice(0, MAX_SHOWN) });
+      received(records) {
+        if (get().status !== 'ready') return;
+        const known = new Set(get().requests.map((r) => r.id));
+        const fresh = records.filter((r) => matches(r, get().filter) && !known.has(r.id)).reverse();
+        if (fresh.length > 0) set({ requests: [...fresh, ...get().requests].slice(0, MAX_SHOWN) });
       },
       select: (id) => set({ selectedId: id }),
       async sign(input) {
