@@ -157,6 +157,41 @@ describe('diagnoses of authentication failures', () => {
     }
   });
 
+  it('finds the query signed with its ?, a POST signed empty, and Python-spaced JSON', async () => {
+    const query = 'identifier_type=external_id';
+    const mark = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_x', query, ...SANDBOX_PAYMENT, sign: { payload: `?${query}` } });
+    expect(signatureOf(mark.record).likelyCause).toBe('query-question-mark');
+    const empty = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { payload: '' } });
+    expect(signatureOf(empty.record).likelyCause).toBe('body-excluded');
+    // Python's json.dumps(body): ", " and ": " separators, non-ASCII as \uXXXX.
+    const python = `{${Object.entries(BODY).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`.replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    expect(python).toContain('"amount": 5000, "phone_number"');
+    expect(python).toContain('Caf\\u00e9');
+    const spaced = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { payload: python } });
+    expect(signatureOf(spaced.record)).toMatchObject({ likelyCause: 'body-reserialised', bodyVariant: 'spaced' });
+  });
+
+  it('says the key is disabled', async () => {
+    data(await control(t.engine, 'PATCH', `/keys/${SANDBOX_PAYMENT.publicKey}`, { active: false }));
+    try {
+      const { code, record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_x', ...SANDBOX_PAYMENT });
+      expect(code).toBe('INVALID_API_KEY');
+      expect(record.diagnosis).toEqual({ check: 'api-key', reason: 'inactive', keyType: 'payment', requiredKeyType: 'payment' });
+    } finally {
+      data(await control(t.engine, 'PATCH', `/keys/${SANDBOX_PAYMENT.publicKey}`, { active: true }));
+    }
+  });
+
+  it('says the application is not approved for live', async () => {
+    const live = { publicKey: 'pk_live_payment_paydeskdemo01', secret: 'sk_live_payment_paydeskdemo01_secret' };
+    const { code, record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_x', ...live, environment: 'live' });
+    expect(code).toBe('LIVE_MODE_NOT_ENABLED');
+    expect(record).toMatchObject({ environment: 'live', diagnosis: { check: 'live-mode' } });
+  });
+
   it('says the application is inactive', async () => {
     data(await control(t.engine, 'PATCH', '/applications/app_paydesk_demo', { status: 'inactive' }));
     try {

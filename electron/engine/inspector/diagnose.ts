@@ -46,11 +46,14 @@ function spacedJson(value: unknown): string {
     .replace(/"(?:[^"\\]|\\.)*"|[,:]/g, (token) => (token === ',' ? ', ' : token === ':' ? ': ' : token));
 }
 
+/** Non-ASCII as `\uXXXX` (PHP's and Python's default). */
+function asciiOnly(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** PHP's `json_encode` defaults: `/` escaped, non-ASCII as `\uXXXX`. */
 function phpJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/\//g, '\\/')
-    .replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return asciiOnly(JSON.stringify(value).replace(/\//g, '\\/'));
 }
 
 /** Other byte forms of the same JSON body a client may have signed. */
@@ -69,6 +72,7 @@ function bodyVariants(body: Buffer): { variant: BodyVariant; bytes: Buffer }[] {
     variants.push({ variant: 'compact', bytes: JSON.stringify(parsed) });
     variants.push({ variant: 'indented', bytes: JSON.stringify(parsed, null, 2) });
     variants.push({ variant: 'indented', bytes: JSON.stringify(parsed, null, 4) });
+    variants.push({ variant: 'spaced', bytes: asciiOnly(spacedJson(parsed)) });
     variants.push({ variant: 'spaced', bytes: spacedJson(parsed) });
     variants.push({ variant: 'php-escaped', bytes: phpJson(parsed) });
   }
