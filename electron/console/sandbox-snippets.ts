@@ -5,6 +5,7 @@
  * Only the loopback engine's fixture keys are used here, never a key from the keychain.
  */
 import { authHeaderNames, type KeyType } from '../../shared/contract';
+import { english } from '../../shared/i18n';
 import type { SignedExample } from '../../shared/api';
 import { canonicalString, signParts } from '../signing';
 
@@ -23,7 +24,11 @@ export interface ExampleInput {
   /** How far the engine clock is ahead of wall time (after "advance clock"): the snippets add it. */
   clockOffsetSeconds: number;
   headerWord?: string;
+  /** The snippets' comments, in the console's language. */
+  words?: SnippetWords;
 }
+
+export type SnippetWords = { readonly [K in keyof (typeof english)['inspector']['snippet']]: string };
 
 /** A bash single-quoted string. */
 function shellQuote(text: string): string {
@@ -35,14 +40,14 @@ function phpQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, target: string, offset: number): string {
+function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, target: string, offset: number, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   const lines = [
     `PK=${shellQuote(input.publicKey)}`,
-    `SK=${shellQuote(input.secretKey)}`,
+    `SK=${shellQuote(input.secretKey)}  # ${words.fixtureSecret}`,
     `URL_PATH=${shellQuote(input.path)}`,
     isGet ? `QUERY=${shellQuote(input.query)}` : `BODY=${shellQuote(input.body)}`,
-    offset === 0 ? 'TS=$(date +%s)' : `TS=$(( $(date +%s) + ${offset} ))  # the sandbox clock is ${offset} s ahead`,
+    offset === 0 ? 'TS=$(date +%s)' : `TS=$(( $(date +%s) + ${offset} ))  # ${words.clockAhead.replace('{{seconds}}', String(offset))}`,
     `SIG=$(printf '%s' "$PK.$TS.${input.method}.$URL_PATH.${isGet ? '$QUERY' : '$BODY'}" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')`,
     [
       `curl -sS -X ${input.method} ${shellQuote(target)}`,
@@ -56,18 +61,18 @@ function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
   return lines.join('\n');
 }
 
-function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number): string {
+function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   const q = JSON.stringify;
   return [
     "import { createHmac } from 'node:crypto';",
     '',
     `const publicKey = ${q(input.publicKey)};`,
-    `const secretKey = ${q(input.secretKey)}; // the local sandbox's fixture secret`,
+    `const secretKey = ${q(input.secretKey)}; // ${words.fixtureSecret}`,
     `const method = ${q(input.method)};`,
     `const path = ${q(input.path)};`,
-    `const query = ${q(input.query)}; // signed exactly as sent, without "?"`,
-    `const body = ${q(input.body)}; // send these exact bytes: do not JSON.stringify again`,
+    `const query = ${q(input.query)}; // ${words.queryExact}`,
+    `const body = ${q(input.body)}; // ${words.bodyExactNode}`,
     `const timestamp = String(Math.floor(Date.now() / 1000)${offset === 0 ? '' : ` + ${offset}`});`,
     `const payload = ${isGet ? 'query' : 'body'};`,
     "const signature = createHmac('sha256', secretKey).update(`${publicKey}.${timestamp}.${method}.${path}.${payload}`).digest('hex');",
@@ -87,16 +92,16 @@ function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
   ].join('\n');
 }
 
-function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number): string {
+function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   return [
     '<?php',
     `$publicKey = ${phpQuote(input.publicKey)};`,
-    `$secretKey = ${phpQuote(input.secretKey)}; // the local sandbox's fixture secret`,
+    `$secretKey = ${phpQuote(input.secretKey)}; // ${words.fixtureSecret}`,
     `$method = ${phpQuote(input.method)};`,
     `$path = ${phpQuote(input.path)};`,
-    `$query = ${phpQuote(input.query)}; // signed exactly as sent, without "?"`,
-    `$body = ${phpQuote(input.body)}; // send these exact bytes: json_encode would escape "/" and accents`,
+    `$query = ${phpQuote(input.query)}; // ${words.queryExact}`,
+    `$body = ${phpQuote(input.body)}; // ${words.bodyExactPhp}`,
     `$timestamp = (string) (time()${offset === 0 ? '' : ` + ${offset}`});`,
     `$payload = ${isGet ? '$query' : '$body'};`,
     "$signature = hash_hmac('sha256', $publicKey . '.' . $timestamp . '.' . $method . '.' . $path . '.' . $payload, $secretKey);",
@@ -126,6 +131,7 @@ export function signedExample(input: ExampleInput): SignedExample {
   const signature = signParts(input.secretKey, parts);
   const target = `${input.baseUrl}${input.path}${input.query === '' ? '' : `?${input.query}`}`;
   const offset = Math.round(input.clockOffsetSeconds);
+  const words = input.words ?? english.inspector.snippet;
   return {
     url: target,
     method: input.method,
@@ -140,6 +146,10 @@ export function signedExample(input: ExampleInput): SignedExample {
       ...(input.method === 'POST' ? [{ name: 'Content-Type', value: 'application/json' }] : []),
     ],
     canonical: canonicalString(parts),
-    snippets: { curl: curlSnippet(input, names, target, offset), node: nodeSnippet(input, names, offset), php: phpSnippet(input, names, offset) },
+    snippets: {
+      curl: curlSnippet(input, names, target, offset, words),
+      node: nodeSnippet(input, names, offset, words),
+      php: phpSnippet(input, names, offset, words),
+    },
   };
 }

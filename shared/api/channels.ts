@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import { LANGUAGES } from '../i18n/types';
 import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
 import type {
   JournalTransaction,
@@ -67,6 +68,8 @@ export const signRequestSchema = z.strictObject({
   body: z.string().max(64 * 1024).default(''),
   /** Omitted: the type the path needs (payment for /v1/payments…, payout for /v1/payouts… and /v1/balance). */
   keyType: z.enum(KEY_TYPES).optional(),
+  /** The language of the comments in the snippets. */
+  language: z.enum(LANGUAGES).default('en'),
 });
 export type SignRequestInput = z.input<typeof signRequestSchema>;
 

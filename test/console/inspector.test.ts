@@ -84,6 +84,10 @@ describe('sandbox:signRequest', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', example.snippets.node]);
     expect(stdout).toMatch(/^200 \{/);
     expect(example.snippets.php).toContain("hash_hmac('sha256'");
+    expect(example.snippets.node).toContain('// the local sandbox’s test secret, never a real one');
+    const french = expectOk(await runtime.handlers['sandbox:signRequest']({ method: 'POST', path: '/v1/payments', body: '{}', language: 'fr' }));
+    expect(french.snippets.node).toContain('// envoyez exactement ces octets : ne refaites pas JSON.stringify');
+    expect(french.snippets.curl).toContain('# le secret de test du bac à sable local, jamais un vrai');
   });
 });
 

@@ -34,6 +34,6 @@ describe('inspector store', () => {
     expect(store.getState().nextCursor).toBeNull();
     const answer = await store.getState().reproduce({ ...record(5, 401), method: 'GET', path: '/v1/balance', query: 'a=1', body: 'ignored' });
     expect(answer).toEqual({ failure: { code: 'SANDBOX_UNAVAILABLE', message: 'off' } });
-    expect(api.callsOf('sandbox:signRequest')).toEqual([{ method: 'GET', path: '/v1/balance', query: 'a=1', body: '' }]);
+    expect(api.callsOf('sandbox:signRequest')).toEqual([{ method: 'GET', path: '/v1/balance', query: 'a=1', body: '', language: 'en' }]);
   });
 });

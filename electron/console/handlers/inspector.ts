@@ -3,6 +3,7 @@
  * requests (newest first, filtered) and signed examples made with the local sandbox's fixture
  * keys only (never a key from the keychain).
  */
+import { resources } from '../../../shared/i18n';
 import { keyTypeForPath } from '../../client';
 import { signedExample } from '../sandbox-snippets';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
@@ -46,6 +47,7 @@ export function inspectorHandlers(context: Context): HandlerImpls<InspectorChann
         secretKey: key.secretKey,
         nowSeconds: engine.nowSeconds ? engine.nowSeconds() : Math.floor(context.deps.clock.now() / 1000) + clockOffsetSeconds,
         clockOffsetSeconds,
+        words: resources[input.language].inspector.snippet,
       });
     },
   };

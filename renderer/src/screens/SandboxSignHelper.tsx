@@ -23,7 +23,7 @@ const EXAMPLE_BODY = JSON.stringify({
 });
 
 export function SandboxSignHelper() {
-  const { t } = useTranslation('inspector');
+  const { t, i18n } = useTranslation('inspector');
   const example = useInspector((s) => s.example);
   const failure = useInspector((s) => s.signFailure);
   const sign = useInspector((s) => s.sign);
@@ -38,7 +38,7 @@ export function SandboxSignHelper() {
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    await sign({ method, path: path.trim(), query: method === 'GET' ? query.trim().replace(/^\?/, '') : '', body: method === 'POST' ? body : '', ...(keyType ? { keyType } : {}) });
+    await sign({ method, path: path.trim(), query: method === 'GET' ? query.trim().replace(/^\?/, '') : '', body: method === 'POST' ? body : '', ...(keyType ? { keyType } : {}), language: i18n.language === 'fr' ? 'fr' : 'en' });
     setBusy(false);
   }
   const fields = failure?.fields ?? {};

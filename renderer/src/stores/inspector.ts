@@ -5,6 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, PaydeskApi, SignedExample, SignRequestInput } from '../../../shared/api';
 import type { InspectedRequest } from '../../../shared/contract';
+import { i18n } from '../i18n';
 
 /** '' means all; otherwise a class (`4xx`) or one status (`401`), as `sandbox:requests` takes it. */
 export type StatusFilterChoice = '' | '2xx' | '4xx' | '401' | '5xx';
@@ -98,6 +99,7 @@ export function createInspectorStore(api: PaydeskApi) {
           path: record.path,
           query: record.query,
           body: record.method === 'GET' ? '' : record.body,
+          language: i18n.language === 'fr' ? 'fr' : 'en',
         });
         return result.ok ? { example: result.value } : { failure: result.error };
       },

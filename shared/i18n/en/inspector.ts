@@ -108,4 +108,12 @@ export default {
     copySnippet: '{{language}} snippet',
     signedAt: 'Signed at {{timestamp}} with {{key}}.',
   },
+  /** Comments inside the generated code snippets (main fills {{seconds}}). */
+  snippet: {
+    fixtureSecret: 'the local sandbox’s test secret, never a real one',
+    queryExact: 'signed exactly as sent, without "?"',
+    bodyExactNode: 'send these exact bytes: do not JSON.stringify again',
+    bodyExactPhp: 'send these exact bytes: json_encode would escape "/" and accents',
+    clockAhead: 'the sandbox clock is {{seconds}} s ahead',
+  },
 } as const;

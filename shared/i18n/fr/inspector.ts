@@ -110,4 +110,11 @@ export default {
     copySnippet: 'l’extrait {{language}}',
     signedAt: 'Signé à {{timestamp}} avec {{key}}.',
   },
+  snippet: {
+    fixtureSecret: 'le secret de test du bac à sable local, jamais un vrai',
+    queryExact: 'signée telle qu’envoyée, sans « ? »',
+    bodyExactNode: 'envoyez exactement ces octets : ne refaites pas JSON.stringify',
+    bodyExactPhp: 'envoyez exactement ces octets : json_encode échapperait « / » et les accents',
+    clockAhead: 'l’horloge du bac à sable a {{seconds}} s d’avance',
+  },
 } as const satisfies Messages<typeof en>;
