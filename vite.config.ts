@@ -49,6 +49,8 @@ export default defineConfig(({ mode }) => {
     build: { outDir: '../dist/renderer', emptyOutDir: true, sourcemap: true },
     test: {
       root: '.',
+      // Removes the temp folders each test file made (test/temp-dir.ts).
+      setupFiles: ['./test/temp-dirs.setup.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       projects: [

@@ -14,6 +14,7 @@ if [ -n "${PAYDESK_TEST_SESSION:-}" ] && command -v gnome-keyring-daemon >/dev/n
   # gnome-keyring creates the "login" collection only with a non-empty password.
   XDG_DATA_HOME="$(mktemp -d)"
   export XDG_DATA_HOME
+  trap 'rm -rf "$XDG_DATA_HOME"' EXIT
   printf 'paydesk-test-keyring' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
 fi
 

@@ -8,5 +8,7 @@ if [ -z "${PAYDESK_KEYRING_SESSION:-}" ]; then
 fi
 XDG_DATA_HOME="$(mktemp -d)"
 export XDG_DATA_HOME
+# The throwaway keyring's folder goes when the command ends, whatever its outcome.
+trap 'rm -rf "$XDG_DATA_HOME"' EXIT
 printf 'paydesk-test-keyring' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-exec "$@"
+"$@"

@@ -6,6 +6,12 @@ import type { Environment, InspectedPage } from '../../shared/contract';
 import type { InspectorQuery } from '../engine';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
+/** One page of the local engine's webhook deliveries as the console lists them. */
+export interface DeliveryPage {
+  deliveries: WebhookDelivery[];
+  nextCursor: string | null;
+}
+
 import type { ClientProfile as HttpClientProfile, ClientResult as HttpClientResult, PaydeskClient } from '../client';
 
 /** The HTTP client's answer (see electron/client). */
@@ -69,7 +75,8 @@ export interface SandboxControl {
   advanceClock(seconds: number): { clockOffsetSeconds: number };
   setMaintenance(on: boolean): void;
   onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
-  deliveries?(): WebhookDelivery[] | Promise<WebhookDelivery[]>;
+  /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`. */
+  deliveries?(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
   redeliver?(deliveryId: string): void | Promise<void>;
   setWebhookUrl?(url: string | null): void | Promise<void>;
   /** The request inspector's records (newest first). */

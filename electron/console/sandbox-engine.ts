@@ -12,9 +12,11 @@ import { HandlerFailure } from './handlers/context';
 /** A webhook delivery as the engine reports it (issue 4). */
 interface EngineDelivery {
   id: string;
+  appId?: string;
   transactionId: string;
   eventType: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /** `paused`: kept while the endpoint is disabled by a 410 Gone (the console shows it as stopped). */
+  status: 'pending' | 'paused' | 'delivered' | 'failed';
   createdAt: string;
   nextAttemptAt: string | null;
   attempts: { at: string; url: string; httpStatus: number | null; error: string | null; durationMs: number }[];
@@ -23,6 +25,8 @@ interface EngineDelivery {
 /** Issue-4 members the handle may offer; used when present, so the console runs with an engine without them. */
 interface WebhookMembers {
   deliveries?: (appId?: string) => EngineDelivery[];
+  deliveryPage?: (options: { appId?: string; limit?: number; cursor?: string }) => { deliveries: EngineDelivery[]; nextCursor: string | null };
+  delivery?: (id: string) => EngineDelivery | null;
   redeliver?: (id: string) => unknown;
   setWebhookUrl?: (appId: string, url: string | null) => void;
   webhookUrl?: (appId: string) => string | null;
@@ -34,7 +38,7 @@ function toDelivery(delivery: EngineDelivery, currentUrl: string | null): Webhoo
     eventType: delivery.eventType,
     transactionId: delivery.transactionId,
     url: delivery.attempts.at(-1)?.url ?? currentUrl ?? '',
-    state: delivery.status,
+    state: delivery.status === 'paused' ? 'stopped' : delivery.status,
     createdAt: delivery.createdAt,
     nextAttemptAt: delivery.nextAttemptAt,
     attempts: delivery.attempts.map(({ at, httpStatus, error, durationMs }) => ({ at, httpStatus, error, durationMs })),
@@ -104,16 +108,24 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     requests: (query) => handle.inspector.list(query),
     nowSeconds: () => handle.clock.nowSeconds(),
   };
-  if (webhooks.deliveries) {
+  if (webhooks.deliveryPage) {
+    control.deliveries = (cursor) => {
+      const currentUrl = webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : null;
+      // Newest first, as the panel lists them; one page of the engine's default size.
+      const page = asInputError(() => webhooks.deliveryPage!.call(handle, { appId, cursor }));
+      return { deliveries: page.deliveries.map((delivery) => toDelivery(delivery, currentUrl)), nextCursor: page.nextCursor };
+    };
+  } else if (webhooks.deliveries) {
     control.deliveries = () => {
       const currentUrl = webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : null;
-      // Newest first, as the panel lists them.
-      return webhooks.deliveries!.call(handle, appId).map((delivery) => toDelivery(delivery, currentUrl)).reverse();
+      return { deliveries: webhooks.deliveries!.call(handle, appId).map((delivery) => toDelivery(delivery, currentUrl)).reverse(), nextCursor: null };
     };
   }
   if (webhooks.redeliver) {
     control.redeliver = (id) => {
-      const known = webhooks.deliveries?.call(handle, appId).some((delivery) => delivery.id === id) ?? true;
+      const known = webhooks.delivery
+        ? webhooks.delivery.call(handle, id)?.appId === appId
+        : (webhooks.deliveries?.call(handle, appId).some((delivery) => delivery.id === id) ?? true);
       if (!known) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
       asInputError(() => webhooks.redeliver!.call(handle, id));
     };

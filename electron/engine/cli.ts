@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--json]`
+ * `npm run sandbox -- [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N] [--json]`
  *
  * Starts the local sandbox engine and prints its URL and keys (or, with --json, one JSON line).
  * Bad flags or a bad seed file: a precise message on stderr and exit code 2 before anything listens.
@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE } from './inspector';
 import { ADMIN_TOKEN_PATTERN } from './control';
-import { defaultDbFile, loadSeedFile, SeedError, startEngine, type EngineHandle, type Seed } from './index';
+import { DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE, defaultDbFile, loadSeedFile, MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, SeedError, startEngine, type EngineHandle, type Seed } from './index';
 
 export interface CliOptions {
   host: string;
@@ -17,6 +17,8 @@ export interface CliOptions {
   db: string;
   seedFile: string | null;
   settleMs: number | undefined;
+  /** Requests per minute per key; 0 turns the limit off; undefined: the default (600). */
+  rateLimit: number | undefined;
   adminToken: string | undefined;
   /** --inspector-size; absent: the engine's default. */
   inspectorSize?: number;
@@ -36,12 +38,13 @@ Options:
   --db FILE         SQLite database file, or :memory: (default ${defaultDbFile()})
   --seed FILE       seed file (JSON, see electron/engine/seed.example.json); used for a new database only
   --settle-ms N     delay before a transaction settles, in milliseconds (default 2000, 0 allowed)
+  --rate-limit N    requests per minute per API key (default ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}, 0 = no limit, for load tests)
   --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
   --inspector-size N  requests the request inspector keeps in memory (default ${DEFAULT_INSPECTOR_SIZE}, 0 turns it off)
   --json            print one JSON line with the URL and keys when ready
   --help            show this help`;
 
-const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--admin-token', '--inspector-size']);
+const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--rate-limit', '--admin-token', '--inspector-size']);
 const BOOLEAN_FLAGS = new Set(['--json', '--help']);
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
@@ -52,7 +55,7 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 }
 
 export function parseCliArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, adminToken: undefined, json: false, help: false };
+  const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, rateLimit: undefined, adminToken: undefined, json: false, help: false };
   const seen = new Set<string>();
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
@@ -93,6 +96,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--settle-ms':
         options.settleMs = integerFlag('--settle-ms', value, 0, 86_400_000);
         break;
+      case '--rate-limit':
+        options.rateLimit = integerFlag('--rate-limit', value, 0, MAX_RATE_LIMIT_PER_KEY_PER_MINUTE);
+        break;
       case '--admin-token':
         if (!ADMIN_TOKEN_PATTERN.test(value)) throw new UsageError('--admin-token must be 16 to 200 characters of letters, digits and . _ ~ + / = -');
         options.adminToken = value;
@@ -113,6 +119,8 @@ function describeStart(engine: EngineHandle, options: CliOptions): string {
       lines.push(`  ${key.environment.padEnd(7)} ${key.type.padEnd(7)} public ${key.publicKey}  secret ${key.secretKey}${key.active ? '' : '  (disabled)'}`);
     }
   }
+  const perMinute = engine.settings.rateLimitPerKeyPerMinute;
+  lines.push('', `Rate limit: ${perMinute === 0 ? 'off' : `${perMinute} requests per minute per key`}`);
   lines.push('', `Control API: ${engine.url}/_sandbox  (Authorization: Bearer ${engine.adminToken})`, `OpenAPI document: ${engine.url}/openapi.json`);
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
@@ -141,7 +149,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let engine: EngineHandle;
   try {
-    engine = await startEngine({ host: options.host, port: options.port, db: options.db, seed, settleMs: options.settleMs, adminToken: options.adminToken, inspectorSize: options.inspectorSize });
+    engine = await startEngine({
+      host: options.host,
+      port: options.port,
+      db: options.db,
+      seed,
+      settleMs: options.settleMs,
+      rateLimit: options.rateLimit === undefined ? undefined : { perKeyPerMinute: options.rateLimit },
+      adminToken: options.adminToken,
+      inspectorSize: options.inspectorSize,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

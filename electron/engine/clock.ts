@@ -17,8 +17,17 @@ export interface EngineClock {
   onAdvance(listener: () => void): () => void;
 }
 
-export function createClock(wallMicros: () => number = defaultWallMicros): EngineClock {
-  let offsetMicros = 0;
+export interface ClockOptions {
+  wallMicros?: () => number;
+  /** Where engine time starts relative to wall time (the stored offset of an earlier run). */
+  offsetMicros?: number;
+  /** Called with the new offset on every `advance`, before its listeners run (the engine stores it). */
+  saveOffset?: (offsetMicros: number) => void;
+}
+
+export function createClock(options: ClockOptions = {}): EngineClock {
+  const wallMicros = options.wallMicros ?? defaultWallMicros;
+  let offsetMicros = options.offsetMicros ?? 0;
   let last = 0;
   const listeners = new Set<() => void>();
   return {
@@ -36,6 +45,7 @@ export function createClock(wallMicros: () => number = defaultWallMicros): Engin
         throw new RangeError(`clock.advance: expected a non-negative number of seconds, got ${String(seconds)}`);
       }
       offsetMicros += Math.round(seconds * 1_000_000);
+      options.saveOffset?.(offsetMicros);
       for (const listener of [...listeners]) listener();
     },
     offsetSeconds() {

@@ -33,7 +33,7 @@ export interface WalletEvent {
 
 export interface EngineSwitchEvent {
   type: 'engine';
-  detail: 'maintenance-on' | 'maintenance-off' | 'settle-ms' | 'reset' | 'clock';
+  detail: 'maintenance-on' | 'maintenance-off' | 'settle-ms' | 'rate-limit' | 'reset' | 'clock';
 }
 
 /** For extensions (issue 4: webhook delivery attempts...) to use the same stream. */

@@ -17,9 +17,9 @@ import { createSandboxTools, type SandboxTools } from './control';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
-import type { Migration } from './migrations';
+import { storeClockOffset, storedClockOffset, type Migration } from './migrations';
 import { decideNow } from './provider';
-import { RateLimiter } from './rate-limit';
+import { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, RateLimiter } from './rate-limit';
 import { publicApi } from './routes/public-api';
 import { createScheduler } from './scheduler';
 import { defaultSeed, type Seed } from './seed';
@@ -28,7 +28,7 @@ import { createServer } from './server';
 import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
 import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
-import { WEBHOOK_MIGRATIONS, type WebhookDelivery, type WebhookOptions } from './webhooks';
+import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export type { EngineContext, EngineSettings } from './context';
 export type { EngineClock } from './clock';
@@ -38,7 +38,7 @@ export type { Migration } from './migrations';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
-export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus } from './webhooks';
+export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus, DeliveryPage, WebhookDeliverySummary } from './webhooks';
 export { signWebhook, DEFAULT_RETRY_DELAYS_SECONDS } from './webhooks';
 export { buildOpenApiDocument } from './openapi';
 export { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE, REQUEST_EVENT_TOPIC, type InspectorQuery, type RequestInspector } from './inspector';
@@ -46,9 +46,12 @@ export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
+export { OVERSIZED_BODY_DRAIN_BYTES } from './raw-body';
+export { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE } from './rate-limit';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE = 600;
+
 
 export type EngineExtension = (app: FastifyInstance, ctx: EngineContext) => void | Promise<void>;
 
@@ -66,7 +69,10 @@ export interface EngineOptions {
   expirySeconds?: number;
   /** Largest accepted request body; default 64 KiB. */
   bodyLimitBytes?: number;
-  /** Per-key limit; default 600 per minute; 0 turns it off. */
+  /**
+   * Per-key limit in requests per minute; default 600; 0 turns it off (load-testing an app). Not
+   * stored: like settleMs, a restart takes it from the options again. `setRateLimit` changes it live.
+   */
   rateLimit?: { perKeyPerMinute: number };
   /** The word in the auth header names (`X-<word>-Timestamp`); default SVC. */
   headerWord?: string;
@@ -103,6 +109,8 @@ export interface EngineHandle {
   /** Makes the provider decide now and delivers its notification (a needs-verify one still waits for verify). */
   settleNow(transactionId: string): { status: string } | null;
   setSettleMs(ms: number): void;
+  /** Requests per minute per key from now on (the current minute's count is kept); 0 turns the limit off. */
+  setRateLimit(perKeyPerMinute: number): void;
   setMaintenance(on: boolean): void;
   walletBalance(appId: string, environment: Environment): number;
   topUp(appId: string, environment: Environment, amount: number, reason: string): number;
@@ -116,6 +124,13 @@ export interface EngineHandle {
   adminToken: string;
   /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
   deliveries(appId?: string): WebhookDelivery[];
+  /**
+   * One page of deliveries, newest first, without their payloads: `limit` default 50, at most 500;
+   * `cursor` the `nextCursor` of the page before. RangeError for a bad limit or cursor.
+   */
+  deliveryPage(options?: { appId?: string; limit?: number; cursor?: string }): DeliveryPage;
+  /** One delivery with its payload and attempts, or null. */
+  delivery(deliveryId: string): WebhookDelivery | null;
   /** Sends a delivery again (same webhook-id) from the start of the retry schedule. */
   redeliver(deliveryId: string): WebhookDelivery;
   /** Sets or (null) removes an application's webhook URL; setting it re-enables a 410-disabled endpoint. */
@@ -137,18 +152,27 @@ function checkNonNegative(name: string, value: number, integer = true): number {
   return value;
 }
 
+function checkRateLimit(perKeyPerMinute: number): number {
+  checkNonNegative('rateLimit.perKeyPerMinute', perKeyPerMinute);
+  if (perKeyPerMinute > MAX_RATE_LIMIT_PER_KEY_PER_MINUTE) {
+    throw new RangeError(`rateLimit.perKeyPerMinute must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}, got ${perKeyPerMinute}`);
+  }
+  return perKeyPerMinute;
+}
+
 export async function startEngine(options: EngineOptions = {}): Promise<EngineHandle> {
   const settings: EngineSettings = {
     settleMs: checkNonNegative('settleMs', options.settleMs ?? 2000),
     expirySeconds: checkNonNegative('expirySeconds', options.expirySeconds ?? 120, false),
     maintenance: false,
     bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
-    rateLimitPerKeyPerMinute: checkNonNegative('rateLimit.perKeyPerMinute', options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
+    rateLimitPerKeyPerMinute: checkRateLimit(options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
   const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
-  const clock = createClock();
+  // The offset survives restarts (migration 3); an advance is stored before its due work runs.
+  const clock = createClock({ offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
   let ctxRef: EngineContext | null = null;
@@ -236,6 +260,10 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       settings.settleMs = checkNonNegative('settleMs', ms);
       hub.emit({ type: 'engine', detail: 'settle-ms' });
     },
+    setRateLimit(perKeyPerMinute) {
+      settings.rateLimitPerKeyPerMinute = checkRateLimit(perKeyPerMinute);
+      hub.emit({ type: 'engine', detail: 'rate-limit' });
+    },
     setMaintenance(on) {
       settings.maintenance = on;
       hub.emit({ type: 'engine', detail: on ? 'maintenance-on' : 'maintenance-off' });
@@ -269,6 +297,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     },
     adminToken: tools.adminToken,
     deliveries: (appId) => tools.webhooks.deliveries(appId),
+    deliveryPage: (options = {}) => tools.webhooks.deliveryPage(options),
+    delivery: (deliveryId) => tools.webhooks.delivery(deliveryId),
     redeliver: (deliveryId) => tools.webhooks.redeliver(deliveryId),
     setWebhookUrl(appId, url) {
       tools.webhooks.setWebhookUrl(appId, url);

@@ -155,7 +155,29 @@ export const ENGINE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'engine clock offset',
+    up(db) {
+      // How far engine time is ahead of wall time (moved by the control API's clock advance), so a
+      // restart on the same file does not take engine time back: retries and expiries scheduled on
+      // the advanced clock stay due, and new timestamps never precede stored ones.
+      db.exec(`
+        CREATE TABLE engine_clock (id INTEGER PRIMARY KEY CHECK (id = 1), offset_micros INTEGER NOT NULL);
+        INSERT INTO engine_clock (id, offset_micros) VALUES (1, 0);
+      `);
+    },
+  },
 ];
+
+/** The engine clock's stored offset (migration 3), in microseconds. */
+export function storedClockOffset(db: Database.Database): number {
+  return (db.prepare('SELECT offset_micros FROM engine_clock WHERE id = 1').pluck().get() as number | undefined) ?? 0;
+}
+
+export function storeClockOffset(db: Database.Database, offsetMicros: number): void {
+  db.prepare('INSERT INTO engine_clock (id, offset_micros) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET offset_micros = excluded.offset_micros').run(offsetMicros);
+}
 
 /** Applies every migration not yet applied, each in its own transaction. */
 export function applyMigrations(db: Database.Database, extra: readonly Migration[] = []): number[] {

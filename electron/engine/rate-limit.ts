@@ -4,6 +4,9 @@
  */
 import { ApiError } from './errors';
 
+/** The largest per-key limit the CLI, `startEngine` and the control API accept (0 turns it off). */
+export const MAX_RATE_LIMIT_PER_KEY_PER_MINUTE = 1_000_000;
+
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 

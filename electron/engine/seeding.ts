@@ -81,9 +81,9 @@ export function applySeed(db: Database.Database, seed: Seed, now: number): void 
   })();
 }
 
-/** Empties every table but the migration record (extension tables included), then seeds again. */
+/** Empties every table but the migration record and the clock offset (extension tables included), then seeds again. */
 export function resetToSeed(db: Database.Database, seed: Seed, now: number): void {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'").pluck().all() as string[]);
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'engine_clock')").pluck().all() as string[]);
   db.transaction(() => {
     db.pragma('defer_foreign_keys = ON');
     for (const table of tables) db.prepare(`DELETE FROM "${table.replaceAll('"', '""')}"`).run();

@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, errorBody } from './errors';
+import { rawBodyParser } from './raw-body';
 
 /** Fastify's own refusals, mapped to the API's codes. */
 function fromFastifyError(error: FastifyError): ApiError | null {
@@ -53,11 +54,10 @@ export function createServer(options: { bodyLimitBytes: number; logger: boolean 
   });
 
   // Every body is read as bytes whatever its type: routes check the media type after
-  // authentication, and the signature covers the body exactly as sent.
+  // authentication, and the signature covers the body exactly as sent. The parser applies the body
+  // limit itself, reading the rest of an oversized body before the 413 (see raw-body.ts).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, function keepRawBody(_request, body, done) {
-    done(null, body);
-  });
+  app.addContentTypeParser('*', rawBodyParser(options.bodyLimitBytes));
 
   app.setErrorHandler(function envelopeForErrors(error, request, reply) {
     const apiError = error instanceof ApiError ? error : fromFastifyError(error as FastifyError);

@@ -128,7 +128,8 @@ export const CHANNEL_INPUTS = {
     amount: z.number().int().refine((n) => n !== 0, 'must not be 0'),
     reason: z.string().trim().min(1, 'is required').max(200),
   }),
-  'sandbox:deliveries': none,
+  /** The latest 50 deliveries, newest first; `cursor` (a `nextCursor`) for the next, older page. */
+  'sandbox:deliveries': z.strictObject({ cursor: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional() }),
   'sandbox:redeliver': z.strictObject({ deliveryId: id }),
   'sandbox:setWebhookUrl': z.strictObject({ url: z.union([z.url({ protocol: /^https?$/ }).max(500), z.literal('')]) }),
   'sandbox:settle': z.strictObject({ transactionId: id }),
@@ -188,7 +189,7 @@ export interface ChannelResults {
   'sandbox:outcomes': { outcomes: readonly SandboxOutcome[] };
   'sandbox:wallet': { balances: { environment: string; balance: number; currency: string }[]; ledger: LedgerEntry[] };
   'sandbox:topUp': { balance: number };
-  'sandbox:deliveries': { deliveries: WebhookDelivery[] };
+  'sandbox:deliveries': { deliveries: WebhookDelivery[]; nextCursor: string | null };
   'sandbox:redeliver': { queued: true };
   'sandbox:setWebhookUrl': { url: string | null };
   'sandbox:settle': { status: string };

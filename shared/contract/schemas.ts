@@ -14,6 +14,12 @@ export const LIMITS = {
   methodCodeMax: 64,
   /** Metadata is echoed back and in webhooks: keep it small. Measured as JSON text. */
   metadataMaxBytes: 8 * 1024,
+  /**
+   * Metadata nests objects and arrays at most this deep (the metadata object itself is level 1).
+   * Checked before the size, without recursion: measuring a deeper value by serialising it would
+   * overflow the stack, and bad input must never become a 500.
+   */
+  metadataMaxDepth: 32,
   /** The largest amount accepted, in the smallest currency unit (local decision). */
   amountMax: 1_000_000_000_000,
 } as const;
@@ -32,11 +38,34 @@ export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
 export const failedCodeSchema = z.enum(FAILED_CODE_LIST as [FailedCode, ...FailedCode[]]);
 export const environmentSchema = z.enum(ENVIRONMENTS);
 
-const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= LIMITS.metadataMaxBytes, {
-    message: `must be at most ${LIMITS.metadataMaxBytes} bytes as JSON`,
-  });
+/**
+ * True when `value` nests objects and arrays more than `maxDepth` levels deep (a non-empty or
+ * empty object or array is one level). Iterative, so any depth is measured without recursion, and
+ * it stops at the first path that goes too deep.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop() as { value: unknown; depth: number };
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+const metadataSchema = z.record(z.string(), z.unknown()).check((ctx) => {
+  // Depth first: only a value known to be shallow is serialised to measure its size.
+  if (nestsDeeperThan(ctx.value, LIMITS.metadataMaxDepth)) {
+    ctx.issues.push({ code: 'custom', message: `must be nested at most ${LIMITS.metadataMaxDepth} levels deep`, input: ctx.value });
+    return;
+  }
+  if (new TextEncoder().encode(JSON.stringify(ctx.value)).length > LIMITS.metadataMaxBytes) {
+    ctx.issues.push({ code: 'custom', message: `must be at most ${LIMITS.metadataMaxBytes} bytes as JSON`, input: ctx.value });
+  }
+});
 
 export const amountSchema = z
   .number({ error: 'must be a number' })

@@ -2,16 +2,15 @@
  * Shared test setup: a console runtime in a temp user-data folder, with the real engine, the real
  * journal file and the real keychain, and a clock whose sleeps move virtual time instead of waiting.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { PushEvent, PushEvents, Result } from '../../shared/api';
 import type { TransactionRequest } from '../../shared/contract';
 import type { Clock } from '../../electron/console/deps';
 import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../../electron/console/runtime';
+import { makeTempDir } from '../temp-dir';
 
+/** A temp folder removed after the test file (see test/temp-dir.ts). */
 export function tempDir(prefix = 'paydesk-console-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 /** Wall time plus a virtual offset that `sleep` and `advance` move (no real waiting). */

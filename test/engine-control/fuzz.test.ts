@@ -27,6 +27,7 @@ const ROUTES: [string, string][] = [
   ['POST', '/transactions/{id}/outcome'],
   ['POST', '/clock/advance'],
   ['PUT', '/settle-ms'],
+  ['PUT', '/rate-limit'],
   ['PUT', '/maintenance'],
   ['PUT', '/applications/{id}/webhook'],
   ['POST', '/applications/{id}/webhook/rotate-secret'],
@@ -40,7 +41,7 @@ const bodies = fc.oneof(
   fc.constant(undefined),
   fc.json().map((text) => text),
   fc.string({ maxLength: 50 }),
-  fc.record({ seconds: fc.anything(), enabled: fc.anything(), url: fc.anything(), amount: fc.anything(), reason: fc.anything(), status: fc.anything(), name: fc.anything() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  fc.record({ seconds: fc.anything(), perMinute: fc.anything(), enabled: fc.anything(), url: fc.anything(), amount: fc.anything(), reason: fc.anything(), status: fc.anything(), name: fc.anything() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
 );
 
 describe('control API under hostile input', () => {

@@ -1,11 +1,11 @@
 /**
  * Retries on the engine clock: failed attempts are recorded and retried with backoff when the
- * clock moves (no sleeping), 410 Gone stops sending to the endpoint, the last attempt fails the
- * delivery, and a hanging receiver never holds up the API.
+ * clock moves (no sleeping), the last attempt fails the delivery, and a hanging receiver never
+ * holds up the API. 410 Gone: see paused.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineHandle, WebhookDelivery, WebhookOptions } from '../../electron/engine';
-import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
+import { ok, paymentBody, startTestEngine, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Answer, type Receiver } from './receiver';
 
 const APP = 'app_paydesk_demo';
@@ -95,32 +95,6 @@ describe('webhook retries', () => {
     // Nothing more, however far the clock moves.
     t.engine.advanceClock(3600);
     expect(t.engine.deliveries().find(isCompleted)?.attempts).toHaveLength(3);
-  });
-
-  it('stops sending to an endpoint that answers 410 Gone until its URL is set again', async () => {
-    const { t, receiver } = await setup(() => 410);
-    // A customer who never answers: one event (processing), so nothing else is in flight.
-    const first = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
-    const gone = await waitForDelivery(t.engine, (d) => d.transactionId === first.transaction_id && d.status === 'failed' && d.attempts.length === 1);
-    expect(gone.attempts[0]?.httpStatus).toBe(410);
-    expect(gone.lastError).toMatch(/410 Gone/);
-    expect(receiver.received).toHaveLength(1);
-    // Its later events are not queued at all.
-    t.engine.settleNow(first.transaction_id);
-    expect(t.engine.deliveries().filter((d) => d.transactionId === first.transaction_id)).toHaveLength(1);
-    const receivedBefore = receiver.received.length;
-
-    const second = ok(await t.client.createPayment(paymentBody()));
-    await waitForStatus(t.engine, second.transaction_id, 'completed');
-    t.engine.advanceClock(7200);
-    expect(t.engine.deliveries().filter((d) => d.transactionId === second.transaction_id)).toEqual([]);
-    expect(receiver.received.length).toBe(receivedBefore);
-    expect(() => t.engine.redeliver(gone.id)).toThrow(/410 Gone/);
-
-    // Setting the URL again re-enables it.
-    t.engine.setWebhookUrl(APP, receiver.url);
-    const third = ok(await t.client.createPayment(paymentBody()));
-    await receiver.waitFor((received) => received.some((webhook) => webhook.json.data.transaction_id === third.transaction_id));
   });
 
   it('records a refused connection and a timeout as attempts with their error, and retries them', async () => {

@@ -34,7 +34,9 @@ describe('CLI flag parsing', () => {
       settleMs: 0,
       json: true,
     });
-    expect(parseCliArgs([])).toMatchObject({ host: '127.0.0.1', port: 4010, json: false });
+    expect(parseCliArgs([])).toMatchObject({ host: '127.0.0.1', port: 4010, json: false, rateLimit: undefined });
+    expect(parseCliArgs(['--rate-limit', '0']).rateLimit).toBe(0);
+    expect(parseCliArgs(['--rate-limit=1200']).rateLimit).toBe(1200);
   });
 });
 
@@ -50,6 +52,10 @@ describe('CLI refusals: message on stderr and non-zero exit before listening', (
     [['--json=yes'], /--json takes no value/],
     [['--port', '1', '--port', '2'], /--port is given twice/],
     [['stray'], /unexpected argument "stray"/],
+    [['--rate-limit', 'abc'], /--rate-limit must be a whole number from 0 to 1000000, got "abc"/],
+    [['--rate-limit', '-1'], /--rate-limit must be a whole number from 0 to 1000000, got "-1"/],
+    [['--rate-limit=2.5'], /--rate-limit must be a whole number from 0 to 1000000, got "2.5"/],
+    [['--rate-limit', '1000001'], /--rate-limit must be a whole number from 0 to 1000000, got "1000001"/],
   ])('%j', async (args, message) => {
     const result = await runCli(args as string[]);
     expect(result.code).toBe(2);
@@ -82,8 +88,8 @@ describe('CLI refusals: message on stderr and non-zero exit before listening', (
 });
 
 describe('CLI start', () => {
-  it('with --json --port 0 prints one JSON line with the URL and keys, serves the API, and stops on SIGTERM', async () => {
-    const child = spawn(TSX, [CLI, '--json', '--port', '0', '--db', ':memory:', '--settle-ms', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('with --json --port 0 --rate-limit 0 prints one JSON line with the URL and keys, serves the API without a limit, and stops on SIGTERM', async () => {
+    const child = spawn(TSX, [CLI, '--json', '--port', '0', '--db', ':memory:', '--settle-ms', '0', '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const line = await new Promise<string>((resolve, reject) => {
       let buffer = '';
@@ -94,7 +100,7 @@ describe('CLI start', () => {
       });
       child.on('close', (code) => reject(new Error(`exited ${code}`)));
     });
-    const ready = JSON.parse(line) as { url: string; port: number; applications: { keys: { environment: string; type: string; publicKey: string; secretKey: string }[] }[] };
+    const ready = JSON.parse(line) as { url: string; port: number; adminToken: string; applications: { keys: { environment: string; type: string; publicKey: string; secretKey: string }[] }[] };
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const keys = ready.applications[0]?.keys ?? [];
     const sandbox = (type: string) => keys.find((key) => key.environment === 'sandbox' && key.type === type);
@@ -105,6 +111,8 @@ describe('CLI start', () => {
     );
     try {
       expect(await client.getBalance()).toMatchObject({ kind: 'success', data: { balance: 10_000_000 } });
+      const settings = await fetch(`${ready.url}/_sandbox/settings`, { headers: { authorization: `Bearer ${ready.adminToken}` } });
+      expect(((await settings.json()) as { data: { rateLimitPerKeyPerMinute: number } }).data.rateLimitPerKeyPerMinute).toBe(0);
     } finally {
       await client.close();
       child.kill('SIGTERM');

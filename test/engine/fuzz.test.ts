@@ -49,9 +49,41 @@ const transactionLike = fc.record(
   { requiredKeys: [] },
 );
 
+/** Objects or arrays nested up to 30,000 levels (64 KiB holds about 32,000 `[]` pairs). */
+const deepJsonText = fc
+  .record({ levels: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 5_000, max: 30_000 })), shape: fc.constantFrom('object', 'array', 'mixed') })
+  .map(({ levels, shape }) => {
+    const open = (index: number) => (shape === 'array' || (shape === 'mixed' && index % 2 === 1) ? '[' : '{"k":');
+    const close = (index: number) => (shape === 'array' || (shape === 'mixed' && index % 2 === 1) ? ']' : '}');
+    let text = '1';
+    for (let index = levels - 1; index >= 0; index -= 1) text = `${open(index)}${text}${close(index)}`;
+    return text.startsWith('{') ? text : `{"k":${text}}`;
+  });
+
+/** A transaction-like body with deep JSON in one place: metadata, customer.metadata, or anywhere. */
+const deeplyNested = fc
+  .record({
+    value: transactionLike,
+    deep: deepJsonText,
+    at: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('metadata', 'customer.metadata') },
+      { weight: 1, arbitrary: fc.constantFrom('extra', 'customer', 'body') },
+    ),
+  })
+  .map(({ value, deep, at }) => {
+    if (at === 'body') return deep;
+    const marker = '"__DEEP__"';
+    const customer = typeof value.customer === 'object' && value.customer !== null && !Array.isArray(value.customer) ? value.customer : {};
+    const shaped =
+      at === 'customer.metadata' ? { ...value, customer: { ...customer, metadata: '__DEEP__' } }
+      : { ...value, [at]: '__DEEP__' };
+    return JSON.stringify(shaped).replace(marker, deep);
+  });
+
 const body = fc.oneof(
   { weight: 1, arbitrary: fc.constant(undefined) },
   { weight: 6, arbitrary: transactionLike.map((value) => JSON.stringify(value)) },
+  { weight: 4, arbitrary: deeplyNested },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
 );
@@ -146,5 +178,25 @@ describe('random requests', () => {
     if (process.env.FUZZ_STATS) console.log(Object.fromEntries(statuses));
     // The generator reaches several layers (auth, routing, media type, validation...), not one.
     expect(statuses.size).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('deeply nested bodies, correctly signed', () => {
+  it('never produce a 500, whatever is nested where, and never change state', async () => {
+    const keys = keysOf(t.engine);
+    const profile = profileFor(t.engine);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/v1/payments', '/v1/payouts/initiate'), deeplyNested, async (path, body) => {
+        const key = path === '/v1/payments' ? keys.payment : keys.payout;
+        const signed = buildSignedRequest({ profile, publicKey: key.publicKey, secretKey: key.secretKey, method: 'POST', path, body, timestampSeconds: t.engine.clock.nowSeconds() });
+        const before = snapshot();
+        const response = await request(signed.url, { method: 'POST', headers: signed.headers, body: signed.body });
+        const text = await response.body.text();
+        expect(response.statusCode, text.slice(0, 300)).toBeLessThan(500);
+        expect(envelopeSchema.parse(JSON.parse(text)).success).toBe(response.statusCode < 300);
+        if (response.statusCode >= 400) expect(snapshot()).toEqual(before);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

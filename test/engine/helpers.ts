@@ -1,17 +1,17 @@
 /**
  * Shared test fixtures: an engine on port 0 and the real client pointed at it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createClient, type ClientProfile, type PaydeskClient } from '../../electron/client';
 import { startEngine, type EngineHandle, type EngineOptions, type StatusEvent } from '../../electron/engine';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../shared/contract';
+import { makeTempDir } from '../temp-dir';
 
 export const DEMO_APP = 'app_paydesk_demo';
 
+/** A temp folder; `cleanup` removes it early, and it is removed after the test file anyway (test/temp-dir.ts). */
 export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-engine-'));
+  const dir = makeTempDir('paydesk-engine-');
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -36,6 +36,7 @@ function sandboxHandlers() {
             attempts: [{ at: '2026-11-21T10:00:01.000Z', httpStatus: 500, error: null, durationMs: 12 }],
           },
         ],
+        nextCursor: null,
       }),
     'sandbox:redeliver': () => ok({ queued: true as const }),
     'sandbox:setMaintenance': (input: { on: boolean }) => {

@@ -72,10 +72,11 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       return result;
     },
 
-    async 'sandbox:deliveries'() {
+    async 'sandbox:deliveries'({ cursor }) {
       return withEngine(async (engine) => {
         if (!engine.deliveries) throw notOffered('webhook deliveries');
-        return { deliveries: await engine.deliveries() };
+        const page = await engine.deliveries(cursor);
+        return { deliveries: page.deliveries, nextCursor: page.nextCursor };
       });
     },
 

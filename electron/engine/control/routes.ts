@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { ENVIRONMENTS, formatTimestamp, type Environment } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { successBody } from '../errors';
-import { checkWebhookUrl, WebhookOperationError, type Webhooks } from '../webhooks';
+import { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE } from '../rate-limit';
+import { checkWebhookUrl, decodeDeliveryCursor, DELIVERY_PAGE_MAX_LIMIT, WebhookOperationError, type Webhooks } from '../webhooks';
 import {
   createApplication,
   createApplicationSchema,
@@ -31,6 +32,20 @@ const TEN_YEARS_SECONDS = 10 * 365 * 86_400;
 const walletMoveSchema = z.strictObject({
   amount: z.number({ error: 'must be a number' }).int('must be a whole number of minor units').positive('must be greater than 0').max(Number.MAX_SAFE_INTEGER),
   reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(200),
+});
+/** `GET /deliveries`: paging (see webhooks/paging.ts); query values arrive as text. */
+const deliveriesQuerySchema = z.strictObject({
+  app_id: z.string({ error: 'must be given once' }).min(1, 'must not be empty').max(64).optional(),
+  limit: z
+    .string({ error: 'must be given once' })
+    .regex(/^\d{1,4}$/, `must be a whole number from 1 to ${DELIVERY_PAGE_MAX_LIMIT}`)
+    .transform(Number)
+    .refine((limit) => limit >= 1 && limit <= DELIVERY_PAGE_MAX_LIMIT, `must be a whole number from 1 to ${DELIVERY_PAGE_MAX_LIMIT}`)
+    .optional(),
+  cursor: z
+    .string({ error: 'must be given once' })
+    .refine((cursor) => decodeDeliveryCursor(cursor) !== null, 'is not a nextCursor returned by an earlier page')
+    .optional(),
 });
 const environmentParam = z.enum(ENVIRONMENTS, { error: 'must be sandbox or live' });
 
@@ -166,6 +181,21 @@ export function registerControlRoutes(
     target().setSettleMs(body.settleMs);
     return successBody(`Settle delay set to ${body.settleMs} ms for new transactions.`, { settleMs: ctx.settings.settleMs });
   });
+  app.put('/rate-limit', async function setRateLimit(request) {
+    const body = readControlBody(
+      request,
+      z.strictObject({
+        perMinute: z
+          .number({ error: 'must be a number' })
+          .int('must be a whole number of requests per minute')
+          .min(0, 'must be 0 (no limit) or more')
+          .max(MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, `must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}`),
+      }),
+    );
+    target().setRateLimit(body.perMinute);
+    const message = body.perMinute === 0 ? 'Rate limit off: keys may send any number of requests.' : `Rate limit set to ${body.perMinute} requests per minute per key.`;
+    return successBody(message, { rateLimitPerKeyPerMinute: ctx.settings.rateLimitPerKeyPerMinute });
+  });
   app.put('/maintenance', async function setMaintenance(request) {
     const body = readControlBody(request, z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }));
     target().setMaintenance(body.enabled);
@@ -195,8 +225,9 @@ export function registerControlRoutes(
     return successBody('Webhook secret rotated.', webhookCall(() => webhooks.rotateSecret(params(request).appId as string)));
   });
   app.get('/deliveries', async function listDeliveries(request) {
-    const query = readControlQuery(request, z.strictObject({ app_id: z.string().min(1).optional() }));
-    return successBody('Webhook deliveries.', webhooks.deliveries(query.app_id));
+    const query = readControlQuery(request, deliveriesQuerySchema);
+    const page = webhooks.deliveryPage({ appId: query.app_id, limit: query.limit, cursor: query.cursor });
+    return successBody(`Webhook deliveries, newest first: ${page.deliveries.length}${page.nextCursor === null ? '' : ', more with nextCursor'}.`, page);
   });
   app.get('/deliveries/:id', async function readDelivery(request) {
     const id = params(request).id as string;

@@ -6,5 +6,5 @@ import type { EngineHandle } from '../index';
 
 export type ControlTarget = Pick<
   EngineHandle,
-  'settleNow' | 'setSettleMs' | 'setMaintenance' | 'walletBalance' | 'topUp' | 'ledger' | 'timeline' | 'transaction' | 'reset'
+  'settleNow' | 'setSettleMs' | 'setRateLimit' | 'setMaintenance' | 'walletBalance' | 'topUp' | 'ledger' | 'timeline' | 'transaction' | 'reset'
 >;

@@ -23,6 +23,9 @@ export function jsonObjectFrom(text: string): { value: Record<string, unknown> }
   try {
     value = JSON.parse(text);
   } catch {
+    // Any failure, a RangeError on deep nesting included, is the client's bad body: never a 500.
+    // (V8's parser is not recursive; what it builds is checked for depth by the schemas, see
+    // LIMITS.metadataMaxDepth, before anything serialises it.)
     return { problem: 'The request body is not valid JSON.' };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'The request body must be a JSON object.' };

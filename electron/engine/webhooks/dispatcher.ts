@@ -69,6 +69,7 @@ type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: 
 
 const MAX_TIMER_MS = 60_000;
 const USER_AGENT = 'Paydesk-Sandbox-Webhooks/1';
+const PAUSED_REASON = 'the endpoint answered 410 Gone and is disabled until its URL is set again';
 
 export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOptions): Dispatcher {
   const agent = new Agent({ connect: { timeout: options.timeoutMs }, keepAliveTimeout: 1000 });
@@ -130,9 +131,14 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
   function start(row: DeliveryRow, now: number): void {
     const endpoint = webhookEndpoint(ctx.db, row.app_id);
     if (!endpoint || endpoint.url === null || endpoint.disabledAt !== null) {
-      const reason = !endpoint ? 'the application no longer exists' : endpoint.url === null ? 'the application has no webhook URL' : 'the endpoint answered 410 Gone and is disabled';
       ctx.write(() => {
-        updateDelivery(ctx.db, { ...row, status: 'failed', next_attempt_at: null, finished_at: now, last_error: reason });
+        if (endpoint && endpoint.url !== null) {
+          // Disabled by a 410 meanwhile: kept until the URL is set again.
+          updateDelivery(ctx.db, { ...row, status: 'paused', next_attempt_at: null, last_error: PAUSED_REASON });
+        } else {
+          const reason = !endpoint ? 'the application no longer exists' : 'the application has no webhook URL';
+          updateDelivery(ctx.db, { ...row, status: 'failed', next_attempt_at: null, finished_at: now, last_error: reason });
+        }
         queueChange(row.id);
       });
       return;
@@ -165,7 +171,8 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
     ctx.write(() => {
       const current = getDelivery(ctx.db, row.id);
       // Reset to the seed or redelivered meanwhile (the lease is gone): this attempt belongs to nothing any more.
-      if (!current || current.status !== 'pending' || current.next_attempt_at !== lease) return;
+      // Paused meanwhile (another delivery's 410) with the lease kept: the attempt still counts.
+      if (!current || (current.status !== 'pending' && current.status !== 'paused') || current.next_attempt_at !== lease) return;
       recordAttempt(ctx.db, { deliveryId: row.id, at, url, httpStatus: outcome.httpStatus, error: outcome.error, durationMs });
       settle(current, outcome);
       queueChange(row.id);
@@ -181,9 +188,16 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
     }
     const error = outcome.error ?? `HTTP ${String(outcome.httpStatus)}`;
     if (outcome.httpStatus === 410) {
-      // Standard Webhooks: 410 Gone means the endpoint is gone; stop sending to it at all.
-      updateDelivery(ctx.db, { ...row, status: 'failed', next_attempt_at: null, finished_at: now, last_error: 'HTTP 410 Gone: the endpoint is disabled' });
-      disableEndpoint(ctx.db, row.app_id, now, 'the endpoint answered 410 Gone and is disabled');
+      // Standard Webhooks: 410 Gone means the endpoint is gone; stop sending to it. The deliveries
+      // are kept (paused) and go out when the URL is set again: a 410 stops sending, it does not
+      // destroy the record.
+      updateDelivery(ctx.db, { ...row, status: 'paused', next_attempt_at: null, finished_at: null, last_error: 'HTTP 410 Gone: ' + PAUSED_REASON });
+      disableEndpoint(ctx.db, row.app_id, now, PAUSED_REASON);
+      return;
+    }
+    if (row.status === 'paused') {
+      // Another delivery's 410 paused this one while it was in flight: it waits with the others.
+      updateDelivery(ctx.db, { ...row, next_attempt_at: null, last_error: `${error}; ${PAUSED_REASON}` });
       return;
     }
     const delaySeconds = options.retryDelaysSeconds[row.round_attempts - 1];

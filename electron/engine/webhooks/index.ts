@@ -4,12 +4,14 @@
  * the console use.
  */
 import type { EngineContext } from '../context';
+import { deliveryPage, type DeliveryPage } from './paging';
 import { createDispatcher, resolveWebhookOptions, type ResolvedWebhookOptions, type WebhookOptions } from './dispatcher';
 import {
   applicationExists,
   getDelivery,
   listDeliveries,
   queueDeliveryFor,
+  resumePausedDeliveries,
   rotateWebhookSecret,
   setWebhookUrl,
   toWebhookDelivery,
@@ -24,6 +26,8 @@ export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, DeliveryStatus }
 export { WEBHOOK_MIGRATIONS } from './schema';
 export { signWebhook } from './signature';
 export { DEFAULT_RETRY_DELAYS_SECONDS } from './dispatcher';
+export { DELIVERY_PAGE_DEFAULT_LIMIT, DELIVERY_PAGE_MAX_LIMIT, decodeDeliveryCursor } from './paging';
+export type { DeliveryPage, WebhookDeliverySummary } from './paging';
 
 /**
  * A refusal of a webhook operation: the control API maps it to 404 / 409 / 422; in-process
@@ -44,10 +48,12 @@ export interface Webhooks {
   /** Starts sending: deliveries left pending by an earlier run go out now. */
   start(): void;
   deliveries(appId?: string): WebhookDelivery[];
+  /** Newest first, a page at a time (see paging.ts); RangeError for a bad limit or cursor. */
+  deliveryPage(options: { appId?: string; limit?: number; cursor?: string }): DeliveryPage;
   delivery(deliveryId: string): WebhookDelivery | null;
   /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id`. */
   redeliver(deliveryId: string): WebhookDelivery;
-  /** Null removes the URL. Setting a URL re-enables an endpoint a 410 disabled. */
+  /** Null removes the URL. Setting a URL re-enables an endpoint a 410 disabled and sends its paused deliveries. */
   setWebhookUrl(appId: string, url: string | null): WebhookEndpoint;
   webhookUrl(appId: string): string | null;
   endpoint(appId: string): WebhookEndpoint;
@@ -103,6 +109,7 @@ export function installWebhooks(ctx: EngineContext, options: WebhookOptions = {}
     options: resolved,
     start: () => dispatcher.kick(),
     deliveries: (appId) => listDeliveries(ctx.db, appId),
+    deliveryPage: (options) => deliveryPage(ctx.db, options),
     delivery(deliveryId) {
       const row = getDelivery(ctx.db, deliveryId);
       return row ? toWebhookDelivery(ctx.db, row) : null;
@@ -131,6 +138,11 @@ export function installWebhooks(ctx: EngineContext, options: WebhookOptions = {}
       requireApp(appId);
       const updated = ctx.write(() => {
         setWebhookUrl(ctx.db, appId, url);
+        if (url !== null) {
+          for (const id of resumePausedDeliveries(ctx.db, appId, ctx.clock.nowMicros())) {
+            ctx.queueEvent({ type: 'extension', topic: 'webhook.delivery', data: toWebhookDelivery(ctx.db, getDelivery(ctx.db, id) as NonNullable<ReturnType<typeof getDelivery>>) });
+          }
+        }
         return webhookEndpoint(ctx.db, appId) as WebhookEndpoint;
       });
       ctx.queueEvent({ type: 'extension', topic: 'webhook.endpoint', data: { appId, url: updated.url } });

@@ -46,4 +46,35 @@ export const WEBHOOK_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 101,
+    name: 'paused webhook deliveries',
+    up(db) {
+      // `paused`: kept for an endpoint that answered 410 Gone, sent when its URL is set again
+      // (SQLite cannot change a CHECK constraint in place: the table is rebuilt).
+      db.exec(`
+        CREATE TABLE webhook_deliveries_new (
+          id TEXT PRIMARY KEY,
+          app_id TEXT NOT NULL,
+          transaction_id TEXT NOT NULL,
+          event_type TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('pending', 'paused', 'delivered', 'failed')),
+          round_attempts INTEGER NOT NULL DEFAULT 0,
+          next_attempt_at INTEGER,
+          created_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          last_error TEXT
+        );
+        INSERT INTO webhook_deliveries_new (rowid, id, app_id, transaction_id, event_type, payload, status, round_attempts, next_attempt_at, created_at, finished_at, last_error)
+          SELECT rowid, id, app_id, transaction_id, event_type, payload, status, round_attempts, next_attempt_at, created_at, finished_at, last_error FROM webhook_deliveries;
+        DROP TABLE webhook_deliveries;
+        ALTER TABLE webhook_deliveries_new RENAME TO webhook_deliveries;
+        CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+        CREATE INDEX webhook_deliveries_app ON webhook_deliveries (app_id, created_at);
+        -- Pages of one application's deliveries, newest first (an index on app_id holds the rowid too).
+        CREATE INDEX webhook_deliveries_app_seq ON webhook_deliveries (app_id);
+      `);
+    },
+  },
 ];

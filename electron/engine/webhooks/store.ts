@@ -11,7 +11,11 @@ import { getTransaction, toFullTransaction } from '../store';
 import type { StatusChange } from '../transitions';
 import { newMessageId, newWebhookSecret } from './signature';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/**
+ * `pending`: will be sent (now or at `next_attempt_at`); `paused`: kept while the endpoint is
+ * disabled by a 410 Gone, sent when its URL is set again; `delivered` and `failed` are final.
+ */
+export type DeliveryStatus = 'pending' | 'paused' | 'delivered' | 'failed';
 
 export interface DeliveryRow {
   id: string;
@@ -76,20 +80,26 @@ const statements = statementsFor((db) => ({
   disable: db.prepare('UPDATE applications SET webhook_disabled_at = ? WHERE id = ?'),
   insert: db.prepare(`
     INSERT INTO webhook_deliveries (id, app_id, transaction_id, event_type, payload, status, round_attempts, next_attempt_at, created_at)
-    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`),
+    VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`),
   get: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
   due: db.prepare("SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?"),
   earliestPending: db.prepare("SELECT id, transaction_id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY next_attempt_at LIMIT ?"),
   all: db.prepare('SELECT * FROM webhook_deliveries ORDER BY created_at, rowid'),
   byApp: db.prepare('SELECT * FROM webhook_deliveries WHERE app_id = ? ORDER BY created_at, rowid'),
+  // Newest first by insertion order (rowid): a page boundary never moves when rows are added.
+  page: db.prepare('SELECT rowid AS seq, * FROM webhook_deliveries WHERE rowid < ? ORDER BY rowid DESC LIMIT ?'),
+  pageByApp: db.prepare('SELECT rowid AS seq, * FROM webhook_deliveries WHERE app_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?'),
   attempts: db.prepare('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
   insertAttempt: db.prepare('INSERT INTO webhook_attempts (delivery_id, at, url, http_status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)'),
   update: db.prepare(`
     UPDATE webhook_deliveries SET status = @status, round_attempts = @round_attempts, next_attempt_at = @next_attempt_at,
       finished_at = @finished_at, last_error = @last_error WHERE id = @id`),
-  failPendingOfApp: db.prepare(`
-    UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = ?, last_error = ?
-    WHERE app_id = ? AND status = 'pending'`),
+  // The next attempt time is kept: an attempt in flight recognises its row by it (its lease).
+  pausePendingOfApp: db.prepare(`UPDATE webhook_deliveries SET status = 'paused', last_error = ? WHERE app_id = ? AND status = 'pending'`),
+  pausedOfApp: db.prepare("SELECT id FROM webhook_deliveries WHERE app_id = ? AND status = 'paused' ORDER BY created_at, rowid"),
+  resumePausedOfApp: db.prepare(`
+    UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, next_attempt_at = ?, finished_at = NULL
+    WHERE app_id = ? AND status = 'paused'`),
 }));
 
 /** `payment.completed`, `payout.failed`...; null for `initiated`, which is never announced. */
@@ -140,19 +150,20 @@ export function rotateWebhookSecret(db: Database.Database, appId: string): strin
 
 /**
  * The status hook: queues the event for the application's endpoint in the change's own
- * transaction. No URL (or a 410-disabled endpoint): nothing is queued, as a real service sends
- * nothing to an endpoint it does not have.
+ * transaction. No URL: nothing is queued, as a real service sends nothing to an endpoint it does
+ * not have. A 410-disabled endpoint: the delivery is kept `paused`, and sent when the URL is set again.
  */
 export function queueDeliveryFor(db: Database.Database, change: StatusChange): DeliveryRow | null {
   const eventType = eventTypeFor(change.kind, change.to);
   if (eventType === null) return null;
   const endpoint = webhookEndpoint(db, change.appId);
-  if (!endpoint || endpoint.url === null || endpoint.disabledAt !== null) return null;
+  if (!endpoint || endpoint.url === null) return null;
+  const paused = endpoint.disabledAt !== null;
   const row = getTransaction(db, change.transactionId);
   if (!row) throw new Error(`status change for a missing transaction ${change.transactionId}`);
   const payload = JSON.stringify({ type: eventType, timestamp: formatTimestamp(change.at), data: toFullTransaction(row) });
   const id = newMessageId();
-  statements(db).insert.run(id, change.appId, change.transactionId, eventType, payload, change.at, change.at);
+  statements(db).insert.run(id, change.appId, change.transactionId, eventType, payload, paused ? 'paused' : 'pending', paused ? null : change.at, change.at);
   return getDelivery(db, id) ?? null;
 }
 
@@ -187,10 +198,17 @@ export function updateDelivery(db: Database.Database, row: DeliveryRow): void {
   });
 }
 
-/** 410 Gone: the endpoint is disabled and its other pending deliveries fail with it. */
+/** 410 Gone: the endpoint is disabled and its pending deliveries are paused (kept, not sent). */
 export function disableEndpoint(db: Database.Database, appId: string, now: number, reason: string): void {
   statements(db).disable.run(now, appId);
-  statements(db).failPendingOfApp.run(now, reason, appId);
+  statements(db).pausePendingOfApp.run(reason, appId);
+}
+
+/** The URL is set again: paused deliveries are due now, each from the start of the retry schedule. Returns their ids. */
+export function resumePausedDeliveries(db: Database.Database, appId: string, now: number): string[] {
+  const ids = statements(db).pausedOfApp.pluck().all(appId) as string[];
+  if (ids.length > 0) statements(db).resumePausedOfApp.run(now, appId);
+  return ids;
 }
 
 export function toWebhookDelivery(db: Database.Database, row: DeliveryRow): WebhookDelivery {
@@ -219,4 +237,21 @@ export function toWebhookDelivery(db: Database.Database, row: DeliveryRow): Webh
 export function listDeliveries(db: Database.Database, appId?: string): WebhookDelivery[] {
   const rows = (appId === undefined ? statements(db).all.all() : statements(db).byApp.all(appId)) as DeliveryRow[];
   return rows.map((row) => toWebhookDelivery(db, row));
+}
+
+/**
+ * One page of deliveries, newest first, starting below `beforeSeq` (the insertion sequence of the
+ * previous page's last row; omitted: the newest). `nextSeq` is null on the last page.
+ */
+export function pageDeliveries(
+  db: Database.Database,
+  options: { appId?: string; limit: number; beforeSeq?: number },
+): { rows: DeliveryRow[]; nextSeq: number | null } {
+  const before = options.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+  const found = (
+    options.appId === undefined ? statements(db).page.all(before, options.limit + 1) : statements(db).pageByApp.all(options.appId, before, options.limit + 1)
+  ) as (DeliveryRow & { seq: number })[];
+  const rows = found.slice(0, options.limit);
+  const last = rows.at(-1);
+  return { rows, nextSeq: found.length > options.limit && last ? last.seq : null };
 }
