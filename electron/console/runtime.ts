@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PushEvent, PushEvents } from '../../shared/api';
+import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
 import { createClient, type ClientOptions } from '../client';
 import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../engine';
@@ -63,7 +63,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   }
 
-  const notices: { code: string; message: string }[] = [];
+  const notices: StartNotice[] = [];
   const journal = openJournal(join(options.userDataDir, 'journal.db'), options.betterSqliteNativeBinding ? { nativeBinding: options.betterSqliteNativeBinding } : {});
   const stale = markStalePending(journal, clock.now());
   if (stale.length > 0) {
@@ -71,6 +71,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     notices.push({
       code: 'OUTCOME_UNKNOWN',
       message: `${stale.length} request(s) were being sent when Paydesk last stopped; their outcome is unknown. Look them up by external id before sending again.`,
+      params: { count: stale.length },
     });
   }
 

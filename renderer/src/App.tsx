@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
-import { ErrorNotice, Loading } from './components/common';
+import { describeNotice } from './messages/notices';
+import { ErrorNotice, Loading, profileName } from './components/common';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
@@ -67,7 +68,7 @@ function EnvironmentMarker() {
         >
           {profiles.map((p) => (
             <option key={p.id} value={p.id}>
-              {t('marker.option', { name: p.name, environment: t(`environment.${p.environment}`) })}
+              {t('marker.option', { name: profileName(p), environment: t(`environment.${p.environment}`) })}
             </option>
           ))}
         </select>
@@ -92,8 +93,8 @@ function StartNotices() {
     <div className="notices" role="region" aria-label={t('notices.region')}>
       {shown.map((notice) => (
         <div key={notice.message} className="notice notice-warn">
-          <span>{notice.message}</span>
-          <button type="button" className="secondary small" onClick={() => setDismissed((d) => [...d, notice.message])} aria-label={t('notices.dismissLabel', { message: notice.message })}>
+          <span>{describeNotice(notice)}</span>
+          <button type="button" className="secondary small" onClick={() => setDismissed((d) => [...d, notice.message])} aria-label={t('notices.dismissLabel', { message: describeNotice(notice) })}>
             {t('notices.dismiss')}
           </button>
         </div>

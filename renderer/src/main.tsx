@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { createPaydeskApi } from './api/client';
 import { App } from './App';
 import './styles.css';
+import './i18n.css';
 
 const api = createPaydeskApi(window);
 

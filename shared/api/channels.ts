@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
-import { LANGUAGES } from '../i18n/types';
-import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
+import { LANGUAGES, LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
 import type {
   JournalTransaction,
   LedgerEntry,
@@ -75,6 +74,13 @@ export type SignRequestInput = z.input<typeof signRequestSchema>;
 
 const secretRef = z.strictObject({ profileId: id, keyType: z.enum(KEY_TYPES) });
 
+/** A start notice from main: a code, its parameters, and the English sentence for logs. */
+export interface StartNotice {
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
+}
+
 /** Channel name -> input schema. Results are typed in `ChannelResults`. */
 export const CHANNEL_INPUTS = {
   'app:info': none,
@@ -118,7 +124,8 @@ export const CHANNEL_INPUTS = {
     offset: z.number().int().nonnegative().max(10_000_000).default(0),
     limit: z.number().int().positive().max(500).default(100),
   }),
-  'transactions:export': z.strictObject({ query: searchQuerySchema }),
+  /** `language`: the CSV's header line (values stay ids and codes). */
+  'transactions:export': z.strictObject({ query: searchQuerySchema, language: z.enum(LANGUAGES).default('en') }),
 
   'sandbox:status': none,
   'sandbox:outcomes': none,
@@ -162,8 +169,11 @@ export interface ChannelResults {
     allowLive: boolean;
     /** The language the user chose in Settings (`system` = the operating system's). */
     language: LanguagePreference;
-    /** Things the user should be told at start (e.g. a corrupt settings file kept aside). */
-    notices?: { code: string; message: string }[];
+    /**
+     * Things the user should be told at start (e.g. a corrupt settings file kept aside): the window
+     * shows the sentence of `code` (catalogue `console:notices`) with `params`; `message` is English, for logs.
+     */
+    notices?: StartNotice[];
   };
   'preferences:set': { language: LanguagePreference };
   'profiles:list': { profiles: Profile[]; activeId: string };

@@ -12,12 +12,36 @@ import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
 import frInspector from './fr/inspector';
+import enComponents from './en/components';
+import enConsole from './en/console';
+import enExports from './en/exports';
+import enFields from './en/fields';
+import enKeys from './en/keys';
+import enPayment from './en/payment';
+import enSandbox from './en/sandbox';
+import enStatus from './en/status';
+import frComponents from './fr/components';
+import frConsole from './fr/console';
+import frExports from './fr/exports';
+import frFields from './fr/fields';
+import frKeys from './fr/keys';
+import frPayment from './fr/payment';
+import frSandbox from './fr/sandbox';
+import frStatus from './fr/status';
 import type { Language, Messages } from './types';
 
 export const english = {
   common: enCommon,
   errors: enErrors,
   failed: enFailed,
+  components: enComponents,
+  console: enConsole,
+  exports: enExports,
+  fields: enFields,
+  keys: enKeys,
+  payment: enPayment,
+  sandbox: enSandbox,
+  status: enStatus,
   inspector: enInspector,
 } as const;
 
@@ -29,6 +53,14 @@ const french: Messages<Catalogue> = {
   errors: frErrors,
   failed: frFailed,
   inspector: frInspector,
+  components: frComponents,
+  console: frConsole,
+  exports: frExports,
+  fields: frFields,
+  keys: frKeys,
+  payment: frPayment,
+  sandbox: frSandbox,
+  status: frStatus,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

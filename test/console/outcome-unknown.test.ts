@@ -189,6 +189,8 @@ describe('a crash between writing and sending', () => {
     try {
       const info = expectOk(await restarted.handlers['app:info']({}));
       expect(info.notices?.map((notice) => notice.code)).toContain('OUTCOME_UNKNOWN');
+      // The window words it in its own language from the code and the count.
+      expect(info.notices?.find((notice) => notice.code === 'OUTCOME_UNKNOWN')?.params).toEqual({ count: 1 });
       const entry = expectOk(await restarted.handlers['transactions:get']({ journalId: pending.id }));
       expect(entry.transaction.state).toBe('outcome_unknown');
       const resolved = expectOk(await restarted.handlers['transactions:resolveUnknown']({ journalId: pending.id }));

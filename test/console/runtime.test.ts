@@ -13,6 +13,7 @@ import type { TransactionDetail } from '../../shared/api';
 import { LOCAL_SANDBOX_ID } from '../../electron/console/settings';
 import { KEYCHAIN_SERVICE } from '../../electron/console/vault';
 import { expectFail, expectOk, nextEvent, paymentRequest, startRuntime } from './helpers';
+import { resources } from '../../shared/i18n';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 
@@ -145,6 +146,13 @@ describe('local sandbox profile', () => {
     expect(csv.rows).toBeGreaterThanOrEqual(2);
     expect(csv.filename).toMatch(/^paydesk-transactions-.*\.csv$/);
     expect(csv.csv.split('\r\n')[0]).toContain('external_id');
+    // French headers from the catalogue; the values (ids, codes, XAF) are the same as in English.
+    const french = expectOk(await runtime.handlers['transactions:export']({ query: { kind: 'payment' }, language: 'fr' }));
+    const [header, ...lines] = french.csv.split('\r\n');
+    expect(header).toBe(Object.values(resources.fr.exports.columns).join(','));
+    expect(header).toContain('ID externe');
+    expect(lines.join('\r\n')).toBe(csv.csv.split('\r\n').slice(1).join('\r\n'));
+    expect(lines[0]).toMatch(/,payment,.*,XAF,/);
   });
 });
 

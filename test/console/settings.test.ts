@@ -2,7 +2,7 @@
  * Settings and profiles on a real file (conf in a temp folder): validated when read, a corrupt file
  * kept aside as a backup with a notice, secrets never saved.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID } from '../../electron/console/settings';
@@ -66,9 +66,46 @@ describe('settings file', () => {
       const info = expectOk(await runtime.handlers['app:info']({}));
       expect(info.notices?.[0]?.code).toBe('SETTINGS_CORRUPT');
       expect(info.notices?.[0]?.message).toMatch(/kept aside as .*settings\.json\.corrupt-/);
+      // The window shows the sentence of the code in its language, with the backup's path as a parameter.
+      expect(String(info.notices?.[0]?.params?.backupPath)).toMatch(/settings\.json\.corrupt-/);
       expect(existsSync(join(dir, 'settings.json'))).toBe(true);
     } finally {
       await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('language preference', () => {
+  it('is the system language until set, then remembered across a restart of the console', async () => {
+    const dir = tempDir();
+    try {
+      const first = await startRuntime({ userDataDir: dir, engine: false });
+      try {
+        expect(expectOk(await first.handlers['app:info']({})).language).toBe('system');
+        expect(expectOk(await first.handlers['preferences:set']({ language: 'fr' }))).toEqual({ language: 'fr' });
+        const refused = await first.handlers['preferences:set']({ language: 'de' });
+        expect(refused.ok ? null : refused.error.code).toBe('INVALID_INPUT');
+        expect(expectOk(await first.handlers['app:info']({})).language).toBe('fr');
+      } finally {
+        await first.close();
+      }
+      expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).language).toBe('fr');
+      const second = await startRuntime({ userDataDir: dir, engine: false });
+      try {
+        expect(expectOk(await second.handlers['app:info']({})).language).toBe('fr');
+        expectOk(await second.handlers['preferences:set']({ language: 'system' }));
+      } finally {
+        await second.close();
+      }
+      const third = await startRuntime({ userDataDir: dir, engine: false });
+      try {
+        expect(expectOk(await third.handlers['app:info']({})).language).toBe('system');
+      } finally {
+        await third.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { english, languageFromTag, localeFor, resources, resolveLanguage } from '../../shared/i18n';
-import { formatMoney } from '../../renderer/src/format/money';
+import { currencyLabel, formatMoney } from '../../renderer/src/format/money';
 import { formatDateTime } from '../../renderer/src/format/time';
 
 /** Every leaf of a catalogue as `path -> text`. */
@@ -37,6 +37,13 @@ describe('catalogues', () => {
     expect(copies).toEqual([]);
   });
 
+  it('gives every French plural its `_one`, `_many` and `_other` forms, so no count falls back to English', () => {
+    const stems = new Set([...fr.keys()].filter((key) => /_(one|other|many)$/.test(key)).map((key) => key.replace(/_(one|other|many)$/, '')));
+    const missing = [...stems].flatMap((stem) => ['one', 'many', 'other'].map((form) => `${stem}_${form}`)).filter((key) => !fr.has(key));
+    expect(missing).toEqual([]);
+    expect(new Intl.PluralRules('fr').resolvedOptions().pluralCategories.sort()).toEqual(['many', 'one', 'other']);
+  });
+
   it('lists the same namespaces for both languages', () => {
     expect(Object.keys(resources.fr).sort()).toEqual(Object.keys(english).sort());
   });
@@ -60,6 +67,12 @@ describe('language and formats', () => {
     expect(normal(formatMoney(1_000_000, 'XAF', 'fr-CM'))).toBe('1 000 000 FCFA');
     expect(formatMoney(1_000_000, 'XAF', 'en-GB')).toBe('1,000,000 XAF');
     expect(formatMoney(null, 'XAF', 'fr-CM')).toBe('—');
+  });
+
+  it('names the currency as French readers expect in labels, the code in English', () => {
+    expect(currencyLabel('XAF', 'fr-CM')).toBe('FCFA');
+    expect(currencyLabel('XAF', 'en-GB')).toBe('XAF');
+    expect(currencyLabel('NOPE', 'fr-CM')).toBe('NOPE');
   });
 
   it('writes dates in the language asked for', () => {

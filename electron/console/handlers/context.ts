@@ -3,7 +3,7 @@
  * inside the table (the table turns it into `{ ok: false }`), profile resolution and clients.
  */
 import type { FieldErrors, KeyType } from '../../../shared/contract';
-import type { Channel, ChannelParsedInput, ChannelResults, Profile, PushEvent, PushEvents } from '../../../shared/api';
+import type { Channel, ChannelParsedInput, ChannelResults, Profile, PushEvent, PushEvents, StartNotice } from '../../../shared/api';
 import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
 import type { JournalDb } from '../journal/entries';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
@@ -37,7 +37,7 @@ export interface HandlerDeps {
   /** Aborts running watches and closes clients (the runtime's close). */
   signal?: AbortSignal;
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
-  notices?: () => { code: string; message: string }[];
+  notices?: () => StartNotice[];
 }
 
 /** A failure a handler reports: becomes `{ ok: false, error }` at the table's edge. */

@@ -121,8 +121,8 @@ export function followUpHandlers(
       return searchJournal(deps.journal, query, offset, limit);
     },
 
-    async 'transactions:export'({ query }) {
-      const { csv, rows } = exportCsv(deps.journal, query);
+    async 'transactions:export'({ query, language }) {
+      const { csv, rows } = exportCsv(deps.journal, query, language);
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return { filename: `paydesk-transactions-${stamp}.csv`, csv, rows };
     },

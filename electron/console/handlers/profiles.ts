@@ -67,7 +67,7 @@ export function profileHandlers(
         activeProfileId: context.activeProfile().id,
         allowLive: deps.allowLive,
         language: deps.settings.language(),
-        notices: [...(deps.notices?.() ?? []), ...deps.settings.notices().map(({ code, message }) => ({ code, message }))],
+        notices: [...(deps.notices?.() ?? []), ...deps.settings.notices().map(({ code, message, backupPath }) => ({ code, message, ...(backupPath ? { params: { backupPath } } : {}) }))],
       };
     },
 

@@ -5,6 +5,7 @@
  * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages.
  */
 import type { JournalTransaction, SearchPage, SearchQuery } from '../../../shared/api';
+import { resources, type Language } from '../../../shared/i18n';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
 
@@ -57,7 +58,8 @@ export function searchJournal(db: JournalDb, query: SearchQuery, offset: number,
   return { rows: rows.map(toJournalTransaction), total, offset, limit };
 }
 
-const CSV_COLUMNS: readonly { header: string; value: (row: JournalTransaction) => string | number | null }[] = [
+/** Column ids; the header line is their name in the catalogue `exports.columns` of the chosen language. */
+const CSV_COLUMNS: readonly { header: keyof (typeof resources)['en']['exports']['columns']; value: (row: JournalTransaction) => string | number | null }[] = [
   { header: 'created_at', value: (row) => row.createdAt },
   { header: 'profile', value: (row) => row.profileName },
   { header: 'environment', value: (row) => row.environment },
@@ -94,10 +96,12 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function exportCsv(db: JournalDb, query: SearchQuery): { csv: string; rows: number } {
+/** The CSV of a search: headers in `language`; ids, codes, amounts and `XAF` exactly as stored. */
+export function exportCsv(db: JournalDb, query: SearchQuery, language: Language = 'en'): { csv: string; rows: number } {
   const { sql, params } = whereClause(query);
   const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
-  const lines = [CSV_COLUMNS.map((column) => column.header).join(',')];
+  const headers = resources[language].exports.columns;
+  const lines = [CSV_COLUMNS.map((column) => csvCell(headers[column.header])).join(',')];
   let rows = 0;
   for (const row of statement.iterate(...params, EXPORT_MAX_ROWS) as IterableIterator<EntryRow>) {
     const entry = toJournalTransaction(row);

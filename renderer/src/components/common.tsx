@@ -1,30 +1,34 @@
 /** Small shared pieces: status badge, copy button, spinner, error notice, field wrapper. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ApiFailure, JournalState } from '../../../shared/api';
+import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
 import type { TransactionStatus } from '../../../shared/contract';
-import { describeFailure } from '../messages/errors';
+import { useTranslation } from 'react-i18next';
+import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
+import { translateFieldErrors } from '../messages/fields';
+import { currentLanguage, t as translate } from '../i18n';
 
-const STATUS_LABELS: Record<TransactionStatus, string> = {
-  initiated: 'Initiated',
-  processing: 'Processing',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
+/** A transaction status in words (namespace `status`), e.g. "Completed" / "Réussie". */
+export function statusLabel(status: TransactionStatus): string {
+  return translate(`status:transaction.${status}`);
+}
 
-const STATE_LABELS: Record<JournalState, string> = {
-  pending: 'Sending…',
-  outcome_unknown: 'Outcome unknown',
-  rejected: 'Rejected',
-  known: 'Unknown status',
-};
+/** The console's own state of a journal entry in words ("Outcome unknown" / "Issue inconnue"). */
+export function journalStateLabel(state: JournalState): string {
+  return translate(`status:journal.${state}`);
+}
+
+/** A profile's name as shown: the built-in local sandbox profile's name is in the console's language. */
+export function profileName(profile: Pick<Profile, 'name' | 'builtIn'>): string {
+  return profile.builtIn ? translate('components:localSandbox') : profile.name;
+}
 
 /** The status as a badge; a journal entry the service does not know yet shows its own state. */
 export function StatusBadge({ status, state }: { status: TransactionStatus | null; state: JournalState }) {
-  const label = status ? STATUS_LABELS[status] : STATE_LABELS[state];
+  const { t } = useTranslation('status');
+  const label = status ? statusLabel(status) : journalStateLabel(state);
   const tone = status ?? state;
   return (
-    <span className={`badge badge-${tone}`} role="status" aria-label={`Status: ${label}`} data-status={tone}>
+    <span className={`badge badge-${tone}`} role="status" aria-label={t('label', { status: label })} data-status={tone}>
       {label}
     </span>
   );
@@ -35,6 +39,7 @@ export function Spinner({ label }: { label: string }) {
 }
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation(['common', 'components']);
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
@@ -50,22 +55,31 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     }
   }
   return (
-    <button type="button" className="copy" onClick={() => void copy()} aria-label={`Copy ${label}`}>
-      {copied ? 'Copied' : 'Copy'}
+    <button type="button" className="copy" onClick={() => void copy()} aria-label={t('components:copyLabel', { label })}>
+      {copied ? t('actions.copied') : t('actions.copy')}
     </button>
   );
 }
 
 /** An API failure in words, with what to do next and the code for support. */
 export function ErrorNotice({ failure, title }: { failure: ApiFailure; title?: string }) {
+  const { t } = useTranslation('components');
   const human = describeFailure(failure);
+  // The service's and main's own message is English: shown to English readers, and to everyone when
+  // the code has no sentence of its own (then it is all there is to read).
+  const known = Object.hasOwn(ERROR_MESSAGES, failure.code);
+  const details = failure.message && failure.message !== human.title && (currentLanguage() === 'en' || !known) ? failure.message : null;
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title ?? human.title}</strong>
       {title ? <p>{human.title}</p> : null}
       <p>{human.next}</p>
-      {failure.message && failure.message !== human.title ? <p className="muted">Details: {failure.message}</p> : null}
-      <p className="code">Code {failure.code}</p>
+      {details ? (
+        <p className="muted">
+          {t('details')} <span lang={currentLanguage() === 'en' ? undefined : 'en'}>{details}</span>
+        </p>
+      ) : null}
+      <p className="code">{t('code', { code: failure.code })}</p>
     </div>
   );
 }
@@ -90,7 +104,7 @@ export function Field({
       {hint ? <div className="hint" id={`${id}-hint`}>{hint}</div> : null}
       {errors?.length ? (
         <div className="field-error" id={`${id}-error`} role="alert">
-          {errors.join('; ')}
+          {translateFieldErrors(errors).join('; ')}
         </div>
       ) : null}
     </div>

@@ -56,6 +56,19 @@ export function formatMoney(amount: number | null | undefined, currency: string,
 }
 
 /**
+ * The currency's name for labels such as "Amount (…)": the code in English (`XAF`), the name
+ * French readers use in French (`FCFA`); an unknown code stays a code.
+ */
+export function currencyLabel(currency: string, locale = formatLocale()): string {
+  if (!locale.startsWith('fr')) return currency;
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currency;
+  } catch {
+    return currency;
+  }
+}
+
+/**
  * The integer in the smallest unit for what a person typed ("25 000", "25,000", "1,234.5"), or
  * an error sentence. Commas and spaces are thousands separators; a dot is the decimal point.
  */

@@ -7,7 +7,7 @@
 import type { ConsoleErrorCode, ApiFailure } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
 import { english } from '../../../shared/i18n';
-import { t } from '../i18n';
+import { currentLanguage, t } from '../i18n';
 
 /** Failures of this page's link to the browser host (not codes of the API or of main). */
 export const HOST_ERROR_CODES = ['HOST_UNREACHABLE', 'HOST_TOKEN_MISSING'] as const;
@@ -31,7 +31,10 @@ export function describeFailure(failure: ApiFailure): HumanMessage {
     const code = failure.code as keyof typeof ERROR_MESSAGES;
     return { title: t(`errors:${code}.title`), next: t(`errors:${code}.next`) };
   }
-  return { title: failure.message || t('common:unknownFailure.title'), next: t('common:unknownFailure.next') };
+  // An unknown code: its own (English) message is the title for English readers; French readers get a
+  // French title, and ErrorNotice shows the English message under it as details.
+  const title = failure.message && currentLanguage() === 'en' ? failure.message : t('common:unknownFailure.title');
+  return { title, next: t('common:unknownFailure.next') };
 }
 
 export function describeFailedCode(code: string | null): string | null {

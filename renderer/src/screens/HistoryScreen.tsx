@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { SearchQuery } from '../../../shared/api';
 import { TRANSACTION_STATUSES } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge } from '../components/common';
-import { formatMoney, parseAmount } from '../format/money';
+import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { useHistory, useProfiles, useUi } from '../stores';
 
@@ -81,7 +81,7 @@ function HistoryList() {
       <span className="col-amount">Amount</span>
       <span className="col-status">Status</span>
     </div>
-    <div className="history-list" ref={parent} role="region" aria-label={`Transactions, ${total.toLocaleString('en')} rows`} tabIndex={0}>
+    <div className="history-list" ref={parent} role="region" aria-label={`Transactions, ${formatCount(total)} rows`} tabIndex={0}>
       <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
           const row = rowAt(item.index);
@@ -193,17 +193,17 @@ export function HistoryScreen() {
       </form>
       {filterError ? <div className="notice notice-error" role="alert">{filterError}</div> : null}
       <div className="list-bar">
-        <span aria-live="polite">{total === null ? '' : `${total.toLocaleString('en')} transaction${total === 1 ? '' : 's'}`}</span>
+        <span aria-live="polite">{total === null ? '' : `${formatCount(total)} transaction${total === 1 ? '' : 's'}`}</span>
         <button type="button" className="secondary" onClick={() => void runExport()} disabled={!total || (exporting !== null && !exporting.done)}>
           Export CSV
         </button>
       </div>
       {exporting && !exporting.done ? (
         <div className="notice notice-info" role="status">
-          <Spinner label="Exporting CSV" /> Exporting {exporting.rows?.toLocaleString('en') ?? ''} rows…
+          <Spinner label="Exporting CSV" /> Exporting {exporting.rows == null ? '' : formatCount(exporting.rows)} rows…
         </div>
       ) : null}
-      {exporting?.done && exporting.filename ? <div className="notice notice-info" role="status">Exported {exporting.rows?.toLocaleString('en')} rows to {exporting.filename}.</div> : null}
+      {exporting?.done && exporting.filename ? <div className="notice notice-info" role="status">Exported {exporting.rows == null ? '' : formatCount(exporting.rows)} rows to {exporting.filename}.</div> : null}
       {exporting?.error ? <ErrorNotice failure={exporting.error} title="Export did not work." /> : null}
       {status === 'loading' ? <Loading label="Loading history" /> : null}
       {status === 'error' && error ? <ErrorNotice failure={error} /> : null}

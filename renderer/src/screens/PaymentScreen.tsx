@@ -1,13 +1,15 @@
 /** New payment: the form, local validation, the API's field errors, then the timeline. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { TransactionFields, useTransactionForm } from './transactionForm';
 
 export function PaymentScreen() {
+  const { t } = useTranslation(['payment', 'common']);
   const methods = useProfiles((s) => s.methods);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
   const profile = useProfiles((s) => activeProfile(s));
@@ -44,16 +46,16 @@ export function PaymentScreen() {
   return (
     <section aria-labelledby="payment-title" className="screen">
       <header className="screen-head">
-        <h1 id="payment-title">New payment</h1>
-        <p className="muted">Ask a customer to pay: they approve the prompt on their phone{profile ? ` (profile ${profile.name}, ${profile.environment})` : ''}.</p>
+        <h1 id="payment-title">{t('title')}</h1>
+        <p className="muted">{profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}</p>
       </header>
-      <form className="card form" onSubmit={submit} noValidate aria-label="New payment">
+      <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
           <button type="submit" className="primary" disabled={sending}>
-            {sending ? <Spinner label="Sending payment" /> : null}
-            {sending ? 'Sending…' : 'Request payment'}
+            {sending ? <Spinner label={t('sendingLabel')} /> : null}
+            {sending ? t('sending') : t('submit')}
           </button>
         </div>
       </form>

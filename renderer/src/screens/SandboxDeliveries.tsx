@@ -1,11 +1,15 @@
 /** Webhook URL and the list of deliveries with their attempts and a redeliver button. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorNotice, Empty } from '../components/common';
+import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
+import { describeFailure } from '../messages/errors';
 import { useSandbox } from '../stores';
 import { useControl } from './SandboxScreen';
 
 export function SandboxDeliveries() {
+  const { t } = useTranslation(['sandbox', 'status']);
   const engine = useSandbox((s) => s.engine);
   const deliveries = useSandbox((s) => s.deliveries);
   const deliveriesError = useSandbox((s) => s.deliveriesError);
@@ -20,51 +24,51 @@ export function SandboxDeliveries() {
     setSaved(null);
     const value = url.trim();
     if (await control.run(() => setWebhookUrl(value))) {
-      setSaved(value === '' ? 'Webhooks are off: no URL is set.' : `Saved: events are sent to ${value}.`);
+      setSaved(value === '' ? t('webhooks.savedOff') : t('webhooks.savedOn', { url: value }));
     }
   }
   return (
     <div className="card">
-      <h2>Webhooks</h2>
-      <form className="inline-form" aria-label="Set the webhook URL" onSubmit={(e) => { e.preventDefault(); void saveUrl(); }}>
-        <label className="grow">Webhook URL (empty to stop sending)
+      <h2>{t('webhooks.title')}</h2>
+      <form className="inline-form" aria-label={t('webhooks.form')} onSubmit={(e) => { e.preventDefault(); void saveUrl(); }}>
+        <label className="grow">{t('webhooks.url')}
           <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" />
         </label>
-        <button type="submit" className="secondary" disabled={control.busy}>Save webhook URL</button>
+        <button type="submit" className="secondary" disabled={control.busy}>{t('webhooks.save')}</button>
       </form>
-      <p role="status" aria-label="Result of saving the webhook address" className="muted small">{saved ?? ''}</p>
+      <p role="status" aria-label={t('webhooks.resultLabel')} className="muted small">{saved ?? ''}</p>
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
       <div className="list-bar">
-        <span>{deliveries.length} deliver{deliveries.length === 1 ? 'y' : 'ies'}</span>
+        <span>{t('webhooks.deliveries', { count: deliveries.length, formatted: formatCount(deliveries.length) })}</span>
         <button type="button" className="secondary small" onClick={() => void load()}>
-          Refresh deliveries
+          {t('webhooks.refresh')}
         </button>
       </div>
       {deliveriesError ? (
-        <p className="muted">{deliveriesError.message}</p>
+        <p className="muted">{t('webhooks.unavailable')} {describeFailure(deliveriesError).title}</p>
       ) : deliveries.length === 0 ? (
-        <Empty>No deliveries yet.</Empty>
+        <Empty>{t('webhooks.empty')}</Empty>
       ) : (
         <table className="table">
           <thead>
-            <tr><th scope="col">Event</th><th scope="col">Transaction</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+            <tr><th scope="col">{t('webhooks.event')}</th><th scope="col">{t('webhooks.transaction')}</th><th scope="col">{t('webhooks.state')}</th><th scope="col">{t('webhooks.attempts')}</th><th scope="col"><span className="sr-only">{t('webhooks.actions')}</span></th></tr>
           </thead>
           <tbody>
             {deliveries.map((d) => (
               <tr key={d.id}>
                 <td>{d.eventType}<div className="muted small">{formatDateTime(d.createdAt)}</div></td>
                 <td className="mono small">{d.transactionId}</td>
-                <td><span className={`badge badge-delivery-${d.state}`}>{d.state}</span>{d.nextAttemptAt ? <div className="muted small">next {formatDateTime(d.nextAttemptAt)}</div> : null}</td>
+                <td><span className={`badge badge-delivery-${d.state}`}>{t(`status:delivery.${d.state}`)}</span>{d.nextAttemptAt ? <div className="muted small">{t('webhooks.next', { at: formatDateTime(d.nextAttemptAt) })}</div> : null}</td>
                 <td>
                   <ol className="attempts">
                     {d.attempts.map((a, i) => (
                       <li key={i}>
-                        {formatDateTime(a.at)}: {a.httpStatus ? `HTTP ${a.httpStatus}` : a.error ?? 'no answer'} <span className="muted">({a.durationMs} ms)</span>
+                        {formatDateTime(a.at)}: {a.httpStatus ? `HTTP ${a.httpStatus}` : a.error ?? t('webhooks.noAnswer')} <span className="muted">({formatCount(a.durationMs)} ms)</span>
                       </li>
                     ))}
                   </ol>
                 </td>
-                <td><button type="button" className="secondary small" onClick={() => void control.run(() => redeliver(d.id))} aria-label={`Redeliver ${d.eventType} for ${d.transactionId}`}>Redeliver</button></td>
+                <td><button type="button" className="secondary small" onClick={() => void control.run(() => redeliver(d.id))} aria-label={t('webhooks.redeliverLabel', { event: d.eventType, id: d.transactionId })}>{t('webhooks.redeliver')}</button></td>
               </tr>
             ))}
           </tbody>

@@ -4,10 +4,12 @@
  * deliveries, and the clock and maintenance controls. Another profile active: a calm explanation instead of errors.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure, Result } from '../../../shared/api';
 import { describeFailedCode } from '../messages/errors';
-import { CopyButton, Empty, ErrorNotice, Loading } from '../components/common';
-import { formatMoney, parseAmount } from '../format/money';
+import { CopyButton, Empty, ErrorNotice, Loading, statusLabel } from '../components/common';
+import { translateFieldError } from '../messages/fields';
+import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
@@ -30,27 +32,31 @@ export function useControl() {
 }
 
 function Outcomes() {
+  const { t } = useTranslation(['sandbox', 'common']);
   const outcomes = useSandbox((s) => s.outcomes);
   const useNumber = useUi((s) => s.useNumber);
   return (
     <div className="card">
-      <h2>Outcomes by phone number</h2>
-      <p className="muted small">The sandbox decides each transaction’s fate by its phone number; any other number completes.</p>
+      <h2>{t('outcomes.title')}</h2>
+      <p className="muted small">{t('outcomes.intro')}</p>
       <table className="table">
         <thead>
-          <tr><th scope="col">Phone number</th><th scope="col">Outcome</th><th scope="col">Use this number</th></tr>
+          <tr><th scope="col">{t('outcomes.phone')}</th><th scope="col">{t('outcomes.outcome')}</th><th scope="col">{t('outcomes.use')}</th></tr>
         </thead>
         <tbody>
           {outcomes.map((o) => (
             <tr key={o.phoneNumber}>
               <td className="mono nowrap">{o.phoneNumber}</td>
               <td>
-                <span className={`badge badge-${o.finalStatus}`}>{o.finalStatus}</span> {o.description}
+                <span className={`badge badge-${o.finalStatus}`}>{statusLabel(o.finalStatus)}</span>{' '}
+                {o.behaviour === 'expires' ? t('outcomes.expires') : o.behaviour === 'needs-verify' ? t('outcomes.needsVerify') : null}
                 {o.failedCode ? <div className="muted small">{describeFailedCode(o.failedCode)}</div> : null}
               </td>
-              <td className="nowrap">
-                <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payment')} aria-label={`Use ${o.phoneNumber} for a payment`}>Payment</button>{' '}
-                <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payout')} aria-label={`Use ${o.phoneNumber} for a payout`}>Payout</button>
+              <td>
+                <div className="use-number">
+                  <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payment')} aria-label={t('outcomes.usePayment', { phone: o.phoneNumber })}>{t('outcomes.payment')}</button>
+                  <button type="button" className="secondary small" onClick={() => useNumber(o.phoneNumber, 'payout')} aria-label={t('outcomes.usePayout', { phone: o.phoneNumber })}>{t('outcomes.payout')}</button>
+                </div>
               </td>
             </tr>
           ))}
@@ -61,56 +67,57 @@ function Outcomes() {
 }
 
 function Wallet() {
+  const { t } = useTranslation(['sandbox', 'common']);
   const wallet = useSandbox((s) => s.wallet);
   const topUp = useSandbox((s) => s.topUp);
   const control = useControl();
   const [environment, setEnvironment] = useState<'sandbox' | 'live'>('sandbox');
   const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('Top-up from the console');
+  const [reason, setReason] = useState<string>(() => t('wallet.defaultReason'));
   const [error, setError] = useState<string | null>(null);
   const currency = wallet?.balances.find((b) => b.environment === environment)?.currency ?? 'XAF';
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     const parsed = parseAmount(amount, currency);
-    if ('error' in parsed) return setError(`Amount ${parsed.error}.`);
+    if ('error' in parsed) return setError(t('wallet.amountError', { error: translateFieldError(parsed.error) }));
     setError(null);
     if (await control.run(() => topUp({ environment, amount: parsed.amount, reason }))) setAmount('');
   }
   return (
     <div className="card">
-      <h2>Wallet</h2>
+      <h2>{t('wallet.title')}</h2>
       <div className="balances">
         {(wallet?.balances ?? []).map((b) => (
           <div key={b.environment} className="balance-tile">
-            <span className="muted">{b.environment}</span>
+            <span className="muted">{b.environment === 'live' || b.environment === 'sandbox' ? t(`common:environment.${b.environment}`) : b.environment}</span>
             <strong>{formatMoney(b.balance, b.currency)}</strong>
           </div>
         ))}
       </div>
-      <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label="Top up the wallet">
-        <label>Environment
+      <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label={t('wallet.form')}>
+        <label>{t('wallet.environment')}
           <select value={environment} onChange={(e) => setEnvironment(e.target.value as 'sandbox' | 'live')}>
-            <option value="sandbox">sandbox</option>
-            <option value="live">live</option>
+            <option value="sandbox">{t('common:environment.sandbox')}</option>
+            <option value="live">{t('common:environment.live')}</option>
           </select>
         </label>
-        <label>Top-up amount ({currency})
+        <label>{t('wallet.amount', { currency: currencyLabel(currency) })}
           <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={error ? true : undefined} />
         </label>
-        <label>Reason
+        <label>{t('wallet.reason')}
           <input value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
-        <button type="submit" className="primary" disabled={control.busy}>Top up</button>
+        <button type="submit" className="primary" disabled={control.busy}>{t('wallet.submit')}</button>
       </form>
       {error ? <div className="field-error" role="alert">{error}</div> : null}
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
       {wallet && wallet.ledger.length > 0 ? (
         <details>
-          <summary>Ledger ({wallet.ledger.length})</summary>
+          <summary>{t('wallet.ledger', { total: formatCount(wallet.ledger.length) })}</summary>
           <table className="table small">
             <tbody>
               {wallet.ledger.slice(0, 50).map((entry) => (
-                <tr key={entry.id}><td>{formatDateTime(entry.at)}</td><td>{entry.reason}</td><td className="num">{entry.amount.toLocaleString('en')}</td></tr>
+                <tr key={entry.id}><td>{formatDateTime(entry.at)}</td><td>{entry.reason}</td><td className="num">{formatCount(entry.amount)}</td></tr>
               ))}
             </tbody>
           </table>
@@ -121,6 +128,7 @@ function Wallet() {
 }
 
 function Controls() {
+  const { t } = useTranslation(['sandbox', 'common']);
   const engine = useSandbox((s) => s.engine);
   const settle = useSandbox((s) => s.settle);
   const advanceClock = useSandbox((s) => s.advanceClock);
@@ -135,19 +143,19 @@ function Controls() {
   const maintenance = maintenanceWanted ?? engine.maintenance;
   return (
     <div className="card">
-      <h2>Controls</h2>
-      <form className="inline-form" aria-label="Settle now" onSubmit={(e) => { e.preventDefault(); const id = transactionId.trim(); if (id) void control.run(() => settle(id)).then((ok) => ok && setNote(`Settled ${id}.`)); }}>
-        <label>Transaction id to settle now
+      <h2>{t('controls.title')}</h2>
+      <form className="inline-form" aria-label={t('controls.settleForm')} onSubmit={(e) => { e.preventDefault(); const id = transactionId.trim(); if (id) void control.run(() => settle(id)).then((ok) => ok && setNote(t('controls.settled', { id }))); }}>
+        <label>{t('controls.settleId')}
           <input value={transactionId} onChange={(e) => setTransactionId(e.target.value)} placeholder="TE_…" />
         </label>
-        <button type="submit" className="secondary" disabled={control.busy || !transactionId.trim()}>Settle now</button>
+        <button type="submit" className="secondary" disabled={control.busy || !transactionId.trim()}>{t('controls.settle')}</button>
       </form>
-      <form className="inline-form" aria-label="Advance the clock" onSubmit={(e) => { e.preventDefault(); const m = Number(minutes); if (Number.isInteger(m) && m > 0) void control.run(() => advanceClock(m * 60)); else setNote('Minutes must be a whole number above 0.'); }}>
-        <label>Advance the clock by (minutes)
+      <form className="inline-form" aria-label={t('controls.clockForm')} onSubmit={(e) => { e.preventDefault(); const m = Number(minutes); if (Number.isInteger(m) && m > 0) void control.run(() => advanceClock(m * 60)); else setNote(t('controls.minutesError')); }}>
+        <label>{t('controls.minutes')}
           <input inputMode="numeric" value={minutes} onChange={(e) => setMinutes(e.target.value)} />
         </label>
-        <button type="submit" className="secondary" disabled={control.busy}>Advance clock</button>
-        <span className="muted small">Offset now {Math.round(engine.clockOffsetSeconds / 60)} min</span>
+        <button type="submit" className="secondary" disabled={control.busy}>{t('controls.advance')}</button>
+        <span className="muted small">{t('controls.offset', { minutes: formatCount(Math.round(engine.clockOffsetSeconds / 60)) })}</span>
       </form>
       <label className="switch">
         <input
@@ -161,7 +169,7 @@ function Controls() {
             void control.run(() => setMaintenance(on)).finally(() => setMaintenanceWanted(null));
           }}
         />
-        Maintenance mode {maintenance ? '(on: the API answers 503 MAINTENANCE_MODE)' : '(off)'}
+        {t('controls.maintenance')} {maintenance ? t('controls.maintenanceOn') : t('controls.maintenanceOff')}
       </label>
       {note ? <p className="muted" role="status">{note}</p> : null}
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
@@ -170,6 +178,7 @@ function Controls() {
 }
 
 export function SandboxScreen() {
+  const { t } = useTranslation(['sandbox', 'common']);
   const status = useSandbox((s) => s.status);
   const error = useSandbox((s) => s.error);
   const engine = useSandbox((s) => s.engine);
@@ -184,38 +193,41 @@ export function SandboxScreen() {
   return (
     <section className="screen wide" aria-labelledby="sandbox-title">
       <header className="screen-head">
-        <h1 id="sandbox-title">Local sandbox</h1>
-        <p className="muted">A complete copy of the API running on this computer, with test keys and predictable outcomes.</p>
+        <h1 id="sandbox-title">{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
       </header>
-      {status === 'loading' || status === 'idle' ? <Loading label="Loading sandbox" /> : null}
+      {status === 'loading' || status === 'idle' ? <Loading label={t('loading')} /> : null}
       {status === 'unavailable' ? (
         <Empty>
-          The sandbox controls work with the Local sandbox profile only.{' '}
-          <button type="button" className="link" onClick={() => navigate('settings')}>Switch profile in Settings</button>
+          {t('unavailable')}{' '}
+          <button type="button" className="link" onClick={() => navigate('settings')}>{t('switchProfile')}</button>
         </Empty>
       ) : null}
       {status === 'error' && error ? <ErrorNotice failure={error} /> : null}
       {status === 'ready' && engine ? (
         <>
           <div className="card engine">
-            <h2>Engine</h2>
+            <h2>{t('engine.title')}</h2>
             <p>
               <span className={`dot-status ${engine.running ? 'on' : 'off'}`} aria-hidden="true" />
-              <strong>{engine.running ? 'Running' : 'Stopped'}</strong>
-              {engine.url ? <> at <span className="mono">{engine.url}</span> <CopyButton value={engine.url} label="engine URL" /></> : null}
-              {engine.maintenance ? <span className="badge badge-processing">maintenance</span> : null}
+              <strong>{engine.running ? t('engine.running') : t('engine.stopped')}</strong>
+              {engine.url ? <> {t('engine.at')} <span className="mono">{engine.url}</span> <CopyButton value={engine.url} label={t('engine.copyUrl')} /></> : null}
+              {engine.maintenance ? <span className="badge badge-processing">{t('engine.maintenance')}</span> : null}
             </p>
-            {engine.error ? <div className="notice notice-error" role="alert">{engine.error}</div> : null}
+            {engine.error ? <div className="notice notice-error" role="alert">{t('engine.notRunning')}</div> : null}
             <table className="table keys-table">
-              <thead><tr><th scope="col">Environment</th><th scope="col">Type</th><th scope="col">Public key</th><th scope="col">Secret key</th></tr></thead>
+              <thead><tr><th scope="col">{t('engine.environment')}</th><th scope="col">{t('engine.type')}</th><th scope="col">{t('engine.publicKey')}</th><th scope="col">{t('engine.secretKey')}</th></tr></thead>
               <tbody>
-                {engine.keys.map((k) => (
-                  <tr key={`${k.environment}-${k.type}`}>
-                    <td>{k.environment}</td><td>{k.type}</td>
-                    <td><span className="mono small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={`${k.environment} ${k.type} public key`} /></td>
-                    <td><span className="muted small">hidden</span> <CopyButton value={k.secretKey} label={`${k.environment} ${k.type} secret key`} /></td>
-                  </tr>
-                ))}
+                {engine.keys.map((k) => {
+                  const names = { environment: t(`common:environment.${k.environment}`), type: t(`keyType.${k.type}`) };
+                  return (
+                    <tr key={`${k.environment}-${k.type}`}>
+                      <td>{names.environment}</td><td>{names.type}</td>
+                      <td><span className="mono small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={t('engine.copyPublic', names)} /></td>
+                      <td><span className="muted small">{t('engine.hidden')}</span> <CopyButton value={k.secretKey} label={t('engine.copySecret', names)} /></td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

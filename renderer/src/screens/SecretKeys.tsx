@@ -3,6 +3,7 @@
  * shown again. After saving, the field is emptied and unmounted, so the secret is in no DOM node.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApiFailure, Profile } from '../../../shared/api';
 import type { KeyType } from '../../../shared/contract';
 import { CopyButton, ErrorNotice, Field, describedBy } from '../components/common';
@@ -13,7 +14,7 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
   const deleteSecret = useProfiles((s) => s.deleteSecret);
   const stored = keyType === 'payment' ? profile.hasPaymentSecret : profile.hasPayoutSecret;
   const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
-  const label = keyType === 'payment' ? 'Payment' : 'Payout';
+  const { t } = useTranslation('keys');
   const [replacing, setReplacing] = useState(false);
   const [secret, setSecretText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -43,41 +44,41 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
   const showInput = !profile.builtIn && (!stored || replacing);
   return (
     <div className="key-block">
-      <h3>{label} key</h3>
+      <h3>{t(`${keyType}.heading`)}</h3>
       <dl className="facts compact">
-        <dt>Public key</dt>
+        <dt>{t('publicKey')}</dt>
         <dd>
           {publicKey ? (
             <span className="id-value">
-              <span className="mono">{publicKey}</span> <CopyButton value={publicKey} label={`${label.toLowerCase()} public key`} />
+              <span className="mono">{publicKey}</span> <CopyButton value={publicKey} label={t(`${keyType}.copy`)} />
             </span>
           ) : (
-            <span className="muted">Not set: add it in the profile above.</span>
+            <span className="muted">{t('publicMissing')}</span>
           )}
         </dd>
-        <dt>Secret key</dt>
+        <dt>{t('secretKey')}</dt>
         <dd>
           {profile.builtIn ? (
-            <span className="muted">Provided by the local sandbox engine (see the Sandbox screen)</span>
+            <span className="muted">{t('builtIn')}</span>
           ) : stored ? (
-            <span className="stored" role="status">Stored in the keychain</span>
+            <span className="stored" role="status">{t('stored')}</span>
           ) : (
-            <span className="muted">Not stored</span>
+            <span className="muted">{t('notStored')}</span>
           )}
         </dd>
       </dl>
       {showInput ? (
-        <form onSubmit={(e) => void save(e)} className="secret-form" aria-label={`Store the ${label.toLowerCase()} secret`}>
-          <Field id={id} label={`${label} secret key`} errors={fieldErrors} hint="Entered once; kept in the operating system’s keychain and never shown again.">
+        <form onSubmit={(e) => void save(e)} className="secret-form" aria-label={t(`${keyType}.form`)}>
+          <Field id={id} label={t(`${keyType}.field`)} errors={fieldErrors} hint={t('hint')}>
             <input id={id} type="password" autoComplete="new-password" value={secret} onChange={(e) => setSecretText(e.target.value)} {...describedBy(id, fieldErrors, true)} />
           </Field>
           <div className="actions left">
             <button type="submit" className="primary" disabled={busy || secret.length === 0}>
-              Save {label.toLowerCase()} secret
+              {t(`${keyType}.save`)}
             </button>
             {replacing ? (
               <button type="button" className="secondary" onClick={() => { setReplacing(false); setSecretText(''); }}>
-                Cancel
+                {t('cancel')}
               </button>
             ) : null}
           </div>
@@ -85,10 +86,10 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
       ) : profile.builtIn ? null : (
         <div className="actions left">
           <button type="button" className="secondary" onClick={() => setReplacing(true)}>
-            Replace {label.toLowerCase()} secret
+            {t(`${keyType}.replace`)}
           </button>
           <button type="button" className="secondary danger-text" onClick={() => void remove()} disabled={busy}>
-            Delete {label.toLowerCase()} secret
+            {t(`${keyType}.delete`)}
           </button>
         </div>
       )}
@@ -98,9 +99,10 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
 }
 
 export function SecretKeys({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('keys');
   return (
     <div className="card">
-      <h2>Keys</h2>
+      <h2>{t('title')}</h2>
       <div className="keys">
         <SecretKey profile={profile} keyType="payment" />
         <SecretKey profile={profile} keyType="payout" />

@@ -4,6 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, JournalTransaction, PaydeskApi, SearchQuery } from '../../../shared/api';
+import { currentLanguage } from '../i18n';
 
 export const HISTORY_PAGE_SIZE = 200;
 
@@ -104,7 +105,7 @@ export function createHistoryStore(api: PaydeskApi) {
       },
       async exportCsv() {
         set({ exporting: { rows: get().total, done: false, error: null, filename: null } });
-        const result = await api.invoke('transactions:export', { query: get().query });
+        const result = await api.invoke('transactions:export', { query: get().query, language: currentLanguage() });
         if (!result.ok) {
           set({ exporting: { rows: null, done: true, error: result.error, filename: null } });
           return null;

@@ -13,6 +13,7 @@ import type {
   TransactionDetail,
 } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
+import { currentLanguage, t } from '../i18n';
 
 export interface EntryState {
   detail: TransactionDetail | null;
@@ -45,6 +46,11 @@ export interface TransactionsState {
 }
 
 const idle: ActionOutcome = { busy: false, message: null, error: null };
+
+/** Verify's outcome sentence: the service's own words in English, the catalogue's in French (the new status is shown next to it). */
+function verifiedMessage(serviceMessage: string): string {
+  return currentLanguage() === 'en' ? serviceMessage : t('console:verify.done');
+}
 
 export function createTransactionsStore(api: PaydeskApi) {
   return createStore<TransactionsState>()((set, get) => {
@@ -86,7 +92,7 @@ export function createTransactionsStore(api: PaydeskApi) {
         set({
           verify: {
             ...get().verify,
-            [journalId]: result.ok ? { ...idle, message: result.value.message } : { ...idle, error: result.error },
+            [journalId]: result.ok ? { ...idle, message: verifiedMessage(result.value.message) } : { ...idle, error: result.error },
           },
         });
         await get().load(journalId);
@@ -98,7 +104,7 @@ export function createTransactionsStore(api: PaydeskApi) {
           resolve: {
             ...get().resolve,
             [journalId]: result.ok
-              ? { ...idle, exists: result.value.exists, message: result.value.exists ? 'The service has this transaction: it was sent once, nothing to resend.' : 'The service has no transaction with this external id: it never arrived, so it is safe to send again.' }
+              ? { ...idle, exists: result.value.exists, message: result.value.exists ? t('console:resolve.exists') : t('console:resolve.missing') }
               : { ...idle, exists: null, error: result.error },
           },
         });

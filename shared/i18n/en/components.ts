@@ -1,0 +1,9 @@
+/** Shared pieces: error notices, copy buttons. */
+export default {
+  copyLabel: 'Copy {{label}}',
+  /** Followed by the service's or main's own message, in English. */
+  details: 'Details:',
+  code: 'Code {{code}}',
+  /** The built-in profile's name (main calls it "Local sandbox"). */
+  localSandbox: 'Local sandbox',
+} as const;

@@ -1,0 +1,26 @@
+/** Column headers of the History CSV export (made in main). Values (ids, codes, XAF) stay as they are. */
+export default {
+  columns: {
+    created_at: 'created_at',
+    profile: 'profile',
+    environment: 'environment',
+    kind: 'kind',
+    state: 'state',
+    status: 'status',
+    failed_code: 'failed_code',
+    transaction_id: 'transaction_id',
+    external_id: 'external_id',
+    amount: 'amount',
+    fee: 'fee',
+    net_amount: 'net_amount',
+    currency: 'currency',
+    phone_number: 'phone_number',
+    payment_method: 'payment_method',
+    customer_first_name: 'customer_first_name',
+    customer_last_name: 'customer_last_name',
+    customer_email: 'customer_email',
+    description: 'description',
+    last_error: 'last_error',
+    updated_at: 'updated_at',
+  },
+} as const;

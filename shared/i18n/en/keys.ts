@@ -1,0 +1,30 @@
+/** Settings → a profile's keys (public key shown, secret key entered once into the keychain). */
+export default {
+  title: 'Keys',
+  publicKey: 'Public key',
+  secretKey: 'Secret key',
+  publicMissing: 'Not set: add it in the profile above.',
+  builtIn: 'Provided by the local sandbox engine (see the Sandbox screen)',
+  stored: 'Stored in the keychain',
+  notStored: 'Not stored',
+  hint: 'Entered once; kept in the operating system’s keychain and never shown again.',
+  cancel: 'Cancel',
+  payment: {
+    heading: 'Payment key',
+    copy: 'payment public key',
+    form: 'Store the payment secret',
+    field: 'Payment secret key',
+    save: 'Save payment secret',
+    replace: 'Replace payment secret',
+    delete: 'Delete payment secret',
+  },
+  payout: {
+    heading: 'Payout key',
+    copy: 'payout public key',
+    form: 'Store the payout secret',
+    field: 'Payout secret key',
+    save: 'Save payout secret',
+    replace: 'Replace payout secret',
+    delete: 'Delete payout secret',
+  },
+} as const;

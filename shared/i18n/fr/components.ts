@@ -1,0 +1,9 @@
+import type { Messages } from '../types';
+import type en from '../en/components';
+
+export default {
+  copyLabel: 'Copier {{label}}',
+  details: 'Détails\u00a0:',
+  code: 'Code {{code}}',
+  localSandbox: 'Bac à sable local',
+} as const satisfies Messages<typeof en>;
