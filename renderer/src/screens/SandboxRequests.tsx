@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, ErrorNotice, Loading } from '../components/common';
+import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useInspector, useSandbox } from '../stores';
 import type { StatusFilterChoice } from '../stores/inspector';
@@ -45,7 +46,7 @@ export function SandboxRequests() {
       <h2 id="requests-title">
         {t('requests.title')} <span className="badge badge-completed">{t('requests.live')}</span>
       </h2>
-      {status === 'ready' && capacity === 0 ? <p className="muted">{t('requests.off')}</p> : <p className="muted small">{t('requests.intro', { capacity })}</p>}
+      {status === 'ready' && capacity === 0 ? <p className="muted">{t('requests.off')}</p> : <p className="muted small">{t('requests.intro', { capacity: formatCount(capacity) })}</p>}
       <form className="inline-form" aria-label={t('requests.title')} onSubmit={(e) => e.preventDefault()}>
         <label>
           {t('requests.filterStatus')}
@@ -73,7 +74,7 @@ export function SandboxRequests() {
       ) : null}
       {requests.length > 0 ? (
         <>
-          <div className="list-bar"><span>{t('requests.count', { count: requests.length })}</span></div>
+          <div className="list-bar"><span>{t('requests.count', { count: requests.length, formatted: formatCount(requests.length) })}</span></div>
           <div className="requests-scroll">
             <table className="table small requests-table">
               <thead>

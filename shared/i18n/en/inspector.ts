@@ -12,8 +12,10 @@ export default {
     status4xx: 'Refusals (4xx)',
     status401: 'Authentication (401)',
     status5xx: 'Server errors (5xx)',
-    count_one: '{{count}} request',
-    count_other: '{{count}} requests',
+    count_one: '{{formatted}} request',
+    count_other: '{{formatted}} requests',
+    /** Never chosen in English; French uses it for round millions. */
+    count_many: '{{formatted}} requests',
     none: 'No request yet. Send one to {{url}} and it appears here at once.',
     noneFiltered: 'No request matches these filters.',
     more: 'Show older requests',
