@@ -98,6 +98,14 @@ describe('refusals before authentication', () => {
   });
 });
 
+describe('reset', () => {
+  it('keeps the recorded requests after POST /_sandbox/reset', async () => {
+    const { record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_before_reset', ...SANDBOX_PAYMENT });
+    data(await control(t.engine, 'POST', '/reset'));
+    expect((await requestsPage(t.engine)).requests.map((r) => r.id)).toContain(record.id);
+  });
+});
+
 describe('the request event', () => {
   it('arrives on /_sandbox/events as event: request with the diagnosis', async () => {
     const response = await request(`${t.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.adminToken}` } });
