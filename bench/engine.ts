@@ -55,7 +55,7 @@ interface Ready {
 /** Child mode: the engine on a WAL file database and the bare server, until stdin closes. */
 async function serve(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
-  const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000) });
+  const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000), ...(process.env.BENCH_INSPECTOR_SIZE === undefined ? {} : { inspectorSize: Number(process.env.BENCH_INSPECTOR_SIZE) }) });
   const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
   // The bare baseline answers what a retrieve answers: a full transaction envelope.

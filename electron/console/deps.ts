@@ -2,7 +2,8 @@
  * What the handlers depend on, as narrow interfaces, so that tests and the runtime can pass the
  * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
  */
-import type { Environment } from '../../shared/contract';
+import type { Environment, InspectedPage } from '../../shared/contract';
+import type { InspectorQuery } from '../engine';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
 /** One page of the local engine's webhook deliveries as the console lists them. */
@@ -80,6 +81,10 @@ export interface SandboxControl {
   deliveries?(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
   redeliver?(deliveryId: string): void | Promise<void>;
   setWebhookUrl?(url: string | null): void | Promise<void>;
+  /** The request inspector's records (newest first). */
+  requests?(query: InspectorQuery): InspectedPage;
+  /** Engine time in whole seconds (the clock signatures are checked against). */
+  nowSeconds?(): number;
   /** The fee the engine will charge, where it can tell in advance. */
   feeFor?(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number | null;
   /**

@@ -7,8 +7,9 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
+import type { InspectedRequest } from '../../shared/contract';
 import { createClient, type ClientOptions } from '../client';
-import { startEngine, type EngineEvent, type EngineHandle } from '../engine';
+import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
@@ -161,6 +162,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       case 'engine':
         return emit('sandbox:event', { kind: 'engine', detail: event.detail });
       case 'extension': {
+        if (event.topic === REQUEST_EVENT_TOPIC) return emit('sandbox:request', event.data as InspectedRequest);
         if (event.topic !== 'webhook.delivery') return;
         const data = event.data as { transactionId?: unknown; status?: unknown } | null;
         return emit('sandbox:event', {

@@ -123,6 +123,8 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       }
       return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
     },
+    requests: (query) => handle.inspector.list(query),
+    nowSeconds: () => handle.clock.nowSeconds(),
   };
   if (webhooks.deliveryPage) {
     control.deliveries = (cursor) => {

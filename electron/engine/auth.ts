@@ -22,12 +22,36 @@
 import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
-import { hmacKey, verifySignature } from '../signing';
+import { hmacKey, verifySignature, type CanonicalParts } from '../signing';
 import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
 import { statementsFor } from './statements';
 
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+/** What the failing check saw, for the request inspector (inspector/diagnose.ts turns it into a diagnosis). */
+export type AuthFailureDetail =
+  | { check: 'headers'; missing: string[] }
+  | { check: 'timestamp'; received: string }
+  | { check: 'environment'; received: string }
+  | { check: 'timestamp-window'; timestamp: number; engineTime: number }
+  | { check: 'api-key'; reason: 'unknown' | 'inactive' | 'wrong-type'; keyType: KeyType | null; requiredKeyType: KeyType }
+  | { check: 'key-environment'; keyEnvironment: Environment; headerEnvironment: Environment }
+  | { check: 'signature'; canonical: CanonicalParts; received: string; appId: string; environment: Environment; keyType: KeyType; engineTime: number }
+  | { check: 'ip-whitelist'; address: string; whitelist: string[] }
+  | { check: 'application'; applicationStatus: 'pending' | 'inactive' }
+  | { check: 'live-mode' };
+
+/** An authentication refusal: the API error the client gets, plus what the failing check saw. */
+export class AuthFailure extends ApiError {
+  constructor(
+    code: ConstructorParameters<typeof ApiError>[0],
+    message: string,
+    readonly detail: AuthFailureDetail,
+  ) {
+    super(code, message);
+  }
+}
 
 export interface Authenticated {
   publicKey: string;
@@ -126,44 +150,69 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
     if (timestamp === undefined) missing.push(names.timestamp);
     if (signature === undefined) missing.push(names.signature);
     if (environment === undefined) missing.push(names.environment);
-    throw new ApiError('AUTHENTICATION_HEADERS_REQUIRED', `Missing authentication headers: ${missing.join(', ')}.`);
+    throw new AuthFailure('AUTHENTICATION_HEADERS_REQUIRED', `Missing authentication headers: ${missing.join(', ')}.`, { check: 'headers', missing });
   }
   if (!POSITIVE_INTEGER.test(timestamp)) {
-    throw new ApiError('INVALID_TIMESTAMP', `${names.timestamp} must be the Unix time in seconds, a positive integer.`);
+    throw new AuthFailure('INVALID_TIMESTAMP', `${names.timestamp} must be the Unix time in seconds, a positive integer.`, { check: 'timestamp', received: timestamp });
   }
   if (environment !== 'sandbox' && environment !== 'live') {
-    throw new ApiError('INVALID_ENVIRONMENT', `${names.environment} must be sandbox or live.`);
+    throw new AuthFailure('INVALID_ENVIRONMENT', `${names.environment} must be sandbox or live.`, { check: 'environment', received: environment });
   }
   if (Math.abs(nowSeconds - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
-    throw new ApiError('TIMESTAMP_EXPIRED', `${names.timestamp} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes from server time.`);
+    throw new AuthFailure('TIMESTAMP_EXPIRED', `${names.timestamp} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes from server time.`, {
+      check: 'timestamp-window',
+      timestamp: Number(timestamp),
+      engineTime: nowSeconds,
+    });
   }
   const key = cachedConfig<CachedKey>(db, `key:${publicKey}`, () => {
     const row = statements(db).key.get(publicKey) as KeyRow | undefined;
     return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[], hmacKey: hmacKey(row.secret_key) };
   });
   if (!key || key.active !== 1 || key.type !== request.requiredKeyType) {
-    throw new ApiError('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`);
+    throw new AuthFailure('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`, {
+      check: 'api-key',
+      reason: !key ? 'unknown' : key.active !== 1 ? 'inactive' : 'wrong-type',
+      keyType: key?.type ?? null,
+      requiredKeyType: request.requiredKeyType,
+    });
   }
   if (key.environment !== environment) {
-    throw new ApiError('API_KEY_ENV_MISMATCH', `The API key belongs to the ${key.environment} environment, not ${environment}.`);
+    throw new AuthFailure('API_KEY_ENV_MISMATCH', `The API key belongs to the ${key.environment} environment, not ${environment}.`, {
+      check: 'key-environment',
+      keyEnvironment: key.environment,
+      headerEnvironment: environment,
+    });
   }
   const payload = request.method.toUpperCase() === 'GET' || request.method.toUpperCase() === 'HEAD' ? request.query : (request.body ?? '');
   const canonical = { publicKey, timestamp, method: request.method, path: request.path, payload };
   if (!verifySignature(key.hmacKey, canonical, signature)) {
-    throw new ApiError('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.');
+    throw new AuthFailure('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.', {
+      check: 'signature',
+      canonical,
+      received: signature,
+      appId: key.app_id,
+      environment,
+      keyType: key.type,
+      engineTime: nowSeconds,
+    });
   }
   const whitelist = key.whitelist;
   if (whitelist.length > 0 && !whitelist.includes(normalizeAddress(request.remoteAddress))) {
-    throw new ApiError('FORBIDDEN', 'Requests from this IP address are not allowed for this key.');
+    throw new AuthFailure('FORBIDDEN', 'Requests from this IP address are not allowed for this key.', {
+      check: 'ip-whitelist',
+      address: normalizeAddress(request.remoteAddress),
+      whitelist: [...whitelist],
+    });
   }
   if (key.app_status === 'pending') {
-    throw new ApiError('APPLICATION_NOT_ACTIVE', 'The application has not been activated yet.');
+    throw new AuthFailure('APPLICATION_NOT_ACTIVE', 'The application has not been activated yet.', { check: 'application', applicationStatus: 'pending' });
   }
   if (key.app_status === 'inactive') {
-    throw new ApiError('APP_NOT_ACTIVE', 'The application tied to this key is inactive.');
+    throw new AuthFailure('APP_NOT_ACTIVE', 'The application tied to this key is inactive.', { check: 'application', applicationStatus: 'inactive' });
   }
   if (environment === 'live' && key.live_approved !== 1) {
-    throw new ApiError('LIVE_MODE_NOT_ENABLED', 'The application is not approved for live transactions.');
+    throw new AuthFailure('LIVE_MODE_NOT_ENABLED', 'The application is not approved for live transactions.', { check: 'live-mode' });
   }
   return {
     publicKey,

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--json]`
+ * `npm run sandbox -- [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N] [--json]`
  *
  * Starts the local sandbox engine and prints its URL and keys (or, with --json, one JSON line).
  * Bad flags or a bad seed file: a precise message on stderr and exit code 2 before anything listens.
@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE } from './inspector';
 import { ADMIN_TOKEN_PATTERN } from './control';
 import { DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE, defaultDbFile, loadSeedFile, MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, SeedError, startEngine, type EngineHandle, type Seed } from './index';
 
@@ -19,6 +20,8 @@ export interface CliOptions {
   /** Requests per minute per key; 0 turns the limit off; undefined: the default (600). */
   rateLimit: number | undefined;
   adminToken: string | undefined;
+  /** --inspector-size; absent: the engine's default. */
+  inspectorSize?: number;
   json: boolean;
   help: boolean;
 }
@@ -37,10 +40,11 @@ Options:
   --settle-ms N     delay before a transaction settles, in milliseconds (default 2000, 0 allowed)
   --rate-limit N    requests per minute per API key (default ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}, 0 = no limit, for load tests)
   --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
+  --inspector-size N  requests the request inspector keeps in memory (default ${DEFAULT_INSPECTOR_SIZE}, 0 turns it off)
   --json            print one JSON line with the URL and keys when ready
   --help            show this help`;
 
-const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--rate-limit', '--admin-token']);
+const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--rate-limit', '--admin-token', '--inspector-size']);
 const BOOLEAN_FLAGS = new Set(['--json', '--help']);
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
@@ -99,6 +103,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         if (!ADMIN_TOKEN_PATTERN.test(value)) throw new UsageError('--admin-token must be 16 to 200 characters of letters, digits and . _ ~ + / = -');
         options.adminToken = value;
         break;
+      case '--inspector-size':
+        options.inspectorSize = integerFlag('--inspector-size', value, 0, MAX_INSPECTOR_SIZE);
+        break;
     }
   }
   return options;
@@ -150,6 +157,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       settleMs: options.settleMs,
       rateLimit: options.rateLimit === undefined ? undefined : { perKeyPerMinute: options.rateLimit },
       adminToken: options.adminToken,
+      inspectorSize: options.inspectorSize,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -25,6 +25,7 @@ import { createScheduler } from './scheduler';
 import { defaultSeed, type Seed } from './seed';
 import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplication } from './seeding';
 import { createServer } from './server';
+import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
 import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
 import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
@@ -40,6 +41,7 @@ export type { LedgerRow } from './wallet';
 export type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOptions, DeliveryStatus, DeliveryPage, WebhookDeliverySummary } from './webhooks';
 export { signWebhook, DEFAULT_RETRY_DELAYS_SECONDS } from './webhooks';
 export { buildOpenApiDocument } from './openapi';
+export { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE, REQUEST_EVENT_TOPIC, type InspectorQuery, type RequestInspector } from './inspector';
 export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
@@ -83,6 +85,8 @@ export interface EngineOptions {
   nativeBinding?: string;
   /** Webhook retry schedule, jitter, timeout and concurrency (see webhooks/dispatcher.ts). */
   webhooks?: WebhookOptions;
+  /** How many answered requests the request inspector keeps in memory; default 500, 0 turns it off. */
+  inspectorSize?: number;
 }
 
 export interface ApplicationKeys {
@@ -137,6 +141,8 @@ export interface EngineHandle {
   /** Moves the engine clock forward: settlements, expiry and webhook retries due by then run. */
   advanceClock(seconds: number): void;
   maintenance(): boolean;
+  /** The last answered public API requests, with diagnoses of authentication failures. */
+  inspector: RequestInspector;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -162,6 +168,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
     rateLimitPerKeyPerMinute: checkRateLimit(options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
+  const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   // The offset survives restarts (migration 3); an advance is stored before its due work runs.
@@ -183,10 +190,11 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     onStop: (cleanup) => cleanups.push(cleanup),
   });
   ctxRef = ctx;
+  const inspector = createInspector(ctx, inspectorSize, options.headerWord ?? 'SVC');
   let handle: EngineHandle | null = null;
   let tools: SandboxTools;
   try {
-    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC' }, () => {
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC', inspector }, () => {
       if (!handle) throw new Error('engine not ready');
       return handle;
     });
@@ -196,6 +204,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   }
   const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
   const app = createServer({ bodyLimitBytes: settings.bodyLimitBytes, logger: options.logger ?? false });
+  inspector.install(app);
   try {
     if (!isSeeded(db)) applySeed(db, seed, clock.nowMicros());
     await app.register(publicApi, { ctx, rateLimiter, headerWord: options.headerWord ?? 'SVC' });
@@ -298,6 +307,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     webhookSecret: (appId) => tools.webhooks.endpoint(appId).secret,
     advanceClock: (seconds) => clock.advance(seconds),
     maintenance: () => settings.maintenance,
+    inspector,
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();

@@ -29,6 +29,8 @@ import {
   type BatchSummary,
   type RehearsalSummary,
 } from './batch';
+import type { InspectedPage, InspectedRequest } from '../contract/inspector';
+import type { SignedExample } from './types';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -69,6 +71,20 @@ const batchId = z.string().min(1).max(100);
 /** A row number as a spreadsheet shows it: row 1 is the header. */
 const rowNumber = z.number().int().min(2, 'row 1 is the header').max(1_000_000);
 const cell = z.string().max(1000, 'must be at most 1000 characters');
+/** The sign helper's form (and the detail view's "reproduce"): what to sign for the local sandbox. */
+export const signRequestSchema = z.strictObject({
+  method: z.enum(['GET', 'POST']),
+  path: z.string().trim().max(500).regex(/^\/[^\s?#]*$/, 'starts with / and has no spaces, ? or #'),
+  /** The raw query string without `?`, exactly as it will be sent. */
+  query: z.string().max(2000).regex(/^[^\s#]*$/, 'no spaces or #').default(''),
+  /** The exact body bytes (POST). */
+  body: z.string().max(64 * 1024).default(''),
+  /** Omitted: the type the path needs (payment for /v1/payments…, payout for /v1/payouts… and /v1/balance). */
+  keyType: z.enum(KEY_TYPES).optional(),
+  /** The language of the comments in the snippets. */
+  language: z.enum(LANGUAGES).default('en'),
+});
+export type SignRequestInput = z.input<typeof signRequestSchema>;
 
 const secretRef = z.strictObject({ profileId: id, keyType: z.enum(KEY_TYPES) });
 
@@ -187,6 +203,15 @@ export const CHANNEL_INPUTS = {
   /** A new draft of the rows that were rejected or ended failed/cancelled, with new external ids. */
   'batches:retryFailed': z.strictObject({ batchId }),
   'batches:report': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
+  /** The request inspector: newest first, `cursor` = the previous page's `nextCursor`. */
+  'sandbox:requests': z.strictObject({
+    status: z.string().regex(/^(?:[1-5]\d\d|[1-5]xx)$/, 'an HTTP status (401) or a class (4xx)').optional(),
+    key: z.string().trim().min(1).max(200).optional(),
+    cursor: z.string().regex(/^[1-9]\d{0,15}$/, 'the nextCursor of an earlier page').optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+  }),
+  /** Signs a request for the local sandbox with its fixture key: headers, canonical string, snippets. */
+  'sandbox:signRequest': signRequestSchema,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -260,6 +285,8 @@ export interface ChannelResults {
   'batches:list': { batches: BatchSummary[] };
   'batches:retryFailed': BatchDetail;
   'batches:report': { filename: string; csv: string; rows: number };
+  'sandbox:requests': InspectedPage;
+  'sandbox:signRequest': SignedExample;
 }
 
 /** Every handler answers with this; nothing is thrown across a transport. */
@@ -307,9 +334,11 @@ export interface PushEvents {
   'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
   /** A batch's sending or rehearsal progressed or changed state (at most about 4 a second per batch). */
   'batch:progress': BatchProgress;
+  /** The local sandbox answered a request (the request inspector's new record). */
+  'sandbox:request': InspectedRequest;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

@@ -172,3 +172,20 @@ export interface ApiFailure {
   /** For `OUTCOME_UNKNOWN`, the journal entry to follow up. */
   journalId?: string;
 }
+
+/**
+ * A request signed for the local sandbox with its fixture key (the sign helper, and "reproduce"
+ * in the request inspector). Only the loopback engine's documented fixture secret is ever used.
+ */
+export interface SignedExample {
+  url: string;
+  method: 'GET' | 'POST';
+  keyType: KeyType;
+  publicKey: string;
+  /** Engine time (seconds) the headers were signed at: valid for ±300 s. */
+  timestamp: string;
+  headers: { name: string; value: string }[];
+  canonical: string;
+  /** Ready to paste; each computes a fresh timestamp and signature when run. */
+  snippets: { curl: string; node: string; php: string };
+}

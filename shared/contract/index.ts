@@ -2,3 +2,4 @@ export * from './codes';
 export * from './schemas';
 export * from './timestamps';
 export * from './outcomes';
+export * from './inspector';

@@ -11,9 +11,11 @@ import enErrors from './en/errors';
 import enFailed from './en/failed';
 import frBatch from './fr/batch';
 import frBatchCsv from './fr/batchCsv';
+import enInspector from './en/inspector';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
+import frInspector from './fr/inspector';
 import enComponents from './en/components';
 import enConsole from './en/console';
 import enExports from './en/exports';
@@ -64,6 +66,7 @@ export const english = {
   settings: enSettings,
   payout: enPayout,
   form: enForm,
+  inspector: enInspector,
 } as const;
 
 export type Catalogue = typeof english;
@@ -73,6 +76,7 @@ const french: Messages<Catalogue> = {
   common: frCommon,
   errors: frErrors,
   failed: frFailed,
+  inspector: frInspector,
   components: frComponents,
   console: frConsole,
   exports: frExports,

@@ -193,6 +193,7 @@ describe('browser host: push events', () => {
   });
 
   it('stops listening to the runtime when closed', async () => {
+    // One listener per push event.
     expect(events.listenerCount()).toBe(PUSH_EVENTS.length);
     await host.close();
     expect(events.listenerCount()).toBe(0);

@@ -59,6 +59,7 @@ const NOT_WORDS: readonly RegExp[] = [
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, // UUIDs (external ids)
   /\b[\w-]+\.(csv|json|db)\b/g, // file names
   /\bX-[A-Za-z0-9]+-[A-Za-z-]+\b/g, // header names: X-SVC-Timestamp
+  /(?<![\w/])\/v\d+\/[\w/.%~-]*/g, // API paths: /v1/payments, /v1/balance (the request inspector lists them)
 ];
 
 export interface EnglishHit {

@@ -75,6 +75,7 @@ export function createFakeApi(handlers: Handlers = {}, profiles: Profile[] = [pr
     'methods:list': () => ok({ methods: ['service_demo', 'momo_cm'] }),
     'balance:get': () => ok({ available: true, balance: 100_000, currency: 'XAF' }),
     'sandbox:outcomes': () => ok({ outcomes: SANDBOX_OUTCOMES }),
+    'sandbox:requests': () => ok({ requests: [], nextCursor: null, capacity: 500 }),
   };
   const api: FakeApi = {
     calls: [],

@@ -14,6 +14,7 @@ import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
+import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
@@ -76,6 +77,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
     ...batches.handlers,
+    ...inspectorHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -6,6 +6,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { EngineContext } from '../context';
 import { ApiError, errorBody } from '../errors';
 import { registerOpenApiRoute } from '../openapi';
+import type { RequestInspector } from '../inspector';
+import { registerInspectorRoutes } from '../inspector/routes';
 import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks';
 import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
@@ -21,6 +23,7 @@ export interface SandboxToolsOptions {
   adminToken?: string;
   webhooks?: WebhookOptions;
   headerWord: string;
+  inspector: RequestInspector;
 }
 
 export interface SandboxTools {
@@ -38,6 +41,7 @@ interface ControlApiOptions {
   adminToken: string;
   target: () => ControlTarget;
   streams: EventStreams;
+  inspector: RequestInspector;
 }
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
@@ -66,6 +70,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   });
 
   registerControlRoutes(app, options);
+  registerInspectorRoutes(app, options.inspector);
 }
 
 export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOptions, target: () => ControlTarget): SandboxTools {
@@ -80,7 +85,7 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
     adminToken,
     webhooks,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),

@@ -1,7 +1,7 @@
 /**
  * The local sandbox: engine status, keys for your own app, the outcome-by-phone table with
- * "use this number", wallet and top-up, webhooks and deliveries, and the clock and maintenance
- * controls. Another profile active: a calm explanation instead of errors.
+ * "use this number", wallet and top-up, the request inspector and sign helper, webhooks and
+ * deliveries, and the clock and maintenance controls. Another profile active: a calm explanation instead of errors.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,8 @@ import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
+import { SandboxRequests } from './SandboxRequests';
+import { SandboxSignHelper } from './SandboxSignHelper';
 
 /** Runs a control and keeps its failure for display. */
 export function useControl() {
@@ -236,6 +238,8 @@ export function SandboxScreen() {
               <Controls />
             </div>
           </div>
+          <SandboxRequests />
+          <SandboxSignHelper />
           <SandboxDeliveries />
         </>
       ) : null}

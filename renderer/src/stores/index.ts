@@ -6,7 +6,9 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createBatchStore, type BatchState } from './batch';
+import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
+import { createInspectorStore, type InspectorState } from './inspector';
 import { createProfilesStore, type ProfilesState } from './profiles';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
@@ -18,6 +20,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     transactions: createTransactionsStore(api),
     history: createHistoryStore(api),
     sandbox: createSandboxStore(api),
+    inspector: createInspectorStore(api),
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
   };
@@ -45,6 +48,13 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     if (stores.sandbox.getState().status !== 'idle') void stores.sandbox.getState().load();
   }, 250);
   const refreshBalance = coalesce(() => void stores.profiles.getState().loadBalance(), 250);
+  // A client under load can make hundreds of requests a second: the list takes them in batches.
+  let arrived: InspectedRequest[] = [];
+  const showArrived = coalesce(() => {
+    const batch = arrived;
+    arrived = [];
+    stores.inspector.getState().received(batch);
+  }, 200);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -65,6 +75,10 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       refreshSandbox();
       // Settled payments and payouts move the wallet too, not only top-ups.
       refreshBalance();
+    }),
+    api.on('sandbox:request', (record) => {
+      arrived.push(record);
+      showArrived();
     }),
   ];
   return () => offs.forEach((off) => off());
@@ -92,6 +106,9 @@ export function useSandbox<T>(selector: (state: SandboxState) => T): T {
 }
 export function useBatch<T>(selector: (state: BatchState) => T): T {
   return useStore(useStores().batch, selector);
+}
+export function useInspector<T>(selector: (state: InspectorState) => T): T {
+  return useStore(useStores().inspector, selector);
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);
