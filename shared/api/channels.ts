@@ -19,6 +19,7 @@ import type {
   ApiFailure,
 } from './types';
 import type { SandboxOutcome } from '../contract/outcomes';
+import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults, type ReconcileProgress } from './reconcile';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -116,6 +117,9 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+
+  // Reconciliation of the merchant's records (issue 11): shared/api/reconcile.ts
+  ...RECONCILE_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -126,7 +130,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults {
+export interface ChannelResults extends ReconcileChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';
@@ -212,9 +216,11 @@ export interface PushEvents {
   'profiles:changed': { activeId: string };
   /** Something in the local sandbox changed (status change, delivery attempt, wallet). */
   'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
+  /** A reconciliation moved on (rows checked, verified, finished, cancelled). */
+  'reconcile:progress': ReconcileProgress;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'reconcile:progress'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

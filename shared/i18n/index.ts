@@ -7,15 +7,18 @@
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import enReconcile from './en/reconcile';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
+import frReconcile from './fr/reconcile';
 import type { Language, Messages } from './types';
 
 export const english = {
   common: enCommon,
   errors: enErrors,
   failed: enFailed,
+  reconcile: enReconcile,
 } as const;
 
 export type Catalogue = typeof english;
@@ -25,6 +28,7 @@ const french: Messages<Catalogue> = {
   common: frCommon,
   errors: frErrors,
   failed: frFailed,
+  reconcile: frReconcile,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

@@ -54,6 +54,16 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:setMaintenance': { on: true },
+  'reconcile:begin': { fileName: 'orders.csv' },
+  'reconcile:append': { uploadId: 'u1', text: 'external_id,kind,amount\n' },
+  'reconcile:import': { uploadId: 'u1', processingMinutes: 30, period: { from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z' }, utcOffsetMinutes: -60 },
+  'reconcile:list': {},
+  'reconcile:get': { id: 'r1' },
+  'reconcile:rows': { id: 'r1', category: 'matched', offset: 0, limit: 10 },
+  'reconcile:cancel': { id: 'r1' },
+  'reconcile:resume': { id: 'r1' },
+  'reconcile:verify': { id: 'r1' },
+  'reconcile:export': { id: 'r1', category: 'matched', language: 'fr' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

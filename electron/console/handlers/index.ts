@@ -11,6 +11,7 @@ import { createWatcher, type Watcher } from '../watcher';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
+import { reconcileHandlers } from './reconcile';
 import { sandboxHandlers } from './sandbox';
 import { sendHandlers } from './send';
 
@@ -68,6 +69,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
+    ...reconcileHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

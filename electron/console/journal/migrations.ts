@@ -3,6 +3,7 @@
  * `PRAGMA user_version` records the last one applied.
  */
 import type Database from 'better-sqlite3';
+import { RECONCILE_MIGRATION } from '../reconcile/schema';
 
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX timeline_by_entry ON timeline (entry_seq, id);
     `,
   },
+  RECONCILE_MIGRATION,
 ];
 
 export function migrate(db: Database.Database): void {

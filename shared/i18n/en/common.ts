@@ -8,6 +8,7 @@ export default {
     lookup: 'Lookup',
     timeline: 'Transaction',
     history: 'History',
+    reconcile: 'Reconcile',
     sandbox: 'Sandbox',
     settings: 'Settings',
   },

@@ -10,6 +10,7 @@ export default {
     lookup: 'Recherche',
     timeline: 'Transaction',
     history: 'Historique',
+    reconcile: 'Rapprochement',
     sandbox: 'Bac à sable',
     settings: 'Paramètres',
   },
