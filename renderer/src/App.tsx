@@ -8,6 +8,7 @@ import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
 import { PayoutScreen } from './screens/PayoutScreen';
+import { ReconcileScreen } from './screens/ReconcileScreen';
 import { SandboxScreen } from './screens/SandboxScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { TimelineScreen } from './screens/TimelineScreen';
@@ -16,7 +17,7 @@ import { activeProfile } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: Screen[] = ['payment', 'payout', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
+const NAV: Screen[] = ['payment', 'payout', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
@@ -30,6 +31,8 @@ function ScreenView({ screen }: { screen: Screen }) {
       return <TimelineScreen />;
     case 'history':
       return <HistoryScreen />;
+    case 'reconcile':
+      return <ReconcileScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'sandbox':

@@ -121,7 +121,7 @@ function parseRecords(text: string, signal?: AbortSignal): Promise<{ records: st
     // blank lines, which are kept so that row numbers match the file's.
     const headerLine = text.slice(0, Math.max(text.search(/\r?\n/), 0) || text.length);
     const guessed = Papa.parse<string[]>(headerLine, { delimitersToGuess: [',', ';'] }).meta.delimiter;
-    let delimiter = guessed === ';' ? ';' : ',';
+    const delimiter = guessed === ';' ? ';' : ',';
     Papa.parse<string[]>(text, {
       delimiter,
       chunkSize: 64 * 1024,

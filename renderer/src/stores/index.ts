@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createHistoryStore, type HistoryState } from './history';
 import { createProfilesStore, type ProfilesState } from './profiles';
+import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
 import { createUiStore, type UiState } from './ui';
@@ -17,6 +18,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     transactions: createTransactionsStore(api),
     history: createHistoryStore(api),
     sandbox: createSandboxStore(api),
+    reconcile: createReconcileStore(api),
     ui: createUiStore(initialUi),
   };
 }
@@ -61,6 +63,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       // Settled payments and payouts move the wallet too, not only top-ups.
       refreshBalance();
     }),
+    api.on('reconcile:progress', (event) => stores.reconcile.getState().progress(event)),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -84,6 +87,9 @@ export function useHistory<T>(selector: (state: HistoryState) => T): T {
 }
 export function useSandbox<T>(selector: (state: SandboxState) => T): T {
   return useStore(useStores().sandbox, selector);
+}
+export function useReconcile<T>(selector: (state: ReconcileState) => T): T {
+  return useStore(useStores().reconcile, selector);
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);
