@@ -60,7 +60,7 @@ function CategoryCards() {
             <span className="reconcile-card-count">{formatCount(total.count)}</span>
             <span className="reconcile-card-amount">{formatMoney(total.amount, current.currency)}</span>
             {category === 'amount_differs' && total.count > 0 ? (
-              <span className="muted small">{t('report.serviceAmount')}: {formatMoney(total.serviceAmount, current.currency)}</span>
+              <span className="muted small">{t('report.serviceAmount', { amount: formatMoney(total.serviceAmount, current.currency) })}</span>
             ) : null}
           </button>
         );
@@ -81,14 +81,14 @@ function RowLine({ row }: { row: ReconciliationRow }) {
       <span className="rc-col-amount">{row.amount === null ? '—' : formatMoney(row.amount, row.currency)}</span>
       <span className="rc-col-expected muted">{row.expectedStatus ?? ''}</span>
       <span className="rc-col-cat">{row.category ? <span className={`cat-pill cat-${row.category}`}>{label(row.category)}</span> : null}</span>
-      <span className="rc-col-status">{row.serviceStatus ?? ''}</span>
+      <span className="rc-col-status">{row.serviceStatus ? t(`serviceStatus.${row.serviceStatus}`) : ''}</span>
       <span className="rc-col-amount">{row.serviceAmount === null ? '' : formatMoney(row.serviceAmount, row.currency)}</span>
       <span className="rc-col-detail muted small">{row.detail ?? ''}</span>
     </>
   );
   if (!row.journalId) return <div className="rc-line">{cells}</div>;
   return (
-    <button type="button" className="rc-line row-button" onClick={() => openTransaction(row.journalId!)} aria-label={t('report.open', { row: row.row ?? row.externalId ?? '' })}>
+    <button type="button" className="rc-line" onClick={() => openTransaction(row.journalId!)} aria-label={t('report.open', { row: row.row ?? row.externalId ?? '' })}>
       {cells}
     </button>
   );

@@ -55,7 +55,7 @@ export default {
     all: 'All rows',
     count: 'Rows',
     amount: 'Amount',
-    serviceAmount: 'At the service',
+    serviceAmount: 'At the service: {{amount}}',
     verify: 'Verify rows still processing',
     verifyHelp: 'Asks the provider about each row still processing ({{rows}}).',
     export: 'Export CSV',
@@ -80,6 +80,7 @@ export default {
     detail: 'Note',
   },
   kind: { payment: 'payment', payout: 'payout' },
+  serviceStatus: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },
   category: {
     matched: 'Matched',
     amount_differs: 'Amount differs',

@@ -57,7 +57,7 @@ export default {
     all: 'Toutes les lignes',
     count: 'Lignes',
     amount: 'Montant',
-    serviceAmount: 'Chez le service',
+    serviceAmount: 'Chez le service : {{amount}}',
     verify: 'Vérifier les lignes en cours',
     verifyHelp: 'Interroge l’opérateur pour chaque ligne encore en cours ({{rows}}).',
     export: 'Exporter en CSV',
@@ -82,6 +82,7 @@ export default {
     detail: 'Remarque',
   },
   kind: { payment: 'paiement', payout: 'transfert' },
+  serviceStatus: { initiated: 'initié', processing: 'en cours', completed: 'réussi', failed: 'échoué', cancelled: 'annulé' },
   category: {
     matched: 'Concordant',
     amount_differs: 'Montant différent',
