@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { RECONCILE_MAX_CHARS } from '../../../shared/api/reconcile';
 import { parseMerchantFile } from '../reconcile/parse';
 import { createReconcileRunner, type ReconcileRunner } from '../reconcile/runner';
-import { createReconciliation, getSummary, listSummaries, markInterrupted, pageRows, reconciliationExists, reopenNotChecked, runInfo } from '../reconcile/store';
+import { createReconciliation, getSummary, listSummaries, markInterrupted, removeUnfinishedImports, pageRows, reconciliationExists, reopenNotChecked, runInfo } from '../reconcile/store';
 import { exportReport } from '../reconcile/export';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
@@ -31,6 +31,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
   const now = () => deps.clock.now();
   const uploads = new Map<string, { fileName: string; parts: string[]; chars: number; startedAt: number }>();
   // A run that was going when the console last stopped is interrupted; the user resumes it.
+  removeUnfinishedImports(deps.journal);
   const interrupted = markInterrupted(deps.journal, now());
   if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
 
@@ -89,7 +90,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         }
         if (Number.isFinite(from)) chosen = { from, to, source: 'file' };
       }
-      const id = createReconciliation(deps.journal, {
+      const id = await createReconciliation(deps.journal, {
         fileName: found.fileName,
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         rows: parsed.rows,
@@ -97,7 +98,8 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         period: chosen,
         currency: DEFAULT_CURRENCY,
         at: now(),
-      });
+      }, () => !deps.signal?.aborted);
+      if (id === null) throw new HandlerFailure('INTERNAL', 'The console is closing: the file was not saved. Import it again.');
       runner.match(id);
       return { accepted: true, reconciliation: summary(id) };
     },

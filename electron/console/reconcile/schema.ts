@@ -12,7 +12,8 @@ export const RECONCILE_MIGRATION = {
       profile_id TEXT NOT NULL,
       profile_name TEXT NOT NULL,
       environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'live')),
-      status TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled', 'interrupted')),
+      -- 'importing' while the rows are written in chunks: never shown, removed at the next start.
+      status TEXT NOT NULL CHECK (status IN ('importing', 'running', 'done', 'cancelled', 'interrupted')),
       phase TEXT NOT NULL CHECK (phase IN ('matching', 'verifying')),
       total_rows INTEGER NOT NULL,
       processing_minutes INTEGER NOT NULL,

@@ -71,7 +71,16 @@ export interface RowOutcome {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function createReconciliation(
+/** Rows per write transaction while a file is saved (the event loop runs between them). */
+const INSERT_CHUNK = 5000;
+
+/**
+ * Saves a checked file. The rows go in chunks of 5,000, each in its own transaction with a turn
+ * of the event loop between, under the status `importing`; one last transaction makes the run
+ * `running`. A stop in between leaves an `importing` run that nothing shows and the next start
+ * removes, never a half-saved reconciliation.
+ */
+export async function createReconciliation(
   db: JournalDb,
   input: {
     fileName: string;
@@ -82,39 +91,66 @@ export function createReconciliation(
     currency: string;
     at: number;
   },
-): string {
+  alive: () => boolean = () => true,
+): Promise<string | null> {
   const id = randomUUID();
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes,
-         period_from, period_to, period_source, currency, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'running', 'matching', ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      input.fileName,
-      input.profile.id,
-      input.profile.name,
-      input.profile.environment,
-      input.rows.length,
-      input.processingMinutes,
-      input.period?.from ?? null,
-      input.period?.to ?? null,
-      input.period?.source ?? null,
-      input.currency,
-      input.at,
-      input.at,
-    );
-    const insert = db.prepare(
-      `INSERT INTO reconciliation_rows (reconciliation_id, row_number, source, external_id, kind, amount, expected_raw, expected, row_date)
-       VALUES (?, ?, 'file', ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const row of input.rows) insert.run(id, row.row, row.externalId, row.kind, row.amount, row.expectedRaw, row.expected, row.dateRaw);
-  })();
+  db.prepare(
+    `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes,
+       period_from, period_to, period_source, currency, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'importing', 'matching', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.fileName,
+    input.profile.id,
+    input.profile.name,
+    input.profile.environment,
+    input.rows.length,
+    input.processingMinutes,
+    input.period?.from ?? null,
+    input.period?.to ?? null,
+    input.period?.source ?? null,
+    input.currency,
+    input.at,
+    input.at,
+  );
+  const insert = db.prepare(
+    `INSERT INTO reconciliation_rows (reconciliation_id, row_number, source, external_id, kind, amount, expected_raw, expected, row_date)
+     VALUES (?, ?, 'file', ?, ?, ?, ?, ?, ?)`,
+  );
+  for (let start = 0; start < input.rows.length; start += INSERT_CHUNK) {
+    db.transaction(() => {
+      for (const row of input.rows.slice(start, start + INSERT_CHUNK)) {
+        insert.run(id, row.row, row.externalId, row.kind, row.amount, row.expectedRaw, row.expected, row.dateRaw);
+      }
+    })();
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!alive()) return null;
+  }
+  db.prepare(`UPDATE reconciliations SET status = 'running' WHERE id = ?`).run(id);
   return id;
 }
 
+/** At start: a file whose saving was cut off is removed (its rows go with it). */
+export function removeUnfinishedImports(db: JournalDb): number {
+  return db.prepare(`DELETE FROM reconciliations WHERE status = 'importing'`).run().changes;
+}
+
+/** File rows with a category, and Verify's count, for progress events. */
+export function progressCounts(db: JournalDb, id: string): { checked: number; verify: { done: number; total: number } } {
+  const { checked } = db
+    .prepare(`SELECT COUNT(*) AS checked FROM reconciliation_rows WHERE reconciliation_id = ? AND source = 'file' AND category IS NOT NULL`)
+    .get(id) as { checked: number };
+  const verify = db
+    .prepare(
+      `SELECT COUNT(*) AS total, COALESCE(SUM(verified), 0) AS done FROM reconciliation_rows
+       WHERE reconciliation_id = ? AND (verified = 1 OR category IN ('still_processing', 'processing_recent'))`,
+    )
+    .get(id) as { total: number; done: number };
+  return { checked, verify };
+}
+
 function runRow(db: JournalDb, id: string): RunRow | null {
-  return (db.prepare('SELECT * FROM reconciliations WHERE id = ?').get(id) as RunRow | undefined) ?? null;
+  return (db.prepare(`SELECT * FROM reconciliations WHERE id = ? AND status != 'importing'`).get(id) as RunRow | undefined) ?? null;
 }
 
 export function reconciliationExists(db: JournalDb, id: string): boolean {
@@ -171,7 +207,7 @@ export function getSummary(db: JournalDb, id: string): ReconciliationSummary | n
 }
 
 export function listSummaries(db: JournalDb, limit = 100): ReconciliationSummary[] {
-  const ids = db.prepare('SELECT id FROM reconciliations ORDER BY created_at DESC LIMIT ?').all(limit) as { id: string }[];
+  const ids = db.prepare(`SELECT id FROM reconciliations WHERE status != 'importing' ORDER BY created_at DESC LIMIT ?`).all(limit) as { id: string }[];
   return ids.map((row) => getSummary(db, row.id)!);
 }
 
@@ -181,6 +217,7 @@ export function runInfo(db: JournalDb, id: string) {
   return {
     status: run.status,
     phase: run.phase,
+    totalRows: run.total_rows,
     profileId: run.profile_id,
     environment: run.environment,
     processingMinutes: run.processing_minutes,
