@@ -142,7 +142,7 @@ function EarlierRuns() {
         {list.map((run) => (
           <li key={run.id} aria-current={run.id === currentId ? 'true' : undefined}>
             <span className="grow">
-              <strong>{run.fileName}</strong> <span className="muted small">{formatDateTime(run.createdAt)} · {formatCount(run.totalRows)} · {run.profileName}</span>
+              <strong>{run.fileName}</strong> <span className="muted small">{formatDateTime(run.createdAt)} · {t('report.runRows', { count: run.totalRows, rows: formatCount(run.totalRows) })} · {run.profileName}</span>
             </span>
             <span className={`pill pill-${run.status}`}>{t(`status.${run.status}`)}</span>
             <button type="button" className="secondary small" onClick={() => void open(run.id)} aria-label={`${t('report.reopen')} ${run.fileName} ${formatDateTime(run.createdAt)}`}>

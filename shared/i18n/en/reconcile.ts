@@ -67,6 +67,8 @@ export default {
     history: 'Earlier reconciliations',
     reopen: 'Open',
     historyEmpty: 'No reconciliation yet.',
+    runRows_one: '{{rows}} row',
+    runRows_other: '{{rows}} rows',
   },
   columns: {
     row: 'Row',

@@ -69,6 +69,8 @@ export default {
     history: 'Rapprochements précédents',
     reopen: 'Ouvrir',
     historyEmpty: 'Aucun rapprochement pour l’instant.',
+    runRows_one: '{{rows}} ligne',
+    runRows_other: '{{rows}} lignes',
   },
   columns: {
     row: 'Ligne',
