@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BROWSER_TOKEN_HEADER } from '../../shared/api';
+import { BROWSER_TOKEN_HEADER, PUSH_EVENTS } from '../../shared/api';
 import { MAX_BODY_BYTES, startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-files';
 import { FakePushSource, fakeHandlers } from './fakes';
@@ -193,7 +193,7 @@ describe('browser host: push events', () => {
   });
 
   it('stops listening to the runtime when closed', async () => {
-    expect(events.listenerCount()).toBe(4);
+    expect(events.listenerCount()).toBe(PUSH_EVENTS.length);
     await host.close();
     expect(events.listenerCount()).toBe(0);
   });
