@@ -14,6 +14,7 @@ import {
   recordTransportFailure,
 } from '../../electron/console/journal/entries';
 import { csvCell, exportCsv, searchJournal } from '../../electron/console/journal/search';
+import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import { paymentRequest, tempDir } from './helpers';
 
 const PROFILE = { id: 'p1', name: 'Acme', environment: 'sandbox' as const };
@@ -28,7 +29,7 @@ describe('journal entries', () => {
   it('uses WAL and the numbered migrations', () => {
     const { db } = journalWith([]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
   });
 
   it('writes pending first, then the outcome; stale pending entries become outcome unknown', () => {
