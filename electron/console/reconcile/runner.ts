@@ -267,6 +267,9 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
       if (!alive()) return;
       saveOutcomes(deps.journal, id, results.map(({ item, result }) => ({ rowNumber: item.row_number, outcome: result })), now());
       checked += results.length;
+      // One "changed" push per chunk (not per row): History and an open timeline fetch again.
+      const recorded = results.findLast(({ result }) => result.journalId !== null && result.serviceStatus !== null);
+      if (recorded) deps.emit('transaction:changed', { journalId: recorded.result.journalId!, status: recorded.result.serviceStatus, state: 'known' });
       progress(id, { checked, verify: null });
       if (signal.aborted) return;
       await new Promise((resolve) => setImmediate(resolve));
