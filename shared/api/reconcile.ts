@@ -163,11 +163,35 @@ export interface ReconciliationRow {
   detail: string | null;
 }
 
-/** One rejected cell of the file. */
+/** Why a cell or the file was refused: the renderer words it from its catalogue (`rowError.<code>`). */
+export const RECONCILE_ROW_ERROR_CODES = [
+  'empty_file',
+  'csv',
+  'unknown_column',
+  'duplicate_column',
+  'missing_column',
+  'too_many_rows',
+  'no_rows',
+  'required',
+  'external_id_format',
+  'external_id_too_long',
+  'kind',
+  'amount_format',
+  'amount_min',
+  'amount_max',
+  'expected_status',
+  'date',
+  'duplicate_row',
+] as const;
+export type ReconcileRowErrorCode = (typeof RECONCILE_ROW_ERROR_CODES)[number];
+
+/** One rejected cell of the file (the message is English; `code` and `params` let the screen translate it). */
 export interface ReconcileRowError {
   row: number;
   column: string;
+  code: ReconcileRowErrorCode;
   message: string;
+  params?: Record<string, string | number>;
 }
 
 const id = z.string().min(1).max(200);

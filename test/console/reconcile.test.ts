@@ -70,7 +70,8 @@ describe('reading the merchant file', () => {
     ]);
     expect(parsed.errors[1]!.message).toBe('must be payment or payout');
     expect(parsed.errors[2]!.message).toMatch(/whole number in the smallest unit/);
-    expect(parsed.errors[5]!.message).toBe('appears twice for a payment (rows 2 and 4)');
+    expect(parsed.errors[5]).toMatchObject({ code: 'duplicate_row', message: 'appears twice for a payment (rows 2 and 4)', params: { kind: 'payment', first: 2, second: 4 } });
+    expect(parsed.errors.map((e) => e.code)).toEqual(['external_id_format', 'kind', 'amount_format', 'expected_status', 'date', 'duplicate_row', 'required', 'required']);
     expect(parsed.errors[6]!.message).toBe('is required');
   });
 
@@ -79,9 +80,9 @@ describe('reading the merchant file', () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors).toEqual([
-      { row: 1, column: 'id', message: 'is not a known column (use external_id, kind, amount, expected_status, date)' },
-      { row: 1, column: 'external_id', message: 'is missing from the header row' },
-      { row: 1, column: 'kind', message: 'is missing from the header row' },
+      { row: 1, column: 'id', code: 'unknown_column', message: 'is not a known column (use external_id, kind, amount, expected_status, date)', params: { columns: 'external_id, kind, amount, expected_status, date' } },
+      { row: 1, column: 'external_id', code: 'missing_column', message: 'is missing from the header row' },
+      { row: 1, column: 'kind', code: 'missing_column', message: 'is missing from the header row' },
     ]);
   });
 });
@@ -150,7 +151,7 @@ describe('reconciling against the service', () => {
   it('answers the file errors and saves nothing when a row is invalid', async () => {
     const runtime = await start();
     const answer = await importFile(runtime, 'external_id;kind;amount\nok;payment;100\nbad;payment;-4\n');
-    expect(answer).toEqual({ accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', message: 'must be a whole number in the smallest unit, digits only (e.g. 25000)' }] });
+    expect(answer).toEqual({ accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number in the smallest unit, digits only (e.g. 25000)' }] });
     expect(expectOk(await runtime.handlers['reconcile:list']({})).reconciliations).toEqual([]);
     expectFail(await runtime.handlers['reconcile:import']({ uploadId: 'nope' }), 'NOT_FOUND');
   });

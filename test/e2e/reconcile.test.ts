@@ -132,9 +132,9 @@ describe('Reconcile', () => {
       await alert.waitFor();
       expect(await alert.locator('strong').textContent()).toBe('Le fichier n’a pas été importé : 3 erreurs.');
       expect(await alert.locator('tbody tr').allTextContents()).toEqual([
-        '3external_idmay contain only letters, digits and . _ : -',
-        '3kindmust be payment or payout',
-        '3amountmust be a whole number in the smallest unit, digits only (e.g. 25000)',
+        '3external_idne peut contenir que des lettres, des chiffres et . _ : -',
+        '3kinddoit être payment ou payout',
+        '3amountdoit être un nombre entier dans la plus petite unité, chiffres uniquement (ex. 25000)',
       ]);
       await screenshot(page, 'reconcile-errors-fr');
     } finally {

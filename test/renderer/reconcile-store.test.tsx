@@ -75,10 +75,10 @@ describe('reconcile store', () => {
 
   it('keeps the row errors of a refused file for the screen', async () => {
     const { api } = reconcileApi();
-    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', message: 'must be a whole number' }] });
+    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format' as const, message: 'must be a whole number' }] });
     const store = createReconcileStore(api);
     await store.getState().importFile('orders.csv', 'external_id,kind,amount\n', { processingMinutes: 30 });
-    expect(store.getState().upload.rejected?.errors).toEqual([{ row: 3, column: 'amount', message: 'must be a whole number' }]);
+    expect(store.getState().upload.rejected?.errors).toEqual([{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number' }]);
     expect(store.getState().current).toBeNull();
   });
 

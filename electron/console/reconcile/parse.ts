@@ -12,6 +12,7 @@ import {
   RECONCILE_MAX_ROWS,
   type ExpectedStatus,
   type ReconcileRowError,
+  type ReconcileRowErrorCode,
 } from '../../../shared/api/reconcile';
 
 /** Columns of the file; the header row names them (any order, case and spaces ignored). */
@@ -50,22 +51,35 @@ export type ParseResult =
 
 const KINDS: Record<string, 'payment' | 'payout'> = { payment: 'payment', payout: 'payout', paiement: 'payment', transfert: 'payout' };
 
+/** The English sentence of each cell check, and the code the screen translates it by. */
+const CELL_MESSAGES: Partial<Record<ReconcileRowErrorCode, string>> = {
+  required: 'is required',
+  external_id_too_long: 'is longer than 100 characters',
+  external_id_format: 'may contain only letters, digits and . _ : -',
+  kind: 'must be payment or payout',
+  amount_format: 'must be a whole number in the smallest unit, digits only (e.g. 25000)',
+  amount_min: 'must be at least 1',
+  amount_max: 'must be at most 1,000,000,000,000',
+};
+const codeOfMessage = (message: string): ReconcileRowErrorCode =>
+  (Object.entries(CELL_MESSAGES).find(([, text]) => text === message)?.[0] as ReconcileRowErrorCode | undefined) ?? 'required';
+
 const cellSchemas = {
   external_id: z
     .string()
-    .min(1, 'is required')
-    .max(100, 'is longer than 100 characters')
-    .regex(EXTERNAL_ID_PATTERN, 'may contain only letters, digits and . _ : -'),
+    .min(1, CELL_MESSAGES.required)
+    .max(100, CELL_MESSAGES.external_id_too_long)
+    .regex(EXTERNAL_ID_PATTERN, CELL_MESSAGES.external_id_format),
   kind: z.string().transform((text, ctx) => {
     const kind = KINDS[text.toLowerCase()];
-    if (!kind) ctx.addIssue({ code: 'custom', message: 'must be payment or payout' });
+    if (!kind) ctx.addIssue({ code: 'custom', message: CELL_MESSAGES.kind! });
     return kind ?? 'payment';
   }),
   amount: z
     .string()
-    .regex(/^\d+$/, 'must be a whole number in the smallest unit, digits only (e.g. 25000)')
+    .regex(/^\d+$/, CELL_MESSAGES.amount_format)
     .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000_000_000, 'must be at most 1,000,000,000,000')),
+    .pipe(z.number().int().min(1, CELL_MESSAGES.amount_min).max(1_000_000_000_000, CELL_MESSAGES.amount_max)),
 };
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -151,30 +165,30 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const errors: ReconcileRowError[] = [];
   let errorCount = 0;
-  const fail = (row: number, column: string, message: string) => {
+  const fail = (row: number, column: string, code: ReconcileRowErrorCode, message: string, params?: Record<string, string | number>) => {
     errorCount += 1;
-    if (errors.length < RECONCILE_MAX_ERRORS) errors.push({ row, column, message });
+    if (errors.length < RECONCILE_MAX_ERRORS) errors.push({ row, column, code, message, ...(params ? { params } : {}) });
   };
   if (text.trim() === '') {
-    fail(1, 'file', 'is empty: the first row must name the columns external_id, kind, amount (expected_status, date optional)');
+    fail(1, 'file', 'empty_file', 'is empty: the first row must name the columns external_id, kind, amount (expected_status, date optional)');
     return { ok: false, rows: 0, errorCount, errors };
   }
   const { records, delimiter, errors: csvErrors } = await parseRecords(text, signal);
-  for (const error of csvErrors) fail(error.row, 'file', error.message);
+  for (const error of csvErrors) fail(error.row, 'file', 'csv', error.message, { detail: error.message });
 
   const header = records[0] ?? [];
   const columns = new Map<FileColumn, number>();
   header.forEach((cell, index) => {
     const column = headerColumn(cell);
     if (column === null) {
-      if (cell.trim() !== '') fail(1, cell.trim().slice(0, 60), `is not a known column (use ${FILE_COLUMNS.join(', ')})`);
+      if (cell.trim() !== '') fail(1, cell.trim().slice(0, 60), 'unknown_column', `is not a known column (use ${FILE_COLUMNS.join(', ')})`, { columns: FILE_COLUMNS.join(', ') });
     } else if (columns.has(column)) {
-      fail(1, column, 'appears twice in the header');
+      fail(1, column, 'duplicate_column', 'appears twice in the header');
     } else {
       columns.set(column, index);
     }
   });
-  for (const column of REQUIRED) if (!columns.has(column)) fail(1, column, 'is missing from the header row');
+  for (const column of REQUIRED) if (!columns.has(column)) fail(1, column, 'missing_column', 'is missing from the header row');
   if (errorCount > 0) return { ok: false, rows: Math.max(records.length - 1, 0), errorCount, errors };
 
   const rows: MerchantRow[] = [];
@@ -190,7 +204,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     dataRows += 1;
     const rowNumber = index + 1;
     if (dataRows > RECONCILE_MAX_ROWS) {
-      fail(rowNumber, 'file', `has more than ${RECONCILE_MAX_ROWS.toLocaleString('en')} rows: split it`);
+      fail(rowNumber, 'file', 'too_many_rows', `has more than ${RECONCILE_MAX_ROWS.toLocaleString('en')} rows: split it`, { max: RECONCILE_MAX_ROWS });
       break;
     }
     const cell = (column: FileColumn) => (columns.has(column) ? (record[columns.get(column)!] ?? '').trim() : '');
@@ -199,21 +213,22 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     for (const column of ['external_id', 'kind', 'amount'] as const) {
       const result = cellSchemas[column].safeParse(cell(column));
       if (result.success) parsed[column] = result.data;
-      else fail(rowNumber, column, cell(column) === '' ? 'is required' : result.error.issues[0]!.message);
+      else if (cell(column) === '') fail(rowNumber, column, 'required', CELL_MESSAGES.required!);
+      else fail(rowNumber, column, codeOfMessage(result.error.issues[0]!.message), result.error.issues[0]!.message);
     }
     const expectedRaw = cell('expected_status') || null;
     const expected = expectedRaw === null ? null : expectedStatusOf(expectedRaw);
     if (expectedRaw !== null && expected === null) {
-      fail(rowNumber, 'expected_status', 'is not a known status (completed/paid, failed, cancelled, processing/pending, unpaid; or payé, échoué, annulé, en cours, impayé)');
+      fail(rowNumber, 'expected_status', 'expected_status', 'is not a known status (completed/paid, failed, cancelled, processing/pending, unpaid; or payé, échoué, annulé, en cours, impayé)');
     }
     const dateRaw = cell('date') || null;
     const date = dateRaw === null ? null : parseDateCell(dateRaw, utcOffsetMinutes);
-    if (dateRaw !== null && date === null) fail(rowNumber, 'date', 'must be YYYY-MM-DD, DD/MM/YYYY, or an ISO date-time such as 2026-11-23T10:15:00Z');
+    if (dateRaw !== null && date === null) fail(rowNumber, 'date', 'date', 'must be YYYY-MM-DD, DD/MM/YYYY, or an ISO date-time such as 2026-11-23T10:15:00Z');
     if (errorCount > errorsBefore) continue;
     const key = `${parsed.kind as string}:${parsed.external_id as string}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      fail(rowNumber, 'external_id', `appears twice for a ${parsed.kind as string} (rows ${earlier} and ${rowNumber})`);
+      fail(rowNumber, 'external_id', 'duplicate_row', `appears twice for a ${parsed.kind as string} (rows ${earlier} and ${rowNumber})`, { kind: parsed.kind as string, first: earlier, second: rowNumber });
       continue;
     }
     seen.set(key, rowNumber);
@@ -229,7 +244,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
       dateEndMs: date?.to ?? null,
     });
   }
-  if (dataRows === 0) fail(2, 'file', 'has no rows under the header');
+  if (dataRows === 0) fail(2, 'file', 'no_rows', 'has no rows under the header');
   if (errorCount > 0) return { ok: false, rows: dataRows, errorCount, errors };
   return { ok: true, rows, delimiter };
 }

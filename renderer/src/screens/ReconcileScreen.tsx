@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PROCESSING_MINUTES } from '../../../shared/api/reconcile';
+import { DEFAULT_PROCESSING_MINUTES, type ReconcileRowError } from '../../../shared/api/reconcile';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
@@ -75,6 +75,14 @@ function ImportForm() {
 function ImportErrors() {
   const { t } = useTranslation('reconcile');
   const rejected = useReconcile((s) => s.upload.rejected);
+  /** The error in the user's language: its code picks the sentence, its params fill it (the kind and counts translated too). */
+  const rowErrorText = (error: ReconcileRowError) => {
+    const params: Record<string, string | number> = { ...error.params };
+    if (params.kind === 'payment' || params.kind === 'payout') params.kind = t(`kind.${params.kind}`);
+    if (typeof params.max === 'number') params.max = formatCount(params.max);
+    const translate = t as unknown as (key: string, options: Record<string, string | number>) => string;
+    return translate(`rowError.${error.code}`, params);
+  };
   if (!rejected) return null;
   return (
     <div className="notice notice-error reconcile-errors" role="alert">
@@ -93,7 +101,7 @@ function ImportErrors() {
             <tr key={index}>
               <td>{formatCount(error.row)}</td>
               <td className="mono">{error.column}</td>
-              <td>{error.message}</td>
+              <td>{rowErrorText(error)}</td>
             </tr>
           ))}
         </tbody>
@@ -111,8 +119,8 @@ function RunProgress() {
   const done = verifying ? current.verify!.done : current.checkedRows;
   const total = verifying ? current.verify!.total : current.totalRows;
   const label = verifying
-    ? t('progress.verifying', { done: formatCount(done), total: formatCount(total) })
-    : t('progress.matching', { checked: formatCount(done), total: formatCount(total) });
+    ? t('progress.verifying', { count: total, done: formatCount(done), total: formatCount(total) })
+    : t('progress.matching', { count: total, checked: formatCount(done), total: formatCount(total) });
   const stopped = current.status === 'cancelled' || current.status === 'interrupted';
   return (
     <div className={`card reconcile-progress reconcile-${current.status}`}>
