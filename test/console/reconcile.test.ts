@@ -18,6 +18,8 @@ import {
   type Runtime,
 } from './reconcile-fixtures';
 import { parseMerchantFile } from '../../electron/console/reconcile/parse';
+import { categorize } from '../../electron/console/reconcile/categorize';
+import { expectedStatusOf, statusSatisfies } from '../../shared/api/reconcile';
 
 let runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -84,6 +86,32 @@ describe('reading the merchant file', () => {
       { row: 1, column: 'external_id', code: 'missing_column', message: 'is missing from the header row' },
       { row: 1, column: 'kind', code: 'missing_column', message: 'is missing from the header row' },
     ]);
+  });
+});
+
+describe('what the merchant expects, and the category order', () => {
+  it('reads the status words of merchants in English and French, and refuses others', () => {
+    expect(['paid', ' PAID ', 'Payé', 'réussi', 'successful'].map(expectedStatusOf)).toEqual(Array(5).fill('completed'));
+    expect(['failed', 'échoué', 'declined'].map(expectedStatusOf)).toEqual(Array(3).fill('failed'));
+    expect(['cancelled', 'canceled', 'annulé'].map(expectedStatusOf)).toEqual(Array(3).fill('cancelled'));
+    expect(['pending', 'En cours', 'en_attente'].map(expectedStatusOf)).toEqual(Array(3).fill('processing'));
+    expect(['unpaid', 'not-paid', 'Impayé'].map(expectedStatusOf)).toEqual(Array(3).fill('not_completed'));
+    expect(['refunded', 'ok', '__proto__', 'toString'].map(expectedStatusOf)).toEqual([null, null, null, null]);
+    expect(statusSatisfies('not_completed', 'failed')).toBe(true);
+    expect(statusSatisfies('not_completed', 'cancelled')).toBe(true);
+    expect(statusSatisfies('not_completed', 'completed')).toBe(false);
+  });
+
+  it('ranks a wrong amount over a status, and ages processing against N minutes', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    const at = (minutesAgo: number) => now - minutesAgo * 60_000;
+    expect(categorize({ amount: 100, expected: 'completed' }, null, now, 30)).toBe('missing_at_service');
+    expect(categorize({ amount: 100, expected: 'completed' }, { status: 'failed', amount: 90, createdAtMs: at(1) }, now, 30)).toBe('amount_differs');
+    expect(categorize({ amount: 100, expected: 'completed' }, { status: 'processing', amount: 100, createdAtMs: at(30) }, now, 30)).toBe('still_processing');
+    expect(categorize({ amount: 100, expected: 'completed' }, { status: 'processing', amount: 100, createdAtMs: at(29) }, now, 30)).toBe('processing_recent');
+    expect(categorize({ amount: 100, expected: 'completed' }, { status: 'failed', amount: 100, createdAtMs: at(1) }, now, 30)).toBe('status_differs');
+    expect(categorize({ amount: 100, expected: 'not_completed' }, { status: 'cancelled', amount: 100, createdAtMs: at(1) }, now, 30)).toBe('matched');
+    expect(categorize({ amount: 100, expected: null }, { status: 'failed', amount: 100, createdAtMs: at(1) }, now, 30)).toBe('matched');
   });
 });
 
