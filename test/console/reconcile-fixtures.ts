@@ -56,11 +56,15 @@ export function merchantClient(runtime: Runtime): PaydeskClient {
  * the same request sent again.
  */
 export async function createAtService(runtime: Runtime, client: PaydeskClient, kind: 'payment' | 'payout', request: TransactionRequest): Promise<string> {
+  const clock = runtime.engine!.clock;
   for (;;) {
+    const sentMinute = Math.floor(clock.nowSeconds() / 60);
     const result = kind === 'payment' ? await client.createPayment(request) : await client.initiatePayout(request);
     if (result.kind === 'success') return result.data.transaction_id;
     if (result.kind === 'api-error' && result.httpStatus === 429) {
-      runtime.engine!.advanceClock(result.retryAfterSeconds ?? 1);
+      // Several creators are told at once: only one moves the clock (to the next one-minute
+      // window), or it would run past the 5-minute timestamp window of requests in flight.
+      if (Math.floor(clock.nowSeconds() / 60) === sentMinute) runtime.engine!.advanceClock(result.retryAfterSeconds ?? 1);
       continue;
     }
     throw new Error(`create failed: ${JSON.stringify(result).slice(0, 300)}`);

@@ -143,11 +143,16 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
         }
       }
       if (signal.aborted || !alive()) return null;
+      const sentAt = now();
       const result = await call();
       if (!alive()) return null;
       if (result.kind === 'api-error' && result.httpStatus === 429 && waits < MAX_RATE_LIMIT_WAITS) {
-        gate.resumeAt = Math.max(gate.resumeAt, now() + (result.retryAfterSeconds ?? 1) * 1000);
-        countRateLimitWait(deps.journal, id);
+        // A 429 to a request sent before the current wait was decided is covered by that wait:
+        // only a newer one moves the gate (four workers told at once wait once, not four times).
+        if (sentAt >= gate.resumeAt) {
+          gate.resumeAt = now() + (result.retryAfterSeconds ?? 1) * 1000;
+          countRateLimitWait(deps.journal, id);
+        }
         continue;
       }
       return result;
