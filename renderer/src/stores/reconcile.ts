@@ -69,10 +69,9 @@ export function createReconcileStore(api: PaydeskApi) {
     }
 
     /** Summary and the first page again (after progress, a verify, a category change). */
-    async function reload(): Promise<void> {
-      const current = get().current;
-      if (!current) return;
-      const summary = await api.invoke('reconcile:get', { id: current.id });
+    async function reload(id = get().current?.id): Promise<void> {
+      if (!id) return;
+      const summary = await api.invoke('reconcile:get', { id });
       if (!summary.ok) return set({ failure: summary.error });
       const generation = get().generation + 1;
       set({ current: summary.value, generation, pages: {} });
@@ -121,8 +120,8 @@ export function createReconcileStore(api: PaydeskApi) {
         if (result.ok) set({ list: result.value.reconciliations });
       },
       async open(id) {
-        set({ current: { ...(get().list.find((r) => r.id === id) ?? get().current!), id }, category: undefined, total: null, exported: null, failure: null });
-        await reload();
+        set({ current: get().list.find((r) => r.id === id) ?? null, category: undefined, total: null, pages: {}, exported: null, failure: null });
+        await reload(id);
       },
       async setCategory(category) {
         set({ category, total: null });
