@@ -97,6 +97,15 @@ describe('reconcile store', () => {
     expect(api.callsOf('reconcile:rows').at(-1)).toMatchObject({ id: 'r1', category: 'missing_at_service', offset: 0 });
   });
 
+  it('opens the latest run when it was interrupted by a restart, so Resume is on screen', async () => {
+    const { api } = reconcileApi();
+    api.handlers['reconcile:list'] = () => ok({ reconciliations: [summary({ status: 'interrupted', checkedRows: 500 })] });
+    api.handlers['reconcile:get'] = () => ok(summary({ status: 'interrupted', checkedRows: 500 }));
+    const store = createReconcileStore(api);
+    await store.getState().loadList();
+    expect(store.getState().current).toMatchObject({ id: 'r1', status: 'interrupted', checkedRows: 500 });
+  });
+
   it('moves the open run on a progress push', async () => {
     const { api } = reconcileApi();
     const store = createReconcileStore(api);

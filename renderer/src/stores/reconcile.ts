@@ -117,7 +117,11 @@ export function createReconcileStore(api: PaydeskApi) {
       },
       async loadList() {
         const result = await api.invoke('reconcile:list', {});
-        if (result.ok) set({ list: result.value.reconciliations });
+        if (!result.ok) return;
+        set({ list: result.value.reconciliations });
+        // After a restart the screen opens on the run that was going, shown as interrupted with Resume.
+        const latest = result.value.reconciliations[0];
+        if (get().current === null && latest && (latest.status === 'running' || latest.status === 'interrupted')) await get().open(latest.id);
       },
       async open(id) {
         set({ current: get().list.find((r) => r.id === id) ?? null, category: undefined, total: null, pages: {}, exported: null, failure: null });
