@@ -236,7 +236,8 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     const info = runInfo(deps.journal, id)!;
     const entries: Parameters<typeof addUnknownToMerchant>[2] = [];
     if (info.period) {
-      const keys = fileKeys(deps.journal, id);
+      const keys = await fileKeys(deps.journal, id);
+      if (!alive()) return;
       const page = deps.journal.prepare(
         `SELECT seq, id, kind, external_id, transaction_id, status, amount, currency, created_at,
            json_extract(transaction_json, '$.created_at') AS tx_created

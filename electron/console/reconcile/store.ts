@@ -268,13 +268,19 @@ export function saveOutcomes(db: JournalDb, id: string, outcomes: { rowNumber: n
   })();
 }
 
-/** The file's (kind, external id) pairs, for "unknown to the merchant". */
-export function fileKeys(db: JournalDb, id: string): Set<string> {
+/** The file's (kind, external id) pairs, for "unknown to the merchant"; read 5,000 rows per event-loop turn. */
+export async function fileKeys(db: JournalDb, id: string): Promise<Set<string>> {
   const keys = new Set<string>();
-  for (const row of db.prepare(`SELECT kind, external_id FROM reconciliation_rows WHERE reconciliation_id = ? AND source = 'file'`).iterate(id) as IterableIterator<{ kind: string; external_id: string }>) {
-    keys.add(`${row.kind}:${row.external_id}`);
+  const page = db.prepare(
+    `SELECT row_number, kind, external_id FROM reconciliation_rows WHERE reconciliation_id = ? AND source = 'file' AND row_number > ? ORDER BY row_number LIMIT 5000`,
+  );
+  for (let after = 0; ; ) {
+    const rows = page.all(id, after) as { row_number: number; kind: string; external_id: string }[];
+    if (rows.length === 0) return keys;
+    for (const row of rows) keys.add(`${row.kind}:${row.external_id}`);
+    after = rows[rows.length - 1]!.row_number;
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return keys;
 }
 
 export function addUnknownToMerchant(
