@@ -126,7 +126,7 @@ function headerColumn(cell: string): FileColumn | null {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Papaparse over the text in 64 KiB chunks, pausing between chunks; resolves with every record. */
+/** Papaparse over the text in 32 KiB chunks, pausing between chunks; resolves with every record. */
 function parseRecords(text: string, signal?: AbortSignal): Promise<{ records: string[][]; delimiter: string; errors: { row: number; message: string }[] }> {
   return new Promise((resolve, reject) => {
     const records: string[][] = [];
@@ -138,7 +138,7 @@ function parseRecords(text: string, signal?: AbortSignal): Promise<{ records: st
     const delimiter = guessed === ';' ? ';' : ',';
     Papa.parse<string[]>(text, {
       delimiter,
-      chunkSize: 64 * 1024,
+      chunkSize: 32 * 1024,
       skipEmptyLines: false,
       chunk(results: Papa.ParseResult<string[]>, parser: Papa.Parser) {
         for (const error of results.errors) {
@@ -195,7 +195,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
   const seen = new Map<string, number>();
   let dataRows = 0;
   for (let index = 1; index < records.length; index += 1) {
-    if (index % 5000 === 0) {
+    if (index % 1000 === 0) {
       await yieldToLoop();
       if (signal?.aborted) throw new Error('aborted');
     }

@@ -72,10 +72,10 @@ export interface RowOutcome {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Rows per write transaction while a file is saved (the event loop runs between them). */
-const INSERT_CHUNK = 5000;
+const INSERT_CHUNK = 1000;
 
 /**
- * Saves a checked file. The rows go in chunks of 5,000, each in its own transaction with a turn
+ * Saves a checked file. The rows go in chunks of 1,000, each in its own transaction with a turn
  * of the event loop between, under the status `importing`; one last transaction makes the run
  * `running`. A stop in between leaves an `importing` run that nothing shows and the next start
  * removes, never a half-saved reconciliation.
