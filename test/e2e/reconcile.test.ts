@@ -118,6 +118,7 @@ describe('Reconcile', () => {
     await expect.poll(() => page.locator('.reconcile-card[data-category="matched"] .reconcile-card-amount').textContent()).toMatch(/^91\s500\sFCFA$/);
     await page.locator('.reconcile-report').evaluate((element) => element.scrollIntoView());
     expect(await page.locator('.reconcile-card[data-category="missing_at_service"] .reconcile-card-title').textContent()).toBe('Absent chez le service');
+    expect(await page.locator('.rc-col-detail', { hasText: 'vérifié' }).first().textContent()).toBe('vérifié : réussi');
     await screenshot(page, 'reconcile-report-fr');
     expect(h.pageErrors).toEqual([]);
   }, 120_000);

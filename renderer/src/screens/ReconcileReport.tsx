@@ -69,8 +69,26 @@ function CategoryCards() {
   );
 }
 
+const SERVICE_STATUSES = ['initiated', 'processing', 'completed', 'failed', 'cancelled'] as const;
+
+/** The note of a row in the user's language; a service error stays as the service wrote it (code: message). */
+function useDetailText() {
+  const { t } = useTranslation('reconcile');
+  return (detail: string | null): string => {
+    if (detail === null) return '';
+    const verified = /^verified: (\w+)$/.exec(detail)?.[1];
+    const status = SERVICE_STATUSES.find((s) => s === verified);
+    if (status) return t('detail.verified', { status: t(`serviceStatus.${status}`) });
+    if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return t('detail.payoutLookup');
+    if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
+    if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
+    return detail;
+  };
+}
+
 function RowLine({ row }: { row: ReconciliationRow }) {
   const { t } = useTranslation('reconcile');
+  const detailText = useDetailText();
   const label = useCategoryLabel();
   const openTransaction = useUi((s) => s.openTransaction);
   const cells = (
@@ -83,7 +101,7 @@ function RowLine({ row }: { row: ReconciliationRow }) {
       <span className="rc-col-cat">{row.category ? <span className={`cat-pill cat-${row.category}`}>{label(row.category)}</span> : null}</span>
       <span className="rc-col-status">{row.serviceStatus ? t(`serviceStatus.${row.serviceStatus}`) : ''}</span>
       <span className="rc-col-amount">{row.serviceAmount === null ? '' : formatMoney(row.serviceAmount, row.currency)}</span>
-      <span className="rc-col-detail muted small">{row.detail ?? ''}</span>
+      <span className="rc-col-detail muted small" title={detailText(row.detail)}>{detailText(row.detail)}</span>
     </>
   );
   if (!row.journalId) return <div className="rc-line">{cells}</div>;

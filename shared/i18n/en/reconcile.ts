@@ -102,6 +102,12 @@ export default {
     serviceAmount: 'Service amount',
     detail: 'Note',
   },
+  detail: {
+    verified: 'verified: {{status}}',
+    payoutLookup: 'not checked: this service has no payout look-up, and the journal does not know this payout',
+    fromJournal: 'from the journal: this service has no payout look-up',
+    verifyUnavailable: 'Verify could not ask about this row',
+  },
   kind: { payment: 'payment', payout: 'payout' },
   serviceStatus: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },
   category: {

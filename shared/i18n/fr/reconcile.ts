@@ -104,6 +104,12 @@ export default {
     serviceAmount: 'Montant au service',
     detail: 'Remarque',
   },
+  detail: {
+    verified: 'vérifié : {{status}}',
+    payoutLookup: 'non vérifié : ce service ne permet pas de rechercher un transfert, et le journal ne le connaît pas',
+    fromJournal: 'd’après le journal : ce service ne permet pas de rechercher un transfert',
+    verifyUnavailable: 'la vérification n’a pas pu interroger l’opérateur pour cette ligne',
+  },
   kind: { payment: 'paiement', payout: 'transfert' },
   serviceStatus: { initiated: 'initié', processing: 'en cours', completed: 'réussi', failed: 'échoué', cancelled: 'annulé' },
   category: {
