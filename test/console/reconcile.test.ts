@@ -172,6 +172,8 @@ describe('reconciling against the service', () => {
     expect(exported.rows).toBe(7);
     expect(lines[0]).toBe('ligne,reference_externe,type,montant,statut_attendu,date,resultat,id_transaction,statut_service,montant_service,devise,remarque');
     expect(lines[3]).toBe(`4,amt-1,payment,5100,paid,,Montant différent,${ids['amt-1']},completed,5000,XAF,`);
+    const lostLine = lines.find((line) => line.includes(',lost-1,'))!;
+    expect(lostLine.endsWith(',Concordant,' + ids['lost-1'] + ',completed,5000,XAF,vérifié : réussi')).toBe(true);
     const english = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, category: 'missing_at_service', language: 'en' }));
     expect(english.csv).toBe('row,external_id,kind,amount,expected_status,date,result,transaction_id,service_status,service_amount,currency,note\r\n7,nobody-1,payment,900,,,Missing at the service,,,,XAF,\r\n');
   });

@@ -27,6 +27,16 @@ export function exportReport(db: JournalDb, id: string, category: ReconcileCateg
   const words = resources[language].reconcile;
   const minutes = String(runInfo(db, id)!.processingMinutes);
   const label = (c: ReconcileCategory) => words.category[c].replace('{{minutes}}', minutes);
+  /** Our own notes in the language; a service's error stays as the service wrote it. */
+  const note = (detail: string | null): string | null => {
+    if (detail === null) return null;
+    const verified = /^verified: (initiated|processing|completed|failed|cancelled)$/.exec(detail)?.[1] as keyof typeof words.serviceStatus | undefined;
+    if (verified) return words.detail.verified.replace('{{status}}', words.serviceStatus[verified]);
+    if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return words.detail.payoutLookup;
+    if (detail.startsWith('from the journal:')) return words.detail.fromJournal;
+    if (detail.startsWith('VERIFY_UNAVAILABLE:')) return words.detail.verifyUnavailable;
+    return detail;
+  };
   const value = (row: StoredRow, column: (typeof COLUMNS)[number]): string | number | null => {
     switch (column) {
       case 'row':
@@ -52,7 +62,7 @@ export function exportReport(db: JournalDb, id: string, category: ReconcileCateg
       case 'currency':
         return row.currency ?? fallbackCurrency;
       case 'detail':
-        return row.detail;
+        return note(row.detail);
       default: {
         const never: never = column;
         return never;
