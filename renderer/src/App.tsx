@@ -10,6 +10,7 @@ import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
 import { PayoutScreen } from './screens/PayoutScreen';
+import { ReconcileScreen } from './screens/ReconcileScreen';
 import { SandboxScreen } from './screens/SandboxScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { TimelineScreen } from './screens/TimelineScreen';
@@ -18,7 +19,7 @@ import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: Screen[] = ['payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
+const NAV: Screen[] = ['payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
@@ -34,6 +35,8 @@ function ScreenView({ screen }: { screen: Screen }) {
       return <HistoryScreen />;
     case 'batches':
       return <BatchScreen />;
+    case 'reconcile':
+      return <ReconcileScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'sandbox':

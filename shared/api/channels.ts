@@ -31,6 +31,7 @@ import {
 } from './batch';
 import type { InspectedPage, InspectedRequest } from '../contract/inspector';
 import type { SignedExample } from './types';
+import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults, type ReconcileProgress } from './reconcile';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -212,6 +213,8 @@ export const CHANNEL_INPUTS = {
   }),
   /** Signs a request for the local sandbox with its fixture key: headers, canonical string, snippets. */
   'sandbox:signRequest': signRequestSchema,
+  // Reconciliation of the merchant's records (issue 11): shared/api/reconcile.ts
+  ...RECONCILE_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -222,7 +225,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults {
+export interface ChannelResults extends ReconcileChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';
@@ -336,9 +339,11 @@ export interface PushEvents {
   'batch:progress': BatchProgress;
   /** The local sandbox answered a request (the request inspector's new record). */
   'sandbox:request': InspectedRequest;
+  /** A reconciliation moved on (rows checked, verified, finished, cancelled). */
+  'reconcile:progress': ReconcileProgress;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request', 'reconcile:progress'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

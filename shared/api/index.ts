@@ -2,3 +2,4 @@ export * from './channels';
 export * from './types';
 export * from './transport';
 export * from './batch';
+export * from './reconcile';

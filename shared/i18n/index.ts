@@ -44,6 +44,8 @@ import frLookup from './fr/lookup';
 import frSettings from './fr/settings';
 import frPayout from './fr/payout';
 import frForm from './fr/form';
+import enReconcile from './en/reconcile';
+import frReconcile from './fr/reconcile';
 import type { Language, Messages } from './types';
 
 export const english = {
@@ -67,6 +69,7 @@ export const english = {
   payout: enPayout,
   form: enForm,
   inspector: enInspector,
+  reconcile: enReconcile,
 } as const;
 
 export type Catalogue = typeof english;
@@ -93,6 +96,7 @@ const french: Messages<Catalogue> = {
   settings: frSettings,
   payout: frPayout,
   form: frForm,
+  reconcile: frReconcile,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

@@ -72,6 +72,16 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'batches:report': { batchId: 'b1', language: 'en' },
   'sandbox:requests': { status: '4xx', key: 'pk_sandbox_payment_h1', cursor: '10', limit: 20 },
   'sandbox:signRequest': { method: 'POST', path: '/v1/payments', query: '', body: '{}', keyType: 'payment' },
+  'reconcile:begin': { fileName: 'orders.csv' },
+  'reconcile:append': { uploadId: 'u1', text: 'external_id,kind,amount\n' },
+  'reconcile:import': { uploadId: 'u1', processingMinutes: 30, period: { from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z' }, utcOffsetMinutes: -60 },
+  'reconcile:list': {},
+  'reconcile:get': { id: 'r1' },
+  'reconcile:rows': { id: 'r1', category: 'matched', offset: 0, limit: 10 },
+  'reconcile:cancel': { id: 'r1' },
+  'reconcile:resume': { id: 'r1' },
+  'reconcile:verify': { id: 'r1' },
+  'reconcile:export': { id: 'r1', category: 'matched', language: 'fr' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

@@ -13,6 +13,7 @@ import type { BatchRunner } from '../batch/runner';
 import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
 import { profileHandlers } from './profiles';
+import { reconcileHandlers } from './reconcile';
 import { sandboxHandlers } from './sandbox';
 import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
@@ -78,6 +79,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...sandboxHandlers(context),
     ...batches.handlers,
     ...inspectorHandlers(context),
+    ...reconcileHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

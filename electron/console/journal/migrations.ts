@@ -3,6 +3,7 @@
  * `PRAGMA user_version` records the last one applied.
  */
 import type Database from 'better-sqlite3';
+import { RECONCILE_MIGRATION } from '../reconcile/schema';
 
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -113,6 +114,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX entries_by_batch ON entries (batch_id, batch_row) WHERE batch_id IS NOT NULL;
     `,
   },
+  RECONCILE_MIGRATION,
 ];
 
 export function migrate(db: Database.Database): void {

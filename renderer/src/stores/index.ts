@@ -10,6 +10,7 @@ import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
 import { createInspectorStore, type InspectorState } from './inspector';
 import { createProfilesStore, type ProfilesState } from './profiles';
+import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
 import { createUiStore, type UiState } from './ui';
@@ -21,6 +22,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     history: createHistoryStore(api),
     sandbox: createSandboxStore(api),
     inspector: createInspectorStore(api),
+    reconcile: createReconcileStore(api),
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
   };
@@ -80,6 +82,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       arrived.push(record);
       showArrived();
     }),
+    api.on('reconcile:progress', (event) => stores.reconcile.getState().progress(event)),
   ];
   return () => offs.forEach((off) => off());
 }
@@ -109,6 +112,9 @@ export function useBatch<T>(selector: (state: BatchState) => T): T {
 }
 export function useInspector<T>(selector: (state: InspectorState) => T): T {
   return useStore(useStores().inspector, selector);
+}
+export function useReconcile<T>(selector: (state: ReconcileState) => T): T {
+  return useStore(useStores().reconcile, selector);
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);

@@ -1,7 +1,7 @@
 /** UI store: which screen is open, which transaction, and a prefill from the Sandbox panel. */
 import { createStore } from 'zustand/vanilla';
 
-export const SCREENS = ['payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'settings', 'sandbox'] as const;
+export const SCREENS = ['payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'reconcile', 'settings', 'sandbox'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface Prefill {

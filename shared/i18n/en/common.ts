@@ -9,6 +9,7 @@ export default {
     timeline: 'Transaction',
     history: 'History',
     batches: 'Bulk payouts',
+    reconcile: 'Reconcile',
     sandbox: 'Sandbox',
     settings: 'Settings',
   },

@@ -11,6 +11,7 @@ export default {
     timeline: 'Transaction',
     history: 'Historique',
     batches: 'Transferts groupés',
+    reconcile: 'Rapprochement',
     sandbox: 'Bac à sable',
     settings: 'Paramètres',
   },

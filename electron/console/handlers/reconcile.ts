@@ -1,0 +1,165 @@
+/**
+ * Reconciliation channels: the file arrives in parts, is parsed and checked in main, saved, and
+ * matched in the background (progress pushed as `reconcile:progress`); the report is read in pages.
+ */
+import { randomUUID } from 'node:crypto';
+import { RECONCILE_MAX_CHARS } from '../../../shared/api/reconcile';
+import { parseMerchantFile } from '../reconcile/parse';
+import { createReconcileRunner, type ReconcileRunner } from '../reconcile/runner';
+import { createReconciliation, getSummary, listSummaries, markInterrupted, removeUnfinishedImports, pageRows, reconciliationExists, reopenNotChecked, runInfo } from '../reconcile/store';
+import { exportReport } from '../reconcile/export';
+import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
+
+/** Files being sent: a few at once, dropped after an hour. */
+const MAX_UPLOADS = 4;
+const UPLOAD_TTL_MS = 60 * 60 * 1000;
+
+type ReconcileChannel =
+  | 'reconcile:begin'
+  | 'reconcile:append'
+  | 'reconcile:import'
+  | 'reconcile:list'
+  | 'reconcile:get'
+  | 'reconcile:rows'
+  | 'reconcile:cancel'
+  | 'reconcile:resume'
+  | 'reconcile:verify'
+  | 'reconcile:export';
+
+export function reconcileHandlers(context: Context, runner: ReconcileRunner = createReconcileRunner(context)): HandlerImpls<ReconcileChannel> {
+  const { deps } = context;
+  const now = () => deps.clock.now();
+  const uploads = new Map<string, { fileName: string; parts: string[]; chars: number; startedAt: number }>();
+  // A run that was going when the console last stopped is interrupted; the user resumes it.
+  removeUnfinishedImports(deps.journal);
+  const interrupted = markInterrupted(deps.journal, now());
+  if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
+
+  function summary(id: string) {
+    const found = getSummary(deps.journal, id);
+    if (!found) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
+    return found;
+  }
+
+  function upload(uploadId: string) {
+    const found = uploads.get(uploadId);
+    if (!found) throw new HandlerFailure('NOT_FOUND', 'This file upload is unknown or expired: choose the file again.');
+    return found;
+  }
+
+  return {
+    async 'reconcile:begin'({ fileName }) {
+      for (const [key, value] of uploads) if (now() - value.startedAt > UPLOAD_TTL_MS) uploads.delete(key);
+      while (uploads.size >= MAX_UPLOADS) uploads.delete(uploads.keys().next().value!);
+      const uploadId = randomUUID();
+      uploads.set(uploadId, { fileName, parts: [], chars: 0, startedAt: now() });
+      return { uploadId };
+    },
+
+    async 'reconcile:append'({ uploadId, text }) {
+      const found = upload(uploadId);
+      if (found.chars + text.length > RECONCILE_MAX_CHARS) {
+        uploads.delete(uploadId);
+        throw new HandlerFailure('INVALID_INPUT', `The file is over ${RECONCILE_MAX_CHARS.toLocaleString('en')} characters: split it.`, {
+          fields: { text: [`the file is over ${RECONCILE_MAX_CHARS} characters`] },
+        });
+      }
+      found.parts.push(text);
+      found.chars += text.length;
+      return { chars: found.chars };
+    },
+
+    async 'reconcile:import'({ uploadId, processingMinutes, period, utcOffsetMinutes }) {
+      const found = upload(uploadId);
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      uploads.delete(uploadId);
+      const parsed = await parseMerchantFile(found.parts.join(''), utcOffsetMinutes, deps.signal);
+      if (!parsed.ok) return { accepted: false, rows: parsed.rows, errorCount: parsed.errorCount, errors: parsed.errors };
+      // Every key the rows need is checked before anything is saved or sent.
+      for (const kind of new Set(parsed.rows.map((row) => row.kind))) context.requireSecret(profile, kind);
+      let chosen: { from: number; to: number; source: 'file' | 'picked' } | null = null;
+      if (period) {
+        chosen = { from: Date.parse(period.from), to: Date.parse(period.to), source: 'picked' };
+      } else {
+        let from = Infinity;
+        let to = -Infinity;
+        for (const row of parsed.rows) {
+          if (row.dateMs !== null) from = Math.min(from, row.dateMs);
+          if (row.dateEndMs !== null) to = Math.max(to, row.dateEndMs);
+        }
+        if (Number.isFinite(from)) chosen = { from, to, source: 'file' };
+      }
+      const id = await createReconciliation(deps.journal, {
+        fileName: found.fileName,
+        profile: { id: profile.id, name: profile.name, environment: profile.environment },
+        rows: parsed.rows,
+        processingMinutes,
+        period: chosen,
+        currency: DEFAULT_CURRENCY,
+        at: now(),
+      }, () => !deps.signal?.aborted);
+      if (id === null) throw new HandlerFailure('INTERNAL', 'The console is closing: the file was not saved. Import it again.');
+      runner.match(id);
+      return { accepted: true, reconciliation: summary(id) };
+    },
+
+    async 'reconcile:list'() {
+      return { reconciliations: listSummaries(deps.journal) };
+    },
+
+    async 'reconcile:get'({ id }) {
+      return summary(id);
+    },
+
+    async 'reconcile:rows'({ id, category, offset, limit }) {
+      if (!reconciliationExists(deps.journal, id)) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
+      return pageRows(deps.journal, id, category, offset, limit);
+    },
+
+    async 'reconcile:cancel'({ id }) {
+      const current = summary(id);
+      if (!runner.isRunning(id)) throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}, not running: there is nothing to cancel.`);
+      await runner.cancel(id);
+      return summary(id);
+    },
+
+    async 'reconcile:resume'({ id }) {
+      const current = summary(id);
+      if (runner.isRunning(id) || (current.status !== 'interrupted' && current.status !== 'cancelled')) {
+        throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}: only an interrupted or cancelled one can be resumed.`);
+      }
+      const profile = context.resolveProfile(current.profileId);
+      context.requireAllowed(profile);
+      const info = runInfo(deps.journal, id)!;
+      if (info.phase === 'verifying') {
+        runner.verify(id);
+      } else {
+        reopenNotChecked(deps.journal, id);
+        runner.match(id);
+      }
+      return summary(id);
+    },
+
+    async 'reconcile:verify'({ id }) {
+      const current = summary(id);
+      if (runner.isRunning(id) || current.status !== 'done') {
+        throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}: Verify runs on a finished one.`);
+      }
+      if (current.categories.still_processing.count + current.categories.processing_recent.count === 0) {
+        throw new HandlerFailure('CONFLICT', 'No row is still processing: there is nothing to verify.');
+      }
+      const profile = context.resolveProfile(current.profileId);
+      context.requireAllowed(profile);
+      runner.verify(id);
+      return summary(id);
+    },
+
+    async 'reconcile:export'({ id, category, language }) {
+      const current = summary(id);
+      const { csv, rows } = exportReport(deps.journal, id, category, language, current.currency);
+      const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return { filename: `paydesk-reconciliation-${stamp}.csv`, csv, rows };
+    },
+  };
+}

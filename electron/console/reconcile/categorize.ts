@@ -1,0 +1,28 @@
+/**
+ * Which report category a merchant row falls in, from what the journal or the service says.
+ * Pure: the order of the checks is the decision (a wrong amount outranks a status).
+ */
+import type { TransactionStatus } from '../../../shared/contract';
+import { statusSatisfies, type ExpectedStatus, type ReconcileCategory } from '../../../shared/api/reconcile';
+
+export interface Found {
+  status: TransactionStatus;
+  amount: number;
+  /** The service's creation time (ms), for "still processing after N minutes". */
+  createdAtMs: number;
+}
+
+export function categorize(
+  row: { amount: number; expected: ExpectedStatus | null },
+  found: Found | null,
+  nowMs: number,
+  processingMinutes: number,
+): ReconcileCategory {
+  if (found === null) return 'missing_at_service';
+  if (found.amount !== row.amount) return 'amount_differs';
+  if (found.status === 'processing' || found.status === 'initiated') {
+    return nowMs - found.createdAtMs >= processingMinutes * 60_000 ? 'still_processing' : 'processing_recent';
+  }
+  if (row.expected !== null && !statusSatisfies(row.expected, found.status)) return 'status_differs';
+  return 'matched';
+}

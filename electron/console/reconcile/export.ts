@@ -1,0 +1,79 @@
+/**
+ * The report as CSV: headers and result words in the user's language, cells escaped as the
+ * History export does (formula injection, RFC 4180), CRLF lines.
+ */
+import { resources, type Language } from '../../../shared/i18n';
+import type { ReconcileCategory } from '../../../shared/api/reconcile';
+import type { JournalDb } from '../journal/entries';
+import { csvCell } from '../journal/search';
+import { iterateRows, runInfo, type StoredRow } from './store';
+
+const COLUMNS = [
+  'row',
+  'external_id',
+  'kind',
+  'amount',
+  'expected_status',
+  'date',
+  'category',
+  'transaction_id',
+  'service_status',
+  'service_amount',
+  'currency',
+  'detail',
+] as const;
+
+export function exportReport(db: JournalDb, id: string, category: ReconcileCategory | undefined, language: Language, fallbackCurrency: string): { csv: string; rows: number } {
+  const words = resources[language].reconcile;
+  const minutes = String(runInfo(db, id)!.processingMinutes);
+  const label = (c: ReconcileCategory) => words.category[c].replace('{{minutes}}', minutes);
+  /** Our own notes in the language; a service's error stays as the service wrote it. */
+  const note = (detail: string | null): string | null => {
+    if (detail === null) return null;
+    const verified = /^verified: (initiated|processing|completed|failed|cancelled)$/.exec(detail)?.[1] as keyof typeof words.serviceStatus | undefined;
+    if (verified) return words.detail.verified.replace('{{status}}', words.serviceStatus[verified]);
+    if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return words.detail.payoutLookup;
+    if (detail.startsWith('from the journal:')) return words.detail.fromJournal;
+    if (detail.startsWith('VERIFY_UNAVAILABLE:')) return words.detail.verifyUnavailable;
+    return detail;
+  };
+  const value = (row: StoredRow, column: (typeof COLUMNS)[number]): string | number | null => {
+    switch (column) {
+      case 'row':
+        return row.source === 'file' ? row.row_number : null;
+      case 'external_id':
+        return row.external_id;
+      case 'kind':
+        return row.kind;
+      case 'amount':
+        return row.amount;
+      case 'expected_status':
+        return row.expected_raw;
+      case 'date':
+        return row.row_date;
+      case 'category':
+        return row.category ? label(row.category) : null;
+      case 'transaction_id':
+        return row.transaction_id;
+      case 'service_status':
+        return row.service_status;
+      case 'service_amount':
+        return row.service_amount;
+      case 'currency':
+        return row.currency ?? fallbackCurrency;
+      case 'detail':
+        return note(row.detail);
+      default: {
+        const never: never = column;
+        return never;
+      }
+    }
+  };
+  const lines = [COLUMNS.map((column) => csvCell(words.csv[column])).join(',')];
+  let rows = 0;
+  for (const row of iterateRows(db, id, category)) {
+    lines.push(COLUMNS.map((column) => csvCell(value(row, column))).join(','));
+    rows += 1;
+  }
+  return { csv: `${lines.join('\r\n')}\r\n`, rows };
+}

@@ -1,0 +1,203 @@
+/**
+ * The report of a reconciliation: one card per category with count and totals (a card filters
+ * the rows), the rows in a virtual list fetched page by page (each opens its transaction), Verify
+ * of the rows still processing, and CSV export.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
+import { Empty, ErrorNotice } from '../components/common';
+import { formatCount, formatMoney } from '../format/money';
+import { formatDateTime } from '../format/time';
+import { currentLanguage } from '../i18n';
+import { useReconcile, useUi } from '../stores';
+
+const ROW_HEIGHT = 44;
+
+function downloadCsv(filename: string, csv: string) {
+  if (typeof URL.createObjectURL !== 'function') return;
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function useCategoryLabel() {
+  const { t } = useTranslation('reconcile');
+  const minutes = useReconcile((s) => s.current?.processingMinutes ?? 0);
+  return (category: ReconcileCategory) => t(`category.${category}`, { minutes: formatCount(minutes) });
+}
+
+function CategoryCards() {
+  const { t } = useTranslation('reconcile');
+  const current = useReconcile((s) => s.current)!;
+  const selected = useReconcile((s) => s.category);
+  const setCategory = useReconcile((s) => s.setCategory);
+  const label = useCategoryLabel();
+  return (
+    <div className="reconcile-cards" role="group" aria-label={t('columns.category')}>
+      <button type="button" className="reconcile-card" aria-pressed={selected === undefined} onClick={() => void setCategory(undefined)}>
+        <span className="reconcile-card-title">{t('report.all')}</span>
+        <span className="reconcile-card-count">{formatCount(current.totalRows + current.categories.unknown_to_merchant.count)}</span>
+      </button>
+      {RECONCILE_CATEGORIES.map((category) => {
+        const total = current.categories[category];
+        return (
+          <button
+            key={category}
+            type="button"
+            className={`reconcile-card cat-${category}`}
+            aria-pressed={selected === category}
+            data-category={category}
+            onClick={() => void setCategory(category)}
+          >
+            <span className="reconcile-card-title">{label(category)}</span>
+            <span className="reconcile-card-count">{formatCount(total.count)}</span>
+            <span className="reconcile-card-amount">{formatMoney(total.amount, current.currency)}</span>
+            {category === 'amount_differs' && total.count > 0 ? (
+              <span className="muted small">{t('report.serviceAmount', { amount: formatMoney(total.serviceAmount, current.currency) })}</span>
+            ) : null}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+const SERVICE_STATUSES = ['initiated', 'processing', 'completed', 'failed', 'cancelled'] as const;
+
+/** The note of a row in the user's language; a service error stays as the service wrote it (code: message). */
+function useDetailText() {
+  const { t } = useTranslation('reconcile');
+  return (detail: string | null): string => {
+    if (detail === null) return '';
+    const verified = /^verified: (\w+)$/.exec(detail)?.[1];
+    const status = SERVICE_STATUSES.find((s) => s === verified);
+    if (status) return t('detail.verified', { status: t(`serviceStatus.${status}`) });
+    if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return t('detail.payoutLookup');
+    if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
+    if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
+    return detail;
+  };
+}
+
+function RowLine({ row }: { row: ReconciliationRow }) {
+  const { t } = useTranslation('reconcile');
+  const detailText = useDetailText();
+  const label = useCategoryLabel();
+  const openTransaction = useUi((s) => s.openTransaction);
+  const cells = (
+    <>
+      <span className="rc-col-row mono muted">{row.row === null ? t('report.notInFile') : formatCount(row.row)}</span>
+      <span className="rc-col-ext mono">{row.externalId ?? '—'}</span>
+      <span className="rc-col-kind">{t(`kind.${row.kind}`)}</span>
+      <span className="rc-col-amount">{row.amount === null ? '—' : formatMoney(row.amount, row.currency)}</span>
+      <span className="rc-col-expected muted">{row.expectedStatus ?? ''}</span>
+      <span className="rc-col-cat">{row.category ? <span className={`cat-pill cat-${row.category}`}>{label(row.category)}</span> : null}</span>
+      <span className="rc-col-status">{row.serviceStatus ? t(`serviceStatus.${row.serviceStatus}`) : ''}</span>
+      <span className="rc-col-amount">{row.serviceAmount === null ? '' : formatMoney(row.serviceAmount, row.currency)}</span>
+      <span className="rc-col-detail muted small" title={detailText(row.detail)}>{detailText(row.detail)}</span>
+    </>
+  );
+  if (!row.journalId) return <div className="rc-line">{cells}</div>;
+  return (
+    <button type="button" className="rc-line" onClick={() => openTransaction(row.journalId!)} aria-label={t('report.open', { row: row.row ?? row.externalId ?? '' })}>
+      {cells}
+    </button>
+  );
+}
+
+function ReportRows() {
+  const { t } = useTranslation('reconcile');
+  const total = useReconcile((s) => s.total ?? 0);
+  const pages = useReconcile((s) => s.pages);
+  const ensureRows = useReconcile((s) => s.ensureRows);
+  const rowAt = useReconcile((s) => s.rowAt);
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    void ensureRows(first, last);
+  }, [first, last, ensureRows, pages]);
+  if (total === 0) return <Empty>{t('report.empty')}</Empty>;
+  return (
+    <>
+      <div className="rc-line rc-head" aria-hidden="true">
+        <span className="rc-col-row">{t('columns.row')}</span>
+        <span className="rc-col-ext">{t('columns.externalId')}</span>
+        <span className="rc-col-kind">{t('columns.kind')}</span>
+        <span className="rc-col-amount">{t('columns.amount')}</span>
+        <span className="rc-col-expected">{t('columns.expected')}</span>
+        <span className="rc-col-cat">{t('columns.category')}</span>
+        <span className="rc-col-status">{t('columns.serviceStatus')}</span>
+        <span className="rc-col-amount">{t('columns.serviceAmount')}</span>
+        <span className="rc-col-detail">{t('columns.detail')}</span>
+      </div>
+      <div className="rc-list" ref={parent} role="region" aria-label={t('report.rowsLabel', { rows: formatCount(total) })} tabIndex={0}>
+        <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            return (
+              <div role="listitem" key={item.key} className="rc-item" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
+                {row ? <RowLine row={row} /> : <div className="row-placeholder" aria-hidden="true" />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function ReconcileReport() {
+  const { t } = useTranslation('reconcile');
+  const { t: tc } = useTranslation();
+  const current = useReconcile((s) => s.current)!;
+  const exported = useReconcile((s) => s.exported);
+  const failure = useReconcile((s) => s.failure);
+  const verify = useReconcile((s) => s.verify);
+  const exportCsv = useReconcile((s) => s.exportCsv);
+  const processing = current.categories.still_processing.count + current.categories.processing_recent.count;
+  async function runExport() {
+    const file = await exportCsv(currentLanguage());
+    if (file) downloadCsv(file.filename, file.csv);
+  }
+  return (
+    <section className="card reconcile-report" aria-labelledby="rc-report-title">
+      <h2 id="rc-report-title">{t('report.title', { file: current.fileName })}</h2>
+      <p className="muted small">
+        {t('report.meta', { profile: current.profileName, environment: tc(`environment.${current.environment}`), date: formatDateTime(current.createdAt) })}
+        {' · '}
+        {current.period
+          ? t('report.period', {
+              from: formatDateTime(current.period.from),
+              to: formatDateTime(current.period.to),
+              source: current.period.source === 'file' ? t('report.periodFile') : t('report.periodPicked'),
+            })
+          : t('report.noPeriod')}
+      </p>
+      <CategoryCards />
+      <div className="list-bar">
+        <span>
+          {current.status === 'done' && processing > 0 ? (
+            <>
+              <button type="button" className="secondary" onClick={() => void verify()}>{t('report.verify')}</button>{' '}
+              <span className="muted small">{t('report.verifyHelp', { rows: formatCount(processing) })}</span>
+            </>
+          ) : null}
+        </span>
+        <button type="button" className="secondary" onClick={() => void runExport()}>{t('report.export')}</button>
+      </div>
+      {exported ? <div className="notice notice-info" role="status">{t('report.exported', { rows: formatCount(exported.rows), file: exported.filename })}</div> : null}
+      {failure ? <ErrorNotice failure={failure} /> : null}
+      <ReportRows />
+    </section>
+  );
+}
