@@ -19,6 +19,7 @@ import type {
   ApiFailure,
 } from './types';
 import type { SandboxOutcome } from '../contract/outcomes';
+import { overviewInputSchema, type OverviewResult } from './overview';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -116,6 +117,9 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+
+  // Overview: the day's and the week's figures of the active profile, read from the journal.
+  'overview:get': overviewInputSchema,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -167,6 +171,8 @@ export interface ChannelResults {
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  // Overview
+  'overview:get': OverviewResult;
 }
 
 /** Every handler answers with this; nothing is thrown across a transport. */

@@ -1,3 +1,4 @@
 export * from './channels';
 export * from './types';
 export * from './transport';
+export * from './overview';

@@ -54,6 +54,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:setMaintenance': { on: true },
+  'overview:get': { dayBoundaries: Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 17 + i, -1)).toISOString()) },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

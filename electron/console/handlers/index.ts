@@ -10,6 +10,7 @@ import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type HandlerDeps, type HandlerImpl } from './context';
 import { followUpHandlers } from './follow-up';
+import { overviewHandlers } from './overview';
 import { profileHandlers } from './profiles';
 import { sandboxHandlers } from './sandbox';
 import { sendHandlers } from './send';
@@ -68,6 +69,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...sendHandlers(context, watcher),
     ...followUpHandlers(context, watcher),
     ...sandboxHandlers(context),
+    ...overviewHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;
