@@ -49,6 +49,8 @@ export const systemClock: Clock = {
 export interface SandboxStatusEvent {
   transactionId: string;
   status: string;
+  /** The failed code that came with a `failed` status. */
+  failedCode?: string | null;
 }
 
 /**

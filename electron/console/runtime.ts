@@ -127,7 +127,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     try {
       for (const entry of findByTransactionId(journal, event.transactionId)) {
         if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
-        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now());
+        const recorded = recordStatusEvent(journal, entry.id, event.status, 'status change from the local sandbox', clock.now(), event.failedCode ?? null);
         emit('transaction:changed', { journalId: entry.id, status: recorded.entry.status, state: recorded.entry.state });
       }
       emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });

@@ -234,13 +234,17 @@ export function recordObserved(
   return { entry: getEntry(db, id)!, changed };
 }
 
-/** A webhook-like status change that carries only the status (the local engine's events). */
-export function recordStatusEvent(db: JournalDb, id: string, status: string, message: string, at: number): { entry: JournalTransaction; changed: boolean } {
+/**
+ * A webhook-like status change that carries the status and, for a failure, its code (the local
+ * engine's events). Without the code the watcher, which stops at a final status, would leave
+ * `failed_code` empty.
+ */
+export function recordStatusEvent(db: JournalDb, id: string, status: string, message: string, at: number, failedCode: string | null = null): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
   db.transaction(() => {
     const row = requireRow(db, id);
     changed = row.status !== status;
-    db.prepare(`UPDATE entries SET status = ?, updated_at = ? WHERE seq = ?`).run(status, at, row.seq);
+    db.prepare(`UPDATE entries SET status = ?, failed_code = COALESCE(?, failed_code), updated_at = ? WHERE seq = ?`).run(status, failedCode, at, row.seq);
     addEvent(db, row.seq, at, { type: 'webhook_received', status, message });
   })();
   return { entry: getEntry(db, id)!, changed };

@@ -36,6 +36,20 @@ export class OverviewOverflowError extends Error {
   }
 }
 
+/** One profile's journal between two instants, grouped (exported for the query-plan test and the bench). */
+export const OVERVIEW_GROUPS_SQL = `
+  SELECT kind,
+         CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
+         failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
+  FROM entries
+  WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
+  GROUP BY 1, 2, 3, 4`;
+
+const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;
+// INDEXED BY: without statistics the planner would pick entries_by_status and read every profile's processing rows.
+export const STUCK_ROWS_SQL = `SELECT * FROM entries INDEXED BY entries_processing ${STUCK_WHERE} ORDER BY created_at, seq LIMIT ?`;
+export const STUCK_COUNT_SQL = `SELECT COUNT(*) AS n FROM entries ${STUCK_WHERE}`;
+
 interface GroupRow {
   kind: OverviewGroup['kind'];
   status: OverviewStatus;
@@ -53,14 +67,7 @@ function exact(value: bigint): number {
 /** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
 export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
   const rows = db
-    .prepare(
-      `SELECT kind,
-              CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
-              failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
-       FROM entries
-       WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
-       GROUP BY 1, 2, 3, 4`,
-    )
+    .prepare(OVERVIEW_GROUPS_SQL)
     .safeIntegers(true)
     .all(profile.id, profile.environment, from, to) as GroupRow[];
   return rows.map((row) => ({
@@ -75,9 +82,8 @@ export function overviewGroups(db: JournalDb, profile: { id: string; environment
 
 /** Transactions of the profile still `processing` and created before `createdBefore`, oldest first. */
 export function stuckProcessing(db: JournalDb, profile: { id: string; environment: Environment }, createdBefore: number, limit = STUCK_LIST_LIMIT) {
-  const where = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;
-  const rows = db.prepare(`SELECT * FROM entries ${where} ORDER BY created_at, seq LIMIT ?`).all(profile.id, profile.environment, createdBefore, limit) as EntryRow[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM entries ${where}`).get(profile.id, profile.environment, createdBefore) as { n: number }).n;
+  const rows = db.prepare(STUCK_ROWS_SQL).all(profile.id, profile.environment, createdBefore, limit) as EntryRow[];
+  const total = (db.prepare(STUCK_COUNT_SQL).get(profile.id, profile.environment, createdBefore) as { n: number }).n;
   return { rows: rows.map(toJournalTransaction), total };
 }
 
