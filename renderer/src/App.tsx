@@ -6,6 +6,7 @@ import { describeFailure } from './messages/errors';
 import { ErrorNotice, Loading } from './components/common';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
+import { OverviewScreen } from './screens/OverviewScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
 import { PayoutScreen } from './screens/PayoutScreen';
 import { SandboxScreen } from './screens/SandboxScreen';
@@ -16,10 +17,12 @@ import { activeProfile } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: Screen[] = ['payment', 'payout', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
+const NAV: Screen[] = ['overview', 'payment', 'payout', 'lookup', 'timeline', 'history', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
+    case 'overview':
+      return <OverviewScreen />;
     case 'payment':
       return <PaymentScreen />;
     case 'payout':

@@ -7,15 +7,18 @@
 import enCommon from './en/common';
 import enErrors from './en/errors';
 import enFailed from './en/failed';
+import enOverview from './en/overview';
 import frCommon from './fr/common';
 import frErrors from './fr/errors';
 import frFailed from './fr/failed';
+import frOverview from './fr/overview';
 import type { Language, Messages } from './types';
 
 export const english = {
   common: enCommon,
   errors: enErrors,
   failed: enFailed,
+  overview: enOverview,
 } as const;
 
 export type Catalogue = typeof english;
@@ -25,6 +28,7 @@ const french: Messages<Catalogue> = {
   common: frCommon,
   errors: frErrors,
   failed: frFailed,
+  overview: frOverview,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

@@ -11,7 +11,6 @@ import { OVERVIEW_GROUPS_SQL, readOverview, STUCK_COUNT_SQL, STUCK_ROWS_SQL, stu
 import { tempDir } from './helpers';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const profile = { id: 'p1', name: 'Shop', environment: 'sandbox' as const };
 
 let dir: string;

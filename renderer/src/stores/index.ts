@@ -6,6 +6,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createHistoryStore, type HistoryState } from './history';
+import { createOverviewStore, type OverviewState } from './overview';
 import { createProfilesStore, type ProfilesState } from './profiles';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
@@ -18,6 +19,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     history: createHistoryStore(api),
     sandbox: createSandboxStore(api),
     ui: createUiStore(initialUi),
+    overview: createOverviewStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -47,6 +49,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
       refreshHistory();
+      stores.overview.getState().changed();
     }),
     api.on('watch:progress', (event) => {
       stores.transactions.getState().watchProgress(event);
@@ -55,6 +58,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     api.on('profiles:changed', () => {
       void stores.profiles.getState().load();
       refreshSandbox();
+      stores.overview.getState().changed();
     }),
     api.on('sandbox:event', () => {
       refreshSandbox();
@@ -87,4 +91,7 @@ export function useSandbox<T>(selector: (state: SandboxState) => T): T {
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);
+}
+export function useOverview<T>(selector: (state: OverviewState) => T): T {
+  return useStore(useStores().overview, selector);
 }
