@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import type { JournalTransaction } from '../../shared/api';
 import type { TransactionRequest } from '../../shared/contract';
 import { systemClock } from '../../electron/console/deps';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot, SCREENSHOTS, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -83,8 +83,8 @@ describe('Overview in Chromium', () => {
     expect(await byKind.getByRole('row', { name: /^Payouts 1 10,000 XAF$/ }).count()).toBe(1);
 
     const failures = page.getByRole('figure', { name: 'Failures by reason' });
-    await failures.getByRole('row', { name: /The customer’s mobile-money account was not found\. PAYER_NOT_FOUND 1 1 3,000 XAF/ }).waitFor();
-    await failures.getByRole('row', { name: /The customer did not have enough money in their account\. NOT_ENOUGH_FUNDS 1 1 4,000 XAF/ }).waitFor();
+    await failures.getByRole('row', { name: /^PAYER_NOT_FOUND The customer’s mobile-money account was not found\. 1 1 3,000 XAF$/ }).waitFor();
+    await failures.getByRole('row', { name: /^NOT_ENOUGH_FUNDS The customer did not have enough money in their account\. 1 1 4,000 XAF$/ }).waitFor();
 
     // The volume chart's numbers as text for screen readers: today's row of its table.
     const volume = page.getByRole('table', { name: /Payments and payouts created each day/ });
@@ -109,6 +109,7 @@ describe('Overview in Chromium', () => {
     await row.waitFor();
     expect(await stuckList.getByText(stuck.transactionId!).count()).toBe(1);
     await screenshot(page, 'overview-stuck-light');
+    await page.screenshot({ path: `${SCREENSHOTS}/overview-full.png`, fullPage: true });
 
     await page.emulateMedia({ colorScheme: 'dark' });
     const barFill = () => page.evaluate(() => getComputedStyle(document.querySelector('path.ov-bar-payments')!).getPropertyValue('fill'));

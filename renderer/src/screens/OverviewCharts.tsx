@@ -49,6 +49,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
   const currency = data.week.total.amounts[0]?.currency ?? 'XAF';
   const days = data.days.map((day) => ({
     label: formatDay(day.start),
+    tick: formatDay(day.start, true),
     payments: day.payments.count,
     payouts: day.payouts.count,
     failed: day.failed,
@@ -78,7 +79,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
         <div className="ov-chart" aria-hidden="true">
           <BarChart data={days} responsive style={{ width: '100%', height: 240 }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid vertical={false} className="ov-grid-lines" />
-            <XAxis dataKey="label" tick={tick} tickLine={false} className="ov-axis" />
+            <XAxis dataKey="tick" tick={tick} tickLine={false} interval={0} className="ov-axis" />
             <YAxis allowDecimals={false} tick={tick} tickLine={false} axisLine={false} width={40} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
             <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--ov-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
             <Bar dataKey="payments" stackId="volume" className="ov-bar-payments" fill="#2554c7" isAnimationActive={false} />
@@ -119,7 +120,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
               <BarChart data={failures} layout="vertical" responsive style={{ width: '100%', height: Math.max(120, 36 * failures.length + 30) }} margin={{ top: 0, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
                 <CartesianGrid horizontal={false} className="ov-grid-lines" />
                 <XAxis type="number" allowDecimals={false} tick={tick} tickLine={false} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
-                <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={190} className="ov-axis" />
+                <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={170} className="ov-axis" />
                 <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--ov-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
                 <Bar dataKey="week" className="ov-bar-failed" fill="#b42318" isAnimationActive={false} barSize={20} />
               </BarChart>
@@ -128,7 +129,6 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
               <thead>
                 <tr>
                   <th scope="col">{t('column.reason')}</th>
-                  <th scope="col">{t('column.code')}</th>
                   <th scope="col" className="num">{t('period.today')}</th>
                   <th scope="col" className="num">{t('period.week')}</th>
                   <th scope="col" className="num">{t('column.amount')}</th>
@@ -137,8 +137,9 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
               <tbody>
                 {failures.map((row) => (
                   <tr key={row.label}>
-                    <td>{row.sentence}</td>
-                    <td className="code">{row.label}</td>
+                    <td>
+                      <span className="code ov-reason-code">{row.label}</span> {row.sentence}
+                    </td>
                     <td className="num">{formatCount(row.today)}</td>
                     <td className="num">{formatCount(row.week)}</td>
                     <td className="num">{amountsText(row.amounts, currency)}</td>

@@ -153,10 +153,12 @@ export function OverviewScreen() {
           <div className="ov-grid">
             <PeriodCard id="ov-today" title={t('period.today')} summary={data.today} currency={currency} />
             <PeriodCard id="ov-week" title={t('period.week')} summary={data.week} currency={currency} />
-            <BalanceCard />
+            <div className="ov-side">
+              <BalanceCard />
+              <OverviewStuck stuck={data.stuck} />
+            </div>
           </div>
           <OverviewCharts data={data} />
-          <OverviewStuck stuck={data.stuck} />
         </>
       )}
     </section>

@@ -37,8 +37,8 @@ function StuckRow({ tx, onVerify }: { tx: JournalTransaction; onVerify: (id: str
   return (
     <li className="ov-stuck-row">
       <button type="button" className="row-button ov-stuck-open" onClick={() => openTransaction(tx.id)}>
-        <span className="col-date">{formatDateTime(tx.createdAt)}</span>
         <span className="ov-stuck-what">{what}</span>
+        <span className="small muted">{formatDateTime(tx.createdAt)}</span>
         <span className="mono small muted">{tx.transactionId}</span>
       </button>
       <div className="ov-stuck-actions">

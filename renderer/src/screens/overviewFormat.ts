@@ -20,12 +20,13 @@ export function formatPercent(ratio: number, locale = formatLocale()): string {
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
-/** "Mon 23 Nov" / "lun. 23 nov." for a local day's start. */
-export function formatDay(iso: string, locale = formatLocale()): string {
-  let format = dayFormats.get(locale);
+/** "Mon 23 Nov" / "lun. 23 nov." for a local day's start; `short`: "Mon 23" for a chart's axis. */
+export function formatDay(iso: string, short = false, locale = formatLocale()): string {
+  const key = `${locale}|${short}`;
+  let format = dayFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' });
-    dayFormats.set(locale, format);
+    format = new Intl.DateTimeFormat(locale, short ? { weekday: 'short', day: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'short' });
+    dayFormats.set(key, format);
   }
   return format.format(new Date(iso));
 }

@@ -27,7 +27,7 @@ export default {
   },
   byStatus: 'By status',
   byKind: 'By kind',
-  column: { status: 'Status', kind: 'Kind', count: 'Count', amount: 'Amount', day: 'Day', reason: 'Reason', code: 'Code', created: 'Created', customer: 'Customer', actions: 'Actions' },
+  column: { status: 'Status', kind: 'Kind', count: 'Count', amount: 'Amount', day: 'Day', reason: 'Reason' },
   balance: {
     title: 'Wallet balance',
     unavailable: 'This service does not tell the wallet balance.',

@@ -30,7 +30,7 @@ export default {
   },
   byStatus: 'Par statut',
   byKind: 'Par type',
-  column: { status: 'Statut', kind: 'Type', count: 'Nombre', amount: 'Montant', day: 'Jour', reason: 'Motif', code: 'Code', created: 'Créée le', customer: 'Client', actions: 'Actions' },
+  column: { status: 'Statut', kind: 'Type', count: 'Nombre', amount: 'Montant', day: 'Jour', reason: 'Motif' },
   balance: {
     title: 'Solde du portefeuille',
     unavailable: 'Ce service n’indique pas le solde du portefeuille.',
