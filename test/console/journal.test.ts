@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TransactionRequest } from '../../shared/contract';
+import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import {
   getEntry,
   getTimeline,
@@ -28,7 +29,7 @@ describe('journal entries', () => {
   it('uses WAL and the numbered migrations', () => {
     const { db } = journalWith([]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
   });
 
   it('writes pending first, then the outcome; stale pending entries become outcome unknown', () => {
