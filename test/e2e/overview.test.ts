@@ -131,4 +131,18 @@ describe('Overview in Chromium', () => {
     await screenshot(page, 'overview-verified');
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('reads in French after the language is changed in Settings', async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Language', { exact: true }).selectOption('fr');
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Aperçu' }).click();
+    await page.getByRole('heading', { name: 'Aperçu', level: 1 }).waitFor();
+    const today = page.getByRole('region', { name: 'Aujourd’hui' });
+    await today.getByText('3 réussies sur 5 terminées').waitFor();
+    expect(await today.getByText(/^49\s500\sFCFA$/).count()).toBe(1);
+    await page.getByRole('figure', { name: 'Échecs par motif' }).getByText('Le compte mobile money du client est introuvable.').waitFor();
+    await page.locator('.ov-charts[data-drawn="true"]').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/overview-fr.png`, fullPage: true });
+    expect(h.pageErrors).toEqual([]);
+  });
 });
