@@ -10,8 +10,8 @@ import { dayVolume, summariseGroups, type OverviewGroup, type OverviewResult } f
 import { App } from '../../renderer/src/App';
 import { applyLanguage } from '../../renderer/src/i18n';
 import { createStores } from '../../renderer/src/stores';
-import { localDayBoundaries } from '../../renderer/src/stores/overview';
-import { createFakeApi, fail, journal, ok } from './fakeApi';
+import { createOverviewStore, localDayBoundaries } from '../../renderer/src/stores/overview';
+import { createFakeApi, deferred, fail, journal, ok } from './fakeApi';
 
 afterEach(async () => {
   cleanup();
@@ -123,6 +123,22 @@ describe('Overview screen', () => {
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await user.click(await within(stuck).findByRole('button', { name: /Payment of 7,500 XAF to Jean Mbarga, \+237650000008/ }));
     expect(stores.ui.getState()).toMatchObject({ screen: 'timeline', journalId: 'stuck-1' });
+  });
+
+  it('a screen shown again while its figures are on the way waits for them instead of asking twice; Refresh always asks', async () => {
+    const held = deferred<ReturnType<typeof ok<OverviewResult>>>();
+    const api = createFakeApi({ 'overview:get': () => held.promise });
+    const store = createOverviewStore(api);
+    const first = store.getState().load({ reuseInFlight: true });
+    store.getState().stop();
+    const again = store.getState().load({ reuseInFlight: true });
+    expect(api.callsOf('overview:get')).toHaveLength(1);
+    held.resolve(ok(figures(TODAY)));
+    await Promise.all([first, again]);
+    expect(store.getState()).toMatchObject({ status: 'ready', version: 1 });
+    api.handlers['overview:get'] = () => ok(figures(TODAY));
+    await store.getState().load();
+    expect(api.callsOf('overview:get')).toHaveLength(2);
   });
 
   it('shows what went wrong when the figures cannot be read', async () => {

@@ -122,7 +122,7 @@ export function OverviewScreen() {
   const activeId = useProfiles((s) => s.activeId);
   const balanceCurrency = useProfiles((s) => s.balance?.currency);
   useEffect(() => {
-    void load();
+    void load({ reuseInFlight: true });
     return stop;
   }, [load, stop, activeId]);
 

@@ -4,7 +4,7 @@
  * Pushes (`transaction:changed`) ask for a refresh; bursts are throttled to one fetch per second.
  */
 import { createStore } from 'zustand/vanilla';
-import { OVERVIEW_DAYS, type ApiFailure, type OverviewResult, type PaydeskApi } from '../../../shared/api';
+import { OVERVIEW_DAYS, type ApiFailure, type OverviewResult, type PaydeskApi, type Result } from '../../../shared/api';
 
 /** At most one refresh per this many ms while pushes keep coming (a batch of settlements, a watch). */
 export const OVERVIEW_REFRESH_MS = 1000;
@@ -33,7 +33,12 @@ export interface OverviewState {
   error: ApiFailure | null;
   /** Bumped on every answer applied, so the charts know when they have drawn new figures. */
   version: number;
-  load(): Promise<void>;
+  /**
+   * Fetches the figures. `reuseInFlight`: the screen (re)mounting while the same request is on
+   * its way waits for that one instead of asking main twice (React re-runs a screen's effects when
+   * it is shown again after a suspended render).
+   */
+  load(options?: { reuseInFlight?: boolean }): Promise<void>;
   /** A push said the journal changed: refresh, at most once per OVERVIEW_REFRESH_MS. */
   changed(): void;
   /** The screen went away: no more refreshes until it loads again. */
@@ -44,17 +49,29 @@ export function createOverviewStore(api: PaydeskApi, now: () => Date = () => new
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastFetch = 0;
   let serial = 0;
+  let inFlight: { key: string; answer: Promise<Result<OverviewResult>> } | null = null;
   return createStore<OverviewState>()((set, get) => ({
     status: 'idle',
     data: null,
     error: null,
     version: 0,
-    async load() {
+    async load(options = {}) {
       const mine = (serial += 1);
-      lastFetch = Date.now();
       if (get().status !== 'ready') set({ status: 'loading' });
-      mark(OVERVIEW_MARKS.request);
-      const result = await api.invoke('overview:get', { dayBoundaries: localDayBoundaries(now()) });
+      const dayBoundaries = localDayBoundaries(now());
+      const key = dayBoundaries.join();
+      let answer = options.reuseInFlight && inFlight?.key === key ? inFlight.answer : null;
+      if (!answer) {
+        lastFetch = Date.now();
+        mark(OVERVIEW_MARKS.request);
+        const started = api.invoke('overview:get', { dayBoundaries });
+        inFlight = { key, answer: started };
+        void started.finally(() => {
+          if (inFlight?.answer === started) inFlight = null;
+        });
+        answer = started;
+      }
+      const result = await answer;
       // A later load (a profile switch, a push) may have answered first: keep the newest.
       if (mine !== serial || get().status === 'idle') return;
       mark(OVERVIEW_MARKS.data);
