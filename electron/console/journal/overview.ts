@@ -16,6 +16,7 @@ import {
   type OverviewResult,
   type OverviewStatus,
 } from '../../../shared/api';
+import type Database from 'better-sqlite3';
 import type { Environment } from '../../../shared/contract';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
@@ -50,6 +51,17 @@ const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ?
 export const STUCK_ROWS_SQL = `SELECT * FROM entries INDEXED BY entries_processing ${STUCK_WHERE} ORDER BY created_at, seq LIMIT ?`;
 export const STUCK_COUNT_SQL = `SELECT COUNT(*) AS n FROM entries ${STUCK_WHERE}`;
 
+/** Prepared once per database: compiling the SQL costs more than a small day's grouping. */
+const prepared = new WeakMap<JournalDb, { groups: Database.Statement; stuckRows: Database.Statement; stuckCount: Database.Statement }>();
+function statements(db: JournalDb) {
+  let found = prepared.get(db);
+  if (!found) {
+    found = { groups: db.prepare(OVERVIEW_GROUPS_SQL).safeIntegers(true), stuckRows: db.prepare(STUCK_ROWS_SQL), stuckCount: db.prepare(STUCK_COUNT_SQL) };
+    prepared.set(db, found);
+  }
+  return found;
+}
+
 interface GroupRow {
   kind: OverviewGroup['kind'];
   status: OverviewStatus;
@@ -66,10 +78,7 @@ function exact(value: bigint): number {
 
 /** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
 export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
-  const rows = db
-    .prepare(OVERVIEW_GROUPS_SQL)
-    .safeIntegers(true)
-    .all(profile.id, profile.environment, from, to) as GroupRow[];
+  const rows = statements(db).groups.all(profile.id, profile.environment, from, to) as GroupRow[];
   return rows.map((row) => ({
     kind: row.kind,
     status: row.status,
@@ -82,8 +91,8 @@ export function overviewGroups(db: JournalDb, profile: { id: string; environment
 
 /** Transactions of the profile still `processing` and created before `createdBefore`, oldest first. */
 export function stuckProcessing(db: JournalDb, profile: { id: string; environment: Environment }, createdBefore: number, limit = STUCK_LIST_LIMIT) {
-  const rows = db.prepare(STUCK_ROWS_SQL).all(profile.id, profile.environment, createdBefore, limit) as EntryRow[];
-  const total = (db.prepare(STUCK_COUNT_SQL).get(profile.id, profile.environment, createdBefore) as { n: number }).n;
+  const rows = statements(db).stuckRows.all(profile.id, profile.environment, createdBefore, limit) as EntryRow[];
+  const total = (statements(db).stuckCount.get(profile.id, profile.environment, createdBefore) as { n: number }).n;
   return { rows: rows.map(toJournalTransaction), total };
 }
 
