@@ -6,7 +6,7 @@
  * to charts drawn, from the page's performance marks), next to the same page over an empty one.
  *
  * Rows: one profile holds 90 %, another 10 %, spread evenly over the last 180 days (so a 1M-row
- * journal has about 35,000 of the profile's rows in the week); 84 % completed, 10 % failed (six
+ * journal has about 32,500 of the profile's rows in the week); 84 % completed, 10 % failed (six
  * codes), 2 % cancelled, 2 % refused by the API, 2 % processing of which 1 in 20 never settled.
  * Speed is measured here, never asserted in tests.
  */
