@@ -8,6 +8,7 @@ import { ErrorNotice, Loading, profileName } from './components/common';
 import { BatchScreen } from './screens/BatchScreen';
 import { HistoryScreen } from './screens/HistoryScreen';
 import { LookupScreen } from './screens/LookupScreen';
+import { OverviewScreen } from './screens/OverviewScreen';
 import { PaymentScreen } from './screens/PaymentScreen';
 import { PayoutScreen } from './screens/PayoutScreen';
 import { ReconcileScreen } from './screens/ReconcileScreen';
@@ -19,10 +20,12 @@ import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 
-const NAV: Screen[] = ['payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
+const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
 function ScreenView({ screen }: { screen: Screen }) {
   switch (screen) {
+    case 'overview':
+      return <OverviewScreen />;
     case 'payment':
       return <PaymentScreen />;
     case 'payout':

@@ -32,6 +32,7 @@ import {
 import type { InspectedPage, InspectedRequest } from '../contract/inspector';
 import type { SignedExample } from './types';
 import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults, type ReconcileProgress } from './reconcile';
+import { overviewInputSchema, type OverviewResult } from './overview';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -215,6 +216,8 @@ export const CHANNEL_INPUTS = {
   'sandbox:signRequest': signRequestSchema,
   // Reconciliation of the merchant's records (issue 11): shared/api/reconcile.ts
   ...RECONCILE_CHANNEL_INPUTS,
+  // Overview: the day's and the week's figures of the active profile, read from the journal.
+  'overview:get': overviewInputSchema,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -290,6 +293,8 @@ export interface ChannelResults extends ReconcileChannelResults {
   'batches:report': { filename: string; csv: string; rows: number };
   'sandbox:requests': InspectedPage;
   'sandbox:signRequest': SignedExample;
+  // Overview
+  'overview:get': OverviewResult;
 }
 
 /** Every handler answers with this; nothing is thrown across a transport. */

@@ -3,3 +3,4 @@ export * from './types';
 export * from './transport';
 export * from './batch';
 export * from './reconcile';
+export * from './overview';

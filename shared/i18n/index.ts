@@ -46,6 +46,8 @@ import frPayout from './fr/payout';
 import frForm from './fr/form';
 import enReconcile from './en/reconcile';
 import frReconcile from './fr/reconcile';
+import enOverview from './en/overview';
+import frOverview from './fr/overview';
 import type { Language, Messages } from './types';
 
 export const english = {
@@ -70,6 +72,7 @@ export const english = {
   form: enForm,
   inspector: enInspector,
   reconcile: enReconcile,
+  overview: enOverview,
 } as const;
 
 export type Catalogue = typeof english;
@@ -97,6 +100,7 @@ const french: Messages<Catalogue> = {
   payout: frPayout,
   form: frForm,
   reconcile: frReconcile,
+  overview: frOverview,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

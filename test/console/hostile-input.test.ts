@@ -82,6 +82,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'reconcile:resume': { id: 'r1' },
   'reconcile:verify': { id: 'r1' },
   'reconcile:export': { id: 'r1', category: 'matched', language: 'fr' },
+  'overview:get': { dayBoundaries: Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 17 + i, -1)).toISOString()) },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

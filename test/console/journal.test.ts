@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TransactionRequest } from '../../shared/contract';
+import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import {
   getEntry,
   getTimeline,
@@ -13,7 +14,6 @@ import {
   recordRequest,
   recordTransportFailure,
 } from '../../electron/console/journal/entries';
-import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import { csvCell, exportCsv, searchJournal } from '../../electron/console/journal/search';
 import { paymentRequest, tempDir } from './helpers';
 

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
+import type { Clock } from '../../electron/console/deps';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const DIST = join(ROOT, 'dist/renderer');
@@ -44,11 +45,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number } } = {}): Promise<Harness> {
+/** `clock`: the console's clock (a test moves it to make a transaction old); the system clock by default. */
+export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock } = {}): Promise<Harness> {
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const userDataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
-  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 } });
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock } : {}) });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   // A fresh temporary Chromium profile per run (playwright's default for launch()).
   const browser = await chromium

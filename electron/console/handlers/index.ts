@@ -12,6 +12,7 @@ import { createContext, DEFAULT_WATCH, HandlerFailure, type Context, type Handle
 import type { BatchRunner } from '../batch/runner';
 import { batchHandlers } from './batches';
 import { followUpHandlers } from './follow-up';
+import { overviewHandlers } from './overview';
 import { profileHandlers } from './profiles';
 import { reconcileHandlers } from './reconcile';
 import { sandboxHandlers } from './sandbox';
@@ -80,6 +81,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...batches.handlers,
     ...inspectorHandlers(context),
     ...reconcileHandlers(context),
+    ...overviewHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

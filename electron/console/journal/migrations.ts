@@ -115,6 +115,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     `,
   },
   RECONCILE_MIGRATION,
+  {
+    version: 4,
+    name: 'overview indexes',
+    sql: `
+      -- Covers the Overview's figures: a profile's range of days read from the index alone
+      -- (no table lookups), grouped by kind, status, failed code and currency.
+      CREATE INDEX entries_overview ON entries (profile_id, environment, created_at, kind, state, status, failed_code, currency, amount);
+      -- The few transactions still processing, oldest first (partial: small, and exact for that query).
+      CREATE INDEX entries_processing ON entries (profile_id, environment, created_at) WHERE state = 'known' AND status = 'processing';
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -9,6 +9,7 @@ import { createBatchStore, type BatchState } from './batch';
 import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
 import { createInspectorStore, type InspectorState } from './inspector';
+import { createOverviewStore, type OverviewState } from './overview';
 import { createProfilesStore, type ProfilesState } from './profiles';
 import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
@@ -25,6 +26,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     reconcile: createReconcileStore(api),
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
+    overview: createOverviewStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -62,6 +64,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       void stores.transactions.getState().changed(event.journalId);
       refreshHistory();
       stores.batch.getState().transactionChanged();
+      stores.overview.getState().changed();
     }),
     api.on('watch:progress', (event) => {
       stores.transactions.getState().watchProgress(event);
@@ -70,6 +73,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     api.on('profiles:changed', () => {
       void stores.profiles.getState().load();
       refreshSandbox();
+      stores.overview.getState().changed();
     }),
     // Coalesced inside the store: counters at most every 200 ms, rows at most every 1.5 s.
     api.on('batch:progress', (event) => stores.batch.getState().progressed(event)),
@@ -118,4 +122,7 @@ export function useReconcile<T>(selector: (state: ReconcileState) => T): T {
 }
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(useStores().ui, selector);
+}
+export function useOverview<T>(selector: (state: OverviewState) => T): T {
+  return useStore(useStores().overview, selector);
 }

@@ -1,7 +1,7 @@
 /** UI store: which screen is open, which transaction, and a prefill from the Sandbox panel. */
 import { createStore } from 'zustand/vanilla';
 
-export const SCREENS = ['payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'reconcile', 'settings', 'sandbox'] as const;
+export const SCREENS = ['overview', 'payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'reconcile', 'settings', 'sandbox'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface Prefill {
@@ -23,7 +23,7 @@ export interface UiState {
 
 export function createUiStore(initial: Partial<Pick<UiState, 'screen' | 'journalId'>> = {}) {
   return createStore<UiState>()((set, get) => ({
-    screen: initial.screen ?? 'payment',
+    screen: initial.screen ?? 'overview',
     journalId: initial.journalId ?? null,
     prefill: null,
     navigate(screen) {

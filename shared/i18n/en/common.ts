@@ -3,6 +3,7 @@ export default {
   brand: 'Paydesk',
   nav: {
     label: 'Screens',
+    overview: 'Overview',
     payment: 'New payment',
     payout: 'New payout',
     lookup: 'Lookup',

@@ -5,6 +5,7 @@ export default {
   brand: 'Paydesk',
   nav: {
     label: 'Écrans',
+    overview: 'Aperçu',
     payment: 'Nouveau paiement',
     payout: 'Nouveau transfert',
     lookup: 'Recherche',

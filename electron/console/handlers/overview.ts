@@ -1,0 +1,28 @@
+/**
+ * The Overview: the active profile's figures for today and the last seven days, from the journal
+ * (local, no request to the service; the wallet balance is `balance:get`).
+ */
+import { readOverview, OverviewOverflowError } from '../journal/overview';
+import { HandlerFailure, type Context, type HandlerImpls } from './context';
+
+export function overviewHandlers(context: Context): HandlerImpls<'overview:get'> {
+  const { deps } = context;
+  return {
+    async 'overview:get'(input) {
+      const profile = context.activeProfile();
+      context.requireAllowed(profile);
+      try {
+        return readOverview(deps.journal, {
+          profile: { id: profile.id, name: profile.name, environment: profile.environment },
+          dayBoundaries: input.dayBoundaries.map((iso) => Date.parse(iso)),
+          now: deps.clock.now(),
+        });
+      } catch (error) {
+        if (error instanceof OverviewOverflowError) {
+          throw new HandlerFailure('CONFLICT', 'A total on the Overview is too large to show exactly; narrow the period in History instead.');
+        }
+        throw error;
+      }
+    },
+  };
+}

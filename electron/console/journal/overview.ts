@@ -1,0 +1,118 @@
+/**
+ * The Overview's figures, read from the journal: one profile's seven days, grouped by kind, status,
+ * failed code and currency, and the transactions still processing after 10 minutes.
+ *
+ * Each day is one range of the covering index `entries_overview` (profile, environment, created_at,
+ * then every column the grouping reads), so a day costs a walk over that day's index entries and no
+ * table lookups; a million-row journal is never scanned. The stuck list reads the partial index
+ * `entries_processing`, which holds only transactions still processing.
+ */
+import {
+  dayVolume,
+  STUCK_AFTER_MINUTES,
+  STUCK_LIST_LIMIT,
+  summariseGroups,
+  type OverviewGroup,
+  type OverviewResult,
+  type OverviewStatus,
+} from '../../../shared/api';
+import type Database from 'better-sqlite3';
+import type { Environment } from '../../../shared/contract';
+import type { JournalDb } from './entries';
+import { toJournalTransaction, type EntryRow } from './rows';
+
+export interface OverviewScope {
+  profile: { id: string; name: string; environment: Environment };
+  /** Start of each day in the user's time zone (ms), oldest first, then the start of tomorrow. */
+  dayBoundaries: readonly number[];
+  /** The console's clock (ms): "processing for more than 10 minutes" is measured from it. */
+  now: number;
+}
+
+/** A sum too large for a JavaScript number would show a wrong figure: refuse it instead. */
+export class OverviewOverflowError extends Error {
+  constructor() {
+    super('a journal sum exceeds the largest exact number');
+    this.name = 'OverviewOverflowError';
+  }
+}
+
+/** One profile's journal between two instants, grouped (exported for the query-plan test and the bench). */
+export const OVERVIEW_GROUPS_SQL = `
+  SELECT kind,
+         CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
+         failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
+  FROM entries
+  WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
+  GROUP BY 1, 2, 3, 4`;
+
+const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;
+// INDEXED BY: without statistics the planner would pick entries_by_status and read every profile's processing rows.
+export const STUCK_ROWS_SQL = `SELECT * FROM entries INDEXED BY entries_processing ${STUCK_WHERE} ORDER BY created_at, seq LIMIT ?`;
+export const STUCK_COUNT_SQL = `SELECT COUNT(*) AS n FROM entries ${STUCK_WHERE}`;
+
+/** Prepared once per database: compiling the SQL costs more than a small day's grouping. */
+const prepared = new WeakMap<JournalDb, { groups: Database.Statement; stuckRows: Database.Statement; stuckCount: Database.Statement }>();
+function statements(db: JournalDb) {
+  let found = prepared.get(db);
+  if (!found) {
+    found = { groups: db.prepare(OVERVIEW_GROUPS_SQL).safeIntegers(true), stuckRows: db.prepare(STUCK_ROWS_SQL), stuckCount: db.prepare(STUCK_COUNT_SQL) };
+    prepared.set(db, found);
+  }
+  return found;
+}
+
+interface GroupRow {
+  kind: OverviewGroup['kind'];
+  status: OverviewStatus;
+  failedCode: string | null;
+  currency: string;
+  count: bigint;
+  amount: bigint;
+}
+
+function exact(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new OverviewOverflowError();
+  return Number(value);
+}
+
+/** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
+export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
+  const rows = statements(db).groups.all(profile.id, profile.environment, from, to) as GroupRow[];
+  return rows.map((row) => ({
+    kind: row.kind,
+    status: row.status,
+    failedCode: row.failedCode,
+    currency: row.currency,
+    count: exact(row.count),
+    amount: exact(row.amount),
+  }));
+}
+
+/** Transactions of the profile still `processing` and created before `createdBefore`, oldest first. */
+export function stuckProcessing(db: JournalDb, profile: { id: string; environment: Environment }, createdBefore: number, limit = STUCK_LIST_LIMIT) {
+  const rows = statements(db).stuckRows.all(profile.id, profile.environment, createdBefore, limit) as EntryRow[];
+  const total = (statements(db).stuckCount.get(profile.id, profile.environment, createdBefore) as { n: number }).n;
+  return { rows: rows.map(toJournalTransaction), total };
+}
+
+/** Everything the Overview shows, read in one SQLite read transaction (one consistent snapshot). */
+export function readOverview(db: JournalDb, scope: OverviewScope): OverviewResult {
+  const read = db.transaction(() => {
+    const { dayBoundaries, profile } = scope;
+    const perDay: OverviewGroup[][] = [];
+    for (let i = 0; i + 1 < dayBoundaries.length; i += 1) perDay.push(overviewGroups(db, profile, dayBoundaries[i]!, dayBoundaries[i + 1]!));
+    const stuck = stuckProcessing(db, profile, scope.now - STUCK_AFTER_MINUTES * 60_000);
+    return { perDay, stuck };
+  });
+  const { perDay, stuck } = read.deferred();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    profile: scope.profile,
+    generatedAt: iso(scope.now),
+    today: summariseGroups(perDay.at(-1) ?? []),
+    week: summariseGroups(perDay.flat()),
+    days: perDay.map((groups, i) => dayVolume(iso(scope.dayBoundaries[i]!), iso(scope.dayBoundaries[i + 1]!), groups)),
+    stuck: { ...stuck, olderThanMinutes: STUCK_AFTER_MINUTES },
+  };
+}

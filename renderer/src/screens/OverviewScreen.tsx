@@ -1,0 +1,166 @@
+/**
+ * The Overview, the screen the console opens on: today's and the last 7 days' figures of the
+ * active profile (by status, by kind, success rate), the wallet balance, charts of volume and
+ * failures, and the transactions processing for more than 10 minutes, each with Verify.
+ */
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OverviewResult, OverviewSummary } from '../../../shared/api';
+import { ErrorNotice, Loading, Spinner } from '../components/common';
+import { formatCount, formatMoney } from '../format/money';
+import { formatDateTime } from '../format/time';
+import { useOverview, useProfiles } from '../stores';
+import { OverviewCharts } from './OverviewCharts';
+import { OverviewStuck } from './OverviewStuck';
+import { amountsText, formatPercent } from './overviewFormat';
+import '../overview.css';
+
+/** The currency to show a zero in: the one the profile's figures or wallet use. */
+function mainCurrency(data: OverviewResult, balanceCurrency: string | undefined): string {
+  return data.week.total.amounts[0]?.currency ?? (balanceCurrency || 'XAF');
+}
+
+function PeriodCard({ id, title, summary, currency }: { id: string; title: string; summary: OverviewSummary; currency: string }) {
+  const { t } = useTranslation('overview');
+  const { success } = summary;
+  const statuses = summary.byStatus.filter((row) => row.count > 0);
+  return (
+    <section className="card ov-period" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p className="ov-big">{t('transactions', { count: summary.total.count, formatted: formatCount(summary.total.count) })}</p>
+      <p className="ov-amount">{amountsText(summary.total.amounts, currency)}</p>
+      <div className="ov-rate" title={t('successHelp')}>
+        <span className="ov-label">{t('successRate')}</span>{' '}
+        <strong>{success.rate === null ? '—' : formatPercent(success.rate)}</strong>{' '}
+        <span className="muted small">
+          {success.rate === null ? t('successNone') : t('successDetail', { completed: formatCount(success.completed), final: formatCount(success.final) })}
+        </span>
+      </div>
+      <h3>{t('byKind')}</h3>
+      <table className="table ov-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('column.kind')}</th>
+            <th scope="col" className="num">{t('column.count')}</th>
+            <th scope="col" className="num">{t('column.amount')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.byKind.map((row) => (
+            <tr key={row.kind}>
+              <th scope="row">{t(`kind.${row.kind}`)}</th>
+              <td className="num">{formatCount(row.count)}</td>
+              <td className="num">{amountsText(row.amounts, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>{t('byStatus')}</h3>
+      <table className="table ov-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('column.status')}</th>
+            <th scope="col" className="num">{t('column.count')}</th>
+            <th scope="col" className="num">{t('column.amount')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {statuses.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="muted">
+                {t('transactions', { count: 0, formatted: formatCount(0) })}
+              </td>
+            </tr>
+          ) : (
+            statuses.map((row) => (
+              <tr key={row.status}>
+                <th scope="row">
+                  <span className={`ov-dot ov-dot-${row.status}`} aria-hidden="true" /> {t(`status.${row.status}`)}
+                </th>
+                <td className="num">{formatCount(row.count)}</td>
+                <td className="num">{amountsText(row.amounts, currency)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function BalanceCard() {
+  const { t } = useTranslation('overview');
+  const balance = useProfiles((s) => s.balance);
+  const failure = useProfiles((s) => s.balanceError);
+  const loadBalance = useProfiles((s) => s.loadBalance);
+  useEffect(() => {
+    void loadBalance();
+  }, [loadBalance]);
+  return (
+    <section className="card ov-balance" aria-labelledby="ov-balance-title">
+      <h2 id="ov-balance-title">{t('balance.title')}</h2>
+      {failure ? (
+        <ErrorNotice failure={failure} title={t('balance.failed')} />
+      ) : !balance ? (
+        <Loading label={t('balance.loading')} />
+      ) : balance.available && balance.balance !== null ? (
+        <p className="ov-big">{formatMoney(balance.balance, balance.currency)}</p>
+      ) : (
+        <p className="muted">{t('balance.unavailable')}</p>
+      )}
+    </section>
+  );
+}
+
+export function OverviewScreen() {
+  const { t } = useTranslation(['overview', 'common']);
+  const status = useOverview((s) => s.status);
+  const data = useOverview((s) => s.data);
+  const error = useOverview((s) => s.error);
+  const load = useOverview((s) => s.load);
+  const stop = useOverview((s) => s.stop);
+  const activeId = useProfiles((s) => s.activeId);
+  const balanceCurrency = useProfiles((s) => s.balance?.currency);
+  useEffect(() => {
+    void load({ reuseInFlight: true });
+    return stop;
+  }, [load, stop, activeId]);
+
+  const currency = data ? mainCurrency(data, balanceCurrency) : 'XAF';
+  return (
+    <section className="screen wide overview" aria-labelledby="overview-title">
+      <header className="screen-head ov-head">
+        <div>
+          <h1 id="overview-title">{t('title')}</h1>
+          {data ? (
+            <p className="muted">
+              {t('intro', { profile: data.profile.name, environment: t(`common:environment.${data.profile.environment}`) })}
+            </p>
+          ) : null}
+        </div>
+        <div className="ov-refresh">
+          {data ? <span className="muted small">{t('updated', { time: formatDateTime(data.generatedAt) })}</span> : null}
+          <button type="button" className="secondary small" onClick={() => void load()} disabled={status === 'loading'}>
+            {status === 'loading' && data ? <Spinner label={t('loading')} /> : null} {t('refresh')}
+          </button>
+        </div>
+      </header>
+      {error ? <ErrorNotice failure={error} title={t('failed')} /> : null}
+      {!data ? (
+        status === 'error' ? null : <Loading label={t('loading')} />
+      ) : (
+        <>
+          <div className="ov-grid">
+            <PeriodCard id="ov-today" title={t('period.today')} summary={data.today} currency={currency} />
+            <PeriodCard id="ov-week" title={t('period.week')} summary={data.week} currency={currency} />
+            <div className="ov-side">
+              <BalanceCard />
+              <OverviewStuck stuck={data.stuck} />
+            </div>
+          </div>
+          <OverviewCharts data={data} />
+        </>
+      )}
+    </section>
+  );
+}
