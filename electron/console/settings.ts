@@ -12,7 +12,7 @@ import { z } from 'zod';
 import Conf from 'conf';
 import { DEFAULT_HEADER_WORD, ENVIRONMENTS, HEADER_WORD_PATTERN } from '../../shared/contract';
 import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../../shared/i18n/types';
-import type { ProfileInput } from '../../shared/api';
+import { LOCAL_SANDBOX_PROFILE_ID, type ProfileInput } from '../../shared/api';
 
 /** Where the settings document lives; `read` throws when the stored text is not JSON. */
 export interface SettingsBackend {
@@ -55,7 +55,7 @@ export function confSettingsBackend(userDataDir: string): SettingsBackend {
   );
 }
 
-export const LOCAL_SANDBOX_ID = 'local-sandbox';
+export const LOCAL_SANDBOX_ID = LOCAL_SANDBOX_PROFILE_ID;
 
 const storedProfileSchema = z.strictObject({
   id: z.string().min(1).max(200),

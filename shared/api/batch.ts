@@ -167,6 +167,7 @@ export interface RehearsalSummary {
 
 export interface BatchPreview {
   batchId: string;
+  profileId: string;
   profileName: string;
   environment: Environment;
   /** Valid rows that will be sent. */

@@ -7,6 +7,9 @@ import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../cont
 
 export type TransactionKind = 'payment' | 'payout';
 
+/** The id of the built-in profile served by the in-process local sandbox engine. */
+export const LOCAL_SANDBOX_PROFILE_ID = 'local-sandbox';
+
 /** A saved connection: which service, which environment, which public keys. */
 export interface Profile {
   id: string;

@@ -85,7 +85,7 @@ export function createBatchBackend(options: { balance?: number | null; environme
     const totalFees = valid.reduce((n, r) => n + FEE(r.request!.amount), 0);
     const balance = options.balance === undefined ? 10_000_000 : options.balance;
     return {
-      batchId: id, profileName: batch.profileName, environment: batch.environment, count: valid.length, totalAmount, totalFees,
+      batchId: id, profileId: batch.profileId, profileName: batch.profileName, environment: batch.environment, count: valid.length, totalAmount, totalFees,
       feesKnown: true, totalDebit: totalAmount + totalFees, currency: 'XAF', balance, overBalance: balance !== null && totalAmount + totalFees > balance,
       invalid: batch.counts.invalid, duplicates: batch.counts.duplicates,
     };

@@ -88,6 +88,7 @@ export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchC
     const totalDebit = totalAmount + (totalFees ?? 0);
     return {
       batchId,
+      profileId: profile.id,
       profileName: profile.name,
       environment: profile.environment,
       count: rows.length,

@@ -1,6 +1,6 @@
 /** Small shared pieces: status badge, copy button, spinner, error notice, field wrapper. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
+import { LOCAL_SANDBOX_PROFILE_ID, type ApiFailure, type JournalState, type Profile } from '../../../shared/api';
 import type { TransactionStatus } from '../../../shared/contract';
 import { useTranslation } from 'react-i18next';
 import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
@@ -20,6 +20,11 @@ export function journalStateLabel(state: JournalState): string {
 /** A profile's name as shown: the built-in local sandbox profile's name is in the console's language. */
 export function profileName(profile: Pick<Profile, 'name' | 'builtIn'>): string {
   return profile.builtIn ? translate('components:localSandbox') : profile.name;
+}
+
+/** The same for a name stored with a record (journal entry, batch, reconciliation), by its profile id. */
+export function storedProfileName(profileId: string, name: string): string {
+  return profileId === LOCAL_SANDBOX_PROFILE_ID ? translate('components:localSandbox') : name;
 }
 
 /** The status as a badge; a journal entry the service does not know yet shows its own state. */

@@ -6,7 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type ApiFailure, type BatchConfirmation, type BatchPreview, type BatchSummary, type RehearsalSummary } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
-import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
+import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
 import { OverBalanceNotice } from './BatchPreview';
@@ -89,7 +89,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         ) : null}
         <dl className="facts">
           <dt>{t('confirm.profile')}</dt>
-          <dd>{facts.profileName}</dd>
+          <dd>{storedProfileName(facts.profileId, facts.profileName)}</dd>
           <dt>{t('confirm.environment')}</dt>
           <dd>
             <span className={`env-pill env-${facts.environment}`}>{t(`common:environment.${facts.environment}`)}</span>

@@ -1,6 +1,6 @@
 /** New batch: the template download and the drop zone / file picker for the CSV. */
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
@@ -154,7 +154,10 @@ export function BatchImport() {
         <button type="button" className="secondary" onClick={() => void downloadTemplate()}>
           {t('importer.template')}
         </button>
-        <p className="hint">{t('importer.templateHint')}</p>
+        <p className="hint">
+          {/* Column names are identifiers of the file format: shown as code, in any language. */}
+          <Trans t={t} i18nKey="importer.templateHint" components={{ c: <code /> }} />
+        </p>
       </div>
     </section>
   );

@@ -1,7 +1,7 @@
 /** Past batches with their state, so an interrupted or running batch can be reopened. */
 import { useTranslation } from 'react-i18next';
 import type { BatchSummary } from '../../../shared/api';
-import { Empty, ErrorNotice, Loading } from '../components/common';
+import { Empty, ErrorNotice, Loading, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useBatch, useProfiles } from '../stores';
@@ -48,7 +48,7 @@ export function BatchList() {
                 <td className="name">{batch.fileName}</td>
                 <td className="muted small">{formatDateTime(batch.createdAt)}</td>
                 <td>
-                  {batch.profileName} <span className={`env-pill env-${batch.environment}`}>{t(`common:environment.${batch.environment}`)}</span>
+                  {storedProfileName(batch.profileId, batch.profileName)} <span className={`env-pill env-${batch.environment}`}>{t(`common:environment.${batch.environment}`)}</span>
                 </td>
                 <td className="num">{formatCount(batch.counts.rows)}</td>
                 <td className="num">{formatMoney(batch.totalAmount, currency)}</td>

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchDetail } from '../../../shared/api';
-import { ErrorNotice, Loading } from '../components/common';
+import { ErrorNotice, Loading, storedProfileName } from '../components/common';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useBatch } from '../stores';
@@ -107,7 +107,7 @@ export function BatchOpen() {
           <p className="eyebrow">{t('title')}</p>
           <h1 id="batch-open-title">{batch.fileName}</h1>
           <p className="muted small">
-            {batch.profileName} · <span className={`env-pill env-${batch.environment}`}>{t(`common:environment.${batch.environment}`)}</span> · {formatDateTime(batch.createdAt)} ·{' '}
+            {storedProfileName(batch.profileId, batch.profileName)} · <span className={`env-pill env-${batch.environment}`}>{t(`common:environment.${batch.environment}`)}</span> · {formatDateTime(batch.createdAt)} ·{' '}
             {t('table.summary', { count: batch.counts.rows, n: formatCount(batch.counts.rows) })}
           </p>
           {batch.retryOf ? <p className="muted small">{t('retryOf', { id: batch.retryOf })}</p> : null}

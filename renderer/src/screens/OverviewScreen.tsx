@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OverviewResult, OverviewSummary } from '../../../shared/api';
-import { ErrorNotice, Loading, Spinner } from '../components/common';
+import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
@@ -134,7 +134,7 @@ export function OverviewScreen() {
           <h1 id="overview-title">{t('title')}</h1>
           {data ? (
             <p className="muted">
-              {t('intro', { profile: data.profile.name, environment: t(`common:environment.${data.profile.environment}`) })}
+              {t('intro', { profile: storedProfileName(data.profile.id, data.profile.name), environment: t(`common:environment.${data.profile.environment}`) })}
             </p>
           ) : null}
         </div>

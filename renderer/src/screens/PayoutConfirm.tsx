@@ -91,7 +91,7 @@ export function PayoutConfirmDialog({
             <span className={`env-pill env-${live ? 'live' : 'sandbox'}`}>{tg(live ? 'common:environment.live' : 'common:environment.sandbox')}</span>
           </dd>
           <dt>{t('confirm.profile')}</dt>
-          <dd>{quote?.profileName ?? profile.name}</dd>
+          <dd>{profile.name}</dd>
           <dt>{t('confirm.externalId')}</dt>
           <dd className="mono">{request.external_id ?? t('confirm.none')}</dd>
         </dl>

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
-import { ErrorNotice, Loading } from '../components/common';
+import { ErrorNotice, Loading, profileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { activeProfile, liveRefused } from '../stores/profiles';
@@ -64,7 +64,7 @@ export function PayoutScreen() {
         <p className="muted">{t('intro')}</p>
       </header>
       <div className="card balance-card" aria-live="polite">
-        <span className="muted">{profile ? t('balanceOf', { name: profile.name }) : t('balance')}</span>
+        <span className="muted">{profile ? t('balanceOf', { name: profileName(profile) }) : t('balance')}</span>
         {balance === null && !balanceError && !refused ? <Loading label={t('loadingBalance')} /> : null}
         {balance?.available ? <strong className="balance" data-testid="wallet-balance">{formatMoney(balance.balance, currency)}</strong> : null}
         {balance && !balance.available ? <span className="muted">{t('noBalance')}</span> : null}
@@ -78,7 +78,7 @@ export function PayoutScreen() {
           {t('refresh')}
         </button>
       </div>
-      <form className="card form" onSubmit={submit} noValidate aria-label="New payout">
+      <form className="card form" onSubmit={submit} noValidate aria-label={t('title')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
@@ -90,7 +90,7 @@ export function PayoutScreen() {
       {review ? (
         <PayoutConfirmDialog
           request={review.request}
-          profile={{ name: profile?.name ?? '', environment: profile?.environment ?? 'sandbox' }}
+          profile={{ name: profile ? profileName(profile) : '', environment: profile?.environment ?? 'sandbox' }}
           initialQuote={review.quote}
           onClose={() => setReview(null)}
           onSent={(journalId) => {

@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
-import { Empty, ErrorNotice } from '../components/common';
+import { Empty, ErrorNotice, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { currentLanguage } from '../i18n';
@@ -173,7 +173,7 @@ export function ReconcileReport() {
     <section className="card reconcile-report" aria-labelledby="rc-report-title">
       <h2 id="rc-report-title">{t('report.title', { file: current.fileName })}</h2>
       <p className="muted small">
-        {t('report.meta', { profile: current.profileName, environment: tc(`environment.${current.environment}`), date: formatDateTime(current.createdAt) })}
+        {t('report.meta', { profile: storedProfileName(current.profileId, current.profileName), environment: tc(`environment.${current.environment}`), date: formatDateTime(current.createdAt) })}
         {' · '}
         {current.period
           ? t('report.period', {

@@ -3,9 +3,9 @@
  * run's progress with cancel and resume, read the report, reopen earlier runs.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { DEFAULT_PROCESSING_MINUTES, type ReconcileRowError } from '../../../shared/api/reconcile';
-import { ErrorNotice, Spinner } from '../components/common';
+import { ErrorNotice, Spinner, storedProfileName } from '../components/common';
 import { formatCount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { useReconcile } from '../stores';
@@ -46,7 +46,9 @@ function ImportForm() {
       <div className="field grow">
         <label htmlFor="rc-file">{t('file.choose')}</label>
         <input id="rc-file" ref={fileInput} type="file" accept=".csv,text/csv" aria-describedby="rc-file-help" />
-        <p id="rc-file-help" className="muted small">{t('file.help')}</p>
+        <p id="rc-file-help" className="muted small">
+          <Trans t={t} i18nKey="file.help" components={{ c: <code /> }} />
+        </p>
       </div>
       <div className="field narrow">
         <label htmlFor="rc-minutes">{t('file.minutes')}</label>
@@ -150,7 +152,7 @@ function EarlierRuns() {
         {list.map((run) => (
           <li key={run.id} aria-current={run.id === currentId ? 'true' : undefined}>
             <span className="grow">
-              <strong>{run.fileName}</strong> <span className="muted small">{formatDateTime(run.createdAt)} · {t('report.runRows', { count: run.totalRows, rows: formatCount(run.totalRows) })} · {run.profileName}</span>
+              <strong>{run.fileName}</strong> <span className="muted small">{formatDateTime(run.createdAt)} · {t('report.runRows', { count: run.totalRows, rows: formatCount(run.totalRows) })} · {storedProfileName(run.profileId, run.profileName)}</span>
             </span>
             <span className={`pill pill-${run.status}`}>{t(`status.${run.status}`)}</span>
             <button type="button" className="secondary small" onClick={() => void open(run.id)} aria-label={`${t('report.reopen')} ${run.fileName} ${formatDateTime(run.createdAt)}`}>

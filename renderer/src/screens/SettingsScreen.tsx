@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
 import { Dialog } from '../components/Dialog';
-import { Empty, ErrorNotice, Field, Loading, describedBy } from '../components/common';
+import { Empty, ErrorNotice, Field, Loading, describedBy, profileName } from '../components/common';
 import { useProfiles } from '../stores';
 import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
@@ -63,8 +63,8 @@ function ProfileForm({ profile, onSaved, onCancel }: { profile: Profile | null; 
   }
 
   return (
-    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={profile ? t('editLabel', { name: profile.name }) : t('newProfile')} noValidate>
-      <h2>{profile ? t('profileTitle', { name: profile.name }) : t('newProfile')}</h2>
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={profile ? t('editLabel', { name: profileName(profile) }) : t('newProfile')} noValidate>
+      <h2>{profile ? t('profileTitle', { name: profileName(profile) }) : t('newProfile')}</h2>
       {failure ? <ErrorNotice failure={failure} /> : null}
       {input('name', t('name'))}
       {input('baseUrl', t('baseUrl'), t('baseUrlHint'))}
@@ -128,7 +128,7 @@ export function SettingsScreen() {
             {profiles.map((profile) => (
               <li key={profile.id} className={profile.id === selected?.id ? 'selected' : ''}>
                 <button type="button" className="row-button" aria-pressed={profile.id === selected?.id} onClick={() => { setSelectedId(profile.id); setEditing(null); }}>
-                  <span>{profile.name}</span>
+                  <span>{profileName(profile)}</span>
                   <span className={`env-pill env-${profile.environment}`}>{tg(`common:environment.${profile.environment}`)}</span>
                   {profile.environment === 'live' && !allowLive ? <span className="refused-tag">{t('refusedTag')}</span> : null}
                   {profile.id === activeId ? <span className="active-tag">{t('active')}</span> : null}

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
 import { FAILED_CODE_LIST, isFinalStatus, type FailedCode } from '../../../shared/contract';
-import { Empty, ErrorNotice, Loading, Spinner, StatusBadge } from '../components/common';
+import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, storedProfileName } from '../components/common';
 import { formatMoney } from '../format/money';
 import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
@@ -113,7 +113,7 @@ export function TimelineScreen() {
       <header className="screen-head tx-head">
         <div>
           <p className="eyebrow">
-            {tr(`kind.${tx.kind}`)} · {tx.profileName} · <span className={`env-pill env-${tx.environment}`}>{t(`common:environment.${tx.environment}`)}</span>
+            {tr(`kind.${tx.kind}`)} · {storedProfileName(tx.profileId, tx.profileName)} · <span className={`env-pill env-${tx.environment}`}>{t(`common:environment.${tx.environment}`)}</span>
           </p>
           <h1 id="timeline-title">{formatMoney(tx.amount, tx.currency)}</h1>
           <p className="muted">

@@ -56,7 +56,8 @@ const JOURNAL_NOTES = new Set([
 function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string | null {
   // The service's initiate message speaks of a customer approving a prompt, for payouts too:
   // a payout's recipient approves nothing, it receives money.
-  if (event.type === 'response' && kind === 'payout') return t('transaction:event.payoutAccepted');
+  // Both are said in the user's language rather than quoting the service's English sentence.
+  if (event.type === 'response') return t(kind === 'payout' ? 'transaction:event.payoutAccepted' : 'transaction:event.paymentAccepted');
   if (event.type === 'api_error' && event.code) return describeFailure({ code: event.code, message: event.message ?? '' }).title;
   if (event.type === 'transport_failure') {
     return event.outcome === 'not-sent' ? t('transaction:event.notSentDetail') : t('transaction:event.unknownDetail');

@@ -16,7 +16,7 @@ export default {
     heading: 'New batch',
     templateHeading: 'Template',
     template: 'Download the template CSV',
-    templateHint: 'Columns: phone_number, amount, first_name, last_name, email, description, external_id (optional), payment_method (optional) and meta.KEY columns for metadata (optional).',
+    templateHint: 'Columns: <c>phone_number</c>, <c>amount</c>, <c>first_name</c>, <c>last_name</c>, <c>email</c>, <c>description</c>, <c>external_id</c> (optional), <c>payment_method</c> (optional) and <c>meta.KEY</c> columns for metadata (optional).',
     method: 'Payment method',
     methodHint: 'Used for rows without a payment_method cell.',
     drop: 'Drop a CSV file here',

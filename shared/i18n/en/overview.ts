@@ -8,6 +8,7 @@ export default {
   failed: 'The overview could not be loaded.',
   period: { today: 'Today', week: 'Last 7 days' },
   transactions_one: '{{formatted}} transaction',
+  transactions_many: '{{formatted}} transactions',
   transactions_other: '{{formatted}} transactions',
   successRate: 'Success rate',
   successDetail: '{{completed}} completed of {{final}} finished',

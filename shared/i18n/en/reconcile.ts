@@ -5,7 +5,7 @@ export default {
   file: {
     legend: 'Merchant file',
     choose: 'CSV file',
-    help: 'UTF-8, separated by , or ;. Columns: external_id, kind (payment or payout), amount (smallest unit), expected_status and date optional. Up to 100,000 rows.',
+    help: 'UTF-8, separated by , or ;. Columns: <c>external_id</c>, <c>kind</c> (<c>payment</c> or <c>payout</c>), <c>amount</c> (smallest unit), <c>expected_status</c> and <c>date</c> optional. Up to 100,000 rows.',
     minutes: 'Still processing after (minutes)',
     from: 'Period from',
     to: 'Period to',
@@ -20,6 +20,7 @@ export default {
   },
   errors: {
     title_one: 'The file was not imported: {{count}} error.',
+    title_many: 'The file was not imported: {{count}} errors.',
     title_other: 'The file was not imported: {{count}} errors.',
     shown: 'The first {{shown}} are listed. Fix the file and import it again.',
     row: 'Row',
@@ -47,13 +48,16 @@ export default {
   },
   progress: {
     matching_one: 'Matching: {{checked}} of {{total}} row',
+    matching_many: 'Matching: {{checked}} of {{total}} rows',
     matching_other: 'Matching: {{checked}} of {{total}} rows',
     verifying_one: 'Verifying: {{done}} of {{total}} row',
+    verifying_many: 'Verifying: {{done}} of {{total}} rows',
     verifying_other: 'Verifying: {{done}} of {{total}} rows',
     label: 'Reconciliation progress',
     cancel: 'Cancel',
     resume: 'Resume',
     waits_one: 'The service asked to slow down once; the run waited as told.',
+    waits_many: 'The service asked to slow down {{count}} times; the run waited as told.',
     waits_other: 'The service asked to slow down {{count}} times; the run waited as told.',
   },
   status: {
@@ -89,6 +93,7 @@ export default {
     reopen: 'Open',
     historyEmpty: 'No reconciliation yet.',
     runRows_one: '{{rows}} row',
+    runRows_many: '{{rows}} rows',
     runRows_other: '{{rows}} rows',
   },
   columns: {

@@ -66,6 +66,7 @@ export default {
     notSentDetail: 'Nothing reached the service.',
     unknownDetail: 'The request may have reached the service.',
     http: 'HTTP {{status}}',
+    paymentAccepted: 'The customer is asked on their phone to approve the payment.',
     payoutAccepted: 'The recipient receives the money once the payout completes.',
   },
   facts: {

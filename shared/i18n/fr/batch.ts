@@ -18,7 +18,7 @@ export default {
     heading: 'Nouveau lot',
     templateHeading: 'Modèle',
     template: 'Télécharger le modèle CSV',
-    templateHint: 'Colonnes : phone_number, amount, first_name, last_name, email, description, external_id (facultative), payment_method (facultative) et des colonnes meta.CLÉ pour les métadonnées (facultatives).',
+    templateHint: 'Colonnes : <c>phone_number</c>, <c>amount</c>, <c>first_name</c>, <c>last_name</c>, <c>email</c>, <c>description</c>, <c>external_id</c> (facultative), <c>payment_method</c> (facultative) et des colonnes <c>meta.CLÉ</c> pour les métadonnées (facultatives).',
     method: 'Moyen de paiement',
     methodHint: 'Utilisé pour les lignes sans cellule payment_method.',
     drop: 'Déposez un fichier CSV ici',

@@ -11,6 +11,7 @@ export default {
   failed: 'L’aperçu n’a pas pu être chargé.',
   period: { today: 'Aujourd’hui', week: '7 derniers jours' },
   transactions_one: '{{formatted}} transaction',
+  transactions_many: '{{formatted}} transactions',
   transactions_other: '{{formatted}} transactions',
   successRate: 'Taux de réussite',
   successDetail: '{{completed}} réussies sur {{final}} terminées',

@@ -7,7 +7,7 @@ export default {
   file: {
     legend: 'Fichier du marchand',
     choose: 'Fichier CSV',
-    help: 'UTF-8, séparé par , ou ;. Colonnes : external_id, kind (payment ou payout), amount (plus petite unité), expected_status et date facultatifs. Jusqu’à 100 000 lignes.',
+    help: 'UTF-8, séparé par , ou ;. Colonnes : <c>external_id</c>, <c>kind</c> (<c>payment</c> ou <c>payout</c>), <c>amount</c> (plus petite unité), <c>expected_status</c> et <c>date</c> facultatifs. Jusqu’à 100 000 lignes.',
     minutes: 'Toujours en cours après (minutes)',
     from: 'Période du',
     to: 'au',
@@ -22,6 +22,7 @@ export default {
   },
   errors: {
     title_one: 'Le fichier n’a pas été importé : {{count}} erreur.',
+    title_many: 'Le fichier n’a pas été importé : {{count}} erreurs.',
     title_other: 'Le fichier n’a pas été importé : {{count}} erreurs.',
     shown: 'Les {{shown}} premières sont listées. Corrigez le fichier puis importez-le à nouveau.',
     row: 'Ligne',
@@ -49,13 +50,16 @@ export default {
   },
   progress: {
     matching_one: 'Rapprochement : {{checked}} ligne sur {{total}}',
+    matching_many: 'Rapprochement : {{checked}} lignes sur {{total}}',
     matching_other: 'Rapprochement : {{checked}} lignes sur {{total}}',
     verifying_one: 'Vérification : {{done}} ligne sur {{total}}',
+    verifying_many: 'Vérification : {{done}} lignes sur {{total}}',
     verifying_other: 'Vérification : {{done}} lignes sur {{total}}',
     label: 'Avancement du rapprochement',
     cancel: 'Annuler',
     resume: 'Reprendre',
     waits_one: 'Le service a demandé de ralentir une fois ; le traitement a attendu comme demandé.',
+    waits_many: 'Le service a demandé de ralentir {{count}} fois ; le traitement a attendu comme demandé.',
     waits_other: 'Le service a demandé de ralentir {{count}} fois ; le traitement a attendu comme demandé.',
   },
   status: {
@@ -91,6 +95,7 @@ export default {
     reopen: 'Ouvrir',
     historyEmpty: 'Aucun rapprochement pour l’instant.',
     runRows_one: '{{rows}} ligne',
+    runRows_many: '{{rows}} lignes',
     runRows_other: '{{rows}} lignes',
   },
   columns: {

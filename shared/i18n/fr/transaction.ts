@@ -67,6 +67,7 @@ export default {
     notSentDetail: 'Rien n’a atteint le service.',
     unknownDetail: 'La demande a pu atteindre le service.',
     http: 'HTTP {{status}}',
+    paymentAccepted: 'Le client reçoit sur son téléphone une demande d’approbation du paiement.',
     payoutAccepted: 'Le bénéficiaire reçoit l’argent dès que le décaissement aboutit.',
   },
   facts: {
