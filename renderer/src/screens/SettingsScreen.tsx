@@ -145,7 +145,7 @@ export function SettingsScreen() {
             <ProfileForm key={selected.id} profile={selected} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
           ) : selected ? (
             <div className="card">
-              <h2>{selected.name}</h2>
+              <h2>{profileName(selected)}</h2>
               <LiveRefusedNote environment={selected.environment} />
               <dl className="facts compact">
                 <dt>{t('environment')}</dt>
@@ -157,14 +157,14 @@ export function SettingsScreen() {
               </dl>
               <div className="actions left">
                 {selected.id !== activeId ? (
-                  <button type="button" className="primary" onClick={() => void switchTo(selected)}>{t('switchTo', { name: selected.name })}</button>
+                  <button type="button" className="primary" onClick={() => void switchTo(selected)}>{t('switchTo', { name: profileName(selected) })}</button>
                 ) : (
                   <span className="active-tag">{t('activeProfile')}</span>
                 )}
                 {!selected.builtIn ? (
                   <>
-                    <button type="button" className="secondary" onClick={() => setEditing('edit')}>{t('edit', { name: selected.name })}</button>
-                    <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(selected)}>{t('delete', { name: selected.name })}</button>
+                    <button type="button" className="secondary" onClick={() => setEditing('edit')}>{t('edit', { name: profileName(selected) })}</button>
+                    <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(selected)}>{t('delete', { name: profileName(selected) })}</button>
                   </>
                 ) : (
                   <span className="muted small">{t('builtIn')}</span>
@@ -176,7 +176,7 @@ export function SettingsScreen() {
         </div>
       </div>
       {confirmDelete ? (
-        <Dialog title={t('deleteTitle', { name: confirmDelete.name })} onClose={() => setConfirmDelete(null)}>
+        <Dialog title={t('deleteTitle', { name: profileName(confirmDelete) })} onClose={() => setConfirmDelete(null)}>
           <p>{t('deleteBody')}</p>
           <div className="actions">
             <button type="button" className="secondary" onClick={() => setConfirmDelete(null)}>{t('cancel')}</button>
