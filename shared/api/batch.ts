@@ -6,7 +6,7 @@
  * journal entry linked to the batch, written `pending` before its POST.
  */
 import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
-import type { FieldErrors, TransactionRequest } from '../contract/schemas';
+import type { CheckedRow } from '../batch/validate';
 
 /**
  * - `draft`: imported, editable (fix a cell, drop rows), nothing sent;
@@ -70,18 +70,8 @@ export interface RehearsalRowResult {
   wouldFail: boolean;
 }
 
-export interface BatchRow {
-  /** The row's number as a spreadsheet shows it: the header is row 1, the first data row is 2. */
-  rowNumber: number;
-  values: BatchRowValues;
-  /** The request this row sends (null while the row has errors). */
-  request: TransactionRequest | null;
-  /** By column name (`amount`, `email`, `meta.KEY`, `metadata`): empty when the row is valid. */
-  errors: FieldErrors;
-  /** Other rows with the same phone and amount, or the same external id. */
-  duplicates: { reason: DuplicateReason; rowNumbers: number[] }[];
-  /** The external id it is sent with: the file's, else `<batch id>-<row number>`. */
-  externalId: string;
+/** A checked row (shared/batch) and where its sending stands. */
+export interface BatchRow extends CheckedRow {
   state: BatchRowState;
   journalId: string | null;
   transactionId: string | null;

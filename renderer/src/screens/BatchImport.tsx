@@ -4,7 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
-import { downloadCsv } from './BatchDownload';
+import { downloadCsv } from '../components/download';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
 export const MAX_CSV_BYTES = 8 * 1024 * 1024;

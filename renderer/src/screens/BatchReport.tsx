@@ -5,7 +5,7 @@ import { ErrorNotice } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
 import { rowFailed } from '../stores/batch';
-import { downloadCsv } from './BatchDownload';
+import { downloadCsv } from '../components/download';
 
 export function BatchReportCard({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');

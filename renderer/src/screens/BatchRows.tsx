@@ -7,7 +7,7 @@ import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { LIVE_ROWS_MAX, rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
 import { useBatch, useProfiles } from '../stores';
-import { downloadCsv } from './BatchDownload';
+import { downloadCsv } from '../components/download';
 import { BatchTable } from './BatchTable';
 
 /** The same rows were imported before: say when and as what, and ask before sending them again. */

@@ -12,6 +12,7 @@ import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { t } from '../i18n';
 import { useHistory, useProfiles, useUi } from '../stores';
+import { downloadCsv } from '../components/download';
 
 const ROW_HEIGHT = 56;
 
@@ -50,17 +51,6 @@ function toQuery(filters: Filters, currency: string): { query: SearchQuery } | {
 /** Filters apply as they change, once typing pauses this long (a select applies at the same pace). */
 export const FILTER_DEBOUNCE_MS = 300;
 
-function downloadCsv(filename: string, csv: string) {
-  if (typeof URL.createObjectURL !== 'function') return;
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function HistoryList() {
   const { t: tr } = useTranslation('history');

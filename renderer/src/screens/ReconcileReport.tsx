@@ -12,20 +12,10 @@ import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { currentLanguage } from '../i18n';
 import { useReconcile, useUi } from '../stores';
+import { downloadCsv } from '../components/download';
 
 const ROW_HEIGHT = 44;
 
-function downloadCsv(filename: string, csv: string) {
-  if (typeof URL.createObjectURL !== 'function') return;
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function useCategoryLabel() {
   const { t } = useTranslation('reconcile');
