@@ -118,7 +118,9 @@ describe('Bulk payouts in Chromium', () => {
     expect(parsed.data).toHaveLength(4);
     // The formula guard writes a leading ' before a cell starting with +.
     const byPhone = new Map(parsed.data.map((row) => [row.phone_number!.replace(/^'/, ''), row]));
-    expect(byPhone.get('+237650000001')).toMatchObject({ status: 'completed', failed_code: '' });
+    // Fees as the service stored them (1 % + 50): read with the whole transaction when its status changed.
+    expect(byPhone.get('+237650000001')).toMatchObject({ status: 'completed', failed_code: '', fee: '150' });
+    expect(byPhone.get('+237670000010')).toMatchObject({ status: 'completed', fee: '200' });
     expect(byPhone.get('+237650000002')).toMatchObject({ status: 'failed', failed_code: 'PAYER_NOT_FOUND', state: 'accepted' });
     expect(byPhone.get('+237650000009')).toMatchObject({ status: 'cancelled' });
     expect(byPhone.get('+237670000010')?.transaction_id).toMatch(/^TE_\w+$/);
