@@ -21,7 +21,8 @@ let host: BrowserHost | null = null;
 const pageErrors: string[] = [];
 
 async function startConsole(): Promise<Page> {
-  runtime = await createConsoleRuntime({ userDataDir: join(dir, 'user-data'), transport: 'browser', allowLive: false, version: '0.1.0', engine: { settleMs: 800 } });
+  // The sandbox's per-key limit (600/min) is off: this test is about the stop and the resume, not 429s (batch-rate-limit.test.ts).
+  runtime = await createConsoleRuntime({ userDataDir: join(dir, 'user-data'), transport: 'browser', allowLive: false, version: '0.1.0', engine: { settleMs: 800, rateLimit: { perKeyPerMinute: 0 } } });
   host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: join(ROOT, 'dist/renderer'), port: 0 });
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
   const page = await context.newPage();
