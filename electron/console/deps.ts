@@ -2,7 +2,7 @@
  * What the handlers depend on, as narrow interfaces, so that tests and the runtime can pass the
  * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
  */
-import type { Environment, InspectedPage } from '../../shared/contract';
+import type { Environment, FullTransaction, InspectedPage } from '../../shared/contract';
 import type { InspectorQuery } from '../engine';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
@@ -77,6 +77,11 @@ export interface SandboxControl {
   advanceClock(seconds: number): { clockOffsetSeconds: number };
   setMaintenance(on: boolean): void;
   onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
+  /**
+   * The whole transaction as retrieve would answer it, read in-process: after a status push the
+   * console stores all of it without a request back over HTTP (one per row of a batch otherwise).
+   */
+  transaction?(transactionId: string): FullTransaction | null;
   /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`. */
   deliveries?(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
   redeliver?(deliveryId: string): void | Promise<void>;

@@ -106,6 +106,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
         if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to, failedCode: event.failedCode });
       });
     },
+    transaction: (transactionId) => handle.transaction(transactionId),
     feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
     finishNow(transactionId, phoneNumber) {
       if (!handle.settleNow(transactionId)) return null;

@@ -79,6 +79,14 @@ export function createWatcher(context: Context): Watcher {
   async function readAgain(journalId: string, profile: WatchProfile, pushedStatus: string, message: string): Promise<void> {
     const entry = getEntry(deps.journal, journalId);
     if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
+    if (context.verifying.has(journalId)) return; // the Verify in flight records the whole object
+    // The local sandbox's push comes from the engine in this process: read it there, not over HTTP.
+    const local = profile.builtIn ? (deps.engine?.transaction?.(entry.transactionId) ?? null) : null;
+    if (local) {
+      const observed = recordObserved(deps.journal, journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, deps.clock.now());
+      deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
+      return;
+    }
     const { result, tx } = await retrieve(entry, profile);
     if (deps.signal?.aborted) return;
     if (tx && result.kind === 'success') {

@@ -62,6 +62,11 @@ export interface Context {
   deps: HandlerDeps;
   confirmations: Confirmations;
   watch: WatchOptions;
+  /**
+   * Journal ids with a Verify in flight: a status push it causes is left to the Verify, which
+   * records the whole transaction itself (one "verified" event, not a second "status changed").
+   */
+  verifying: Set<string>;
   resolveProfile(id: string): StoredProfile & { builtIn: boolean };
   activeProfile(): StoredProfile & { builtIn: boolean };
   toProfile(stored: StoredProfile & { builtIn: boolean }): Profile;
@@ -119,6 +124,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     deps,
     confirmations,
     watch,
+    verifying: new Set(),
     resolveProfile,
     activeProfile() {
       try {

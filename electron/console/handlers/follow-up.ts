@@ -96,7 +96,13 @@ export function followUpHandlers(
       }
       context.requireSecret(profile, entry.kind);
       const client = context.clientFor(profile);
-      const result = entry.kind === 'payment' ? await client.verifyPayment(entry.transactionId) : await client.verifyPayout(entry.transactionId);
+      context.verifying.add(journalId);
+      let result: Awaited<ReturnType<typeof client.verifyPayment>>;
+      try {
+        result = entry.kind === 'payment' ? await client.verifyPayment(entry.transactionId) : await client.verifyPayout(entry.transactionId);
+      } finally {
+        context.verifying.delete(journalId);
+      }
       if (result.kind === 'success') {
         const tx = transactionOf(result.data);
         if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
