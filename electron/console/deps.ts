@@ -52,12 +52,10 @@ export const systemClock: Clock = {
     }),
 };
 
-/** A status change inside the local engine (for the journal's "webhook received" events). */
+/** A status change inside the local engine: the console then reads the whole transaction again. */
 export interface SandboxStatusEvent {
   transactionId: string;
   status: string;
-  /** For a failed status: the engine's failed_code. */
-  failedCode?: string | null;
 }
 
 /**

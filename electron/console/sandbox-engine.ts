@@ -103,7 +103,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     setMaintenance: (on) => handle.setMaintenance(on),
     onStatusChange(listener) {
       return handle.onEvent((event) => {
-        if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to, failedCode: event.failedCode });
+        if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to });
       });
     },
     transaction: (transactionId) => handle.transaction(transactionId),

@@ -258,22 +258,14 @@ export function recordObserved(
 
 /**
  * A status change known only by its status (the sandbox said so, but reading the transaction
- * failed): the status (and the failed code, when the push carried one) is recorded; the rest of
- * the object waits for the next read.
+ * failed): the status is recorded; the rest of the object waits for the next read.
  */
-export function recordStatusEvent(
-  db: JournalDb,
-  id: string,
-  status: TransactionStatus,
-  message: string,
-  at: number,
-  failedCode: string | null = null,
-): { entry: JournalTransaction; changed: boolean } {
+export function recordStatusEvent(db: JournalDb, id: string, status: TransactionStatus, message: string, at: number): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
   db.transaction(() => {
     const row = requireRow(db, id);
     changed = row.status !== status;
-    db.prepare(`UPDATE entries SET status = ?, failed_code = COALESCE(?, failed_code), updated_at = ? WHERE seq = ?`).run(status, failedCode, at, row.seq);
+    db.prepare(`UPDATE entries SET status = ?, updated_at = ? WHERE seq = ?`).run(status, at, row.seq);
     addEvent(db, row.seq, at, { type: 'sandbox_status', status, message });
   })();
   return { entry: getEntry(db, id)!, changed };

@@ -5,6 +5,15 @@ import { describeFailedCode } from '../messages/errors';
 import { rowInvalid } from '../stores/batch';
 
 /** The word and badge tone of a row's result (its sending state, then the status the console saw). */
+/** A failure's code beside the result, its sentence on hover. */
+function FailureCode({ code, why }: { code: string | null; why: string | null }) {
+  return code ? (
+    <span className="cell-error mono" title={why ?? undefined}>
+      {code}
+    </span>
+  ) : null;
+}
+
 export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped' } {
   switch (row.state) {
     case 'not_sent':
@@ -35,11 +44,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
         <span className={`badge badge-${outcome.tone}`} data-status={outcome.key}>
           {t(`row.${outcome.key}`)}
         </span>
-        {detail ? (
-          <span className="cell-error mono" title={why ?? undefined}>
-            {detail}
-          </span>
-        ) : null}
+        <FailureCode code={detail} why={why} />
       </>
     );
   }
@@ -54,11 +59,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
         <span className={`badge badge-${tone}`} data-status={`rehearsal-${tone}`} title={t('rehearsal.outcomeColumn')}>
           {rehearsal.wouldFail ? t('rehearsal.wouldFail') : t('rehearsal.wouldPass')}
         </span>
-        {detail ? (
-          <span className="cell-error mono" title={why ?? undefined}>
-            {detail}
-          </span>
-        ) : null}
+        <FailureCode code={detail} why={why} />
       </>
     );
   }
