@@ -5,7 +5,7 @@
  *  1. all four headers present and non-empty       401 AUTHENTICATION_HEADERS_REQUIRED
  *  2. timestamp is a positive integer               401 INVALID_TIMESTAMP
  *  3. environment is `sandbox` or `live`            400 INVALID_ENVIRONMENT
- *  4. timestamp within ±300 s of engine time        401 TIMESTAMP_EXPIRED
+ *  4. timestamp within ±300 s of real time          401 TIMESTAMP_EXPIRED
  *  5. key exists, is active, has the path's type    401 INVALID_API_KEY
  *  6. key's environment equals the header's         401 API_KEY_ENV_MISMATCH
  *  7. signature matches                             401 INVALID_DIGITAL_SIGNATURE
@@ -34,10 +34,10 @@ export type AuthFailureDetail =
   | { check: 'headers'; missing: string[] }
   | { check: 'timestamp'; received: string }
   | { check: 'environment'; received: string }
-  | { check: 'timestamp-window'; timestamp: number; engineTime: number }
+  | { check: 'timestamp-window'; timestamp: number; serverTime: number }
   | { check: 'api-key'; reason: 'unknown' | 'inactive' | 'wrong-type'; keyType: KeyType | null; requiredKeyType: KeyType }
   | { check: 'key-environment'; keyEnvironment: Environment; headerEnvironment: Environment }
-  | { check: 'signature'; canonical: CanonicalParts; received: string; appId: string; environment: Environment; keyType: KeyType; engineTime: number }
+  | { check: 'signature'; canonical: CanonicalParts; received: string; appId: string; environment: Environment; keyType: KeyType; serverTime: number }
   | { check: 'ip-whitelist'; address: string; whitelist: string[] }
   | { check: 'application'; applicationStatus: 'pending' | 'inactive' }
   | { check: 'live-mode' };
@@ -138,6 +138,7 @@ function headerNamesFor(word: string): { names: HeaderNames; lower: Record<keyof
   return found;
 }
 
+/** `nowSeconds`: real (wall) time in seconds; the window is inclusive (exactly ±300 s is accepted). */
 export function authenticate(db: Database.Database, nowSeconds: number, request: AuthRequest, headerWord: string): Authenticated {
   const { names, lower } = headerNamesFor(headerWord);
   const publicKey = header(request.headers, lower.authorization);
@@ -162,7 +163,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
     throw new AuthFailure('TIMESTAMP_EXPIRED', `${names.timestamp} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes from server time.`, {
       check: 'timestamp-window',
       timestamp: Number(timestamp),
-      engineTime: nowSeconds,
+      serverTime: nowSeconds,
     });
   }
   const key = cachedConfig<CachedKey>(db, `key:${publicKey}`, () => {
@@ -194,7 +195,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
       appId: key.app_id,
       environment,
       keyType: key.type,
-      engineTime: nowSeconds,
+      serverTime: nowSeconds,
     });
   }
   const whitelist = key.whitelist;

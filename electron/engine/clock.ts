@@ -1,8 +1,10 @@
 /**
- * The engine's clock: wall time plus an offset that `advance` moves forward.
+ * The engine's clock: wall time plus an offset that `advance` moves forward and `reset` removes.
  *
- * Everything time-based in the engine reads this clock (the timestamp window, settle times,
- * expiry, and the issue-4 retry schedules), so tests move time instead of sleeping.
+ * The sandbox's own lifecycle reads engine time (settle times, expiry, webhook retry schedules,
+ * the timestamps it writes), so tests and developers move time instead of sleeping. The signed
+ * request's ±300 s window is checked against `wallSeconds` instead: clients sign with their own
+ * real clock, as they do against the real service, so advancing the sandbox never refuses them.
  */
 export interface EngineClock {
   /** Microseconds since the epoch, engine time. */
@@ -11,9 +13,13 @@ export interface EngineClock {
   nowSeconds(): number;
   /** Moves engine time forward; due work runs before this returns. */
   advance(seconds: number): void;
+  /** Whole seconds since the epoch, real (wall) time: what request timestamps are checked against. */
+  wallSeconds(): number;
+  /** Engine time back to wall time (offset 0); returns the offset removed, in microseconds. */
+  reset(): number;
   /** How far engine time is ahead of wall time, in seconds. */
   offsetSeconds(): number;
-  /** Called synchronously after every `advance`; returns an unsubscribe. */
+  /** Called synchronously after every `advance` and `reset`; returns an unsubscribe. */
   onAdvance(listener: () => void): () => void;
 }
 
@@ -21,7 +27,7 @@ export interface ClockOptions {
   wallMicros?: () => number;
   /** Where engine time starts relative to wall time (the stored offset of an earlier run). */
   offsetMicros?: number;
-  /** Called with the new offset on every `advance`, before its listeners run (the engine stores it). */
+  /** Called with the new offset on every `advance` and `reset`, before listeners run (the engine stores it). */
   saveOffset?: (offsetMicros: number) => void;
 }
 
@@ -47,6 +53,18 @@ export function createClock(options: ClockOptions = {}): EngineClock {
       offsetMicros += Math.round(seconds * 1_000_000);
       options.saveOffset?.(offsetMicros);
       for (const listener of [...listeners]) listener();
+    },
+    wallSeconds() {
+      return Math.floor(wallMicros() / 1_000_000);
+    },
+    reset() {
+      const removed = offsetMicros;
+      offsetMicros = 0;
+      // Engine time goes back on purpose here: the "never backwards" floor starts again from wall time.
+      last = 0;
+      options.saveOffset?.(offsetMicros);
+      for (const listener of [...listeners]) listener();
+      return removed;
     },
     offsetSeconds() {
       return offsetMicros / 1_000_000;

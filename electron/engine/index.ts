@@ -13,6 +13,7 @@ import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
+import { resetEngineClock, type ClockReset } from './clock-reset';
 import { createSandboxTools, type SandboxTools } from './control';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
@@ -32,6 +33,7 @@ import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type Webho
 
 export type { EngineContext, EngineSettings } from './context';
 export type { EngineClock } from './clock';
+export type { ClockReset } from './clock-reset';
 export type { EngineEvent, EngineEventListener, StatusEvent, WalletEvent, TransactionKind } from './events';
 export type { StatusChange, StatusHook } from './transitions';
 export type { Migration } from './migrations';
@@ -87,6 +89,8 @@ export interface EngineOptions {
   webhooks?: WebhookOptions;
   /** How many answered requests the request inspector keeps in memory; default 500, 0 turns it off. */
   inspectorSize?: number;
+  /** Real time in µs since the epoch (tests pin it); omitted: the system clock. Engine time is this plus the offset. */
+  wallMicros?: () => number;
 }
 
 export interface ApplicationKeys {
@@ -140,6 +144,8 @@ export interface EngineHandle {
   webhookSecret(appId: string): string;
   /** Moves the engine clock forward: settlements, expiry and webhook retries due by then run. */
   advanceClock(seconds: number): void;
+  /** Engine time back to real time; scheduled work keeps the wait it had left (see clock-reset.ts). */
+  resetClock(): ClockReset;
   maintenance(): boolean;
   /** The last answered public API requests, with diagnoses of authentication failures. */
   inspector: RequestInspector;
@@ -172,7 +178,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   // The offset survives restarts (migration 3); an advance is stored before its due work runs.
-  const clock = createClock({ offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
+  const clock = createClock({ wallMicros: options.wallMicros, offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
   let ctxRef: EngineContext | null = null;
@@ -306,6 +312,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     webhookUrl: (appId) => tools.webhooks.webhookUrl(appId),
     webhookSecret: (appId) => tools.webhooks.endpoint(appId).secret,
     advanceClock: (seconds) => clock.advance(seconds),
+    resetClock: () => resetEngineClock(ctx),
     maintenance: () => settings.maintenance,
     inspector,
   };

@@ -75,7 +75,7 @@ export type AuthDiagnosis =
   | { check: 'headers'; missing: string[] }
   | { check: 'timestamp'; received: string }
   | { check: 'environment'; received: string }
-  | { check: 'timestamp-window'; timestamp: number; engineTime: number; skewSeconds: number; toleranceSeconds: number }
+  | { check: 'timestamp-window'; timestamp: number; serverTime: number; skewSeconds: number; toleranceSeconds: number }
   | {
       check: 'api-key';
       /** `secret-sent`: the Authorization header carried a secret key (not recorded) instead of the public key. */

@@ -28,7 +28,8 @@ export async function startEngineTimeRuntime(dir = tempDir('paydesk-reconcile-')
       if (signal?.aborted) throw new Error('aborted');
     },
   };
-  runtime = await startRuntime({ userDataDir: dir, clock, client: { now: engineNow, retry: { attempts: 1 } }, watch: { limitMs: 0 } });
+  // The console lives on engine time; its client signs with real time, as against the real service.
+  runtime = await startRuntime({ userDataDir: dir, clock, client: { now: Date.now, retry: { attempts: 1 } }, watch: { limitMs: 0 } });
   return runtime as Runtime;
 }
 
@@ -46,7 +47,7 @@ export function merchantClient(runtime: Runtime): PaydeskClient {
   return createClient(
     { baseUrl: engine.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey },
     async (publicKey) => keys.find((k) => k.publicKey === publicKey)!.secretKey,
-    { now: () => engine.clock.nowMicros() / 1000, retry: { attempts: 1 } },
+    { now: () => engine.clock.wallSeconds() * 1000, retry: { attempts: 1 } },
   );
 }
 

@@ -31,7 +31,7 @@ function variant(opts: { paymentKey?: string; payoutKey?: string; environment?: 
   });
   return track(
     createClient(profile, secretsOf(t.engine, opts.secrets), {
-      now: () => Math.floor(t.engine.clock.nowMicros() / 1000) + (opts.shiftSeconds ?? 0) * 1000,
+      now: () => (t.engine.clock.wallSeconds() + (opts.shiftSeconds ?? 0)) * 1000,
       retry: { attempts: 1 },
     }),
   );

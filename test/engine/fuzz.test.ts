@@ -138,7 +138,7 @@ describe('random requests', () => {
       fc.asyncProperty(requestArb, async (input) => {
         const { method, path, keyType } = input.endpoint;
         const key = keyType === 'payment' ? keys.payment : keys.payout;
-        const now = t.engine.clock.nowSeconds();
+        const now = t.engine.clock.wallSeconds();
         const timestampSeconds = input.timestamp === 'now' ? now : /^-?\d+$/.test(input.timestamp) && Math.abs(Number(input.timestamp)) <= 1000 ? now + Number(input.timestamp) : now;
         const signed = buildSignedRequest({
           profile: { ...profile, environment: input.environment === 'live' ? 'live' : 'sandbox' },
@@ -188,7 +188,7 @@ describe('deeply nested bodies, correctly signed', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('/v1/payments', '/v1/payouts/initiate'), deeplyNested, async (path, body) => {
         const key = path === '/v1/payments' ? keys.payment : keys.payout;
-        const signed = buildSignedRequest({ profile, publicKey: key.publicKey, secretKey: key.secretKey, method: 'POST', path, body, timestampSeconds: t.engine.clock.nowSeconds() });
+        const signed = buildSignedRequest({ profile, publicKey: key.publicKey, secretKey: key.secretKey, method: 'POST', path, body, timestampSeconds: t.engine.clock.wallSeconds() });
         const before = snapshot();
         const response = await request(signed.url, { method: 'POST', headers: signed.headers, body: signed.body });
         const text = await response.body.text();

@@ -41,10 +41,10 @@ export function profileFor(engine: EngineHandle, appId = DEMO_APP, environment: 
   return { baseUrl: engine.url, environment, paymentPublicKey: keys.payment.publicKey, payoutPublicKey: keys.payout.publicKey, ...overrides };
 }
 
-/** The real client, signing with the engine's clock (tests advance it) and no GET retries. */
+/** The real client, signing with real time as any client does (the engine checks the window against it), no GET retries. */
 export function clientFor(engine: EngineHandle, profile: ClientProfile = profileFor(engine), extraSecrets: Record<string, string> = {}): PaydeskClient {
   return createClient(profile, secretsOf(engine, extraSecrets), {
-    now: () => Math.floor(engine.clock.nowMicros() / 1000),
+    now: () => engine.clock.wallSeconds() * 1000,
     retry: { attempts: 1 },
   });
 }

@@ -48,7 +48,7 @@ describe('diagnoses of authentication failures', () => {
   });
 
   it('gives the clock skew in seconds for an expired timestamp', async () => {
-    const sent = t.engine.clock.nowSeconds() - 400;
+    const sent = t.engine.clock.wallSeconds() - 400;
     const { code, record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_x', ...SANDBOX_PAYMENT, timestamp: String(sent) });
     expect(code).toBe('TIMESTAMP_EXPIRED');
     const diagnosis = record.diagnosis as { check: string; timestamp: number; engineTime: number; skewSeconds: number; toleranceSeconds: number };
@@ -121,7 +121,7 @@ describe('diagnoses of authentication failures', () => {
     const lower = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { method: 'post' } });
     expect(signatureOf(lower.record).likelyCause).toBe('method-case');
     const { computeSignature, canonicalBytes } = await import('../../electron/signing');
-    const timestamp = String(t.engine.clock.nowSeconds());
+    const timestamp = String(t.engine.clock.wallSeconds());
     const right = computeSignature(SANDBOX_PAYMENT.secret, canonicalBytes({ publicKey: SANDBOX_PAYMENT.publicKey, timestamp, method: 'POST', path: '/v1/payments', payload: compact }));
     const upper = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, timestamp, signature: right.toUpperCase() });
     expect(signatureOf(upper.record).likelyCause).toBe('signature-encoding');

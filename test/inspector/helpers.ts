@@ -36,7 +36,7 @@ export interface RawRequest {
 
 /** Sends the request and returns its status and the inspector's record of it. */
 export async function sendRaw(engine: EngineHandle, spec: RawRequest): Promise<{ status: number; code: string | undefined; record: InspectedRequest }> {
-  const timestamp = spec.timestamp ?? String(engine.clock.nowSeconds());
+  const timestamp = spec.timestamp ?? String(engine.clock.wallSeconds());
   const signedPayload = spec.sign?.payload ?? (spec.method === 'GET' ? (spec.query ?? '') : (spec.body ?? ''));
   const canonical = canonicalBytes({
     publicKey: spec.publicKey,

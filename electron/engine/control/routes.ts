@@ -22,6 +22,7 @@ import {
   updateKey,
   updateKeySchema,
 } from './applications';
+import { resetEngineClock } from '../clock-reset';
 import { readControlBody, readControlQuery } from './body';
 import type { EventStreams } from './event-stream';
 import { ControlError } from './guard';
@@ -171,6 +172,14 @@ export function registerControlRoutes(
     const body = readControlBody(request, z.strictObject({ seconds: z.number({ error: 'must be a number' }).positive('must be greater than 0').max(TEN_YEARS_SECONDS, 'must be at most ten years') }));
     ctx.clock.advance(body.seconds);
     return successBody(`Engine clock advanced by ${body.seconds} s.`, { now: formatTimestamp(ctx.clock.nowMicros()), offsetSeconds: ctx.clock.offsetSeconds() });
+  });
+  app.post('/clock/reset', async function resetClock(request) {
+    readControlBody(request, z.strictObject({}));
+    const { removedSeconds, rescheduled } = resetEngineClock(ctx);
+    return successBody(
+      removedSeconds === 0 ? 'Engine clock already at real time.' : `Engine clock back to real time (${removedSeconds} s removed).`,
+      { now: formatTimestamp(ctx.clock.nowMicros()), offsetSeconds: ctx.clock.offsetSeconds(), removedSeconds, rescheduled },
+    );
   });
   app.get('/settings', async function readSettings() {
     const { settleMs, expirySeconds, maintenance, bodyLimitBytes, rateLimitPerKeyPerMinute } = ctx.settings;

@@ -160,7 +160,7 @@ function signatureDiagnosis(db: Database.Database, detail: Extract<AuthFailureDe
     payloadLength: payload.length,
     payloadSha256: createHash('sha256').update(payload).digest('hex'),
     ...findCause(db, detail, query),
-    skewSeconds: Number(parts.timestamp) - detail.engineTime,
+    skewSeconds: Number(parts.timestamp) - detail.serverTime,
   };
 }
 
@@ -168,7 +168,7 @@ function signatureDiagnosis(db: Database.Database, detail: Extract<AuthFailureDe
 export function diagnose(db: Database.Database, detail: AuthFailureDetail, query: string): AuthDiagnosis {
   switch (detail.check) {
     case 'timestamp-window':
-      return { ...detail, skewSeconds: detail.timestamp - detail.engineTime, toleranceSeconds: TIMESTAMP_TOLERANCE_SECONDS };
+      return { ...detail, skewSeconds: detail.timestamp - detail.serverTime, toleranceSeconds: TIMESTAMP_TOLERANCE_SECONDS };
     case 'signature':
       return signatureDiagnosis(db, detail, query);
     case 'timestamp':

@@ -60,7 +60,8 @@ export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, header
     const { path, query } = splitTarget(request.raw.url ?? request.url);
     const auth = authenticate(
       ctx.db,
-      ctx.clock.nowSeconds(),
+      // Real time, not engine time: clients sign with their own clock (see clock.ts).
+      ctx.clock.wallSeconds(),
       {
         headers: request.headers,
         method: request.method,
