@@ -45,12 +45,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** `clock`: the console's clock (a test moves it to make a transaction old); the system clock by default. */
+/**
+ * `clock`: the console's clock (a test moves it to make a transaction old); the system clock by default.
+ * Requests are signed with real time whatever it says, as the engine checks their window against real time.
+ */
 export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock } = {}): Promise<Harness> {
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const userDataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
-  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock } : {}) });
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}) });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   // A fresh temporary Chromium profile per run (playwright's default for launch()).
   const browser = await chromium

@@ -99,7 +99,7 @@ describe('Overview in Chromium', () => {
   });
 
   it('lists the payment still processing after 11 minutes, opens its timeline from the list, and Verify completes it', async () => {
-    // Eleven minutes later for the console and for the engine (requests are signed with the console's clock).
+    // Eleven minutes later for the console and for the engine (requests are still signed with real time).
     offset = 11 * 60_000;
     const advanced = await h.runtime.handlers['sandbox:advanceClock']({ seconds: 11 * 60 });
     expect(advanced.ok).toBe(true);

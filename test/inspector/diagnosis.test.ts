@@ -51,9 +51,9 @@ describe('diagnoses of authentication failures', () => {
     const sent = t.engine.clock.wallSeconds() - 400;
     const { code, record } = await sendRaw(t.engine, { method: 'GET', path: '/v1/payments/TE_x', ...SANDBOX_PAYMENT, timestamp: String(sent) });
     expect(code).toBe('TIMESTAMP_EXPIRED');
-    const diagnosis = record.diagnosis as { check: string; timestamp: number; engineTime: number; skewSeconds: number; toleranceSeconds: number };
+    const diagnosis = record.diagnosis as { check: string; timestamp: number; serverTime: number; skewSeconds: number; toleranceSeconds: number };
     expect(diagnosis).toMatchObject({ check: 'timestamp-window', timestamp: sent, toleranceSeconds: 300 });
-    expect(diagnosis.skewSeconds).toBe(sent - diagnosis.engineTime);
+    expect(diagnosis.skewSeconds).toBe(sent - diagnosis.serverTime);
     // The engine read its clock after the test did: the skew is 400 s, or 401 if a second ticked over.
     expect([-400, -401]).toContain(diagnosis.skewSeconds);
   });
