@@ -73,6 +73,8 @@ export interface SandboxControl {
   topUp(environment: Environment, amount: number, reason: string): { balance: number };
   settleNow(transactionId: string): Promise<{ status: string }> | { status: string };
   advanceClock(seconds: number): { clockOffsetSeconds: number };
+  /** Engine time back to real time; work already scheduled keeps the wait it had left. */
+  resetClock(): { clockOffsetSeconds: number; removedSeconds: number };
   setMaintenance(on: boolean): void;
   onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
   /**
@@ -86,8 +88,8 @@ export interface SandboxControl {
   setWebhookUrl?(url: string | null): void | Promise<void>;
   /** The request inspector's records (newest first). */
   requests?(query: InspectorQuery): InspectedPage;
-  /** Engine time in whole seconds (the clock signatures are checked against). */
-  nowSeconds?(): number;
+  /** Real time in whole seconds as the engine reads it: the clock request signatures are checked against. */
+  wallSeconds?(): number;
   /** The fee the engine will charge, where it can tell in advance. */
   feeFor?(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number | null;
   /**

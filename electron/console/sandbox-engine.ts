@@ -100,6 +100,10 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       asInputError(() => handle.clock.advance(seconds));
       return { clockOffsetSeconds: handle.clock.offsetSeconds() };
     },
+    resetClock() {
+      const { removedSeconds } = handle.resetClock();
+      return { clockOffsetSeconds: handle.clock.offsetSeconds(), removedSeconds };
+    },
     setMaintenance: (on) => handle.setMaintenance(on),
     onStatusChange(listener) {
       return handle.onEvent((event) => {
@@ -125,7 +129,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
     },
     requests: (query) => handle.inspector.list(query),
-    nowSeconds: () => handle.clock.nowSeconds(),
+    wallSeconds: () => handle.clock.wallSeconds(),
   };
   if (webhooks.deliveryPage) {
     control.deliveries = (cursor) => {

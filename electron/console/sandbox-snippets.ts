@@ -19,10 +19,8 @@ export interface ExampleInput {
   publicKey: string;
   /** The fixture secret of the local sandbox. */
   secretKey: string;
-  /** Engine time in seconds. */
+  /** Real time in seconds (the engine checks the timestamp window against it, not its advanced clock). */
   nowSeconds: number;
-  /** How far the engine clock is ahead of wall time (after "advance clock"): the snippets add it. */
-  clockOffsetSeconds: number;
   headerWord?: string;
   /** The snippets' comments, in the console's language. */
   words?: SnippetWords;
@@ -40,14 +38,14 @@ function phpQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, target: string, offset: number, words: SnippetWords): string {
+function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, target: string, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   const lines = [
     `PK=${shellQuote(input.publicKey)}`,
     `SK=${shellQuote(input.secretKey)}  # ${words.fixtureSecret}`,
     `URL_PATH=${shellQuote(input.path)}`,
     isGet ? `QUERY=${shellQuote(input.query)}` : `BODY=${shellQuote(input.body)}`,
-    offset === 0 ? 'TS=$(date +%s)' : `TS=$(( $(date +%s) + ${offset} ))  # ${words.clockAhead.replace('{{seconds}}', String(offset))}`,
+    'TS=$(date +%s)',
     `SIG=$(printf '%s' "$PK.$TS.${input.method}.$URL_PATH.${isGet ? '$QUERY' : '$BODY'}" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')`,
     [
       `curl -sS -X ${input.method} ${shellQuote(target)}`,
@@ -61,7 +59,7 @@ function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
   return lines.join('\n');
 }
 
-function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number, words: SnippetWords): string {
+function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   const q = JSON.stringify;
   return [
@@ -73,7 +71,7 @@ function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
     `const path = ${q(input.path)};`,
     `const query = ${q(input.query)}; // ${words.queryExact}`,
     `const body = ${q(input.body)}; // ${words.bodyExactNode}`,
-    `const timestamp = String(Math.floor(Date.now() / 1000)${offset === 0 ? '' : ` + ${offset}`});`,
+    'const timestamp = String(Math.floor(Date.now() / 1000));',
     `const payload = ${isGet ? 'query' : 'body'};`,
     "const signature = createHmac('sha256', secretKey).update(`${publicKey}.${timestamp}.${method}.${path}.${payload}`).digest('hex');",
     '',
@@ -92,7 +90,7 @@ function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
   ].join('\n');
 }
 
-function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, offset: number, words: SnippetWords): string {
+function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNames>, words: SnippetWords): string {
   const isGet = input.method === 'GET';
   return [
     '<?php',
@@ -102,7 +100,7 @@ function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderName
     `$path = ${phpQuote(input.path)};`,
     `$query = ${phpQuote(input.query)}; // ${words.queryExact}`,
     `$body = ${phpQuote(input.body)}; // ${words.bodyExactPhp}`,
-    `$timestamp = (string) (time()${offset === 0 ? '' : ` + ${offset}`});`,
+    '$timestamp = (string) time();',
     `$payload = ${isGet ? '$query' : '$body'};`,
     "$signature = hash_hmac('sha256', $publicKey . '.' . $timestamp . '.' . $method . '.' . $path . '.' . $payload, $secretKey);",
     '',
@@ -130,7 +128,6 @@ export function signedExample(input: ExampleInput): SignedExample {
   const parts = { publicKey: input.publicKey, timestamp, method: input.method, path: input.path, payload };
   const signature = signParts(input.secretKey, parts);
   const target = `${input.baseUrl}${input.path}${input.query === '' ? '' : `?${input.query}`}`;
-  const offset = Math.round(input.clockOffsetSeconds);
   const words = input.words ?? english.inspector.snippet;
   return {
     url: target,
@@ -147,9 +144,9 @@ export function signedExample(input: ExampleInput): SignedExample {
     ],
     canonical: canonicalString(parts),
     snippets: {
-      curl: curlSnippet(input, names, target, offset, words),
-      node: nodeSnippet(input, names, offset, words),
-      php: phpSnippet(input, names, offset, words),
+      curl: curlSnippet(input, names, target, words),
+      node: nodeSnippet(input, names, words),
+      php: phpSnippet(input, names, words),
     },
   };
 }

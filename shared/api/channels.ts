@@ -157,6 +157,7 @@ export const CHANNEL_INPUTS = {
   'sandbox:setWebhookUrl': z.strictObject({ url: z.union([z.url({ protocol: /^https?$/ }).max(500), z.literal('')]) }),
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
+  'sandbox:resetClock': z.strictObject({}),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
 
   // Bulk payouts from a CSV file (issue 10).
@@ -274,6 +275,8 @@ export interface ChannelResults extends ReconcileChannelResults {
   'sandbox:setWebhookUrl': { url: string | null };
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
+  /** `removedSeconds`: how far ahead the clock was (0: it already read real time). */
+  'sandbox:resetClock': { clockOffsetSeconds: number; removedSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
   'batches:template': { filename: string; csv: string };
   'batches:import': BatchDetail;

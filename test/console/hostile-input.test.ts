@@ -53,6 +53,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:setWebhookUrl': { url: 'http://127.0.0.1:9/hook' },
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
+  'sandbox:resetClock': {},
   'sandbox:setMaintenance': { on: true },
   'batches:template': { language: 'fr' },
   'batches:import': { fileName: 'payouts.csv', text: 'phone_number,amount\n+237650000001,5000\n', paymentMethod: 'momo_cm' },

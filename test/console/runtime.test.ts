@@ -321,6 +321,11 @@ describe('sandbox controls', () => {
     expectFail(refused, 'MAINTENANCE_MODE');
     expectOk(await runtime.handlers['sandbox:setMaintenance']({ on: false }));
     expect(expectOk(await runtime.handlers['sandbox:advanceClock']({ seconds: 60 })).clockOffsetSeconds).toBeGreaterThanOrEqual(60);
+    // More than the 5-minute window ahead: the console still signs with real time, and is accepted.
+    expectOk(await runtime.handlers['sandbox:advanceClock']({ seconds: 600 }));
+    expectOk(await runtime.handlers['payments:create']({ request: paymentRequest() }));
+    expect(expectOk(await runtime.handlers['sandbox:resetClock']({}))).toMatchObject({ clockOffsetSeconds: 0 });
+    expect(expectOk(await runtime.handlers['sandbox:status']({})).clockOffsetSeconds).toBe(0);
     expect(expectOk(await runtime.handlers['sandbox:outcomes']({})).outcomes.length).toBeGreaterThan(5);
   });
 });

@@ -120,4 +120,23 @@ describe('Sandbox panel', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'New payment' })).toBeTruthy();
     expect((screen.getByLabelText('Phone number') as HTMLInputElement).value).toBe('+237650000008');
   });
+  it('"Reset clock" brings an advanced sandbox clock back to real time', async () => {
+    let offset = 3600;
+    const api = createFakeApi({
+      ...sandboxHandlers(),
+      'sandbox:status': () => ok({ ...engine, clockOffsetSeconds: offset }),
+      'sandbox:resetClock': () => {
+        const removedSeconds = offset;
+        offset = 0;
+        return ok({ clockOffsetSeconds: 0, removedSeconds });
+      },
+    });
+    const { user } = await renderApp(api, { screen: 'sandbox' });
+    expect(await screen.findByText('Offset now 60 min')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Reset clock' }));
+    expect(await screen.findByText('Offset now 0 min')).toBeTruthy();
+    expect(api.callsOf('sandbox:resetClock')).toEqual([{}]);
+    expect(screen.getByText('Clock back to real time.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Reset clock' }) as HTMLButtonElement).disabled).toBe(true);
+  });
 });

@@ -35,7 +35,6 @@ export function inspectorHandlers(context: Context): HandlerImpls<InspectorChann
       }
       const key = engine.keys().find((candidate) => candidate.environment === 'sandbox' && candidate.type === keyType);
       if (!key) throw new HandlerFailure('SANDBOX_UNAVAILABLE', `The local sandbox has no active sandbox ${keyType} key.`);
-      const { clockOffsetSeconds } = engine.state();
       return signedExample({
         baseUrl: engine.url,
         method: input.method,
@@ -45,8 +44,8 @@ export function inspectorHandlers(context: Context): HandlerImpls<InspectorChann
         keyType,
         publicKey: key.publicKey,
         secretKey: key.secretKey,
-        nowSeconds: engine.nowSeconds ? engine.nowSeconds() : Math.floor(context.deps.clock.now() / 1000) + clockOffsetSeconds,
-        clockOffsetSeconds,
+        // Real time, whatever the sandbox clock says: the engine checks the window against it.
+        nowSeconds: engine.wallSeconds ? engine.wallSeconds() : Math.floor(Date.now() / 1000),
         words: resources[input.language].inspector.snippet,
       });
     },

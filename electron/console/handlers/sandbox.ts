@@ -16,6 +16,7 @@ type SandboxChannel =
   | 'sandbox:setWebhookUrl'
   | 'sandbox:settle'
   | 'sandbox:advanceClock'
+  | 'sandbox:resetClock'
   | 'sandbox:setMaintenance';
 
 /** An engine refusal (it throws errors carrying an API-style code) becomes a handler failure. */
@@ -103,6 +104,12 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
     async 'sandbox:advanceClock'({ seconds }) {
       const result = await withEngine((engine) => engine.advanceClock(seconds));
       deps.emit('sandbox:event', { kind: 'engine', detail: `clock advanced ${seconds} s` });
+      return result;
+    },
+
+    async 'sandbox:resetClock'() {
+      const result = await withEngine((engine) => engine.resetClock());
+      deps.emit('sandbox:event', { kind: 'engine', detail: `clock reset (${result.removedSeconds} s removed)` });
       return result;
     },
 

@@ -132,6 +132,7 @@ function Controls() {
   const engine = useSandbox((s) => s.engine);
   const settle = useSandbox((s) => s.settle);
   const advanceClock = useSandbox((s) => s.advanceClock);
+  const resetClock = useSandbox((s) => s.resetClock);
   const setMaintenance = useSandbox((s) => s.setMaintenance);
   const control = useControl();
   const [transactionId, setTransactionId] = useState('');
@@ -156,6 +157,9 @@ function Controls() {
         </label>
         <button type="submit" className="secondary" disabled={control.busy}>{t('controls.advance')}</button>
         <span className="muted small">{t('controls.offset', { minutes: formatCount(Math.round(engine.clockOffsetSeconds / 60)) })}</span>
+        <button type="button" className="secondary" title={t('controls.resetHint')} disabled={control.busy || engine.clockOffsetSeconds === 0} onClick={() => void control.run(() => resetClock()).then((ok) => ok && setNote(t('controls.resetDone')))}>
+          {t('controls.reset')}
+        </button>
       </form>
       <label className="switch">
         <input

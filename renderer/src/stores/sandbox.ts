@@ -21,6 +21,7 @@ export interface SandboxState {
   setWebhookUrl(url: string): Promise<Result<{ url: string | null }>>;
   settle(transactionId: string): Promise<Result<{ status: string }>>;
   advanceClock(seconds: number): Promise<Result<{ clockOffsetSeconds: number }>>;
+  resetClock(): Promise<Result<{ clockOffsetSeconds: number; removedSeconds: number }>>;
   setMaintenance(on: boolean): Promise<Result<{ maintenance: boolean }>>;
 }
 
@@ -67,6 +68,7 @@ export function createSandboxStore(api: PaydeskApi) {
       setWebhookUrl: (url) => control(api.invoke('sandbox:setWebhookUrl', { url })),
       settle: (transactionId) => control(api.invoke('sandbox:settle', { transactionId })),
       advanceClock: (seconds) => control(api.invoke('sandbox:advanceClock', { seconds })),
+      resetClock: () => control(api.invoke('sandbox:resetClock', {})),
       setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
     };
   });

@@ -116,6 +116,5 @@ export default {
     queryExact: 'signed exactly as sent, without "?"',
     bodyExactNode: 'send these exact bytes: do not JSON.stringify again',
     bodyExactPhp: 'send these exact bytes: json_encode would escape "/" and accents',
-    clockAhead: 'the sandbox clock is {{seconds}} s ahead',
   },
 } as const;

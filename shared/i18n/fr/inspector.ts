@@ -116,6 +116,5 @@ export default {
     queryExact: 'signée telle qu’envoyée, sans « ? »',
     bodyExactNode: 'envoyez exactement ces octets : ne refaites pas JSON.stringify',
     bodyExactPhp: 'envoyez exactement ces octets : json_encode échapperait « / » et les accents',
-    clockAhead: 'l’horloge du bac à sable a {{seconds}} s d’avance',
   },
 } as const satisfies Messages<typeof en>;
