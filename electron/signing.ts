@@ -3,6 +3,10 @@
  * engine to verify; the renderer never signs.
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { canonicalHead } from '../shared/contract/canonical';
+
+// The payload rule (which part is signed for which method) lives in shared/contract/canonical.ts.
+export { payloadFor, payloadSourceFor } from '../shared/contract/canonical';
 
 export interface CanonicalParts {
   publicKey: string;
@@ -15,8 +19,8 @@ export interface CanonicalParts {
 }
 
 /** `{publicKey}.{timestamp}.{METHOD}.{path}.{payload}` as bytes (the payload stays byte-exact). */
-export function canonicalBytes(parts: CanonicalParts): Buffer {
-  const head = `${parts.publicKey}.${parts.timestamp}.${parts.method.toUpperCase()}.${parts.path}.`;
+export function canonicalBytes(parts: CanonicalParts, options: { methodAsSent?: boolean } = {}): Buffer {
+  const head = canonicalHead(parts, options);
   const payload = typeof parts.payload === 'string' ? Buffer.from(parts.payload, 'utf8') : parts.payload;
   return Buffer.concat([Buffer.from(head, 'utf8'), payload]);
 }
@@ -63,11 +67,4 @@ export function verifySignature(secretKey: string | KeyObject, parts: CanonicalP
 export function splitTarget(target: string): { path: string; query: string } {
   const index = target.indexOf('?');
   return index === -1 ? { path: target, query: '' } : { path: target.slice(0, index), query: target.slice(index + 1) };
-}
-
-/** The payload part of the canonical string for a request. */
-export function payloadFor(method: string, query: string, body: string | Buffer | undefined): string | Buffer {
-  const upper = method.toUpperCase();
-  if (upper === 'GET' || upper === 'HEAD' || upper === 'DELETE') return query;
-  return body ?? '';
 }

@@ -7,7 +7,7 @@
 import { authHeaderNames, type KeyType } from '../../shared/contract';
 import { english } from '../../shared/i18n';
 import type { SignedExample } from '../../shared/api';
-import { canonicalString, signParts } from '../signing';
+import { canonicalString, payloadFor, signParts } from '../signing';
 
 export interface ExampleInput {
   baseUrl: string;
@@ -124,7 +124,7 @@ function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderName
 export function signedExample(input: ExampleInput): SignedExample {
   const names = authHeaderNames(input.headerWord);
   const timestamp = String(input.nowSeconds);
-  const payload = input.method === 'GET' ? input.query : input.body;
+  const payload = payloadFor(input.method, input.query, input.body);
   const parts = { publicKey: input.publicKey, timestamp, method: input.method, path: input.path, payload };
   const signature = signParts(input.secretKey, parts);
   const target = `${input.baseUrl}${input.path}${input.query === '' ? '' : `?${input.query}`}`;

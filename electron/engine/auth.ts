@@ -22,7 +22,7 @@
 import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
-import { hmacKey, verifySignature, type CanonicalParts } from '../signing';
+import { hmacKey, payloadFor, verifySignature, type CanonicalParts } from '../signing';
 import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
 import { statementsFor } from './statements';
@@ -185,7 +185,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
       headerEnvironment: environment,
     });
   }
-  const payload = request.method.toUpperCase() === 'GET' || request.method.toUpperCase() === 'HEAD' ? request.query : (request.body ?? '');
+  const payload = payloadFor(request.method, request.query, request.body);
   const canonical = { publicKey, timestamp, method: request.method, path: request.path, payload };
   if (!verifySignature(key.hmacKey, canonical, signature)) {
     throw new AuthFailure('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.', {

@@ -127,6 +127,29 @@ describe('diagnoses of authentication failures', () => {
     expect(signatureOf(upper.record).likelyCause).toBe('signature-encoding');
   });
 
+  it('names a base64 signature as an encoding mistake, not a wrong secret', async () => {
+    const { computeSignature, canonicalBytes } = await import('../../electron/signing');
+    const timestamp = String(t.engine.clock.wallSeconds());
+    const hex = computeSignature(SANDBOX_PAYMENT.secret, canonicalBytes({ publicKey: SANDBOX_PAYMENT.publicKey, timestamp, method: 'POST', path: '/v1/payments', payload: compact }));
+    const base64 = Buffer.from(hex, 'hex').toString('base64');
+    const { code, record } = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, timestamp, signature: base64 });
+    expect(code).toBe('INVALID_DIGITAL_SIGNATURE');
+    expect(signatureOf(record)).toMatchObject({ likelyCause: 'signature-encoding', bodyVariant: null });
+  });
+
+  it('names a newline signed but not sent "trailing-newline", and one sent but not signed "trimmed" (not a re-serialisation)', async () => {
+    const signedNewline = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { payload: `${compact}\n` } });
+    expect(signatureOf(signedNewline.record)).toMatchObject({ likelyCause: 'body-reserialised', bodyVariant: 'trailing-newline' });
+    // A file read with its final newline and sent as is, signed after trimming: compact JSON too, but the newline is the cause.
+    const sentNewline = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: `${compact}\n`, ...SANDBOX_PAYMENT, sign: { payload: compact } });
+    expect(signatureOf(sentNewline.record)).toMatchObject({ likelyCause: 'body-reserialised', bodyVariant: 'trimmed' });
+  });
+
+  it('names a body sent with surrounding spaces but signed trimmed "trimmed"', async () => {
+    const { record } = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: `  ${pretty} \r\n`, ...SANDBOX_PAYMENT, sign: { payload: pretty } });
+    expect(signatureOf(record)).toMatchObject({ likelyCause: 'body-reserialised', bodyVariant: 'trimmed', payloadLength: Buffer.byteLength(`  ${pretty} \r\n`) });
+  });
+
   it('finds a request signed with the payout secret of the same application', async () => {
     const { record } = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { secret: SANDBOX_PAYOUT.secret } });
     expect(signatureOf(record)).toMatchObject({ likelyCause: 'other-key-type', otherPublicKey: SANDBOX_PAYOUT.publicKey });

@@ -2,7 +2,7 @@
  * Raw signed requests for the inspector tests: every part of the signature can be made wrong on
  * purpose (the real client would always sign correctly).
  */
-import { canonicalBytes, computeSignature } from '../../electron/signing';
+import { canonicalBytes, computeSignature, payloadFor } from '../../electron/signing';
 import type { EngineHandle } from '../../electron/engine';
 import type { InspectedPage, InspectedRequest } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
@@ -37,17 +37,12 @@ export interface RawRequest {
 /** Sends the request and returns its status and the inspector's record of it. */
 export async function sendRaw(engine: EngineHandle, spec: RawRequest): Promise<{ status: number; code: string | undefined; record: InspectedRequest }> {
   const timestamp = spec.timestamp ?? String(engine.clock.wallSeconds());
-  const signedPayload = spec.sign?.payload ?? (spec.method === 'GET' ? (spec.query ?? '') : (spec.body ?? ''));
-  const canonical = canonicalBytes({
-    publicKey: spec.publicKey,
-    timestamp,
-    method: 'X',
-    path: spec.sign?.path ?? spec.path,
-    payload: signedPayload,
-  });
-  // canonicalBytes upper-cases the method; a client that does not is simulated by splicing it in.
-  const head = `${spec.publicKey}.${timestamp}.`;
-  const bytes = Buffer.concat([Buffer.from(head + (spec.sign?.method ?? spec.method)), canonical.subarray(Buffer.byteLength(`${head}X`))]);
+  const signedPayload = spec.sign?.payload ?? payloadFor(spec.method, spec.query ?? '', spec.body);
+  // The method as the client wrote it (a client that does not upper-case it is simulated with sign.method).
+  const bytes = canonicalBytes(
+    { publicKey: spec.publicKey, timestamp, method: spec.sign?.method ?? spec.method, path: spec.sign?.path ?? spec.path, payload: signedPayload },
+    { methodAsSent: true },
+  );
   const headers: Record<string, string> = {
     Authorization: spec.publicKey,
     'X-SVC-Timestamp': timestamp,

@@ -7,7 +7,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { AuthDiagnosis, BodyVariant, SignatureCause, SignatureDiagnosis } from '../../../shared/contract';
-import { canonicalBytes, canonicalString, computeSignature, hmacKey, type CanonicalParts } from '../../signing';
+import { canonicalBytes, canonicalString, computeSignature, hmacKey, payloadSourceFor, type CanonicalParts } from '../../signing';
 import { TIMESTAMP_TOLERANCE_SECONDS, type AuthFailureDetail } from '../auth';
 import { cachedConfig } from '../config-cache';
 
@@ -59,7 +59,10 @@ function phpJson(value: unknown): string {
 /** Other byte forms of the same JSON body a client may have signed. */
 function bodyVariants(body: Buffer): { variant: BodyVariant; bytes: Buffer }[] {
   const text = body.toString('utf8');
-  const variants: { variant: BodyVariant; bytes: string }[] = [];
+  // Whitespace around the body first: a body sent with a trailing newline and signed without it
+  // re-serialises to the same compact text too, but "trimmed" is what the client actually did.
+  const variants: { variant: BodyVariant; bytes: string }[] = [{ variant: 'trailing-newline', bytes: `${text}\n` }];
+  if (text.trim() !== text) variants.push({ variant: 'trimmed', bytes: text.trim() });
   let parsed: unknown;
   let isJson: boolean;
   try {
@@ -76,8 +79,6 @@ function bodyVariants(body: Buffer): { variant: BodyVariant; bytes: Buffer }[] {
     variants.push({ variant: 'spaced', bytes: spacedJson(parsed) });
     variants.push({ variant: 'php-escaped', bytes: phpJson(parsed) });
   }
-  variants.push({ variant: 'trailing-newline', bytes: `${text}\n` });
-  if (text.trim() !== text) variants.push({ variant: 'trimmed', bytes: text.trim() });
   const seen = new Set<string>([text]);
   return variants.filter((candidate) => !seen.has(candidate.bytes) && seen.add(candidate.bytes)).map(({ variant, bytes }) => ({ variant, bytes: Buffer.from(bytes, 'utf8') }));
 }
@@ -108,16 +109,12 @@ function alternatives(parts: CanonicalParts, payloadKind: 'query' | 'body', quer
 
 /** Signs `parts` like a client that sends the method as given (no upper-casing). */
 function signLowercaseMethod(secret: KeyObject, parts: CanonicalParts): string {
-  const bytes = canonicalBytes(parts);
-  const head = `${parts.publicKey}.${parts.timestamp}.`;
-  const method = parts.method.toUpperCase();
-  const lowered = Buffer.concat([Buffer.from(head + method.toLowerCase()), bytes.subarray(Buffer.byteLength(head + method))]);
-  return computeSignature(secret, lowered);
+  return computeSignature(secret, canonicalBytes({ ...parts, method: parts.method.toLowerCase() }, { methodAsSent: true }));
 }
 
 function findCause(db: Database.Database, detail: Extract<AuthFailureDetail, { check: 'signature' }>, query: string): Pick<SignatureDiagnosis, 'likelyCause' | 'bodyVariant' | 'otherPublicKey'> {
   const parts = detail.canonical;
-  const payloadKind = ['GET', 'HEAD'].includes(parts.method.toUpperCase()) ? 'query' : 'body';
+  const payloadKind = payloadSourceFor(parts.method);
   const body = Buffer.isBuffer(parts.payload) ? parts.payload : Buffer.from(parts.payload, 'utf8');
   const received = detail.received;
   const keys = keySecrets(db);
@@ -151,12 +148,12 @@ function signatureDiagnosis(db: Database.Database, detail: Extract<AuthFailureDe
   const parts = detail.canonical;
   const payload = Buffer.isBuffer(parts.payload) ? parts.payload : Buffer.from(parts.payload, 'utf8');
   const shown = payload.length > CANONICAL_PAYLOAD_SHOWN ? payload.subarray(0, CANONICAL_PAYLOAD_SHOWN) : payload;
-  const isQuery = ['GET', 'HEAD'].includes(parts.method.toUpperCase());
+  const payloadKind = payloadSourceFor(parts.method);
   return {
     check: 'signature',
     canonical: canonicalString({ ...parts, payload: shown }),
     canonicalTruncated: shown.length < payload.length,
-    payloadKind: isQuery ? 'query' : 'body',
+    payloadKind,
     payloadLength: payload.length,
     payloadSha256: createHash('sha256').update(payload).digest('hex'),
     ...findCause(db, detail, query),
