@@ -1,23 +1,21 @@
 /**
  * The CSV files main writes for a batch: the template, the invalid rows (to fix and import
- * again) and the batch report for the accountant. papaparse writes them, with its formula guard
- * (a cell a spreadsheet would run, `=…`, `+…`, `-…`, `@…`, gets a leading `'`; the import removes
- * it again). Headers come from the catalogue; French files use `;` as Excel in French locales does.
+ * again) and the batch report for the accountant, with the one CSV writer (shared/csv: every cell
+ * quoted, formulas guarded; the import removes the guard again). Headers come from the catalogue;
+ * French files use `;` as Excel in French locales does.
  */
-import Papa from 'papaparse';
 import { BATCH_COLUMNS, type BatchColumn, type BatchRow, type BatchRowValues } from '../api/batch';
+import { chargesNothing } from '../contract/charges';
+import { writeCsv, type CsvValue } from '../csv';
 import { resources } from '../i18n';
 import type { Language } from '../i18n/types';
-
-const BOM = '\uFEFF';
 
 export function separatorFor(language: Language): ',' | ';' {
   return language === 'fr' ? ';' : ',';
 }
 
-function write(language: Language, fields: string[], data: (string | number | null)[][]): string {
-  // The BOM makes Excel read the file as UTF-8 (accents in names).
-  return BOM + Papa.unparse({ fields, data }, { delimiter: separatorFor(language), newline: '\r\n', escapeFormulae: true }) + '\r\n';
+function write(language: Language, fields: string[], data: CsvValue[][]): string {
+  return writeCsv(fields, data, { delimiter: separatorFor(language) });
 }
 
 function headersOf(language: Language, columns: readonly (keyof (typeof resources)['en']['batchCsv']['columns'])[]): string[] {
@@ -78,7 +76,8 @@ export function reportCsv(language: Language, batchId: string, rows: readonly Ba
       row.externalId,
       row.request?.phone_number ?? row.values.phone_number,
       row.request?.amount ?? row.values.amount,
-      row.fee,
+      // A failed or cancelled row charged nothing, whatever fee the preview expected.
+      chargesNothing(row.status) ? null : row.fee,
       currency,
       row.values.first_name,
       row.values.last_name,

@@ -5,6 +5,7 @@
  * included, so errors point at the row the user sees.
  */
 import Papa from 'papaparse';
+import { unguardCell } from '../csv';
 import { BATCH_COLUMNS, BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
 import { headerMeaning } from './columns';
 
@@ -42,10 +43,9 @@ export function detectSeparator(text: string): ',' | ';' {
   return semicolons > commas ? ';' : ',';
 }
 
-/** A cell as the user means it: our exports' formula guard (a leading `'` before = + - @) removed. */
+/** A cell as the user means it: our exports' formula guard (shared/csv) removed. */
 function cellText(raw: string | undefined): string {
-  const text = (raw ?? '').trim();
-  return /^'[=+\-@]/.test(text) ? text.slice(1) : text;
+  return unguardCell((raw ?? '').trim());
 }
 
 export function parseBatchCsv(input: string): ParseResult {

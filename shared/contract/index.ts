@@ -4,3 +4,4 @@ export * from './timestamps';
 export * from './outcomes';
 export * from './inspector';
 export * from './canonical';
+export * from './charges';

@@ -168,14 +168,17 @@ describe('reconciling against the service', () => {
     expectFail(await runtime.handlers['reconcile:verify']({ id: summary.id }), 'CONFLICT');
 
     const exported = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, language: 'fr' }));
-    const lines = exported.csv.trimEnd().split('\r\n');
+    // The one CSV writer: a BOM, every cell quoted.
+    const quoted = (line: string) => line.split(',').map((cell) => `"${cell}"`).join(',');
+    expect(exported.csv.startsWith('\uFEFF')).toBe(true);
+    const lines = exported.csv.slice(1).trimEnd().split('\r\n');
     expect(exported.rows).toBe(7);
-    expect(lines[0]).toBe('ligne,reference_externe,type,montant,statut_attendu,date,resultat,id_transaction,statut_service,montant_service,devise,remarque');
-    expect(lines[3]).toBe(`4,amt-1,payment,5100,paid,,Montant différent,${ids['amt-1']},completed,5000,XAF,`);
-    const lostLine = lines.find((line) => line.includes(',lost-1,'))!;
-    expect(lostLine.endsWith(',Concordant,' + ids['lost-1'] + ',completed,5000,XAF,vérifié : réussi')).toBe(true);
+    expect(lines[0]).toBe(quoted('ligne,reference_externe,type,montant,statut_attendu,date,resultat,id_transaction,statut_service,montant_service,devise,remarque'));
+    expect(lines[3]).toBe(quoted(`4,amt-1,payment,5100,paid,,Montant différent,${ids['amt-1']},completed,5000,XAF,`));
+    const lostLine = lines.find((line) => line.includes(',"lost-1",'))!;
+    expect(lostLine.endsWith(quoted(',Concordant,' + ids['lost-1'] + ',completed,5000,XAF,vérifié : réussi').slice(2))).toBe(true);
     const english = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, category: 'missing_at_service', language: 'en' }));
-    expect(english.csv).toBe('row,external_id,kind,amount,expected_status,date,result,transaction_id,service_status,service_amount,currency,note\r\n7,nobody-1,payment,900,,,Missing at the service,,,,XAF,\r\n');
+    expect(english.csv).toBe(`\uFEFF${quoted('row,external_id,kind,amount,expected_status,date,result,transaction_id,service_status,service_amount,currency,note')}\r\n${quoted('7,nobody-1,payment,900,,,Missing at the service,,,,XAF,')}\r\n`);
   });
 
   it('answers the file errors and saves nothing when a row is invalid', async () => {

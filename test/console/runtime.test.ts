@@ -151,10 +151,10 @@ describe('local sandbox profile', () => {
     // French headers from the catalogue; the values (ids, codes, XAF) are the same as in English.
     const french = expectOk(await runtime.handlers['transactions:export']({ query: { kind: 'payment' }, language: 'fr' }));
     const [header, ...lines] = french.csv.split('\r\n');
-    expect(header).toBe(Object.values(resources.fr.exports.columns).join(','));
+    expect(header).toBe(`\uFEFF${Object.values(resources.fr.exports.columns).map((name) => `"${name}"`).join(',')}`);
     expect(header).toContain('ID externe');
     expect(lines.join('\r\n')).toBe(csv.csv.split('\r\n').slice(1).join('\r\n'));
-    expect(lines[0]).toMatch(/,payment,.*,XAF,/);
+    expect(lines[0]).toMatch(/,"payment",.*,"XAF",/);
   });
 });
 

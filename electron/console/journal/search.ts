@@ -5,6 +5,8 @@
  * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages.
  */
 import type { JournalTransaction, SearchPage, SearchQuery } from '../../../shared/api';
+import { chargesNothing } from '../../../shared/contract/charges';
+import { writeCsv, type CsvValue } from '../../../shared/csv';
 import { resources, type Language } from '../../../shared/i18n';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
@@ -70,8 +72,9 @@ const CSV_COLUMNS: readonly { header: keyof (typeof resources)['en']['exports'][
   { header: 'transaction_id', value: (row) => row.transactionId },
   { header: 'external_id', value: (row) => row.externalId },
   { header: 'amount', value: (row) => row.amount },
-  { header: 'fee', value: (row) => row.fee },
-  { header: 'net_amount', value: (row) => row.netAmount },
+  // A failed or cancelled transaction charged nothing: no fee, no net amount (the screen says "Not charged").
+  { header: 'fee', value: (row) => (chargesNothing(row.status) ? null : row.fee) },
+  { header: 'net_amount', value: (row) => (chargesNothing(row.status) ? null : row.netAmount) },
   { header: 'currency', value: (row) => row.currency },
   { header: 'phone_number', value: (row) => row.phoneNumber },
   { header: 'payment_method', value: (row) => row.paymentMethod },
@@ -83,30 +86,19 @@ const CSV_COLUMNS: readonly { header: keyof (typeof resources)['en']['exports'][
   { header: 'updated_at', value: (row) => row.updatedAt },
 ];
 
-/**
- * One CSV cell: quoted when needed (RFC 4180), and text that a spreadsheet would run as a formula
- * (= + - @, tab, carriage return first) is prefixed with a quote. Numbers stay numbers: a
- * negative amount is data, not a formula.
- */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  let text = value;
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The CSV of a search: headers in `language`; ids, codes, amounts and `XAF` exactly as stored. */
 export function exportCsv(db: JournalDb, query: SearchQuery, language: Language = 'en'): { csv: string; rows: number } {
   const { sql, params } = whereClause(query);
   const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
   const headers = resources[language].exports.columns;
-  const lines = [CSV_COLUMNS.map((column) => csvCell(headers[column.header])).join(',')];
   let rows = 0;
-  for (const row of statement.iterate(...params, EXPORT_MAX_ROWS) as IterableIterator<EntryRow>) {
-    const entry = toJournalTransaction(row);
-    lines.push(CSV_COLUMNS.map((column) => csvCell(column.value(entry))).join(','));
-    rows += 1;
+  function* lines(): Generator<CsvValue[]> {
+    for (const row of statement.iterate(...params, EXPORT_MAX_ROWS) as IterableIterator<EntryRow>) {
+      const entry = toJournalTransaction(row);
+      rows += 1;
+      yield CSV_COLUMNS.map((column) => column.value(entry));
+    }
   }
-  return { csv: `${lines.join('\r\n')}\r\n`, rows };
+  const csv = writeCsv(CSV_COLUMNS.map((column) => headers[column.header]), lines(), { delimiter: ',' });
+  return { csv, rows };
 }

@@ -1,11 +1,11 @@
 /**
- * The report as CSV: headers and result words in the user's language, cells escaped as the
- * History export does (formula injection, RFC 4180), CRLF lines.
+ * The report as CSV: headers and result words in the user's language, with the one CSV writer
+ * (shared/csv: every cell quoted, formulas guarded), CRLF lines.
  */
+import { writeCsv, type CsvValue } from '../../../shared/csv';
 import { resources, type Language } from '../../../shared/i18n';
 import type { ReconcileCategory } from '../../../shared/api/reconcile';
 import type { JournalDb } from '../journal/entries';
-import { csvCell } from '../journal/search';
 import { iterateRows, runInfo, type StoredRow } from './store';
 
 const COLUMNS = [
@@ -37,7 +37,7 @@ export function exportReport(db: JournalDb, id: string, category: ReconcileCateg
     if (detail.startsWith('VERIFY_UNAVAILABLE:')) return words.detail.verifyUnavailable;
     return detail;
   };
-  const value = (row: StoredRow, column: (typeof COLUMNS)[number]): string | number | null => {
+  const value = (row: StoredRow, column: (typeof COLUMNS)[number]): CsvValue => {
     switch (column) {
       case 'row':
         return row.source === 'file' ? row.row_number : null;
@@ -69,11 +69,13 @@ export function exportReport(db: JournalDb, id: string, category: ReconcileCateg
       }
     }
   };
-  const lines = [COLUMNS.map((column) => csvCell(words.csv[column])).join(',')];
   let rows = 0;
-  for (const row of iterateRows(db, id, category)) {
-    lines.push(COLUMNS.map((column) => csvCell(value(row, column))).join(','));
-    rows += 1;
+  function* lines(): Generator<CsvValue[]> {
+    for (const row of iterateRows(db, id, category)) {
+      rows += 1;
+      yield COLUMNS.map((column) => value(row, column));
+    }
   }
-  return { csv: `${lines.join('\r\n')}\r\n`, rows };
+  const csv = writeCsv(COLUMNS.map((column) => words.csv[column]), lines(), { delimiter: ',' });
+  return { csv, rows };
 }

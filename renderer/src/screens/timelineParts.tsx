@@ -1,7 +1,7 @@
 /** Pieces of the transaction screen: the facts list and the vertical event timeline. */
 import { useTranslation } from 'react-i18next';
 import type { JournalTransaction, TimelineEvent } from '../../../shared/api';
-import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract';
+import { chargesNothing, TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract';
 import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
@@ -127,7 +127,7 @@ function MoneyFacts({ tx }: { tx: JournalTransaction }) {
   const full = tx.transaction && 'fee' in tx.transaction ? tx.transaction : null;
   const fee = tx.fee ?? full?.fee ?? null;
   const net = tx.netAmount ?? full?.net_amount ?? null;
-  const notCharged = tx.status === 'failed' || tx.status === 'cancelled';
+  const notCharged = chargesNothing(tx.status);
   const notYet = <span className="muted">{tx.state === 'known' ? tr('facts.notYetVerify') : tr('facts.notYet')}</span>;
   const charged = (value: number | null) =>
     notCharged ? <span className="muted">{tr('facts.notCharged', { kind: tr(`kindWord.${tx.kind}`) })}</span> : value === null ? notYet : formatMoney(value, tx.currency);
