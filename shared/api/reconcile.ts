@@ -166,7 +166,9 @@ export interface ReconciliationRow {
 /** Why a cell or the file was refused: the renderer words it from its catalogue (`rowError.<code>`). */
 export const RECONCILE_ROW_ERROR_CODES = [
   'empty_file',
+  'encoding',
   'csv',
+  'cell_count',
   'unknown_column',
   'duplicate_column',
   'missing_column',

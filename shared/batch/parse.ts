@@ -1,11 +1,10 @@
 /**
- * Reading a batch CSV file with papaparse: UTF-8 with or without BOM, `,` or `;` separators (the
- * header line decides: Excel in French locales writes `;`), quoted fields, `meta.KEY` columns.
+ * Reading a batch CSV file with the one CSV reader (shared/csv: UTF-8 with or without BOM, `,` or
+ * `;` separators, quoted fields, UTF-16 refused), then the batch's own columns, `meta.KEY` included.
  * Each data row keeps the number a spreadsheet shows it under (the header is row 1), blank lines
  * included, so errors point at the row the user sees.
  */
-import Papa from 'papaparse';
-import { unguardCell } from '../csv';
+import { cellCountProblem, readCsv, unguardCell } from '../csv';
 import { BATCH_COLUMNS, BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
 import { headerMeaning } from './columns';
 
@@ -29,35 +28,20 @@ export function emptyValues(): BatchRowValues {
   return { phone_number: '', amount: '', first_name: '', last_name: '', email: '', description: '', external_id: '', payment_method: '', meta: {} };
 }
 
-/** The separator the header line uses: the more frequent of `;` and `,` outside quotes. */
-export function detectSeparator(text: string): ',' | ';' {
-  let commas = 0;
-  let semicolons = 0;
-  let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '\n' || char === '\r')) break;
-    else if (!quoted && char === ',') commas += 1;
-    else if (!quoted && char === ';') semicolons += 1;
-  }
-  return semicolons > commas ? ';' : ',';
-}
-
 /** A cell as the user means it: our exports' formula guard (shared/csv) removed. */
 function cellText(raw: string | undefined): string {
   return unguardCell((raw ?? '').trim());
 }
 
 export function parseBatchCsv(input: string): ParseResult {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const separator = detectSeparator(text);
-  const parsed = Papa.parse<string[]>(text, { delimiter: separator, skipEmptyLines: false, header: false });
-  const records = parsed.data;
+  const read = readCsv(input);
+  if (!read.ok) return { ok: false, errors: [`the file ${read.problem.message}`] };
+  const { separator, records } = read.file;
   // A final line break gives one empty record: not a row.
   while (records.length > 0 && records[records.length - 1]!.every((cell) => cell.trim() === '')) records.pop();
-  const quoteErrors = parsed.errors.filter((error) => error.type === 'Quotes');
+  const quoteErrors = read.file.errors.filter((error) => error.kind === 'quotes');
   if (quoteErrors.length > 0) {
-    return { ok: false, errors: quoteErrors.slice(0, 5).map((error) => `row ${(error.row ?? 0) + 1}: ${error.message.toLowerCase()} (a quote is opened and never closed)`) };
+    return { ok: false, errors: quoteErrors.slice(0, 5).map((error) => `row ${error.row}: ${error.message.toLowerCase()} (a quote is opened and never closed)`) };
   }
   const header = records[0];
   if (!header || header.every((cell) => cell.trim() === '')) return { ok: false, errors: ['the file is empty: it needs a header line, then one line per payout'] };
@@ -90,7 +74,8 @@ export function parseBatchCsv(input: string): ParseResult {
     if (record.every((cell) => cell.trim() === '')) continue; // a blank line keeps its number but is no row
     const values = emptyValues();
     const lineErrors: string[] = [];
-    if (record.length !== header.length) lineErrors.push(`has ${record.length} cells where the header has ${header.length}`);
+    const cellCount = cellCountProblem(record.length, header.length);
+    if (cellCount) lineErrors.push(cellCount.message);
     columns.forEach((column, position) => {
       const cell = cellText(record[position]);
       if (column.kind === 'column') values[column.column] = cell;

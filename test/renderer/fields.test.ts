@@ -34,7 +34,7 @@ const channelMessages = [
   ...messagesOf(CHANNEL_INPUTS['transactions:export'], { query: { minAmount: -1, from: 'yesterday' }, language: 'de' }),
 ];
 const amountMessages = [parseAmount('', 'XAF'), parseAmount('12.5', 'XAF'), parseAmount('1.234', 'USD'), parseAmount('9'.repeat(20), 'XAF')].flatMap((r) => ('error' in r ? [r.error] : []));
-const localMessages = ['every value needs a key', 'key "order" is used twice', 'does not match the payout amount', 'is required for a live payout', 'does not match the amount', 'must differ from the payment key (key pairs are per type)'];
+const localMessages = ['has 4 cells where the header has 3', 'the file is UTF-16 LE text, not UTF-8: save it as "CSV UTF-8 (comma delimited)" and import it again', 'every value needs a key', 'key "order" is used twice', 'does not match the payout amount', 'is required for a live payout', 'does not match the amount', 'must differ from the payment key (key pairs are per type)'];
 
 describe('field errors', () => {
   afterAll(async () => {

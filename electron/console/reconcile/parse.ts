@@ -1,10 +1,12 @@
 /**
- * Reading the merchant's CSV: papaparse in chunks (yielding to the event loop between them, so a
- * 100,000-row file never holds main for long), then each row checked with zod, every error named
- * by row, column and message.
+ * Reading the merchant's CSV with the one CSV reader (shared/csv), in chunks (yielding to the
+ * event loop between them, so a 100,000-row file never holds main for long), then each row checked
+ * with zod, every error named by row, column and message. A row with more or fewer cells than the
+ * header is refused as the batch import refuses it ("has N cells where the header has M"): a
+ * `25,000` written without quotes must not be read as 25.
  */
-import Papa from 'papaparse';
 import { z } from 'zod';
+import { cellCountProblem, readCsvInChunks } from '../../../shared/csv';
 import { EXTERNAL_ID_PATTERN } from '../../../shared/contract/schemas';
 import {
   expectedStatusOf,
@@ -126,54 +128,30 @@ function headerColumn(cell: string): FileColumn | null {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Papaparse over the text in 32 KiB chunks, pausing between chunks; resolves with every record. */
-function parseRecords(text: string, signal?: AbortSignal): Promise<{ records: string[][]; delimiter: string; errors: { row: number; message: string }[] }> {
-  return new Promise((resolve, reject) => {
-    const records: string[][] = [];
-    const errors: { row: number; message: string }[] = [];
-    // Guessed on the header line alone: papaparse's guess over the first rows is thrown off by
-    // blank lines, which are kept so that row numbers match the file's.
-    const headerLine = text.slice(0, Math.max(text.search(/\r?\n/), 0) || text.length);
-    const guessed = Papa.parse<string[]>(headerLine, { delimitersToGuess: [',', ';'] }).meta.delimiter;
-    const delimiter = guessed === ';' ? ';' : ',';
-    Papa.parse<string[]>(text, {
-      delimiter,
-      chunkSize: 32 * 1024,
-      skipEmptyLines: false,
-      chunk(results: Papa.ParseResult<string[]>, parser: Papa.Parser) {
-        for (const error of results.errors) {
-          // Papaparse's row is relative to the chunk: the record count before it places it.
-          if (error.code === 'UndetectableDelimiter') continue;
-          errors.push({ row: records.length + (error.row ?? 0) + 1, message: error.message });
-        }
-        for (const record of results.data) records.push(record);
-        if (records.length > RECONCILE_MAX_ROWS + 2) {
-          parser.abort();
-          return;
-        }
-        parser.pause();
-        void yieldToLoop().then(() => (signal?.aborted ? parser.abort() : parser.resume()));
-      },
-      complete: () => resolve({ records, delimiter, errors }),
-      error: (error: Error) => reject(error),
-    });
-  });
-}
-
 /** The whole file, checked; rows are kept only when every one of them is valid. */
 export async function parseMerchantFile(input: string, utcOffsetMinutes: number, signal?: AbortSignal): Promise<ParseResult> {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const errors: ReconcileRowError[] = [];
   let errorCount = 0;
   const fail = (row: number, column: string, code: ReconcileRowErrorCode, message: string, params?: Record<string, string | number>) => {
     errorCount += 1;
     if (errors.length < RECONCILE_MAX_ERRORS) errors.push({ row, column, code, message, ...(params ? { params } : {}) });
   };
-  if (text.trim() === '') {
+  if (input.replace(/^\ufeff/, '').trim() === '') {
     fail(1, 'file', 'empty_file', 'is empty: the first row must name the columns external_id, kind, amount (expected_status, date optional)');
     return { ok: false, rows: 0, errorCount, errors };
   }
-  const { records, delimiter, errors: csvErrors } = await parseRecords(text, signal);
+  const read = await readCsvInChunks(input, {
+    maxRecords: RECONCILE_MAX_ROWS + 2,
+    betweenChunks: async () => {
+      await yieldToLoop();
+      return !signal?.aborted;
+    },
+  });
+  if (!read.ok) {
+    fail(1, 'file', read.problem.code, read.problem.message, read.problem.params);
+    return { ok: false, rows: 0, errorCount, errors };
+  }
+  const { records, separator: delimiter, errors: csvErrors } = read.file;
   for (const error of csvErrors) fail(error.row, 'file', 'csv', error.message, { detail: error.message });
 
   const header = records[0] ?? [];
@@ -209,6 +187,8 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     }
     const cell = (column: FileColumn) => (columns.has(column) ? (record[columns.get(column)!] ?? '').trim() : '');
     const errorsBefore = errorCount;
+    const cellCount = cellCountProblem(record.length, header.length);
+    if (cellCount) fail(rowNumber, 'file', 'cell_count', cellCount.message, cellCount.params);
     const parsed: Partial<Record<'external_id' | 'kind' | 'amount', unknown>> = {};
     for (const column of ['external_id', 'kind', 'amount'] as const) {
       const result = cellSchemas[column].safeParse(cell(column));

@@ -42,6 +42,9 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^looks too short for a secret key$/, 'secretTooShort', []],
   [/^does not match the amount$/, 'typedAmountMismatch', []],
   [/^does not match the payout amount$/, 'typedPayoutMismatch', []],
+  // The CSV reader's (shared/csv/read.ts), for both importers.
+  [/^has (\d+) cells where the header has (\d+)$/, 'cellCount', ['cells', 'header']],
+  [/^the file is (UTF-16(?: LE| BE)?) text, not UTF-8/, 'fileEncoding', ['encoding']],
   // zod's own defaults, for schemas that set no message
   [/^Invalid input: expected \w+, received undefined$/, 'required', []],
   [/^Invalid input: expected number, received \w+$/, 'number', []],

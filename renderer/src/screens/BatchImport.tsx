@@ -5,6 +5,7 @@ import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
 import { downloadCsv } from '../components/download';
+import { fieldMessageKey, translateFieldError } from '../messages/fields';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
 export const MAX_CSV_BYTES = 8 * 1024 * 1024;
@@ -144,7 +145,8 @@ export function BatchImport() {
         {importing.error?.fields?.text?.length ? (
           <ul className="field-error" aria-label={t('importer.problems')}>
             {importing.error.fields.text.map((problem) => (
-              <li key={problem}>{problem}</li>
+              // A sentence the catalogue knows is translated; the others keep main's words rather than a bare "not valid".
+              <li key={problem}>{fieldMessageKey(problem) ? translateFieldError(problem) : problem}</li>
             ))}
           </ul>
         ) : null}

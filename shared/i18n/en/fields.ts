@@ -31,6 +31,8 @@ export default {
   typedAmountRequired: 'is required for a live payout',
   typedAmountMismatch: 'does not match the amount',
   typedPayoutMismatch: 'does not match the payout amount',
+  cellCount: 'has {{cells}} cells where the header has {{header}}',
+  fileEncoding: 'the file is {{encoding}} text, not UTF-8: save it as "CSV UTF-8 (comma delimited)" and import it again',
   atLeast: 'must be at least {{min}}',
   dateTime: 'must be a date and time',
   url: 'must be a URL',

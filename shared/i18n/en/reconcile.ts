@@ -29,7 +29,9 @@ export default {
   },
   rowError: {
     empty_file: 'is empty: the first row must name the columns external_id, kind, amount (expected_status, date optional)',
+    encoding: 'is {{encoding}} text, not UTF-8: save it as "CSV UTF-8 (comma delimited)" and import it again',
     csv: 'cannot be read as CSV here: {{detail}}',
+    cell_count: 'has {{cells}} cells where the header has {{header}}',
     unknown_column: 'is not a known column (use {{columns}})',
     duplicate_column: 'appears twice in the header',
     missing_column: 'is missing from the header row',

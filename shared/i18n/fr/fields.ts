@@ -30,6 +30,8 @@ export default {
   typedAmountRequired: 'est obligatoire pour un transfert en production',
   typedAmountMismatch: 'ne correspond pas au montant',
   typedPayoutMismatch: 'ne correspond pas au montant du transfert',
+  cellCount: 'a {{cells}} cellules alors que l’en-tête en a {{header}}',
+  fileEncoding: 'le fichier est un texte {{encoding}}, pas UTF-8\u00a0: enregistrez-le au format «\u00a0CSV UTF-8 (délimité par des virgules)\u00a0» et importez-le de nouveau',
   atLeast: 'doit être au moins {{min}}',
   dateTime: 'doit être une date et une heure',
   url: 'doit être une URL',

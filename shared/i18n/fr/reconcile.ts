@@ -32,6 +32,8 @@ export default {
   rowError: {
     empty_file: 'est vide : la première ligne doit nommer les colonnes external_id, kind, amount (expected_status et date facultatifs)',
     csv: 'ne peut pas être lu comme CSV ici : {{detail}}',
+    encoding: 'est un texte {{encoding}}, pas UTF-8 : enregistrez-le au format « CSV UTF-8 (délimité par des virgules) » et importez-le de nouveau',
+    cell_count: 'a {{cells}} cellules alors que l’en-tête en a {{header}}',
     unknown_column: 'n’est pas une colonne connue (utilisez {{columns}})',
     duplicate_column: 'apparaît deux fois dans l’en-tête',
     missing_column: 'manque dans la ligne d’en-tête',
