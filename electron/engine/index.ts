@@ -48,7 +48,7 @@ export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
-export { OVERSIZED_BODY_DRAIN_BYTES } from './raw-body';
+export { OVERSIZED_BODY_DRAIN_MS } from './raw-body';
 export { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE } from './rate-limit';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
