@@ -126,6 +126,18 @@ describe('wallet ledger', () => {
     expect(t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get()).toBe(count);
   });
 
+  it('accepts a payout whose amount plus fee equals the balance exactly, leaving 0; one minor unit more is refused', async () => {
+    // Bring the wallet to exactly 10,150: amount 10,000 + fee 150.
+    t.engine.topUp('app_wallet', 'sandbox', PAYOUT_AMOUNT + PAYOUT_FEE - balance(), 'exact balance for the test');
+    expect(balance()).toBe(PAYOUT_AMOUNT + PAYOUT_FEE);
+    const over = await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT + 1 }));
+    expect(over).toMatchObject({ kind: 'api-error', code: 'INSUFFICIENT_FUNDS' });
+    const exact = ok(await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT, phone_number: '+237650000001' })));
+    expect(exact).toMatchObject({ status: 'processing', amount: PAYOUT_AMOUNT });
+    expect(balance()).toBe(0);
+    t.engine.topUp('app_wallet', 'sandbox', 1_000_000, 'back to the test float');
+  });
+
   it('the balance is the sum of the ledger', () => {
     const sum = t.engine.ledger('app_wallet', 'sandbox').reduce((total, entry) => total + entry.amount, 0);
     expect(sum).toBe(balance());
