@@ -204,4 +204,8 @@ export interface BatchProgress {
   etaSeconds: number | null;
   /** Of the accepted rows: how many reached a final status. */
   final: number;
+  /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
+  waitingUntil?: string | null;
+  /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
+  stopping?: 'pause' | 'cancel' | null;
 }
