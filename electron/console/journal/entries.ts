@@ -11,7 +11,7 @@ import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType
 import { migrate } from './migrations';
 import type { InitiateOutcome } from '../outcome';
 import { ENTRY_STATES } from '../states/tables';
-import { assertKnown, moveEntry, type ErrorRecord } from './phase';
+import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
 import { toJournalTransaction, type EntryRow, type TimelineRow, toTimelineEvent, type ServiceTransaction } from './rows';
 
 export type JournalDb = Database.Database;
@@ -245,6 +245,7 @@ export function recordStatusEvent(db: JournalDb, id: string, status: Transaction
 export function recordNotFound(db: JournalDb, id: string, at: number, message: string): JournalTransaction {
   db.transaction(() => {
     const row = requireRow(db, id);
+    if (phaseOf(row) === 'not_found') return; // another lookup (the follow-up sweep) said so already
     moveEntry(db, row, 'not_found', at);
     addEvent(db, row.seq, at, { type: 'status_seen', code: 'NOT_FOUND', message });
   })();

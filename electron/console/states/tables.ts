@@ -54,5 +54,6 @@ export const RECONCILE_STATE_TABLE = stateTable<ReconcileStatus | 'importing'>('
   interrupted: ['running'],
   // A cancelled run can be resumed from the rows not yet checked.
   cancelled: ['running'],
-  done: [],
+  // Verify: a pass over a finished report's rows still processing.
+  done: ['running'],
 });
