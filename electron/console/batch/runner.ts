@@ -10,7 +10,7 @@
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
  */
 import pLimit from 'p-limit';
-import type { BatchProgress, BatchRow, BatchState } from '../../../shared/api';
+import { batchFigures, type BatchProgress, type BatchRow, type BatchState } from '../../../shared/api';
 import { backoffDelayMs, DEFAULT_RETRY } from '../../client/retry';
 import { recordInitiateOutcome, recordNotFound, recordObserved, recordRequest, recordResend } from '../journal/entries';
 import type { Context } from '../handlers/context';
@@ -78,21 +78,24 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
     const at = now();
     const elapsed = run ? (at - run.startedAt) / 1000 : 0;
     const rate = run && elapsed > 0 ? run.answered / elapsed : 0;
-    const remaining = counts.notSent + counts.pending;
+    const figures = batchFigures(counts);
+    const { remaining } = figures;
     const waitMs = run ? Math.max(0, run.notBefore - at) : 0;
     return {
       batchId,
       mode,
       state: summary.state,
-      sent: counts.valid - counts.notSent,
-      accepted: counts.accepted,
-      failed: counts.rejected + counts.failed + counts.cancelled,
-      unknown: counts.unknown,
+      sent: figures.sent,
+      accepted: figures.accepted,
+      failed: figures.failed,
+      unknown: figures.unknown,
       remaining,
       ratePerSecond: Math.round(rate * 10) / 10,
       // Honest while waiting: the wait itself, then the rows at the rate seen so far.
       etaSeconds: remaining === 0 ? 0 : rate > 0 ? Math.ceil(remaining / rate + waitMs / 1000) : null,
-      final: counts.completed + counts.failed + counts.cancelled,
+      final: figures.final,
+      processing: figures.processing,
+      settled: figures.settled,
       waitingUntil: run && waitMs > 0 && run.stop === null ? new Date(run.notBefore).toISOString() : null,
       stopping: run && (run.stop === 'pause' || run.stop === 'cancel') ? run.stop : null,
     };
