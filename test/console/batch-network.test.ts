@@ -12,10 +12,13 @@ import { batchCsv, batchReaches, until } from './batch-helpers';
 import { RATE_LIMITED, SERVER_ERROR, startGateProxy, type GateProxy } from './gate-proxy';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
 let proxy: GateProxy;
+let profileInput: Parameters<Runtime['handlers']['profiles:save']>[0] & { id?: string };
 /** What happened, in order: requests at the proxy and the console's waits. */
 const log: string[] = [];
 /** Called at the start of each of the console's waits (a test pauses or cancels there). */
@@ -37,16 +40,16 @@ beforeAll(async () => {
     return decide(request);
   };
   const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Finance through a proxy',
-      baseUrl: proxy.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
+  profileInput = {
+    name: 'Finance through a proxy',
+    baseUrl: proxy.url,
+    environment: 'sandbox',
+    headerWord: 'SVC',
+    paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+    payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+  };
+  const profile = expectOk(await runtime.handlers['profiles:save'](profileInput));
+  profileInput.id = profile.id;
   for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
   expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
 });
@@ -355,5 +358,51 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     expect(postsFor(`${batchId}-3`)).toBe(1);
     expect(engineCount(`${batchId}-3`)).toBe(0);
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
+  });
+
+  it('keeps a batch out of done while one row is still unknown after the last round of look-ups', async () => {
+    const { batchId, confirmationToken } = await confirmed(4, 'still-unknown');
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-3`) return SERVER_ERROR({ forward: false });
+      // Every look-up of that row fails too: its outcome cannot be known.
+      if (request.method === 'GET' && request.path.includes(`${batchId}-3`)) return SERVER_ERROR({ forward: false });
+      return 'forward';
+    };
+    const ended = batchReaches(runtime, batchId, ['done', 'interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    const progress = await ended;
+    expect(progress).toMatchObject({ state: 'interrupted', unknown: 1, settled: false });
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.batch.stateReason).toMatch(/unknown outcome after 3 look-ups/);
+    expect(postsFor(`${batchId}-3`)).toBe(1); // never sent again while unknown
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
+    proxy.decide = () => 'forward';
+  });
+
+  it('sends on Resume a row the connection refused before sending, and never shows it refused', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    expectOk(await runtime.handlers['profiles:save']({ ...profileInput, baseUrl: `http://127.0.0.1:${closed}` }));
+    try {
+      const { batchId, confirmationToken } = await confirmed(3, 'refused-connection');
+      const interrupted = batchReaches(runtime, batchId, ['interrupted', 'done']);
+      expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+      expect(await interrupted).toMatchObject({ state: 'interrupted', failed: 0, unknown: 0, remaining: 3 });
+      const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+      expect(detail.rows.map((row) => row.state)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+      expect(detail.batch.counts.rejected).toBe(0);
+
+      expectOk(await runtime.handlers['profiles:save'](profileInput));
+      const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
+      expectOk(await runtime.handlers['batches:resume']({ batchId }));
+      expect(await done).toMatchObject({ state: 'done', accepted: 3, failed: 0 });
+      for (let row = 2; row <= 4; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+    } finally {
+      expectOk(await runtime.handlers['profiles:save'](profileInput));
+    }
   });
 });
