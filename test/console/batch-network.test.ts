@@ -6,6 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileInput } from '../../shared/api';
 import { countRows } from '../../electron/console/batch/store';
 import { expectFail, expectOk, startRuntime, virtualClock } from './helpers';
 import { batchCsv, batchReaches, until } from './batch-helpers';
@@ -18,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
 let proxy: GateProxy;
-let profileInput: Parameters<Runtime['handlers']['profiles:save']>[0] & { id?: string };
+let profileInput: ProfileInput;
 /** What happened, in order: requests at the proxy and the console's waits. */
 const log: string[] = [];
 /** Called at the start of each of the console's waits (a test pauses or cancels there). */
