@@ -2,21 +2,19 @@
  * Journal search (paged, newest first) and CSV export of a search result.
  *
  * Exact-match filters (transaction id, external id, phone) each have an index led by the column
- * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages.
+ * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages; the
+ * search box's text goes through the trigram index (text-search.ts).
  */
 import type { JournalTransaction, SearchPage, SearchQuery } from '../../../shared/api';
 import { resources, type Language } from '../../../shared/i18n';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
+import { textClause } from './text-search';
 
 /** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
+function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -36,25 +34,17 @@ function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
   if (query.maxAmount !== undefined) add('amount <= ?', query.maxAmount);
   const text = query.text?.trim();
   if (text) {
-    // Each branch can use its own index (SQLite turns the OR into a union of index lookups).
-    const prefix = `${escapeLike(text)}%`;
-    add(
-      `(transaction_id = ? OR external_id = ? OR phone_number = ?
-        OR customer_last_name LIKE ? ESCAPE '\\' OR customer_first_name LIKE ? ESCAPE '\\')`,
-      text,
-      text,
-      text,
-      prefix,
-      prefix,
-    );
+    const clause = textClause(db, text);
+    add(clause.sql, ...clause.params);
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
 export function searchJournal(db: JournalDb, query: SearchQuery, offset: number, limit: number): SearchPage {
-  const { sql, params } = whereClause(query);
+  const { sql, params } = whereClause(db, query);
   const rows = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as EntryRow[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
+  // A short first page is the whole result: no second pass to count it.
+  const total = offset === 0 && rows.length < limit ? rows.length : (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
   return { rows: rows.map(toJournalTransaction), total, offset, limit };
 }
 
@@ -98,7 +88,7 @@ export function csvCell(value: string | number | null): string {
 
 /** The CSV of a search: headers in `language`; ids, codes, amounts and `XAF` exactly as stored. */
 export function exportCsv(db: JournalDb, query: SearchQuery, language: Language = 'en'): { csv: string; rows: number } {
-  const { sql, params } = whereClause(query);
+  const { sql, params } = whereClause(db, query);
   const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
   const headers = resources[language].exports.columns;
   const lines = [CSV_COLUMNS.map((column) => csvCell(headers[column.header])).join(',')];
