@@ -102,7 +102,7 @@ describe('History at 100,000 rows', () => {
 
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('100,000 transactions').waitFor();
-    await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('status:failed');
     await page.getByRole('combobox', { name: 'Kind' }).selectOption('payout');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const countText = await page.getByText(/^[\d,]+ transactions$/).innerText();

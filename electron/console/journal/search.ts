@@ -14,7 +14,7 @@ import { textClause } from './text-search';
 /** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[] } {
+function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[]; trigram: boolean } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -33,15 +33,28 @@ function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: 
   if (query.minAmount !== undefined) add('amount >= ?', query.minAmount);
   if (query.maxAmount !== undefined) add('amount <= ?', query.maxAmount);
   const text = query.text?.trim();
+  let trigram = false;
   if (text) {
     const clause = textClause(db, text);
     add(clause.sql, ...clause.params);
+    trigram = clause.trigram ?? false;
   }
-  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params, trigram };
 }
 
 export function searchJournal(db: JournalDb, query: SearchQuery, offset: number, limit: number): SearchPage {
-  const { sql, params } = whereClause(db, query);
+  const { sql, params, trigram } = whereClause(db, query);
+  if (trigram) {
+    // Rows found through the trigram index are each read and checked: do that once, for the
+    // count and the page together (a second COUNT pass doubled the cost of a broad search).
+    const order = db.prepare(`SELECT seq FROM entries ${sql} ORDER BY created_at DESC, seq DESC`).pluck();
+    const matches = order.all(...params) as number[];
+    const page = matches.slice(offset, offset + limit);
+    const rows = db
+      .prepare('SELECT * FROM entries WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY created_at DESC, seq DESC')
+      .all(JSON.stringify(page)) as EntryRow[];
+    return { rows: rows.map(toJournalTransaction), total: matches.length, offset, limit };
+  }
   const rows = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as EntryRow[];
   // A short first page is the whole result: no second pass to count it.
   const total = offset === 0 && rows.length < limit ? rows.length : (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;

@@ -20,6 +20,8 @@ import type { JournalDb } from './entries';
 export interface SqlClause {
   sql: string;
   params: unknown[];
+  /** True when the rows come from the trigram index (their number is not known from an index count). */
+  trigram?: boolean;
 }
 
 /** Trigram lookups need this many characters (code points) per word. */
@@ -131,6 +133,7 @@ export function textClause(db: JournalDb, text: string): SqlClause {
     return {
       sql: `(transaction_id = ? OR (seq IN (SELECT rowid FROM entries_search WHERE entries_search MATCH ?) AND (${checks.join(' OR ')})))`,
       params: [text, match.join(' OR '), ...params],
+      trigram: true,
     };
   }
   const folded = words.map(fold);
@@ -138,5 +141,6 @@ export function textClause(db: JournalDb, text: string): SqlClause {
   return {
     sql: `(transaction_id = ? OR (seq IN (SELECT rowid FROM entries_search WHERE entries_search MATCH ?) AND ${folded.map(() => IN_ANY_COLUMN).join(' AND ')}))`,
     params: [text, match, ...folded.flatMap(inAnyColumn)],
+    trigram: true,
   };
 }
