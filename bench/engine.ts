@@ -9,14 +9,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { startEngine } from '../electron/engine';
 import { startFloorServer } from './floor-server';
+import { benchTempDir } from './temp';
 
 /** The parts of autocannon's API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -54,7 +53,8 @@ interface Ready {
 
 /** Child mode: the engine on a WAL file database and the bare server, until stdin closes. */
 async function serve(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
+  const temp = benchTempDir('paydesk-bench-engine-');
+  const dir = temp.path;
   const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000), ...(process.env.BENCH_INSPECTOR_SIZE === undefined ? {} : { inspectorSize: Number(process.env.BENCH_INSPECTOR_SIZE) }) });
   const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
@@ -93,7 +93,7 @@ async function serve(): Promise<void> {
     bare.close();
     await floor.stop();
     await engine.stop();
-    rmSync(dir, { recursive: true, force: true });
+    temp.remove();
     process.exit(0);
   });
 }

@@ -81,3 +81,13 @@ export function benchTempDir(prefix: string): BenchTempDir {
     },
   };
 }
+
+/**
+ * Playwright makes its Chromium profile folders with `os.tmpdir()`: pointing TMPDIR into a guarded
+ * folder before the browser starts puts them where an interrupted run still removes them.
+ */
+export function browserTempDir(): BenchTempDir {
+  const dir = benchTempDir('paydesk-bench-browser-');
+  process.env.TMPDIR = dir.path;
+  return dir;
+}
