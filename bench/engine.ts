@@ -213,8 +213,12 @@ async function growth(ready: Ready, ids: string[], drain: () => Promise<void>, a
   const grown = JSON.parse(await askLine(`grow ${ids[0]} ${GROW_TO}`)) as { rows: number; copies: number; seconds: number; error?: string };
   if (grown.error) throw new Error(grown.error);
   console.log(`grown to ${grown.rows.toLocaleString('en')} transactions in ${grown.seconds.toFixed(0)} s (every table a create and a settlement write)`);
-  const createAfter = await load(ready.engineUrl, createsFrom(3_000_000));
-  console.log(row(`create at ${(GROW_TO / 1e6).toFixed(1)}M rows`, createAfter, createBefore));
+  // Twice: the first run after growing also pays for pages the copy left cold.
+  for (const [run, first] of [['first', 3_000_000], ['second', 3_100_000]] as const) {
+    const createAfter = await load(ready.engineUrl, createsFrom(first));
+    console.log(row(`create at ${(GROW_TO / 1e6).toFixed(1)}M rows, ${run}`, createAfter, createBefore));
+    await drain();
+  }
   await drain();
   // Retrieves spread over the whole grown table, not the few recent rows in the cache.
   const retrieveAfter = await load(ready.engineUrl, retrievesOf(grownIds(RETRIEVE_IDS, grown.copies)));
