@@ -97,7 +97,8 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
       processing: figures.processing,
       settled: figures.settled,
       waitingUntil: run && waitMs > 0 && run.stop === null ? new Date(run.notBefore).toISOString() : null,
-      stopping: run && (run.stop === 'pause' || run.stop === 'cancel') ? run.stop : null,
+      // A Pause or Cancel is written at once; until the run has ended, it is still settling.
+      stopping: run ? (summary.state === 'paused' ? 'pause' : summary.state === 'cancelled' ? 'cancel' : null) : null,
     };
   }
 
@@ -305,6 +306,8 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
       const abort = new AbortController();
       const signal = deps.signal ? AbortSignal.any([deps.signal, abort.signal]) : abort.signal;
       const run: Run = { batchId, stop: null, reason: null, notBefore: 0, startedAt: now(), answered: 0, abort, signal, done: Promise.resolve() };
+      // In the map before the run announces itself: a Pause in answer to its first event must find it.
+      runs.set(batchId, run);
       run.done = runBatch(run).then(
         (end) => finish(run, end),
         (error: unknown) => {
@@ -318,7 +321,6 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
           }
         },
       );
-      runs.set(batchId, run);
     },
     stop(batchId, why) {
       const run = runs.get(batchId);
