@@ -12,6 +12,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
+import { browserTempDir } from './temp';
 import { CHANNELS, type BatchDetail, type BatchRow } from '../shared/api';
 import { checkRows, parseBatchCsv } from '../shared/batch';
 
@@ -164,6 +165,7 @@ async function main() {
   const server = await serve(DIST);
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  browserTempDir();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'en-GB' });

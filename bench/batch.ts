@@ -6,15 +6,14 @@
  * (the never-answering and needs-Verify numbers are left out: they wait for a clock or a person).
  * BENCH_ROWS (default 1000) and BENCH_CONCURRENCY (default 4) change the size.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '../electron/client';
 import { countRows } from '../electron/console/batch/store';
 import { systemClock } from '../electron/console/deps';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import type { BatchProgress } from '../shared/api';
+import { benchTempDir } from './temp';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -33,7 +32,8 @@ function csv(rows: number, tag: string): string {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-batch-'));
+  const temp = benchTempDir('paydesk-bench-batch-');
+  const dir = temp.path;
   const runtime = await createConsoleRuntime({
     userDataDir: dir,
     transport: 'browser',
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     console.log(`progress events while sending ${progressEvents} (largest gap ${maxGapMs.toFixed(0)} ms), final state ${final.state}`);
   } finally {
     await runtime.close();
-    rmSync(dir, { recursive: true, force: true });
+    temp.remove();
   }
 }
 

@@ -9,14 +9,15 @@
  */
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { startEngine } from '../electron/engine';
 import { startFloorServer } from './floor-server';
+import { benchTempDir } from './temp';
+import { growSandbox, grownIds } from './engine-grow';
 
 /** The parts of autocannon's API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -54,7 +55,8 @@ interface Ready {
 
 /** Child mode: the engine on a WAL file database and the bare server, until stdin closes. */
 async function serve(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
+  const temp = benchTempDir('paydesk-bench-engine-');
+  const dir = temp.path;
   const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000), ...(process.env.BENCH_INSPECTOR_SIZE === undefined ? {} : { inspectorSize: Number(process.env.BENCH_INSPECTOR_SIZE) }) });
   const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
@@ -81,6 +83,15 @@ async function serve(): Promise<void> {
   // `unsettled` answers how many transactions wait for a provider notification due within 3 s.
   const unsettled = engine.db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
   createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.startsWith('grow ')) {
+      // `grow TEMPLATE_ID ROWS`: copies of one settled payment until the table holds ROWS.
+      const [, templateId, rows] = line.split(' ');
+      void growSandbox(engine.db, templateId!, Number(rows)).then(
+        (result) => console.log(JSON.stringify(result)),
+        (error: unknown) => console.log(JSON.stringify({ error: String(error) })),
+      );
+      return;
+    }
     if (line === 'unsettled') {
       console.log(String(unsettled.get(engine.clock.nowMicros() + 3_000_000)));
       return;
@@ -93,7 +104,7 @@ async function serve(): Promise<void> {
     bare.close();
     await floor.stop();
     await engine.stop();
-    rmSync(dir, { recursive: true, force: true });
+    temp.remove();
     process.exit(0);
   });
 }
@@ -179,6 +190,46 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
   };
 }
 
+const GROW_TO = Number(process.env.BENCH_GROW_TO ?? 1_000_000);
+
+/**
+ * The growth phase: create and retrieve on the database as it is (a few thousand transactions),
+ * then again once it holds GROW_TO, printed as the ratio of the two (target >= 90 %).
+ */
+async function growth(ready: Ready, ids: string[], drain: () => Promise<void>, askLine: (question: string) => Promise<string>): Promise<void> {
+  const createsFrom = (first: number) => Array.from({ length: 60_000 }, (_, index) => sign(ready.payment, 'POST', '/v1/payments', paymentBody(first + index)));
+  const retrievesOf = (list: string[]) => list.map((id) => sign(ready.payment, 'GET', `/v1/payments/${id}`, undefined));
+  console.log(`\ngrowth: the same runs before and after the sandbox database grows to ${GROW_TO.toLocaleString('en')} transactions`);
+  // A warm-up pair first (JIT, caches), so "before" is not a cold start.
+  await load(ready.engineUrl, createsFrom(1_500_000));
+  await drain();
+  await load(ready.engineUrl, retrievesOf(ids));
+  await drain();
+  const createBefore = await load(ready.engineUrl, createsFrom(2_000_000));
+  console.log(row('create, as it is', createBefore));
+  await drain();
+  const retrieveBefore = await load(ready.engineUrl, retrievesOf(ids));
+  console.log(row('retrieve, as it is', retrieveBefore));
+  const grown = JSON.parse(await askLine(`grow ${ids[0]} ${GROW_TO}`)) as { rows: number; copies: number; seconds: number; error?: string };
+  if (grown.error) throw new Error(grown.error);
+  console.log(`grown to ${grown.rows.toLocaleString('en')} transactions in ${grown.seconds.toFixed(0)} s (every table a create and a settlement write)`);
+  // Twice: the first run after growing also pays for pages the copy left cold.
+  for (const [run, first] of [['first', 3_000_000], ['second', 3_100_000]] as const) {
+    const createAfter = await load(ready.engineUrl, createsFrom(first));
+    console.log(row(`create at ${(GROW_TO / 1e6).toFixed(1)}M rows, ${run}`, createAfter, createBefore));
+    await drain();
+  }
+  await drain();
+  // The same 2,000 transactions as before growing (same access pattern: the ratio of the target),
+  // then 2,000 spread over the whole grown table, each read about once in the run: their pages
+  // come from the disk cache, not SQLite's, which costs what a cold read costs at any size.
+  const retrieveAfter = await load(ready.engineUrl, retrievesOf(ids));
+  console.log(row(`retrieve at ${(GROW_TO / 1e6).toFixed(1)}M rows, same ids`, retrieveAfter, retrieveBefore));
+  const retrieveSpread = await load(ready.engineUrl, retrievesOf(grownIds(RETRIEVE_IDS, grown.copies)));
+  console.log(row(`retrieve at ${(GROW_TO / 1e6).toFixed(1)}M, old rows, cold`, retrieveSpread, retrieveBefore));
+  console.log(`growth target: >= 90 % of the same run before growth (the ratio columns above); load average ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
+}
+
 function row(name: string, figures: Figures, baseline?: Figures): string {
   const ratio = baseline ? `${((figures.rps / baseline.rps) * 100).toFixed(1)} %`.padStart(8) : ''.padStart(8);
   const cpuRatio = baseline ? `${((baseline.cpuPerRequest / figures.cpuPerRequest) * 100).toFixed(1)} %`.padStart(9) : '';
@@ -203,6 +254,11 @@ async function main(): Promise<void> {
     return Number(await answer);
   };
   askCpu = () => ask('cpu');
+  const askLine = async (question: string) => {
+    const answer = nextLine();
+    child.stdin.write(`${question}\n`);
+    return answer;
+  };
   askSys = () => ask('sys');
   // Settling what a run created belongs to that run's cost, not to the next run's.
   const drain = async () => {
@@ -228,6 +284,10 @@ async function main(): Promise<void> {
     console.log(`${''.padEnd(28)} ${''.padStart(8)} ${''.padStart(7)} ${''.padStart(7)} ${''.padStart(8)} ${''.padStart(6)} ${'per req'.padStart(7)} ${'per req'.padStart(7)}  ${'bare'.padStart(8)} ${'bare'.padStart(9)}`);
     await drain();
     const only = process.env.BENCH_ONLY;
+    if (only === 'growth') {
+      await growth(ready, ids, drain, askLine);
+      return;
+    }
     if (only === 'create' || only === 'retrieve') {
       console.log(row(only, await load(ready.engineUrl, only === 'create' ? creates : retrieves)));
       return;
@@ -245,6 +305,7 @@ async function main(): Promise<void> {
     const engineRetrieve = await load(ready.engineUrl, retrieves);
     console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
     console.log(`\ntargets: create >= 35 % of bare, retrieve >= 50 % of bare`);
+    if (GROW_TO > 0) await growth(ready, ids, drain, askLine);
   } finally {
     child.stdin.end();
   }

@@ -5,17 +5,17 @@
  * lookup, no external_id check, no provider, no timeline, no settlement, no hooks. Whatever the
  * engine does beyond this is its own cost; this line shows how much of the target the stack leaves.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { transactionRequestSchema } from '../shared/contract';
 import { newTransactionId } from '../electron/engine/ids';
 import { verifySignature } from '../electron/signing';
+import { benchTempDir } from './temp';
 
 export async function startFloorServer(key: { publicKey: string; secretKey: string }): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-floor-'));
+  const temp = benchTempDir('paydesk-bench-floor-');
+  const dir = temp.path;
   const db = new Database(join(dir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -62,7 +62,7 @@ export async function startFloorServer(key: { publicKey: string; secretKey: stri
     async stop() {
       await app.close();
       db.close();
-      rmSync(dir, { recursive: true, force: true });
+      temp.remove();
     },
   };
 }

@@ -11,8 +11,7 @@
  * Speed is measured here, never asserted in tests.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
@@ -21,6 +20,7 @@ import { OVERVIEW_GROUPS_SQL, overviewGroups, readOverview } from '../electron/c
 import { startBrowserHost } from '../electron/browser-host/server';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import { LOCAL_SANDBOX_ID } from '../electron/console/settings';
+import { benchTempDir, browserTempDir } from './temp';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = [10_000, 100_000, 1_000_000];
@@ -96,7 +96,8 @@ function measure(run: () => void, runs = RUNS): { p50: number; p99: number; cpu:
 const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
 
 function queries(): void {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-overview-'));
+  const temp = benchTempDir('paydesk-bench-overview-');
+  const dir = temp.path;
   const db = openJournal(join(dir, 'journal.db'));
   const profile = { id: 'p1', name: 'Shop', environment: 'sandbox' as const };
   const dayBoundaries = localBoundaries(END);
@@ -129,13 +130,14 @@ function queries(): void {
     console.log(`plan, same query on the old index: ${plan(OVERVIEW_GROUPS_SQL.replace('FROM entries', 'FROM entries INDEXED BY entries_by_created'), 'p1', 'sandbox', 0, 1)}`);
   } finally {
     db.close();
-    rmSync(dir, { recursive: true, force: true });
+    temp.remove();
   }
 }
 
 /** Navigation to charts drawn, over a journal of `rows` rows of the built-in profile. */
 async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: number[]; dataToDrawn: number[]; query: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-overview-ui-'));
+  const temp = benchTempDir('paydesk-bench-overview-ui-');
+  const dir = temp.path;
   try {
     if (rows > 0) {
       const db = openJournal(join(dir, 'journal.db'));
@@ -169,7 +171,7 @@ async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: 
     }
     return result;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    temp.remove();
   }
 }
 
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
   if (only !== 'render') queries();
   if (only === 'queries') return;
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  browserTempDir();
   console.log(`\nOverview in Chromium (the first screen; ${RENDER_RUNS - 2} page loads after 2 warm-ups; marks from performance.now of the page)`);
   console.log('journal    | navigation -> drawn p50 | max        | request -> drawn p50 | max        | answer -> drawn p50 | overview:get in main p50');
   for (const rows of [0, 1_000_000]) {

@@ -7,8 +7,7 @@
  * The engine here runs without its per-key rate limit (600 a minute would make the service step
  * measure the limit, not the code); the limit's handling is tested in test/console.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -22,6 +21,7 @@ import { sandboxControlFrom } from '../electron/console/sandbox-engine';
 import { createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from '../electron/console/settings';
 import { createVault, memoryKeyring } from '../electron/console/vault';
 import { startEngine } from '../electron/engine';
+import { benchTempDir } from './temp';
 
 const SIZES = [10_000, 100_000];
 /** Rows of the service step (each one an HTTP look-up at the engine). */
@@ -73,7 +73,9 @@ async function run(handlers: HandlerTable, done: (id: string) => Promise<void>, 
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-reconcile-'));
+  // Removed at the end, and also on an error, Ctrl-C or a kill (bench/temp.ts).
+  const temp = benchTempDir('paydesk-bench-reconcile-');
+  const dir = temp.path;
   const engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'sandbox.db'), settleMs: 3_600_000, rateLimit: { perKeyPerMinute: 0 } });
   const journal = openJournal(join(dir, 'journal.db'));
   const listeners = new Set<(event: ReconcileProgress) => void>();
@@ -141,9 +143,12 @@ async function main(): Promise<void> {
     console.log(lines.at(-1));
   } finally {
     abort.abort();
-    await engine.stop();
-    journal.close();
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      await engine.stop();
+      journal.close();
+    } finally {
+      temp.remove();
+    }
   }
   console.log(`\nload average ${loadavg().map((n) => n.toFixed(2)).join(' ')}\n`);
   console.log('| rows | matched from | journal lookups/s (baseline) | import rows/s | match rows/s | end-to-end rows/s | vs baseline | longest event-loop stall | check |');

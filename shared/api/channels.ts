@@ -52,7 +52,7 @@ export const profileInputSchema = z.strictObject({
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
 export const searchQuerySchema = z.strictObject({
-  /** Matches transaction id, external id or phone number exactly, or a customer name by prefix. */
+  /** A transaction id exactly, or any part of an external id, phone number or name (every word; electron/console/journal/text-search.ts). */
   text: z.string().max(200).optional(),
   transactionId: z.string().max(200).optional(),
   externalId: z.string().max(200).optional(),

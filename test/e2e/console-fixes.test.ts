@@ -119,7 +119,7 @@ describe('issue 9 in Chromium', () => {
     );
     expect(overlaps).toEqual([]);
     const status = page.getByRole('combobox', { name: 'Status' });
-    await status.selectOption('processing');
+    await status.selectOption('status:processing');
     const fits = await status.evaluate((select: HTMLSelectElement) => {
       const probe = document.createElement('span');
       probe.style.font = getComputedStyle(select).font;

@@ -21,10 +21,10 @@ function seedJournal(h: Harness): void {
   const db = h.runtime.journal;
   const base = Date.parse('2026-01-01T08:00:00Z');
   const insert = db.prepare(
-    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, status, external_id, amount, currency,
+    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, status, failed_code, external_id, amount, currency,
        phone_number, payment_method, customer_first_name, customer_last_name, customer_email, description, metadata,
        request, created_at, updated_at)
-     VALUES (?, 'local-sandbox', 'Local sandbox', 'sandbox', ?, 'known', ?, ?, ?, ?, 'XAF', ?, 'service_demo', 'Customer', ?, ?, NULL, NULL, ?, ?, ?)`,
+     VALUES (?, 'local-sandbox', 'Local sandbox', 'sandbox', ?, 'known', ?, ?, ?, ?, ?, 'XAF', ?, 'service_demo', 'Customer', ?, ?, NULL, NULL, ?, ?, ?)`,
   );
   const statuses = ['completed', 'failed', 'processing'] as const;
   db.transaction(() => {
@@ -37,7 +37,7 @@ function seedJournal(h: Harness): void {
         external_id: `seed-${i}`,
       };
       const at = base + i * 60_000;
-      insert.run(randomUUID(), i % 4 === 0 ? 'payout' : 'payment', `TE_SEED${i}`, statuses[i % 3], request.external_id, request.amount, request.phone_number, request.customer.last_name, request.customer.email, JSON.stringify(request), at, at);
+      insert.run(randomUUID(), i % 4 === 0 ? 'payout' : 'payment', `TE_SEED${i}`, statuses[i % 3], i % 3 === 1 ? 'PAYER_NOT_FOUND' : null, request.external_id, request.amount, request.phone_number, request.customer.last_name, request.customer.email, JSON.stringify(request), at, at);
     }
   })();
 }
@@ -86,6 +86,16 @@ describe('History at 100,000 rows', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('1 transaction', { exact: true }).waitFor();
     await page.getByRole('button', { name: /, Customer N54321,/ }).waitFor();
+    // Part of an external id (issue 16 item 10): seed-5432 and seed-54320 … seed-54329.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('seed-5432');
+    await page.getByText('11 transactions', { exact: true }).waitFor();
+    await page.getByRole('button', { name: /, Customer N54329,/ }).waitFor();
+    // The failure code has its own column.
+    await page.getByRole('region', { name: /^Transactions/ }).getByText('PAYER_NOT_FOUND').first().waitFor();
+    await screenshot(page, 'history-partial-id');
+    // Part of a phone number, typed with spaces: +23761005432X, ten of them.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('610 054 32');
+    await page.getByText('10 transactions', { exact: true }).waitFor();
 
     // One day in the user's time zone holds 1,440 of the minute-apart rows; one amount, 1 row in 500.
     await page.getByRole('button', { name: 'Clear' }).click();
@@ -102,7 +112,7 @@ describe('History at 100,000 rows', () => {
 
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('100,000 transactions').waitFor();
-    await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('status:failed');
     await page.getByRole('combobox', { name: 'Kind' }).selectOption('payout');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const countText = await page.getByText(/^[\d,]+ transactions$/).innerText();

@@ -164,10 +164,24 @@ describe('History filters', () => {
     const api = createFakeApi({ 'transactions:search': () => ok({ rows: [], total: 0, offset: 0, limit: 200 }) });
     const { user } = await renderApp(api, { screen: 'history' });
     await screen.findByText(/No transactions match/);
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'failed');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'status:failed');
     await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toMatchObject({ query: { status: 'failed' } }));
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'Ndiaye');
     await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toMatchObject({ query: { status: 'failed', text: 'Ndiaye' } }));
     expect(screen.getByRole('option', { name: 'Failed' })).toBeTruthy();
+  });
+
+  it('offer every status an entry can show, the console\'s own states (sending, outcome unknown, refused) too', async () => {
+    const api = createFakeApi({ 'transactions:search': () => ok({ rows: [], total: 0, offset: 0, limit: 200 }) });
+    const { user } = await renderApp(api, { screen: 'history' });
+    await screen.findByText(/No transactions match/);
+    const status = screen.getByRole('combobox', { name: 'Status' });
+    expect(within(status).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Any', 'Initiated', 'Processing', 'Completed', 'Failed', 'Cancelled', 'Sending…', 'Outcome unknown', 'Rejected',
+    ]);
+    await user.selectOptions(status, 'state:outcome_unknown');
+    await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toEqual({ query: { state: 'outcome_unknown' }, offset: 0, limit: 200 }));
+    await user.selectOptions(status, 'state:pending');
+    await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toEqual({ query: { state: 'pending' }, offset: 0, limit: 200 }));
   });
 });

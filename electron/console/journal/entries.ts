@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
 import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
 import { migrate } from './migrations';
+import { fold } from './text-search';
 import type { InitiateOutcome } from '../outcome';
 import { ENTRY_STATES } from '../states/tables';
 import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
@@ -24,6 +25,8 @@ export function openJournal(file: string, options: { nativeBinding?: string } = 
   db.pragma('busy_timeout = 5000');
   // 16 MiB of page cache keeps the search indexes' upper levels in memory at a million rows.
   db.pragma('cache_size = -16000');
+  // History's search checks candidate rows with the index's own case and accent folding.
+  db.function('paydesk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
   migrate(db);
   cacheStatements(db);
   return db;

@@ -126,6 +126,39 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX entries_processing ON entries (profile_id, environment, created_at) WHERE state = 'known' AND status = 'processing';
     `,
   },
+  {
+    version: 5,
+    name: 'substring search index',
+    // History's search box finds any part of an external id, a phone number or a name (issue 17).
+    // A trigram FTS5 index answers "contains" in a few index pages where LIKE '%…%' reads every row.
+    // Contentless (the text lives in `entries` already) with contentless_delete so triggers can
+    // remove a row; case folded and accents removed, so "eloise" finds "Éloïse". Only the
+    // searched columns trigger a re-index: an answer that keeps them unchanged costs nothing here.
+    sql: `
+      CREATE VIRTUAL TABLE entries_search USING fts5(
+        external_id, phone_number, customer_name,
+        content = '', contentless_delete = 1,
+        tokenize = 'trigram case_sensitive 0 remove_diacritics 1'
+      );
+      INSERT INTO entries_search (rowid, external_id, phone_number, customer_name)
+        SELECT seq, external_id, phone_number, customer_first_name || ' ' || customer_last_name FROM entries;
+      CREATE TRIGGER entries_search_insert AFTER INSERT ON entries BEGIN
+        INSERT INTO entries_search (rowid, external_id, phone_number, customer_name)
+          VALUES (new.seq, new.external_id, new.phone_number, new.customer_first_name || ' ' || new.customer_last_name);
+      END;
+      CREATE TRIGGER entries_search_update AFTER UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries
+        WHEN old.external_id IS NOT new.external_id OR old.phone_number IS NOT new.phone_number
+          OR old.customer_first_name IS NOT new.customer_first_name OR old.customer_last_name IS NOT new.customer_last_name
+      BEGIN
+        DELETE FROM entries_search WHERE rowid = old.seq;
+        INSERT INTO entries_search (rowid, external_id, phone_number, customer_name)
+          VALUES (new.seq, new.external_id, new.phone_number, new.customer_first_name || ' ' || new.customer_last_name);
+      END;
+      CREATE TRIGGER entries_search_delete AFTER DELETE ON entries BEGIN
+        DELETE FROM entries_search WHERE rowid = old.seq;
+      END;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -2,7 +2,8 @@
  * Journal search (paged, newest first) and CSV export of a search result.
  *
  * Exact-match filters (transaction id, external id, phone) each have an index led by the column
- * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages.
+ * and followed by `created_at`, so a lookup at a million rows reads a handful of index pages; the
+ * search box's text goes through the trigram index (text-search.ts).
  */
 import type { JournalTransaction, SearchPage, SearchQuery } from '../../../shared/api';
 import { chargesNothing } from '../../../shared/contract/charges';
@@ -10,15 +11,12 @@ import { writeCsv, type CsvValue } from '../../../shared/csv';
 import { resources, type Language } from '../../../shared/i18n';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
+import { textClause } from './text-search';
 
 /** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
+function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[]; trigram: boolean } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -37,26 +35,31 @@ function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
   if (query.minAmount !== undefined) add('amount >= ?', query.minAmount);
   if (query.maxAmount !== undefined) add('amount <= ?', query.maxAmount);
   const text = query.text?.trim();
+  let trigram = false;
   if (text) {
-    // Each branch can use its own index (SQLite turns the OR into a union of index lookups).
-    const prefix = `${escapeLike(text)}%`;
-    add(
-      `(transaction_id = ? OR external_id = ? OR phone_number = ?
-        OR customer_last_name LIKE ? ESCAPE '\\' OR customer_first_name LIKE ? ESCAPE '\\')`,
-      text,
-      text,
-      text,
-      prefix,
-      prefix,
-    );
+    const clause = textClause(db, text);
+    add(clause.sql, ...clause.params);
+    trigram = clause.trigram ?? false;
   }
-  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params, trigram };
 }
 
 export function searchJournal(db: JournalDb, query: SearchQuery, offset: number, limit: number): SearchPage {
-  const { sql, params } = whereClause(query);
+  const { sql, params, trigram } = whereClause(db, query);
+  if (trigram) {
+    // Rows found through the trigram index are each read and checked: do that once, for the
+    // count and the page together (a second COUNT pass doubled the cost of a broad search).
+    const order = db.prepare(`SELECT seq FROM entries ${sql} ORDER BY created_at DESC, seq DESC`).pluck();
+    const matches = order.all(...params) as number[];
+    const page = matches.slice(offset, offset + limit);
+    const rows = db
+      .prepare('SELECT * FROM entries WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY created_at DESC, seq DESC')
+      .all(JSON.stringify(page)) as EntryRow[];
+    return { rows: rows.map(toJournalTransaction), total: matches.length, offset, limit };
+  }
   const rows = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as EntryRow[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
+  // A short first page is the whole result: no second pass to count it.
+  const total = offset === 0 && rows.length < limit ? rows.length : (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
   return { rows: rows.map(toJournalTransaction), total, offset, limit };
 }
 
@@ -88,7 +91,7 @@ const CSV_COLUMNS: readonly { header: keyof (typeof resources)['en']['exports'][
 
 /** The CSV of a search: headers in `language`; ids, codes, amounts and `XAF` exactly as stored. */
 export function exportCsv(db: JournalDb, query: SearchQuery, language: Language = 'en'): { csv: string; rows: number } {
-  const { sql, params } = whereClause(query);
+  const { sql, params } = whereClause(db, query);
   const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
   const headers = resources[language].exports.columns;
   let rows = 0;

@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchQuery } from '../../../shared/api';
 import { TRANSACTION_STATUSES } from '../../../shared/contract';
-import { Empty, ErrorNotice, Loading, Spinner, StatusBadge } from '../components/common';
+import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, journalStateLabel, statusLabel } from '../components/common';
+import { describeFailedCode } from '../messages/errors';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { t } from '../i18n';
@@ -16,8 +17,20 @@ import { downloadCsv } from '../components/download';
 
 const ROW_HEIGHT = 56;
 
+/**
+ * The Status filter: every status a journal entry can show, the service's (`status:completed`)
+ * and the console's own states of an entry it has no status for yet (`state:pending` "Sending…",
+ * outcome unknown, refused by the API).
+ */
+const JOURNAL_STATES = ['pending', 'outcome_unknown', 'rejected'] as const;
+const STATUS_OPTIONS = [
+  ...TRANSACTION_STATUSES.map((status) => ({ value: `status:${status}`, label: () => statusLabel(status) })),
+  ...JOURNAL_STATES.map((state) => ({ value: `state:${state}`, label: () => journalStateLabel(state) })),
+];
+
 interface Filters {
   text: string;
+  /** '' or a STATUS_OPTIONS value. */
   status: string;
   kind: string;
   from: string;
@@ -30,7 +43,9 @@ const EMPTY_FILTERS: Filters = { text: '', status: '', kind: '', from: '', to: '
 function toQuery(filters: Filters, currency: string): { query: SearchQuery } | { error: string } {
   const query: SearchQuery = {};
   if (filters.text.trim()) query.text = filters.text.trim();
-  if (filters.status) query.status = filters.status as SearchQuery['status'];
+  const [field, value] = filters.status.split(':');
+  if (field === 'status') query.status = value as SearchQuery['status'];
+  if (field === 'state') query.state = value as SearchQuery['state'];
   if (filters.kind) query.kind = filters.kind as SearchQuery['kind'];
   const from = filters.from ? dayBoundIso(filters.from, false) : undefined;
   const to = filters.to ? dayBoundIso(filters.to, true) : undefined;
@@ -76,6 +91,7 @@ function HistoryList() {
       <span className="col-ext">{tr('columns.externalId')}</span>
       <span className="col-amount">{tr('columns.amount')}</span>
       <span className="col-status">{tr('columns.status')}</span>
+      <span className="col-code">{tr('columns.failedCode')}</span>
     </div>
     <div className="history-list" ref={parent} role="region" aria-label={tr('listLabel', { count: total, formatted: formatCount(total) })} tabIndex={0}>
       <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -84,7 +100,7 @@ function HistoryList() {
           return (
             <div role="listitem" key={item.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
               {row ? (
-                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? tr(`statuses.${row.status}`) : row.state })}>
+                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? statusLabel(row.status) : journalStateLabel(row.state) })}>
                   <span className="col-date muted">{formatDateTime(row.createdAt)}</span>
                   <span className="col-kind">{tr(`kinds.${row.kind}`)}</span>
                   <span className="col-who" title={`${row.customer.first_name} ${row.customer.last_name} ${row.phoneNumber}`}>
@@ -96,6 +112,7 @@ function HistoryList() {
                   <span className="col-status">
                     <StatusBadge status={row.status} state={row.state} />
                   </span>
+                  <span className="col-code mono small" title={describeFailedCode(row.failedCode) ?? ''}>{row.failedCode ?? ''}</span>
                 </button>
               ) : (
                 <div className="row-placeholder" aria-hidden="true" />
@@ -181,7 +198,7 @@ export function HistoryScreen() {
           <label htmlFor="h-status">{tr('status')}</label>
           <select id="h-status" value={filters.status} onChange={set('status')}>
             <option value="">{tr('any')}</option>
-            {TRANSACTION_STATUSES.map((s) => <option key={s} value={s}>{tr(`statuses.${s}`)}</option>)}
+            {STATUS_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label()}</option>)}
           </select>
         </div>
         <div className="field">
