@@ -11,7 +11,7 @@ import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
 import { electronSqliteBinding } from './native';
 import { electronSettingsBackend } from './settings-store';
-import { createMainWindow, hardenSession, hardenWebContents } from './window';
+import { createMainWindow, hardenSession, hardenWebContents, installAppMenu, type ShellMode } from './window';
 
 const distDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rendererDir = path.join(distDir, 'renderer');
@@ -31,8 +31,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** DevTools only in development: a packaged build has neither the menu entry nor the pages. */
+function shellMode(): ShellMode {
+  return { devTools: !app.isPackaged };
+}
+
 function openWindow(): void {
-  mainWindow = createMainWindow(preloadPath);
+  mainWindow = createMainWindow(preloadPath, shellMode());
   windows.add(mainWindow.webContents);
   mainWindow.on('closed', () => {
     mainWindow = null;
@@ -41,7 +46,8 @@ function openWindow(): void {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  hardenSession(session.defaultSession);
+  hardenSession(session.defaultSession, shellMode());
+  installAppMenu(shellMode());
   serveRenderer(rendererDir);
 
   const userDataDir = app.getPath('userData');
