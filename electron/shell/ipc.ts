@@ -6,7 +6,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CHANNELS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
 import { isAppUrl } from './app-protocol';
-import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from './transport-types';
+import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from '../console/transport';
 
 /** The web contents of the windows we created; nothing else may call a handler or receive an event. */
 export class TrustedWindows {

@@ -5,7 +5,7 @@
  */
 import { BrowserWindow, Menu, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './renderer-files';
+import { CONTENT_SECURITY_POLICY } from '../net/renderer-files';
 
 /** An http(s) link the OS browser may open, normalised; anything else (file:, javascript:, custom schemes) is null. */
 export function externalLink(raw: string): string | null {

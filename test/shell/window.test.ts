@@ -7,7 +7,7 @@ vi.mock('electron', async () => (await import('./electron-mock')).electronModule
 const { createMainWindow, externalLink, hardenSession, hardenWebContents, installAppMenu, isPageRequestAllowed, mainWindowOptions } = await import(
   '../../electron/shell/window'
 );
-const { CONTENT_SECURITY_POLICY } = await import('../../electron/shell/renderer-files');
+const { CONTENT_SECURITY_POLICY } = await import('../../electron/net/renderer-files');
 const { APP_ENTRY_URL } = await import('../../electron/shell/app-protocol');
 
 const PRELOAD = '/app/dist/preload/preload.cjs';

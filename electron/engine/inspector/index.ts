@@ -12,7 +12,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authHeaderNames, formatTimestamp, type InspectedPage, type InspectedRequest } from '../../../shared/contract';
 import { splitTarget } from '../../signing';
-import { AuthFailure, normalizeAddress, type AuthFailureDetail } from '../auth';
+import { normalizeAddress } from '../../net/loopback';
+import { AuthFailure, type AuthFailureDetail } from '../auth';
 import type { EngineContext } from '../context';
 import { diagnose, knownSecrets } from './diagnose';
 

@@ -3,7 +3,7 @@
  * Structural, so the transports are tested with a fake table as well as the real runtime.
  */
 import type { PushEvent, PushEvents, Result } from '../../shared/api';
-import type { HandlerTable } from '../console/handlers';
+import type { HandlerTable } from './handlers';
 
 /** One function per channel; each validates its own input and never throws (a Result instead). */
 export type ChannelHandlers = HandlerTable;
