@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
-import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from '../console/transport';
+import { internalFailure, type ChannelHandlers, type PushSource } from '../console/transport';
 import { hostLiteral, isLoopbackHost, ownHostNames } from '../net/loopback';
 import { contentTypeOf, SECURITY_HEADERS } from '../net/renderer-files';
 import { createSseStreams } from '../net/sse';
