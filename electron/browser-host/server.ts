@@ -12,6 +12,7 @@ import { hostLiteral, isLoopbackHost, ownHostNames } from '../net/loopback';
 import { contentTypeOf, SECURITY_HEADERS } from '../net/renderer-files';
 import { createSseStreams } from '../net/sse';
 import { installAccessChecks, OneTimeCodes, refuse } from './access';
+import { processLog } from '../log';
 
 /** Inputs are small (the largest is a transaction request); anything bigger is refused unread. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -116,7 +117,7 @@ function answerErrors(app: FastifyInstance): void {
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return refuse(reply, error.statusCode, 'MALFORMED_REQUEST', 'The request could not be read.');
     }
-    console.error(`paydesk: browser host request failed: ${error.message}`);
+    processLog.error('browser host: request failed', { error });
     return refuse(reply, 500, 'INTERNAL', 'The request failed unexpectedly.');
   });
   app.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { createConsoleRuntime } from '../console/runtime';
+import { processLog } from '../log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
 import { electronSqliteBinding } from './native';
@@ -53,7 +54,7 @@ async function start(): Promise<void> {
   const userDataDir = app.getPath('userData');
   const betterSqliteNativeBinding = electronSqliteBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath() });
   if (!app.isPackaged && betterSqliteNativeBinding === undefined) {
-    console.warn('paydesk: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
+    processLog.warn('shell: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
   }
   runtime = await createConsoleRuntime({
     userDataDir,
@@ -84,7 +85,7 @@ function closeRuntime(): Promise<void> {
     try {
       await runtime?.close();
     } catch (error) {
-      console.error(`paydesk: closing the console failed: ${describe(error)}`);
+      processLog.error('shell: closing the console failed', { error });
     }
   })();
   return shutdown;
@@ -126,7 +127,7 @@ if (!app.requestSingleInstanceLock()) {
 
   startup = start();
   startup.catch(async (error: unknown) => {
-    console.error(`paydesk: could not start: ${describe(error)}`);
+    processLog.error('shell: could not start', { error });
     dialog.showErrorBox('Paydesk could not start', describe(error));
     await closeRuntime();
     app.exit(1);

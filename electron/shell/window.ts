@@ -6,6 +6,7 @@
 import { BrowserWindow, Menu, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../net/renderer-files';
+import { processLog } from '../log';
 
 /** An http(s) link the OS browser may open, normalised; anything else (file:, javascript:, custom schemes) is null. */
 export function externalLink(raw: string): string | null {
@@ -126,7 +127,7 @@ export function hardenWebContents(contents: WebContents): void {
     const link = externalLink(url);
     if (link !== null) {
       shell.openExternal(link).catch((error: unknown) => {
-        console.error(`paydesk: could not open ${link}: ${error instanceof Error ? error.message : String(error)}`);
+        processLog.error('shell: could not open an external link', { error });
       });
     }
     return { action: 'deny' };
@@ -153,7 +154,7 @@ export function createMainWindow(preloadPath: string, mode: ShellMode): BrowserW
   hardenWebContents(window.webContents);
   window.once('ready-to-show', () => window.show());
   window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
-    console.error(`paydesk: could not load ${APP_SCHEME}:// page: ${error instanceof Error ? error.message : String(error)}`);
+    processLog.error(`shell: could not load the ${APP_SCHEME}:// page`, { error });
   });
   return window;
 }
