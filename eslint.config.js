@@ -10,6 +10,22 @@ const NODE_BUILTINS = [
   'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
 ];
 
+/**
+ * One layer rule: the rooms of electron/ (README "Layout") and what each may not import. Import
+ * strings are matched as written (relative paths included), so a pattern names the folder.
+ */
+function forbid(...rules) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: rules.map(([group, message]) => ({ group, message })) },
+    ],
+  };
+}
+
+const ENGINE_INTERNALS = [['**/engine/**', '!**/engine/index', '!**/engine/index.ts'], 'The console reaches the engine only through its public entry (electron/engine/index.ts).'];
+const NO_SHELL = [['**/shell', '**/shell/**'], 'shell/ is the Electron main process: nothing else imports it.'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
   js.configs.recommended,
@@ -42,7 +58,8 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'shared/ runs in both processes: no Node built-ins.' },
             { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ is the lowest layer: it imports neither electron/ nor renderer/.' },
-            { group: ['better-sqlite3', 'undici', 'fastify', 'electron-store', '@napi-rs/*'], message: 'shared/ runs in both processes: no Node-only packages.' },
+            { group: ['better-sqlite3', 'undici', 'fastify', 'electron-store', '@napi-rs/*', '@fastify/*', 'pino'], message: 'shared/ runs in both processes: no Node-only packages.' },
+            { group: ['react/*', 'react-dom/*'], message: 'shared/ holds no UI or DOM code.' },
           ],
         },
       ],
@@ -65,5 +82,29 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The sandbox engine runs alone too (npm run sandbox): it knows nothing of the console around it.
+    files: ['electron/engine/**/*.ts'],
+    rules: forbid(
+      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**'], 'electron/engine/ never imports console/, shell/ or browser-host/: it runs without them.'],
+    ),
+  },
+  {
+    files: ['electron/console/**/*.ts'],
+    rules: forbid(ENGINE_INTERNALS, NO_SHELL, [['**/browser-host', '**/browser-host/**'], 'The console is shared by both transports: it imports neither.']),
+  },
+  {
+    // The browser host runs without Electron.
+    files: ['electron/browser-host/**/*.ts'],
+    rules: forbid(NO_SHELL, ENGINE_INTERNALS, [['electron'], 'The browser host runs without Electron.']),
+  },
+  {
+    // Neutral pieces both servers and both transports use: they depend on none of them.
+    files: ['electron/net/**/*.ts'],
+    rules: forbid(
+      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**', '**/engine', '**/engine/**'], 'electron/net/ is shared by the servers and transports: it imports none of them.'],
+      [['electron'], 'electron/net/ runs without Electron.'],
+    ),
   },
 );

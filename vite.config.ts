@@ -51,6 +51,8 @@ export default defineConfig(({ mode }) => {
       root: '.',
       // Removes the temp folders each test file made (test/temp-dir.ts).
       setupFiles: ['./test/temp-dirs.setup.ts'],
+      // Names what the machine lacks (Chromium, D-Bus, gnome-keyring, better-sqlite3) before any test runs.
+      globalSetup: ['./test/preflight.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       projects: [

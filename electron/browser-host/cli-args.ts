@@ -3,7 +3,7 @@
  * every refusal is tested without starting anything.
  */
 import path from 'node:path';
-import { isLoopbackHost } from './server';
+import { isLoopbackHost } from '../net/loopback';
 
 export interface CliOptions {
   port: number;

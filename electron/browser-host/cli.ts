@@ -23,7 +23,11 @@ function fail(message: string, exitCode: number): never {
   process.exit(exitCode);
 }
 
-/** Opens the URL in the user's browser; a failure only means the user opens it by hand. */
+/**
+ * Opens the URL in the user's browser; a failure only means the user opens it by hand. Its
+ * arguments are readable by every local user (`ps`), so the URL holds a one-time code, never the
+ * token (see access.ts).
+ */
 function openInBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin'
@@ -76,7 +80,7 @@ async function run(options: CliOptions): Promise<void> {
   console.log(`Local sandbox engine: ${runtime.engineUrl ?? 'not running (see the log in the data folder)'}`);
   console.log(options.allowLive ? 'Live profiles: ALLOWED (--allow-live).' : 'Live profiles: refused (start with --allow-live to use them).');
   console.log('The token in the URL is this run\'s key to the console: do not share it. Ctrl+C stops.');
-  if (options.open) openInBrowser(host.url);
+  if (options.open) openInBrowser(host.openUrl());
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

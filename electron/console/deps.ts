@@ -4,6 +4,7 @@
  */
 import type { Environment, FullTransaction, InspectedPage } from '../../shared/contract';
 import type { InspectorQuery } from '../engine';
+import type { Logger } from '../log';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
 /** One page of the local engine's webhook deliveries as the console lists them. */
@@ -99,10 +100,7 @@ export interface SandboxControl {
   finishNow?(transactionId: string, phoneNumber: string): { status: string; failedCode: string | null } | null;
 }
 
-export interface Logger {
-  info(message: string, detail?: Record<string, unknown>): void;
-  warn(message: string, detail?: Record<string, unknown>): void;
-  error(message: string, detail?: Record<string, unknown>): void;
-}
+
+export type { Logger };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -14,6 +14,7 @@ import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
+import { routeProcessLog } from '../log';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -58,6 +59,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   mkdirSync(options.userDataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
   const logger = fileLogger(options.userDataDir, options.echoLog ?? false);
+  // The engine's and the transports' own lines go to the same file while this console runs.
+  const unrouteProcessLog = routeProcessLog(logger);
   const listeners = new Map<PushEvent, Set<(payload: never) => void>>();
   function emit<E extends PushEvent>(event: E, payload: PushEvents[E]): void {
     for (const listener of [...(listeners.get(event) ?? [])]) {
@@ -115,6 +118,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     // An unreadable settings folder (permissions, disk) stops the start; leave nothing running.
     await engine?.stop();
     journal.close();
+    unrouteProcessLog();
+    await logger.close();
     throw error;
   }
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
@@ -206,6 +211,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       await core.watcher.idle();
       await engine?.stop();
       journal.close();
+      unrouteProcessLog();
+      await logger.close();
     },
     engineUrl: engine?.url ?? null,
     journal,

@@ -4,10 +4,8 @@
  */
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
-import type { EngineHandle, SeededApplication } from '../engine';
+import { feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication } from '../engine';
 import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
-import { setCustomerOutcome } from '../engine/control/outcomes';
-import { feeFor } from '../engine/fees';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
 

@@ -22,6 +22,7 @@
 import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../shared/contract';
+import { normalizeAddress } from '../net/loopback';
 import { hmacKey, payloadFor, verifySignature, type CanonicalParts } from '../signing';
 import { cachedConfig } from './config-cache';
 import { ApiError } from './errors';
@@ -111,11 +112,6 @@ function header(headers: AuthRequest['headers'], lowerName: string): string | un
   return text === undefined || text.trim() === '' ? undefined : text.trim();
 }
 
-/** Strips the IPv4-mapped prefix so `::ffff:127.0.0.1` matches a whitelisted `127.0.0.1`. */
-export function normalizeAddress(address: string | undefined): string {
-  if (!address) return '';
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-}
 
 type HeaderNames = ReturnType<typeof authHeaderNames>;
 

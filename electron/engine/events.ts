@@ -3,6 +3,7 @@
  * after the SQLite transaction that caused them has committed.
  */
 import type { Environment, FailedCode, TransactionStatus } from '../../shared/contract';
+import { processLog } from '../log';
 
 export type TransactionKind = 'payment' | 'payout';
 
@@ -62,7 +63,7 @@ export class EventHub {
       try {
         listener(event);
       } catch (error) {
-        console.error('paydesk engine: an event listener threw', error);
+        processLog.error('engine: an event listener threw', { error });
       }
     }
   }

@@ -46,6 +46,8 @@ export { buildOpenApiDocument } from './openapi';
 export { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE, REQUEST_EVENT_TOPIC, type InspectorQuery, type RequestInspector } from './inspector';
 export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './transitions';
+export { setCustomerOutcome } from './control/outcomes';
+export { feeFor } from './fees';
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './seed';
 export { defaultDbFile, defaultDataDir } from './db';
 export { OVERSIZED_BODY_DRAIN_MS } from './raw-body';

@@ -6,6 +6,7 @@ import type { EngineContext } from './context';
 import { markNotified, nextNotificationAt } from './provider';
 import { applyProviderView } from './settlement';
 import { dueNotifications } from './store';
+import { processLog } from '../log';
 
 export interface Scheduler {
   /** `dueAt`: the due time of the new work, when known (see EngineContext.kickScheduler). */
@@ -65,7 +66,7 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
       try {
         more = runDue(1).more;
       } catch (error) {
-        console.error('paydesk engine: settling due transactions failed', error);
+        processLog.error('engine: settling due transactions failed', { error });
       }
       if (more) {
         // A backlog: settle the next batch after pending I/O, so API requests keep flowing.

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, errorBody } from './errors';
 import { rawBodyParser } from './raw-body';
+import { processLog } from '../log';
 
 /** Fastify's own refusals, mapped to the API's codes. */
 function fromFastifyError(error: FastifyError): ApiError | null {
@@ -65,7 +66,7 @@ export function createServer(options: { bodyLimitBytes: number; logger: boolean 
       return reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError));
     }
     request.log.error({ err: error }, 'unexpected error');
-    if (!options.logger) console.error('paydesk engine: unexpected error', error);
+    if (!options.logger) processLog.error('engine: unexpected error', { error });
     const internal = new ApiError('INTERNAL_ERROR', 'An unexpected error occurred.');
     return reply.code(500).send(errorBody(internal));
   });

@@ -3,7 +3,7 @@
  * from the file system's file:// (which Chromium treats loosely) and never from a dev server.
  */
 import { protocol } from 'electron';
-import { readRendererFile, SECURITY_HEADERS } from './renderer-files';
+import { readRendererFile, SECURITY_HEADERS } from '../net/renderer-files';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'paydesk';

@@ -6,7 +6,8 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CHANNELS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
 import { isAppUrl } from './app-protocol';
-import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from './transport-types';
+import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from '../console/transport';
+import { processLog } from '../log';
 
 /** The web contents of the windows we created; nothing else may call a handler or receive an event. */
 export class TrustedWindows {
@@ -51,7 +52,7 @@ export function registerChannels(ipcMain: Pick<IpcMain, 'handle' | 'removeHandle
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async function invokeChannel(event, input: unknown): Promise<Result<unknown>> {
       if (!windows.isTrustedSender(event)) {
-        console.warn(`paydesk: refused ${channel} from a sender that is not the console window's main frame`);
+        processLog.warn('shell: refused a call from a sender that is not the console window\'s main frame', { channel });
         return transportRefusal(FORBIDDEN_SENDER, 'This caller is not the Paydesk console window.');
       }
       try {

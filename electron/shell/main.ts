@@ -7,11 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { createConsoleRuntime } from '../console/runtime';
+import { processLog } from '../log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
 import { electronSqliteBinding } from './native';
 import { electronSettingsBackend } from './settings-store';
-import { createMainWindow, hardenSession, hardenWebContents } from './window';
+import { createMainWindow, hardenSession, hardenWebContents, installAppMenu, type ShellMode } from './window';
 
 const distDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rendererDir = path.join(distDir, 'renderer');
@@ -31,8 +32,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** DevTools only in development: a packaged build has neither the menu entry nor the pages. */
+function shellMode(): ShellMode {
+  return { devTools: !app.isPackaged };
+}
+
 function openWindow(): void {
-  mainWindow = createMainWindow(preloadPath);
+  mainWindow = createMainWindow(preloadPath, shellMode());
   windows.add(mainWindow.webContents);
   mainWindow.on('closed', () => {
     mainWindow = null;
@@ -41,13 +47,14 @@ function openWindow(): void {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  hardenSession(session.defaultSession);
+  hardenSession(session.defaultSession, shellMode());
+  installAppMenu(shellMode());
   serveRenderer(rendererDir);
 
   const userDataDir = app.getPath('userData');
   const betterSqliteNativeBinding = electronSqliteBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath() });
   if (!app.isPackaged && betterSqliteNativeBinding === undefined) {
-    console.warn('paydesk: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
+    processLog.warn('shell: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
   }
   runtime = await createConsoleRuntime({
     userDataDir,
@@ -78,7 +85,7 @@ function closeRuntime(): Promise<void> {
     try {
       await runtime?.close();
     } catch (error) {
-      console.error(`paydesk: closing the console failed: ${describe(error)}`);
+      processLog.error('shell: closing the console failed', { error });
     }
   })();
   return shutdown;
@@ -120,7 +127,7 @@ if (!app.requestSingleInstanceLock()) {
 
   startup = start();
   startup.catch(async (error: unknown) => {
-    console.error(`paydesk: could not start: ${describe(error)}`);
+    processLog.error('shell: could not start', { error });
     dialog.showErrorBox('Paydesk could not start', describe(error));
     await closeRuntime();
     app.exit(1);

@@ -3,9 +3,10 @@
  * Each measure names the item of the Electron security checklist it implements
  * (https://www.electronjs.org/docs/latest/tutorial/security).
  */
-import { BrowserWindow, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
+import { BrowserWindow, Menu, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './renderer-files';
+import { CONTENT_SECURITY_POLICY } from '../net/renderer-files';
+import { processLog } from '../log';
 
 /** An http(s) link the OS browser may open, normalised; anything else (file:, javascript:, custom schemes) is null. */
 export function externalLink(raw: string): string | null {
@@ -28,8 +29,19 @@ export function externalLink(raw: string): string | null {
 // app:// could send money. Every line below is one checklist item.
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * What differs between a packaged build and development: DevTools (and their `devtools:` pages and
+ * menu entry) exist only in development, where `app.isPackaged` is false.
+ */
+export interface ShellMode {
+  devTools: boolean;
+}
+
+/** The one permission the page is granted: writing sanitized text to the clipboard (Copy buttons). */
+export const PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
 /** The window's options; exported so a test can hold them against the checklist. */
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function mainWindowOptions(preloadPath: string, mode: ShellMode): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 820,
@@ -52,12 +64,21 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       navigateOnDragDrop: false, // dropping a file must not navigate away from app://
       spellcheck: false, // the spellchecker downloads dictionaries from a remote origin
       safeDialogs: true,
+      devTools: mode.devTools, // a packaged build cannot open DevTools at all
     },
   };
 }
 
+/**
+ * Whether a permission asked by a frame is granted: only the page permissions above, and only to
+ * the app's own top frame on app://paydesk (never a subframe, never another origin).
+ */
+export function isPermissionGranted(permission: string, requestingUrl: string | undefined, isMainFrame: boolean | undefined): boolean {
+  return PAGE_PERMISSIONS.has(permission) && isMainFrame === true && requestingUrl !== undefined && isAppUrl(requestingUrl);
+}
+
 /** "Define a Content-Security-Policy", "Only load secure content", "Handle session permission requests". */
-export function hardenSession(session: Session): void {
+export function hardenSession(session: Session, mode: ShellMode): void {
   // Our protocol answers carry the CSP already; this covers anything else the session loads.
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
@@ -65,19 +86,24 @@ export function hardenSession(session: Session): void {
   // No remote origins: a page request to anything but our own protocol (or inline data) is cancelled.
   session.webRequest.onBeforeRequest((details, callback) => {
     const fromPage = details.webContentsId !== undefined;
-    callback({ cancel: fromPage && !isPageRequestAllowed(details.url) });
+    callback({ cancel: fromPage && !isPageRequestAllowed(details.url, mode) });
   });
-  // No permission (camera, notifications, clipboard read, geolocation...) is ever granted.
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  // No permission (camera, notifications, clipboard read, geolocation...) is granted, except the
+  // clipboard write of the Copy buttons, to the app's own top frame.
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, details.requestingUrl, details.isMainFrame)),
+  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionGranted(permission, details.requestingUrl ?? requestingOrigin, details.isMainFrame),
+  );
 }
 
-/** What the page may load: its own files, data:/blob: URLs it made, and devtools. */
-export function isPageRequestAllowed(raw: string): boolean {
+/** What the page may load: its own files, data:/blob: URLs it made, and devtools in development. */
+export function isPageRequestAllowed(raw: string, mode: ShellMode): boolean {
   if (isAppUrl(raw)) return true;
   try {
     const { protocol } = new URL(raw);
-    return protocol === 'data:' || protocol === 'blob:' || protocol === 'devtools:';
+    return protocol === 'data:' || protocol === 'blob:' || (mode.devTools && protocol === 'devtools:');
   } catch {
     return false;
   }
@@ -101,20 +127,34 @@ export function hardenWebContents(contents: WebContents): void {
     const link = externalLink(url);
     if (link !== null) {
       shell.openExternal(link).catch((error: unknown) => {
-        console.error(`paydesk: could not open ${link}: ${error instanceof Error ? error.message : String(error)}`);
+        processLog.error('shell: could not open an external link', { error });
       });
     }
     return { action: 'deny' };
   });
 }
 
+/**
+ * The application menu: Electron's default (with View > Toggle Developer Tools) in development;
+ * in a packaged build only the edit and window roles (copy, paste, close), no DevTools entry.
+ */
+export function installAppMenu(mode: ShellMode): void {
+  if (mode.devTools) return;
+  const template: Electron.MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    { role: 'editMenu' },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 /** Creates the console window on app:// (the protocol must be served already). */
-export function createMainWindow(preloadPath: string): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(preloadPath));
+export function createMainWindow(preloadPath: string, mode: ShellMode): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(preloadPath, mode));
   hardenWebContents(window.webContents);
   window.once('ready-to-show', () => window.show());
   window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
-    console.error(`paydesk: could not load ${APP_SCHEME}:// page: ${error instanceof Error ? error.message : String(error)}`);
+    processLog.error(`shell: could not load the ${APP_SCHEME}:// page`, { error });
   });
   return window;
 }

@@ -5,16 +5,24 @@
  * the channel (`paydesk['payments:create'](input)`), plus `on(event, listener)` returning an
  * unsubscribe function. Listeners get the payload only, never the IPC event.
  *
- * Browser host (loopback only): the page is opened at `http://127.0.0.1:PORT/#token=TOKEN`; the
- * page reads the token from the fragment (never sent in a URL to the server except for the event
- * stream below) and keeps it in sessionStorage.
- * - `POST /api/invoke/<channel>` with header `X-Paydesk-Token: TOKEN`, JSON body = the input,
- *   answers 200 with the handler's `Result` as JSON; 401 without a valid token; 403 for a foreign
- *   Origin or Host; 404 for an unknown channel.
- * - `GET /api/events?token=TOKEN`: server-sent events, `event: <push event name>`,
- *   `data: <JSON payload>`.
+ * Browser host (loopback only). The page's calls are authorised by an HttpOnly, SameSite=Strict
+ * session cookie holding the per-run token, which page script can never read. The page gets it by:
+ * - the URL printed for a person, `http://127.0.0.1:PORT/#token=TOKEN`: the page takes the token
+ *   from the fragment (never sent to the server), clears the fragment and trades the token once
+ *   for the cookie with `POST /api/session` and header `X-Paydesk-Token: TOKEN` (204);
+ * - the URL handed to the program that opens the browser, `GET /api/open?code=CODE`: a one-time
+ *   code (its arguments are visible to every local user), answered by 303 to `/` with the cookie;
+ *   a used or expired code gets 401.
+ * Then:
+ * - `POST /api/invoke/<channel>`, JSON body = the input, answers 200 with the handler's `Result` as
+ *   JSON; 401 without a valid cookie or `X-Paydesk-Token` header; 403 for a foreign Origin or
+ *   Host; 404 for an unknown channel.
+ * - `GET /api/events`: server-sent events, `event: <push event name>`, `data: <JSON payload>`;
+ *   the cookie (or the header, for tools) authorises it, never the query string.
  */
 export const ELECTRON_API_GLOBAL = 'paydesk';
 export const BROWSER_TOKEN_HEADER = 'X-Paydesk-Token';
 export const BROWSER_INVOKE_PREFIX = '/api/invoke/';
 export const BROWSER_EVENTS_PATH = '/api/events';
+export const BROWSER_SESSION_PATH = '/api/session';
+export const BROWSER_OPEN_PATH = '/api/open';

@@ -140,10 +140,28 @@ describe('browser host in Chromium', () => {
     expect(handlers['profiles:list']).not.toHaveBeenCalled();
   });
 
-  it('delivers push events to the page over EventSource', async () => {
+  it('the one-time link sets an HttpOnly session cookie the page\'s calls carry, and works only once', async () => {
+    const link = host.openUrl();
+    const landed = await page.goto(link);
+    expect(landed?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe('/');
+    // HttpOnly: no script of the page (nor one injected into it) can read the token.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await fetchFromPage(`${host.origin}/api/invoke/profiles:list`, { method: 'POST', body: '{}' })).toBe('status 200');
+    expect(handlers['profiles:list']).toHaveBeenCalledTimes(1);
+    // Another page on this machine (same site, other port) gets the cookie sent along, and is refused on its Origin.
+    await page.goto(evilOrigin);
+    await fetchFromPage(`${host.origin}/api/invoke/payouts:initiate`, { method: 'POST', mode: 'no-cors', body: '{}' });
+    expect(handlers['payouts:initiate']).not.toHaveBeenCalled();
+    const again = await page.goto(link);
+    expect(again?.status()).toBe(401);
+  });
+
+  it('delivers push events to the page over EventSource, authorised by the session cookie', async () => {
     await page.goto(host.url);
-    await page.evaluate((token) => {
-      const source = new EventSource(`/api/events?token=${token}`);
+    await page.evaluate(async (token) => {
+      await fetch('/api/session', { method: 'POST', headers: { 'X-Paydesk-Token': token } });
+      const source = new EventSource('/api/events');
       (window as unknown as { received: Promise<string> }).received = new Promise((resolve) => {
         source.addEventListener('sandbox:event', (message) => resolve((message as MessageEvent<string>).data));
       });

@@ -1,12 +1,12 @@
 /** The browser host's CLI as a user runs it: a real process, its printed URL, a real HTTP call, a signal. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BROWSER_TOKEN_HEADER } from '../../shared/api';
-import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-files';
+import { CONTENT_SECURITY_POLICY } from '../../electron/net/renderer-files';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -30,10 +30,11 @@ interface Cli {
   exited: Promise<number | null>;
 }
 
-function startCli(args: string[]): Cli {
+function startCli(args: string[], env: NodeJS.ProcessEnv = process.env): Cli {
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/browser-host/cli.ts', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let out = '';
   let err = '';
@@ -105,6 +106,38 @@ describe('browser host CLI', () => {
       const info = await fetch(`${origin}/api/invoke/app:info`, { method: 'POST', headers: { [BROWSER_TOKEN_HEADER]: token! }, body: '{}' });
       expect(await info.json()).toMatchObject({ ok: true, value: { allowLive: true } });
       cli.child.kill('SIGINT');
+      expect(await cli.exited).toBe(0);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
+  it('opens the browser with a one-time code, never the token, in the opener\'s arguments (readable by any local user)', async () => {
+    // Stand-ins for xdg-open / open, first on PATH: they write the arguments they were given.
+    const bin = join(dir, 'bin');
+    const argsFile = join(dir, 'opener-args.txt');
+    mkdirSync(bin, { recursive: true });
+    for (const name of ['xdg-open', 'open']) {
+      writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
+    }
+    const cli = startCli(['--user-data', join(dir, 'opener'), '--static', staticDir], { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` });
+    try {
+      const [, origin, token] = await cli.waitFor(/Open: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)\n/);
+      await cli.waitFor(/Ctrl\+C stops\.\n/);
+      const args = await vi.waitFor(() => readFileSync(argsFile, 'utf8'), { timeout: 10_000, interval: 50 });
+      expect(args).not.toContain(token!);
+      const [openUrl] = args.trim().split('\n');
+      expect(openUrl).toMatch(new RegExp(`^${origin}/api/open\\?code=[A-Za-z0-9_-]+$`));
+      // The browser's first visit trades the code for the session cookie; the code is then spent.
+      const first = await fetch(openUrl!, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      const info = await fetch(`${origin}/api/invoke/app:info`, { method: 'POST', headers: { cookie }, body: '{}' });
+      expect(await info.json()).toMatchObject({ ok: true, value: { transport: 'browser' } });
+      const again = await fetch(openUrl!, { redirect: 'manual' });
+      expect(again.status).toBe(401);
+      expect(again.headers.get('set-cookie')).toBeNull();
+      cli.child.kill('SIGTERM');
       expect(await cli.exited).toBe(0);
     } finally {
       cli.child.kill('SIGKILL');

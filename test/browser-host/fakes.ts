@@ -1,7 +1,7 @@
 /** A fake handler table and push source for transport tests (the real runtime has its own test). */
 import { vi, type Mock } from 'vitest';
 import { CHANNELS, type Channel, type PushEvent, type PushEvents, type Result } from '../../shared/api';
-import type { PushSource } from '../../electron/shell/transport-types';
+import type { PushSource } from '../../electron/console/transport';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each fake answers any channel's Result
 type FakeHandler = Mock<(input: unknown) => Promise<Result<any>>>;

@@ -36,14 +36,14 @@ export function rawRequest({ port, method = 'GET', path, headers = {}, body }: R
 }
 
 /** Opens the event stream and hands out each SSE frame as it arrives. */
-export function openEventStream(port: number, path: string): Promise<{
+export function openEventStream(port: number, path: string, headers: Record<string, string> = {}): Promise<{
   status: number;
   headers: IncomingMessage['headers'];
   nextFrame(): Promise<string>;
   close(): void;
 }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` }, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false }, (res) => {
       let buffer = '';
       const frames: string[] = [];
       const waiters: ((frame: string) => void)[] = [];

@@ -80,7 +80,7 @@ describe('browser host over the real runtime', () => {
   });
 
   it('streams the runtime\'s push events to the page', async () => {
-    const stream = await openEventStream(host.port, `/api/events?token=${host.token}`);
+    const stream = await openEventStream(host.port, '/api/events', { [BROWSER_TOKEN_HEADER]: host.token });
     try {
       expect(await stream.nextFrame()).toBe(': connected');
       await invoke('profiles:activate', { id: 'local-sandbox' });

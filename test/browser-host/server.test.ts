@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSER_TOKEN_HEADER, PUSH_EVENTS } from '../../shared/api';
 import { MAX_BODY_BYTES, startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-files';
+import { OPEN_CODE_LIFETIME_MS, sessionCookieName } from '../../electron/browser-host/access';
+import { CONTENT_SECURITY_POLICY } from '../../electron/net/renderer-files';
 import { FakePushSource, fakeHandlers } from './fakes';
 import { openEventStream, rawRequest } from './http';
 
@@ -171,7 +172,7 @@ describe('browser host: calls', () => {
 
 describe('browser host: push events', () => {
   it('delivers a push event on the event stream as event + JSON data', async () => {
-    const stream = await openEventStream(host.port, `/api/events?token=${host.token}`);
+    const stream = await openEventStream(host.port, '/api/events', { [BROWSER_TOKEN_HEADER]: host.token });
     try {
       expect(stream.status).toBe(200);
       expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
@@ -185,11 +186,11 @@ describe('browser host: push events', () => {
     }
   });
 
-  it('refuses the event stream without the token', async () => {
-    const res = await rawRequest({ port: host.port, path: '/api/events?token=wrong' });
-    expect(res.status).toBe(401);
-    const none = await rawRequest({ port: host.port, path: '/api/events' });
-    expect(none.status).toBe(401);
+  it('refuses the event stream without the token, and a token in the query string (it would sit in logs and history)', async () => {
+    for (const path of ['/api/events?token=wrong', '/api/events', `/api/events?token=${host.token}`]) {
+      const res = await rawRequest({ port: host.port, path });
+      expect(res.status, path).toBe(401);
+    }
   });
 
   it('stops listening to the runtime when closed', async () => {
@@ -197,6 +198,66 @@ describe('browser host: push events', () => {
     expect(events.listenerCount()).toBe(PUSH_EVENTS.length);
     await host.close();
     expect(events.listenerCount()).toBe(0);
+  });
+});
+
+describe('browser host: the session cookie', () => {
+  const cookieOf = (res: { headers: Record<string, string | string[] | undefined> }) => {
+    const set = res.headers['set-cookie'];
+    return Array.isArray(set) ? set[0] : set;
+  };
+
+  it('trades the token for an HttpOnly, SameSite=Strict cookie that then authorises calls and the event stream', async () => {
+    const session = await rawRequest({ port: host.port, method: 'POST', path: '/api/session', headers: { [BROWSER_TOKEN_HEADER]: host.token } });
+    expect(session.status).toBe(204);
+    const cookie = cookieOf(session)!;
+    expect(cookie).toBe(`${sessionCookieName(host.port)}=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
+    const pair = cookie.split(';')[0]!;
+    const call = await rawRequest({ port: host.port, method: 'POST', path: '/api/invoke/profiles:list', headers: { cookie: `other=1; ${pair}` }, body: '{}' });
+    expect(call.status).toBe(200);
+    const stream = await openEventStream(host.port, '/api/events', { cookie: pair });
+    try {
+      expect(stream.status).toBe(200);
+    } finally {
+      stream.close();
+    }
+    // Without the token, no cookie; a cookie of another port's host (another run) is not ours.
+    const refused = await rawRequest({ port: host.port, method: 'POST', path: '/api/session' });
+    expect(refused.status).toBe(401);
+    expect(cookieOf(refused)).toBeUndefined();
+    const otherPort = await rawRequest({ port: host.port, method: 'POST', path: '/api/invoke/profiles:list', headers: { cookie: `paydesk_session_1=${host.token}` }, body: '{}' });
+    expect(otherPort.status).toBe(401);
+  });
+
+  it('a one-time code sets the cookie and lands on the page once; used again, it is refused', async () => {
+    const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+    const opened = host.openUrl();
+    expect(opened).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/open\?code=[A-Za-z0-9_-]{32}$/);
+    expect(opened).not.toContain(host.token);
+    const first = await rawRequest({ port: host.port, path: pathOf(opened) });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    expect(cookieOf(first)).toBe(`${sessionCookieName(host.port)}=${host.token}; HttpOnly; SameSite=Strict; Path=/`);
+    const again = await rawRequest({ port: host.port, path: pathOf(opened) });
+    expect(again.status).toBe(401);
+    expect(cookieOf(again)).toBeUndefined();
+    expect(again.text).toContain('used already');
+    // Each openUrl() is its own code; a made-up one is refused.
+    expect((await rawRequest({ port: host.port, path: pathOf(host.openUrl()) })).status).toBe(303);
+    expect((await rawRequest({ port: host.port, path: '/api/open?code=made-up-code-made-up-code' })).status).toBe(401);
+    expect((await rawRequest({ port: host.port, path: '/api/open' })).status).toBe(401);
+  });
+
+  it('an unused code expires', async () => {
+    let now = 1_000_000;
+    const timed = await startBrowserHost({ handlers, staticDir, port: 0, now: () => now });
+    try {
+      const url = new URL(timed.openUrl());
+      now += OPEN_CODE_LIFETIME_MS;
+      expect((await rawRequest({ port: timed.port, path: url.pathname + url.search })).status).toBe(401);
+    } finally {
+      await timed.close();
+    }
   });
 });
 

@@ -45,9 +45,12 @@ async function fillTransaction(form: string, fields: { amount: string; phone: st
 let firstExternalId = '';
 
 describe('Paydesk in Chromium', () => {
-  it('takes the token out of the address bar', async () => {
+  it('takes the token out of the address bar and keeps it where no page script can read it (an HttpOnly cookie)', async () => {
     expect(new URL(page.url()).hash).toBe('');
-    expect(await page.evaluate(() => sessionStorage.getItem('paydesk.token'))).toBe(h.host.token);
+    const readable = await page.evaluate(() => `${document.cookie} ${JSON.stringify({ ...sessionStorage })} ${JSON.stringify({ ...localStorage })}`);
+    expect(readable).not.toContain(h.host.token);
+    const cookies = await h.context.cookies(h.host.origin);
+    expect(cookies.find((cookie) => cookie.value === h.host.token)).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });
 
   it('creates a payment to +237650000001 and watches it reach completed on the timeline', async () => {

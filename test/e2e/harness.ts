@@ -3,10 +3,11 @@
  * runtime (engine, journal, OS keychain) in a temp user-data folder, driven in Debian's Chromium.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { makeTempDir } from '../temp-dir';
+import { CHROMIUM } from '../preflight';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import type { Clock } from '../../electron/console/deps';
@@ -34,6 +35,25 @@ export function ensureRendererBuilt(): void {
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
+/**
+ * A fresh temporary Chromium profile per run (playwright's default for launch()). Playwright makes
+ * its profile and artifacts folders in the system temp folder and leaves them there when the
+ * launch fails; with TMPDIR pointed at `tempDir` while launching, they are made inside it instead.
+ */
+async function launchChromium(tempDir: string, executablePath: string): Promise<Browser> {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tempDir;
+  try {
+    return await chromium.launch({
+      executablePath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
 export interface Harness {
   runtime: ConsoleRuntime;
   host: BrowserHost;
@@ -48,24 +68,25 @@ export interface Harness {
 /**
  * `clock`: the console's clock (a test moves it to make a transaction old); the system clock by default.
  * Requests are signed with real time whatever it says, as the engine checks their window against real time.
+ * `chromiumPath`: another browser binary (a test of a browser that does not start).
  */
-export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock } = {}): Promise<Harness> {
+export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string } = {}): Promise<Harness> {
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const userDataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  // Both folders are removed after the test file even if nothing below gets to close them.
+  const userDataDir = makeTempDir('paydesk-e2e-');
   const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}) });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
-  // A fresh temporary Chromium profile per run (playwright's default for launch()).
-  const browser = await chromium
-    .launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    })
-    .catch(async (error: unknown) => {
-      await host.close();
-      await runtime.close();
-      throw error;
-    });
+  const browserTemp = makeTempDir('paydesk-e2e-browser-');
+  let browser: Browser;
+  try {
+    browser = await launchChromium(browserTemp, options.chromiumPath ?? CHROMIUM);
+  } catch (error) {
+    await host.close();
+    await runtime.close();
+    for (const dir of [userDataDir, browserTemp]) rmSync(dir, { recursive: true, force: true });
+    throw new Error(`Chromium did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); \`npm run setup\` installs it.`, { cause: error });
+  }
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   const page = await context.newPage();
@@ -86,7 +107,7 @@ export async function startHarness(options: { allowLive?: boolean; viewport?: { 
       await browser.close().catch(() => undefined);
       await host.close();
       await runtime.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      for (const dir of [userDataDir, browserTemp]) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

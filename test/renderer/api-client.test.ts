@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, type PushEvent } from '../../shared/api';
 import { createPaydeskApi, wrapPreload } from '../../renderer/src/api/client';
 
@@ -55,9 +55,15 @@ describe('typed API over the Electron preload', () => {
 
   it('falls back to the browser transport when the global is not a full preload bridge', async () => {
     (window as unknown as Record<string, unknown>).paydesk = { on: () => () => undefined };
-    window.sessionStorage.clear();
     window.history.replaceState(null, '', '/');
-    const api = createPaydeskApi(window);
-    expect(await api.invoke('app:info', {})).toMatchObject({ ok: false, error: { code: 'HOST_TOKEN_MISSING' } });
+    // The host answers a page without a session cookie with 401.
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}', { status: 401 }));
+    try {
+      const api = createPaydeskApi(window);
+      expect(await api.invoke('app:info', {})).toMatchObject({ ok: false, error: { code: 'HOST_TOKEN_MISSING' } });
+      expect(fetchSpy.mock.calls[0]![0]).toBe('/api/invoke/app:info');
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });

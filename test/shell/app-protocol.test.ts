@@ -7,7 +7,7 @@ import { protocol } from './electron-mock';
 vi.mock('electron', async () => (await import('./electron-mock')).electronModule);
 
 const { appProtocolResponse, isAppUrl, registerAppScheme, serveRenderer } = await import('../../electron/shell/app-protocol');
-const { CONTENT_SECURITY_POLICY, resolveRendererPath } = await import('../../electron/shell/renderer-files');
+const { CONTENT_SECURITY_POLICY, resolveRendererPath } = await import('../../electron/net/renderer-files');
 
 let root: string;
 let rendererDir: string;

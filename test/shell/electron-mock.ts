@@ -134,6 +134,11 @@ export const app = new FakeApp();
 
 export const dialog = { showErrorBox: vi.fn() };
 
+export const Menu = {
+  buildFromTemplate: vi.fn((template: unknown[]) => ({ items: template })),
+  setApplicationMenu: vi.fn(),
+};
+
 const electron = {
   app,
   BrowserWindow: FakeBrowserWindow,
@@ -144,6 +149,7 @@ const electron = {
   session: { defaultSession },
   shell,
   dialog,
+  Menu,
 };
 
 /** The module object `vi.mock('electron', ...)` returns (electron-store imports the default export). */

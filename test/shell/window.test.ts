@@ -1,16 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSession, FakeBrowserWindow, FakeWebContents, shell } from './electron-mock';
+import { defaultSession, FakeBrowserWindow, FakeWebContents, Menu, shell } from './electron-mock';
 
 vi.mock('electron', async () => (await import('./electron-mock')).electronModule);
 
-const { createMainWindow, externalLink, hardenSession, hardenWebContents, isPageRequestAllowed, mainWindowOptions } = await import(
+const { createMainWindow, externalLink, hardenSession, hardenWebContents, installAppMenu, isPageRequestAllowed, mainWindowOptions } = await import(
   '../../electron/shell/window'
 );
-const { CONTENT_SECURITY_POLICY } = await import('../../electron/shell/renderer-files');
+const { CONTENT_SECURITY_POLICY } = await import('../../electron/net/renderer-files');
 const { APP_ENTRY_URL } = await import('../../electron/shell/app-protocol');
 
 const PRELOAD = '/app/dist/preload/preload.cjs';
+const DEV = { devTools: true };
+const PACKAGED = { devTools: false };
 
 beforeEach(() => {
   vi.clearAllMocks();
@@ -23,7 +25,7 @@ function navigationEvent() {
 
 describe('window factory', () => {
   it('creates the window with every option of the security list', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     const prefs = window.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({
       contextIsolation: true,
@@ -39,17 +41,17 @@ describe('window factory', () => {
     });
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
     expect(prefs).not.toHaveProperty('additionalArguments');
-    expect(window.options).toEqual(mainWindowOptions(PRELOAD));
+    expect(window.options).toEqual(mainWindowOptions(PRELOAD, DEV));
   });
 
   it('loads the app from app://paydesk, never from a dev server or file://', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     expect(window.loadURL).toHaveBeenCalledWith(APP_ENTRY_URL);
     expect(APP_ENTRY_URL).toBe('app://paydesk/index.html');
   });
 
   it('shows the window only once its page is ready', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     expect(window.show).not.toHaveBeenCalled();
     window.emit('ready-to-show');
     expect(window.show).toHaveBeenCalledTimes(1);
@@ -63,7 +65,7 @@ describe('window factory', () => {
 
 describe('web contents hardening', () => {
   it('prevents every navigation, even to another app:// page', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     for (const url of ['https://evil.example/', 'file:///etc/passwd', 'app://paydesk/other.html']) {
       const event = navigationEvent();
       window.webContents.emit('will-navigate', event, url);
@@ -83,7 +85,7 @@ describe('web contents hardening', () => {
   });
 
   it('denies every new window and sends parsed http(s) links to the OS browser', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     const open = window.webContents.windowOpenHandler!;
     expect(open({ url: 'https://docs.example.com/payouts?x=1#y' })).toEqual({ action: 'deny' });
     expect(open({ url: 'HTTP://Example.COM' })).toEqual({ action: 'deny' });
@@ -91,7 +93,7 @@ describe('web contents hardening', () => {
   });
 
   it('drops every link that is not plain http(s)', () => {
-    const window = createMainWindow(PRELOAD) as unknown as FakeBrowserWindow;
+    const window = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
     const open = window.webContents.windowOpenHandler!;
     for (const url of [
       'file:///etc/passwd',
@@ -116,18 +118,43 @@ describe('web contents hardening', () => {
 });
 
 describe('session hardening', () => {
-  beforeEach(() => hardenSession(defaultSession as never));
+  beforeEach(() => hardenSession(defaultSession as never, PACKAGED));
 
-  it('denies every permission request and check', () => {
+  const ownFrame = { requestingUrl: 'app://paydesk/index.html', isMainFrame: true };
+
+  it('denies every permission request and check but the clipboard write', () => {
     const request = defaultSession.setPermissionRequestHandler.mock.calls[0]![0] as (...args: unknown[]) => void;
     for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
       const callback = vi.fn();
-      request({}, permission, callback, {});
+      request({}, permission, callback, ownFrame);
       expect(callback, permission).toHaveBeenCalledWith(false);
     }
     const check = defaultSession.setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean;
-    expect(check(null, 'media', 'app://paydesk', {})).toBe(false);
-    expect(check(null, 'clipboard-sanitized-write', 'app://paydesk', {})).toBe(false);
+    expect(check(null, 'media', 'app://paydesk', ownFrame)).toBe(false);
+    expect(check(null, 'clipboard-read', 'app://paydesk', ownFrame)).toBe(false);
+  });
+
+  it('allows the Copy buttons\' clipboard write to the app\'s own top frame only', () => {
+    const request = defaultSession.setPermissionRequestHandler.mock.calls[0]![0] as (...args: unknown[]) => void;
+    const check = defaultSession.setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean;
+    const asked = (details: object) => {
+      const callback = vi.fn();
+      request({}, 'clipboard-sanitized-write', callback, details);
+      return callback.mock.calls[0]![0] as boolean;
+    };
+    expect(asked(ownFrame)).toBe(true);
+    expect(check(null, 'clipboard-sanitized-write', 'app://paydesk', ownFrame)).toBe(true);
+    // A subframe of our page, another origin, a look-alike host, or no origin at all: refused.
+    for (const details of [
+      { requestingUrl: 'app://paydesk/index.html', isMainFrame: false },
+      { requestingUrl: 'https://evil.example/', isMainFrame: true },
+      { requestingUrl: 'app://paydesk.evil/index.html', isMainFrame: true },
+      { requestingUrl: 'file:///index.html', isMainFrame: true },
+      { isMainFrame: true },
+    ]) {
+      expect(asked(details), JSON.stringify(details)).toBe(false);
+      expect(check(null, 'clipboard-sanitized-write', 'https://evil.example', details), JSON.stringify(details)).toBe(false);
+    }
   });
 
   it('adds the strict CSP to every response header set', () => {
@@ -154,6 +181,37 @@ describe('session hardening', () => {
     expect(decide('file:///etc/passwd')).toEqual({ cancel: true });
     expect(decide('app://paydesk/assets/index.js')).toEqual({ cancel: false });
     expect(decide('app://other/assets/index.js')).toEqual({ cancel: true });
-    expect(isPageRequestAllowed('data:image/png;base64,AAAA')).toBe(true);
+    expect(isPageRequestAllowed('data:image/png;base64,AAAA', PACKAGED)).toBe(true);
+  });
+});
+
+describe('DevTools: on in development, off in a packaged build', () => {
+  it('a packaged window cannot open DevTools; a development window can', () => {
+    const packaged = createMainWindow(PRELOAD, PACKAGED) as unknown as FakeBrowserWindow;
+    expect((packaged.options.webPreferences as { devTools: boolean }).devTools).toBe(false);
+    const dev = createMainWindow(PRELOAD, DEV) as unknown as FakeBrowserWindow;
+    expect((dev.options.webPreferences as { devTools: boolean }).devTools).toBe(true);
+  });
+
+  it('devtools: pages are cancelled when packaged and allowed in development', () => {
+    hardenSession(defaultSession as never, PACKAGED);
+    const onRequest = defaultSession.webRequest.onBeforeRequest.mock.calls[0]![0] as (...args: unknown[]) => void;
+    const callback = vi.fn();
+    onRequest({ url: 'devtools://devtools/bundled/devtools_app.html', webContentsId: 1 }, callback);
+    expect(callback).toHaveBeenCalledWith({ cancel: true });
+    expect(isPageRequestAllowed('devtools://devtools/bundled/devtools_app.html', DEV)).toBe(true);
+  });
+
+  it('a packaged build replaces the default menu with one holding no DevTools entry; development keeps it', () => {
+    installAppMenu(DEV);
+    expect(Menu.setApplicationMenu).not.toHaveBeenCalled();
+    installAppMenu(PACKAGED);
+    expect(Menu.setApplicationMenu).toHaveBeenCalledTimes(1);
+    const template = Menu.buildFromTemplate.mock.calls[0]![0] as { role: string }[];
+    const roles = template.map((item) => item.role);
+    expect(roles).toEqual(expect.arrayContaining(['editMenu', 'windowMenu']));
+    // viewMenu is the default menu's home of "Toggle Developer Tools".
+    expect(roles).not.toContain('viewMenu');
+    expect(roles).not.toContain('toggleDevTools');
   });
 });

@@ -1,13 +1,12 @@
 /**
  * `GET /_sandbox/events`: the engine's event stream as server-sent events (status changes, wallet
  * movements, engine switches, webhook deliveries and their attempts), for tools outside the
- * process; the console in-process uses `onEvent` instead.
+ * process; the console in-process uses `onEvent` instead. Written by the one SSE writer (net/sse).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createSseStreams } from '../../net/sse';
 import type { EngineContext } from '../context';
 import type { EngineEvent } from '../events';
-
-const HEARTBEAT_MS = 15_000;
 
 /** The SSE event name: the event type, or the topic for extension events (`webhook.delivery`). */
 export function sseEventName(event: EngineEvent): string {
@@ -32,37 +31,17 @@ export interface EventStreams {
 }
 
 export function createEventStreams(ctx: EngineContext): EventStreams {
-  const open = new Set<() => void>();
+  const streams = createSseStreams({ greeting: 'paydesk sandbox events' });
   let sequence = 0;
   return {
     open(request, reply) {
-      reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      response.write(': paydesk sandbox events\n\n');
+      const stream = streams.open(request, reply);
       const unsubscribe = ctx.onEvent((event) => {
         sequence += 1;
-        response.write(`id: ${sequence}\nevent: ${sseEventName(event)}\ndata: ${JSON.stringify(event)}\n\n`);
+        stream.send(sseEventName(event), event, sequence);
       });
-      const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
-      const close = () => {
-        if (!open.delete(close)) return;
-        clearInterval(heartbeat);
-        unsubscribe();
-        response.end();
-      };
-      open.add(close);
-      request.raw.on('close', close);
-      response.on('error', close);
+      stream.onClose(unsubscribe);
     },
-    closeAll() {
-      for (const close of [...open]) close();
-    },
+    closeAll: () => streams.closeAll(),
   };
 }

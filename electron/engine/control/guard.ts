@@ -2,9 +2,10 @@
  * Who may use the control API: callers on a loopback socket address (never a header, which a
  * client could forge) presenting the admin token. Loopback first (403), then the token (401).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isIPv4 } from 'node:net';
-import { normalizeAddress } from '../auth';
+import { randomBytes } from 'node:crypto';
+import { isLoopbackAddress, secretMatches } from '../../net/loopback';
+
+export { isLoopbackAddress } from '../../net/loopback';
 
 export type ControlErrorCode =
   | 'MALFORMED_REQUEST'
@@ -44,22 +45,11 @@ export class ControlError extends Error {
   }
 }
 
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  const normalized = normalizeAddress(address);
-  if (normalized === '::1' || normalized === '0:0:0:0:0:0:0:1') return true;
-  return isIPv4(normalized) && normalized.startsWith('127.');
-}
-
 /** Printable, no spaces: a token must survive being pasted into a header or a shell. */
 export const ADMIN_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,200}$/;
 
 export function newAdminToken(): string {
   return `adm_${randomBytes(24).toString('base64url')}`;
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
 }
 
 /** Throws the refusal for a caller that may not use the control API. */
@@ -72,8 +62,7 @@ export function checkControlAccess(remoteAddress: string | undefined, authorizat
     throw new ControlError('ADMIN_TOKEN_REQUIRED', 'Send the admin token printed at engine start as Authorization: Bearer <token>.');
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-  // Hashing first makes the comparison constant-time whatever the lengths.
-  if (!match || !timingSafeEqual(digest(match[1] as string), digest(adminToken))) {
+  if (!match || !secretMatches(adminToken, match[1])) {
     throw new ControlError('INVALID_ADMIN_TOKEN', 'The admin token is wrong: use Authorization: Bearer <the token printed at engine start>.');
   }
 }

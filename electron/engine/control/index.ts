@@ -13,6 +13,7 @@ import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
 import { registerControlRoutes } from './routes';
 import type { ControlTarget } from './target';
+import { processLog } from '../../log';
 
 export { checkControlAccess, isLoopbackAddress, ControlError, ADMIN_TOKEN_PATTERN } from './guard';
 export type { ControlErrorCode } from './guard';
@@ -59,8 +60,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_REQUEST';
       return reply.code(status).send({ success: false, message: 'The request is malformed or too large.', code, errors: [] });
     }
-    request.log.error({ err: error }, 'unexpected control API error');
-    console.error('paydesk engine: unexpected control API error', error);
+    processLog.error('engine: unexpected control API error', { error });
     return reply.code(500).send({ success: false, message: 'An unexpected error occurred.', code: 'INTERNAL_ERROR', errors: [] });
   });
 

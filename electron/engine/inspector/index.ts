@@ -12,9 +12,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authHeaderNames, formatTimestamp, type InspectedPage, type InspectedRequest } from '../../../shared/contract';
 import { splitTarget } from '../../signing';
-import { AuthFailure, normalizeAddress, type AuthFailureDetail } from '../auth';
+import { normalizeAddress } from '../../net/loopback';
+import { AuthFailure, type AuthFailureDetail } from '../auth';
 import type { EngineContext } from '../context';
 import { diagnose, knownSecrets } from './diagnose';
+import { processLog } from '../../log';
 
 export const DEFAULT_INSPECTOR_SIZE = 500;
 export const MAX_INSPECTOR_SIZE = 100_000;
@@ -144,7 +146,7 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
           record(request, reply.statusCode, reply.elapsedTime);
         } catch (error) {
           // The inspector must never break the API; a failure here is a bug to report.
-          console.error('paydesk engine: the request inspector failed', error);
+          processLog.error('engine: the request inspector failed', { error });
         }
         done();
       });

@@ -20,6 +20,7 @@ import {
   webhookEndpoint,
   type DeliveryRow,
 } from './store';
+import { processLog } from '../../log';
 
 export interface WebhookOptions {
   /**
@@ -86,7 +87,7 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
       try {
         pump();
       } catch (error) {
-        if (!stopped) console.error('paydesk engine: webhook dispatch failed', error);
+        if (!stopped) processLog.error('engine: webhook dispatch failed', { error });
       }
     });
   }

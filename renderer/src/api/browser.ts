@@ -1,10 +1,12 @@
 /**
- * The browser-host transport of the channel map: POST per call with the per-run token, and one
- * EventSource for push events. See shared/api/transport.ts for the wire details both ends share.
+ * The browser-host transport of the channel map: POST per call and one EventSource for push
+ * events, both authorised by the host's HttpOnly session cookie (no page script ever reads it).
+ * See shared/api/transport.ts for the wire details both ends share.
  */
 import {
   BROWSER_EVENTS_PATH,
   BROWSER_INVOKE_PREFIX,
+  BROWSER_SESSION_PATH,
   BROWSER_TOKEN_HEADER,
   type PaydeskApi,
   type PushEvent,
@@ -12,19 +14,16 @@ import {
   type Result,
 } from '../../../shared/api';
 
-const TOKEN_KEY = 'paydesk.token';
-
 /**
- * Takes the token from `#token=...` into sessionStorage and clears the fragment, so the token is
- * not left in the address bar, in bookmarks or in screenshots.
+ * Takes the token from `#token=...` and clears the fragment, so the token is not left in the
+ * address bar, in bookmarks or in screenshots. Null when the page was opened without one (by the
+ * one-time link, or reloaded): the session cookie is then already set, or the host says not.
  */
-export function takeBrowserToken(location: Location, storage: Storage, history: History): string | null {
+export function takeFragmentToken(location: Location, history: History): string | null {
   const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
-  if (match?.[1]) {
-    storage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
-    history.replaceState(null, '', location.pathname + location.search);
-  }
-  return storage.getItem(TOKEN_KEY);
+  if (!match?.[1]) return null;
+  history.replaceState(null, '', location.pathname + location.search);
+  return decodeURIComponent(match[1]);
 }
 
 /** Failures of the local link to the host (not of the API behind it) as `Result`s, never throws. */
@@ -32,33 +31,63 @@ function hostFailure(code: string, message: string): Result<never> {
   return { ok: false, error: { code, message } };
 }
 
-export function createBrowserApi(token: string | null, fetchFn: typeof fetch = fetch.bind(globalThis)): PaydeskApi {
+export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof fetch = fetch.bind(globalThis)): PaydeskApi {
+  // Traded once for the session cookie, then forgotten; kept only while the host cannot be reached.
+  let pendingToken = fragmentToken;
+  let exchange: Promise<void> | null = null;
   let source: EventSource | null = null;
+  let sourceStarting = false;
   const listeners = new Map<string, Set<(payload: never) => void>>();
 
-  function ensureSource(): EventSource | null {
-    if (source || !token || typeof EventSource === 'undefined') return source;
-    source = new EventSource(`${BROWSER_EVENTS_PATH}?token=${encodeURIComponent(token)}`);
-    return source;
+  function sessionReady(): Promise<void> {
+    if (pendingToken === null) return Promise.resolve();
+    exchange ??= fetchFn(BROWSER_SESSION_PATH, { method: 'POST', headers: { [BROWSER_TOKEN_HEADER]: pendingToken } })
+      .then(() => {
+        // Answered either way: a refused token stays refused, and every call then says so.
+        pendingToken = null;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        exchange = null;
+      });
+    return exchange;
+  }
+
+  function dispatch(event: string, message: Event): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse((message as MessageEvent<string>).data);
+    } catch {
+      return;
+    }
+    for (const fn of listeners.get(event) ?? []) (fn as (p: unknown) => void)(payload);
+  }
+
+  /** The stream opens once the cookie is there: an EventSource refused with 401 never retries. */
+  function startSource(): void {
+    if (source || sourceStarting || typeof EventSource === 'undefined') return;
+    sourceStarting = true;
+    void sessionReady().then(() => {
+      source = new EventSource(BROWSER_EVENTS_PATH);
+      for (const event of listeners.keys()) source.addEventListener(event, (message) => dispatch(event, message));
+    });
   }
 
   return {
     async invoke(channel, input) {
-      if (!token) {
-        return hostFailure('HOST_TOKEN_MISSING', 'This page was opened without its access token.');
-      }
+      await sessionReady();
       let response: Response;
       try {
         response = await fetchFn(`${BROWSER_INVOKE_PREFIX}${channel}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [BROWSER_TOKEN_HEADER]: token },
+          headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(input ?? {}),
         });
       } catch {
         return hostFailure('HOST_UNREACHABLE', 'The console host did not answer.');
       }
       if (response.status === 401 || response.status === 403) {
-        return hostFailure('HOST_TOKEN_MISSING', 'The console host refused this page’s access token.');
+        return hostFailure('HOST_TOKEN_MISSING', 'The console host refused this page: it has no valid session.');
       }
       if (!response.ok) {
         return hostFailure('HOST_UNREACHABLE', `The console host answered HTTP ${response.status}.`);
@@ -70,22 +99,14 @@ export function createBrowserApi(token: string | null, fetchFn: typeof fetch = f
       }
     },
     on<E extends PushEvent>(event: E, listener: (payload: PushEvents[E]) => void) {
-      const es = ensureSource();
       let set = listeners.get(event);
       if (!set) {
         set = new Set();
         listeners.set(event, set);
-        es?.addEventListener(event, (message) => {
-          let payload: unknown;
-          try {
-            payload = JSON.parse((message as MessageEvent<string>).data);
-          } catch {
-            return;
-          }
-          for (const fn of listeners.get(event) ?? []) (fn as (p: unknown) => void)(payload);
-        });
+        source?.addEventListener(event, (message) => dispatch(event, message));
       }
       set.add(listener as (payload: never) => void);
+      startSource();
       return () => {
         set.delete(listener as (payload: never) => void);
       };

@@ -3,7 +3,7 @@
  * browser-host transport.
  */
 import { CHANNELS, ELECTRON_API_GLOBAL, type Channel, type PaydeskApi, type PushEvent, type Result } from '../../../shared/api';
-import { createBrowserApi, takeBrowserToken } from './browser';
+import { createBrowserApi, takeFragmentToken } from './browser';
 
 /** What the preload exposes: one function per channel, named by the channel, plus `on`. */
 type PreloadBridge = Record<Channel, (input: unknown) => Promise<Result<unknown>>> & {
@@ -37,6 +37,5 @@ function isPreloadBridge(value: unknown): value is PreloadBridge {
 export function createPaydeskApi(win: Window = window): PaydeskApi {
   const bridge = (win as unknown as Record<string, unknown>)[ELECTRON_API_GLOBAL];
   if (isPreloadBridge(bridge)) return wrapPreload(bridge);
-  const token = takeBrowserToken(win.location, win.sessionStorage, win.history);
-  return createBrowserApi(token);
+  return createBrowserApi(takeFragmentToken(win.location, win.history));
 }

@@ -45,24 +45,33 @@ export function Spinner({ label }: { label: string }) {
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const { t } = useTranslation(['common', 'components']);
-  const [copied, setCopied] = useState(false);
+  // A refused clipboard write says so: the user would otherwise paste whatever was copied before.
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
   }, []);
   async function copy() {
+    if (timer.current) clearTimeout(timer.current);
     try {
       await navigator.clipboard.writeText(value);
-      setCopied(true);
-      timer.current = setTimeout(() => setCopied(false), 1500);
+      setState('copied');
+      timer.current = setTimeout(() => setState('idle'), 1500);
     } catch {
-      setCopied(false);
+      setState('failed');
     }
   }
   return (
-    <button type="button" className="copy" onClick={() => void copy()} aria-label={t('components:copyLabel', { label })}>
-      {copied ? t('actions.copied') : t('actions.copy')}
-    </button>
+    <>
+      <button type="button" className="copy" onClick={() => void copy()} aria-label={t('components:copyLabel', { label })}>
+        {state === 'copied' ? t('actions.copied') : t('actions.copy')}
+      </button>
+      {state === 'failed' ? (
+        <span className="copy-failed" role="alert">
+          {t('components:copyFailed')}
+        </span>
+      ) : null}
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 /** Shared pieces: error notices, copy buttons. */
 export default {
   copyLabel: 'Copy {{label}}',
+  copyFailed: 'Not copied: the clipboard refused. Select the text and copy it by hand.',
   /** Followed by the service's or main's own message, in English. */
   details: 'Details:',
   code: 'Code {{code}}',

@@ -3,6 +3,7 @@ import type en from '../en/components';
 
 export default {
   copyLabel: 'Copier {{label}}',
+  copyFailed: 'Non copié\u00a0: le presse-papiers a refusé. Sélectionnez le texte et copiez-le à la main.',
   details: 'Détails\u00a0:',
   code: 'Code {{code}}',
   localSandbox: 'Bac à sable local',

@@ -29,7 +29,7 @@ export const CONTENT_SECURITY_POLICY = [
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
-  // The event stream URL carries the token in its query: never let it leave in a Referer.
+  // No page address (with its one-time code or fragment) ever leaves in a Referer.
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',

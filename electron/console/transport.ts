@@ -3,7 +3,8 @@
  * Structural, so the transports are tested with a fake table as well as the real runtime.
  */
 import type { PushEvent, PushEvents, Result } from '../../shared/api';
-import type { HandlerTable } from '../console/handlers';
+import type { HandlerTable } from './handlers';
+import { processLog } from '../log';
 
 /** One function per channel; each validates its own input and never throws (a Result instead). */
 export type ChannelHandlers = HandlerTable;
@@ -21,6 +22,6 @@ export function transportRefusal(code: string, message: string): Result<never> {
 /** A handler broke its contract and threw: the caller still gets a Result, never a stack. */
 export function internalFailure(channel: string, error: unknown): Result<never> {
   const name = error instanceof Error ? error.name : typeof error;
-  console.error(`paydesk: handler ${channel} threw ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  processLog.error('a handler threw', { channel, errorClass: name, error });
   return transportRefusal('INTERNAL', `The operation ${channel} failed unexpectedly; see the console log.`);
 }

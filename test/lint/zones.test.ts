@@ -1,0 +1,71 @@
+/**
+ * Lint keeps the rooms apart: for each zone of the layout, a file placed in it with a forbidden
+ * import fails ESLint (the project's own eslint.config.js through ESLint's Node API), and the same
+ * file with an allowed import passes, so the rule is neither missing nor over-broad.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The messages of the import rules for `code` as if it were the file at `path` (repo-relative). */
+async function importErrors(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}/${path}` });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.fatal).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const cases: { zone: string; file: string; forbidden: string[]; allowed: string[] }[] = [
+  {
+    zone: 'shared/ imports nothing from Node, Electron or the DOM',
+    file: 'shared/contract/zone-probe.ts',
+    forbidden: ["import { readFileSync } from 'node:fs';", "import { app } from 'electron';", "import { createRoot } from 'react-dom/client';", "import { x } from '../../electron/signing';"],
+    allowed: ["import { z } from 'zod';"],
+  },
+  {
+    zone: 'electron/engine/ never imports console/, shell/ or browser-host/',
+    file: 'electron/engine/control/zone-probe.ts',
+    forbidden: ["import { x } from '../../console/runtime';", "import { x } from '../../shell/window';", "import { x } from '../../browser-host/server';"],
+    allowed: ["import { secretMatches } from '../../net/loopback';"],
+  },
+  {
+    zone: 'the console reaches the engine only through its public entry',
+    file: 'electron/console/zone-probe.ts',
+    forbidden: ["import { feeFor } from '../engine/fees';", "import { x } from '../engine/control/outcomes';", "import { x } from '../shell/ipc';"],
+    allowed: ["import { startEngine } from '../engine';", "import { startEngine } from '../engine/index';"],
+  },
+  {
+    zone: 'browser-host/ never imports shell/',
+    file: 'electron/browser-host/zone-probe.ts',
+    forbidden: ["import { x } from '../shell/app-protocol';", "import { app } from 'electron';"],
+    allowed: ["import { createConsoleRuntime } from '../console/runtime';"],
+  },
+  {
+    zone: 'renderer/ never imports electron/',
+    file: 'renderer/src/zone-probe.ts',
+    forbidden: ["import { x } from '../../electron/console/runtime';", "import { ipcRenderer } from 'electron';", "import { readFileSync } from 'node:fs';"],
+    allowed: ["import { CHANNELS } from '../../shared/api';"],
+  },
+  {
+    zone: 'electron/net/ depends on none of the servers or transports',
+    file: 'electron/net/zone-probe.ts',
+    forbidden: ["import { x } from '../engine';", "import { x } from '../console/transport';", "import { x } from '../shell/window';"],
+    allowed: ["import { createHash } from 'node:crypto';"],
+  },
+];
+
+describe('lint zones', () => {
+  for (const { zone, file, forbidden, allowed } of cases) {
+    it(zone, async () => {
+      for (const line of forbidden) {
+        const errors = await importErrors(file, `${line}\nexport const probe = 1;\n`);
+        expect(errors.length, `${file}: ${line}`).toBeGreaterThan(0);
+        for (const error of errors) expect(error).toMatch(/^no-restricted-imports: /);
+      }
+      for (const line of allowed) {
+        expect(await importErrors(file, `${line}\nexport const probe = 1;\n`), `${file}: ${line}`).toEqual([]);
+      }
+    });
+  }
+});
