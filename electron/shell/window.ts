@@ -3,7 +3,7 @@
  * Each measure names the item of the Electron security checklist it implements
  * (https://www.electronjs.org/docs/latest/tutorial/security).
  */
-import { BrowserWindow, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
+import { BrowserWindow, nativeTheme, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from './renderer-files';
 
@@ -37,7 +37,8 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
     minHeight: 600,
     title: 'Paydesk',
     show: false,
-    backgroundColor: '#ffffff',
+    // The page's --bg in the theme in use: no white flash before a dark first paint.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#121722' : '#f5f6f8',
     webPreferences: {
       preload: preloadPath, // the only bridge: dist/preload/preload.cjs
       contextIsolation: true, // "Enable context isolation"

@@ -150,7 +150,7 @@ describe('Overview screen', () => {
   it('speaks French: words, money in FCFA and the percentage', async () => {
     const api = createFakeApi({
       'overview:get': () => ok(figures(TODAY)),
-      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const }),
     });
     render(<App api={api} stores={createStores(api)} />);
     await screen.findByRole('heading', { name: 'Aperçu', level: 1 });

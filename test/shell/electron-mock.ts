@@ -134,6 +134,9 @@ export const app = new FakeApp();
 
 export const dialog = { showErrorBox: vi.fn() };
 
+/** Chromium's colour scheme as main sets it (Settings → Theme). */
+export const nativeTheme = { themeSource: 'system' as 'system' | 'light' | 'dark', shouldUseDarkColors: false };
+
 const electron = {
   app,
   BrowserWindow: FakeBrowserWindow,
@@ -144,6 +147,7 @@ const electron = {
   session: { defaultSession },
   shell,
   dialog,
+  nativeTheme,
 };
 
 /** The module object `vi.mock('electron', ...)` returns (electron-store imports the default export). */

@@ -27,6 +27,13 @@ interface Filters {
 }
 const EMPTY_FILTERS: Filters = { text: '', status: '', kind: '', from: '', to: '', minAmount: '', maxAmount: '' };
 
+/** The filters an address carries (`#/history?status=failed`): Back to History finds them again. */
+function filtersFromParams(params: Readonly<Record<string, string>>): Filters {
+  const filters = { ...EMPTY_FILTERS };
+  for (const key of Object.keys(EMPTY_FILTERS) as (keyof Filters)[]) if (typeof params[key] === 'string') filters[key] = params[key];
+  return filters;
+}
+
 function toQuery(filters: Filters, currency: string): { query: SearchQuery } | { error: string } {
   const query: SearchQuery = {};
   if (filters.text.trim()) query.text = filters.text.trim();
@@ -118,17 +125,30 @@ export function HistoryScreen() {
   const search = useHistory((s) => s.search);
   const exportCsv = useHistory((s) => s.exportCsv);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
-  const [filters, setFilters] = useState<Filters>(EMPTY_FILTERS);
+  const params = useUi((s) => s.params);
+  const setParams = useUi((s) => s.setParams);
+  const storedQuery = useHistory((s) => s.query);
+  const [filters, setFilters] = useState<Filters>(() => filtersFromParams(params));
   const [filterError, setFilterError] = useState<string | null>(null);
   /** The filters last sent, so a pause in typing that changed nothing does not search again. */
   const applied = useRef<string | null>(null);
 
+  // The list shows what the form says: a first search, or again when the address brought other filters.
+  const opened = useRef({ filters, storedQuery });
   useEffect(() => {
-    if (status === 'idle') {
-      applied.current = JSON.stringify({});
-      void search({});
+    const built = toQuery(opened.current.filters, currency);
+    const query = 'error' in built ? {} : built.query;
+    const key = JSON.stringify(query);
+    if (status === 'idle' || (applied.current === null && JSON.stringify(opened.current.storedQuery) !== key)) {
+      applied.current = key;
+      void search(query);
     }
-  }, [status, search]);
+    applied.current ??= key;
+  }, [status, search, currency]);
+  // The filters go into the address (replacing it: typing is not a step Back walks through).
+  useEffect(() => {
+    setParams(Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')));
+  }, [filters, setParams]);
 
   function apply(next: Filters): void {
     const built = toQuery(next, currency);
