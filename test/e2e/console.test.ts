@@ -46,7 +46,8 @@ let firstExternalId = '';
 
 describe('Paydesk in Chromium', () => {
   it('takes the token out of the address bar', async () => {
-    expect(new URL(page.url()).hash).toBe('');
+    // The fragment is the screen's address now, never the token.
+    expect(new URL(page.url()).hash).toBe('#/overview');
     expect(await page.evaluate(() => sessionStorage.getItem('paydesk.token'))).toBe(h.host.token);
   });
 

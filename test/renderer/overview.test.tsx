@@ -68,7 +68,7 @@ describe('Overview screen', () => {
     expect(within(today).getByText('2 completed of 5 finished')).toBeTruthy();
     expect(within(today).getByRole('row', { name: 'Payouts 1 1,000 XAF' })).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Last 7 days' })).getByText('9 transactions')).toBeTruthy();
-    const failures = screen.getByRole('figure', { name: 'Failures by reason' });
+    const failures = await screen.findByRole('figure', { name: 'Failures by reason' });
     expect(within(failures).getByRole('row', { name: /PAYER_NOT_FOUND The customer’s mobile-money account was not found\. 2 2 7,000 XAF/ })).toBeTruthy();
     // The volume chart's numbers as a table for screen readers: the day of 3 completed, and today.
     const volume = screen.getByRole('table', { name: /Payments and payouts created each day/ });

@@ -91,7 +91,9 @@ function HistoryList() {
           return (
             <div role="listitem" key={item.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
               {row ? (
-                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? tr(`statuses.${row.status}`) : row.state })}>
+                <button type="button" className="row-button" onClick={() => openTransaction(row.id)}>
+                  {/* The name starts with what the row is and goes on with the visible cells (WCAG 2.5.3: the visible text is part of the name). */}
+                  <span className="sr-only">{tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? tr(`statuses.${row.status}`) : row.state })}: </span>
                   <span className="col-date muted">{formatDateTime(row.createdAt)}</span>
                   <span className="col-kind">{tr(`kinds.${row.kind}`)}</span>
                   <span className="col-who" title={`${row.customer.first_name} ${row.customer.last_name} ${row.phoneNumber}`}>
