@@ -47,11 +47,11 @@ describe('navigation', () => {
     await openNav('History');
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
     expect(await hash()).toBe('#/history');
-    await page.getByLabel('Search').fill(`${ext}-1`);
-    await page.getByLabel('Status').selectOption('processing');
+    await page.locator('#h-text').fill(`${ext}-1`);
+    await page.locator('#h-status').selectOption('processing');
     // Typing replaces the address: the filters are in it, and Back does not walk through each letter.
     await expect.poll(hash).toBe(`#/history?text=${ext}-1&status=processing`);
-    await page.getByLabel('Status').selectOption('');
+    await page.locator('#h-status').selectOption('');
     await expect.poll(hash).toBe(`#/history?text=${ext}-1`);
     const row = page.locator('.history-row .row-button').first();
     await row.waitFor();
@@ -63,7 +63,7 @@ describe('navigation', () => {
     await page.goBack();
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
     expect(await hash()).toBe(`#/history?text=${ext}-1`);
-    expect(await page.getByLabel('Search').inputValue()).toBe(`${ext}-1`);
+    expect(await page.locator('#h-text').inputValue()).toBe(`${ext}-1`);
     await expect.poll(() => page.locator('.history-row').count()).toBeLessThan(30);
     await page.goForward();
     await expect.poll(hash).toBe(transactionAddress);
@@ -136,7 +136,7 @@ describe('focus', () => {
 });
 
 describe('theme', () => {
-  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor + ' ' + getComputedStyle(document.querySelector('.app')!).color);
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor + ' ' + getComputedStyle(document.querySelector('.app')!).color);
   const LIGHT = 'rgb(245, 246, 248) rgb(29, 35, 48)';
   const DARK = 'rgb(18, 23, 34) rgb(230, 233, 239)';
 
@@ -159,7 +159,7 @@ describe('theme', () => {
     await page.evaluate(() => sessionStorage.setItem('paydesk.probe', '1'));
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { firstTheme: string }).firstTheme = getComputedStyle(document.body).backgroundColor;
+        (window as unknown as { firstTheme: string }).firstTheme = getComputedStyle(document.documentElement).backgroundColor;
       });
     });
     await page.reload();
