@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, serious, type AxeFinding } from './axe';
-import { startHarness, type Harness } from './harness';
+import { screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
 let journalId = '';
 const file = join(tmpdir(), `paydesk-a11y-orders-${process.pid}.csv`);
+const DARK_PICTURES: readonly string[] = ['history', 'timeline', 'reconcile'];
 const report: string[] = [];
 let total = 0;
 const SCREENS = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'] as const;
@@ -80,8 +81,11 @@ describe.each([
   it('finds no serious or critical violation on any screen or main dialog', async () => {
     await setPreferences(language, theme);
     const failures: string[] = [];
+    // The README's pictures of the dark theme (PAYDESK_SCREENSHOTS=docs/screenshots refreshes them).
+    const picture = language === 'en' && theme === 'dark';
     for (const screen of SCREENS) {
       await go(screen);
+      if (picture && DARK_PICTURES.includes(screen)) await screenshot(page, `dark-${screen}`);
       for (const f of record(`${language}/${theme}/${screen}`, await axeViolations(page))) failures.push(`${screen}: ${f.impact} ${f.id} ${f.help} ${f.targets.join(' | ')}`);
     }
     // The payout confirmation (the money dialog).
@@ -93,6 +97,7 @@ describe.each([
     await page.locator('#payout-email').fill('awa@example.com');
     await page.locator('main form button[type="submit"]').click();
     await page.getByRole('dialog').waitFor();
+    if (picture) await screenshot(page, 'dark-payout-confirm');
     for (const f of record(`${language}/${theme}/payout dialog`, await axeViolations(page))) failures.push(`payout dialog: ${f.impact} ${f.id} ${f.targets.join(' | ')}`);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });

@@ -18,7 +18,6 @@ const ext = `nav-${process.pid}`;
 
 const hash = () => page.evaluate(() => location.hash);
 const scrollY = () => page.evaluate(() => window.scrollY);
-const heading = () => page.locator('main h1').first().textContent();
 const openNav = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
 
 beforeAll(async () => {
