@@ -84,6 +84,7 @@ export default defineConfig(({ mode }) => {
             root: '.',
             environment: 'jsdom',
             include: ['test/renderer/**/*.test.{ts,tsx}'],
+            setupFiles: ['./test/temp-dirs.setup.ts', './test/renderer/screens.setup.ts'],
           },
         },
       ],

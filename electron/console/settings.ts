@@ -12,7 +12,7 @@ import { z } from 'zod';
 import Conf from 'conf';
 import { DEFAULT_HEADER_WORD, ENVIRONMENTS, HEADER_WORD_PATTERN } from '../../shared/contract';
 import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../../shared/i18n/types';
-import { LOCAL_SANDBOX_PROFILE_ID, type ProfileInput } from '../../shared/api';
+import { LOCAL_SANDBOX_PROFILE_ID, THEME_PREFERENCES, type ProfileInput, type ThemePreference } from '../../shared/api';
 
 /** Where the settings document lives; `read` throws when the stored text is not JSON. */
 export interface SettingsBackend {
@@ -74,6 +74,8 @@ const settingsDocumentSchema = z.strictObject({
   profiles: z.array(storedProfileSchema).max(1000),
   /** Absent in files written before languages existed: the system's language. */
   language: z.enum(LANGUAGE_PREFERENCES).optional(),
+  /** Absent in files written before themes existed: the system's light or dark mode. */
+  theme: z.enum(THEME_PREFERENCES).optional(),
 });
 export type SettingsDocument = z.infer<typeof settingsDocumentSchema>;
 
@@ -94,6 +96,8 @@ export interface Settings {
   deleteProfile(id: string): boolean;
   language(): LanguagePreference;
   setLanguage(language: LanguagePreference): void;
+  theme(): ThemePreference;
+  setTheme(theme: ThemePreference): void;
   /** Notices for the user about the settings file (e.g. a corrupt file moved aside). */
   notices(): SettingsNotice[];
 }
@@ -181,6 +185,10 @@ export function createSettings(backend: SettingsBackend, now: () => number = Dat
     language: () => document.language ?? 'system',
     setLanguage(language) {
       persist({ ...document, language });
+    },
+    theme: () => document.theme ?? 'system',
+    setTheme(theme) {
+      persist({ ...document, theme });
     },
     notices: () => [...notices],
   };

@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session } from 'electron';
+import type { ThemePreference } from '../../shared/api';
 import { createConsoleRuntime } from '../console/runtime';
 import { processLog } from '../log';
 import { registerAppScheme, serveRenderer } from './app-protocol';
@@ -67,13 +68,30 @@ async function start(): Promise<void> {
   });
   // The user quit while the console was starting: closeRuntime closes it; no window.
   if (shutdown !== null) return;
-  const unregister = registerChannels(ipcMain, runtime.handlers, windows);
+  // The theme chosen in Settings drives Chromium's prefers-color-scheme from the window's first
+  // frame (and the native parts: scrollbars, select pop-ups), before the page has asked main anything.
+  const info = await runtime.handlers['app:info']({});
+  if (info.ok && info.value.theme) followTheme(info.value.theme);
+  const base = runtime.handlers;
+  const handlers: typeof base = {
+    ...base,
+    async 'preferences:set'(input) {
+      const result = await base['preferences:set'](input);
+      if (result.ok && result.value.theme) followTheme(result.value.theme);
+      return result;
+    },
+  };
+  const unregister = registerChannels(ipcMain, handlers, windows);
   const stopEvents = forwardPushEvents(runtime, windows);
   stopTransport = () => {
     stopEvents();
     unregister();
   };
   openWindow();
+}
+
+function followTheme(theme: ThemePreference): void {
+  nativeTheme.themeSource = theme;
 }
 
 /** Closes the runtime once (journal, engine, watchers) before the process exits. */

@@ -3,7 +3,7 @@
  * Each measure names the item of the Electron security checklist it implements
  * (https://www.electronjs.org/docs/latest/tutorial/security).
  */
-import { BrowserWindow, Menu, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
+import { BrowserWindow, Menu, nativeTheme, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../net/renderer-files';
 import { processLog } from '../log';
@@ -49,7 +49,8 @@ export function mainWindowOptions(preloadPath: string, mode: ShellMode): Browser
     minHeight: 600,
     title: 'Paydesk',
     show: false,
-    backgroundColor: '#ffffff',
+    // The page's --bg in the theme in use: no white flash before a dark first paint.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#121722' : '#f5f6f8',
     webPreferences: {
       preload: preloadPath, // the only bridge: dist/preload/preload.cjs
       contextIsolation: true, // "Enable context isolation"

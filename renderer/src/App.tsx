@@ -1,24 +1,30 @@
 /** The console's window: environment marker, navigation, and the open screen. */
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
-import { BatchScreen } from './screens/BatchScreen';
-import { HistoryScreen } from './screens/HistoryScreen';
-import { LookupScreen } from './screens/LookupScreen';
-import { OverviewScreen } from './screens/OverviewScreen';
-import { PaymentScreen } from './screens/PaymentScreen';
-import { PayoutScreen } from './screens/PayoutScreen';
-import { ReconcileScreen } from './screens/ReconcileScreen';
-import { SandboxScreen } from './screens/SandboxScreen';
-import { SettingsScreen } from './screens/SettingsScreen';
-import { TimelineScreen } from './screens/TimelineScreen';
 import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
 import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
+import { applyTheme } from './theme';
+
+/**
+ * Each screen is its own chunk, loaded when first opened: a support agent looking a transaction up
+ * never downloads Bulk payouts, Reconcile, the Sandbox panel or the charts (issue 17 item 6).
+ */
+const OverviewScreen = lazy(() => import('./screens/OverviewScreen').then((m) => ({ default: m.OverviewScreen })));
+const PaymentScreen = lazy(() => import('./screens/PaymentScreen').then((m) => ({ default: m.PaymentScreen })));
+const PayoutScreen = lazy(() => import('./screens/PayoutScreen').then((m) => ({ default: m.PayoutScreen })));
+const LookupScreen = lazy(() => import('./screens/LookupScreen').then((m) => ({ default: m.LookupScreen })));
+const TimelineScreen = lazy(() => import('./screens/TimelineScreen').then((m) => ({ default: m.TimelineScreen })));
+const HistoryScreen = lazy(() => import('./screens/HistoryScreen').then((m) => ({ default: m.HistoryScreen })));
+const BatchScreen = lazy(() => import('./screens/BatchScreen').then((m) => ({ default: m.BatchScreen })));
+const ReconcileScreen = lazy(() => import('./screens/ReconcileScreen').then((m) => ({ default: m.ReconcileScreen })));
+const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
+const SandboxScreen = lazy(() => import('./screens/SandboxScreen').then((m) => ({ default: m.SandboxScreen })));
 
 const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
@@ -121,6 +127,12 @@ function StartNotices() {
  */
 function LanguageRoot() {
   const preference = useProfiles((s) => s.info?.language ?? 'system');
+  const theme = useProfiles((s) => s.info?.theme);
+  // Before paint: a theme chosen in Settings shows in the same frame. Until app:info answers, the
+  // theme main.tsx applied from its mirror stays.
+  useLayoutEffect(() => {
+    if (theme) applyTheme(theme);
+  }, [theme]);
   const [language, setLanguage] = useState(currentLanguage);
   useEffect(() => {
     let live = true;
@@ -135,7 +147,12 @@ function LanguageRoot() {
 function Shell() {
   const { t } = useTranslation();
   const screen = useUi((s) => s.screen);
+  const journalId = useUi((s) => s.journalId);
   const navigate = useUi((s) => s.navigate);
+  // A screen opens at its top, not at the previous screen's scroll position.
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [screen, journalId]);
   const status = useProfiles((s) => s.status);
   const error = useProfiles((s) => s.error);
   const live = useProfiles((s) => activeProfile(s)?.environment === 'live');
@@ -168,7 +185,9 @@ function Shell() {
           ) : status !== 'ready' ? (
             <Loading label={t('loading.starting')} />
           ) : (
-            <ScreenView screen={screen} />
+            <Suspense fallback={<Loading label={t('loading.screen')} />}>
+              <ScreenView screen={screen} />
+            </Suspense>
           )}
         </main>
       </div>

@@ -1,15 +1,26 @@
-/** Entry: one typed API (preload or browser host), then the app. */
+/** Entry: the theme before anything is drawn, one typed API (preload or browser host), the router, then the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ELECTRON_API_GLOBAL } from '../../shared/api';
 import { createPaydeskApi } from './api/client';
 import { App } from './App';
+import { connectBackForwardKeys, connectRouter } from './router';
+import { createStores } from './stores';
+import { applyMirroredTheme } from './theme';
+import './theme.css';
 import './styles.css';
 import './i18n.css';
 
+applyMirroredTheme();
+const electron = ELECTRON_API_GLOBAL in window;
+// After the API: the browser transport takes its token out of the address first.
 const api = createPaydeskApi(window);
+const stores = createStores(api);
+connectRouter(stores.ui, window);
+if (electron) connectBackForwardKeys(window);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App api={api} />
+    <App api={api} stores={stores} />
   </StrictMode>,
 );

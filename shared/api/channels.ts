@@ -97,11 +97,17 @@ export interface StartNotice {
   params?: Record<string, string | number>;
 }
 
+/** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */
+export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
+export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+
 /** Channel name -> input schema. Results are typed in `ChannelResults`. */
 export const CHANNEL_INPUTS = {
   'app:info': none,
-  /** The user's preferences kept in main's settings file (the language for now). */
-  'preferences:set': z.strictObject({ language: z.enum(LANGUAGE_PREFERENCES) }),
+  /** The user's preferences kept in main's settings file: one or both of language and theme. */
+  'preferences:set': z
+    .strictObject({ language: z.enum(LANGUAGE_PREFERENCES).optional(), theme: z.enum(THEME_PREFERENCES).optional() })
+    .refine((input) => input.language !== undefined || input.theme !== undefined, { message: 'needs a language or a theme' }),
 
   'profiles:list': none,
   'profiles:save': profileInputSchema,
@@ -237,13 +243,16 @@ export interface ChannelResults extends ReconcileChannelResults {
     allowLive: boolean;
     /** The language the user chose in Settings (`system` = the operating system's). */
     language: LanguagePreference;
+    /** The colour theme the user chose in Settings (`system` = the operating system's light or dark). */
+    theme: ThemePreference;
     /**
      * Things the user should be told at start (e.g. a corrupt settings file kept aside): the window
      * shows the sentence of `code` (catalogue `console:notices`) with `params`; `message` is English, for logs.
      */
     notices?: StartNotice[];
   };
-  'preferences:set': { language: LanguagePreference };
+  /** The preferences that were set (what the input named). */
+  'preferences:set': { language?: LanguagePreference; theme?: ThemePreference };
   'profiles:list': { profiles: Profile[]; activeId: string };
   'profiles:save': Profile;
   'profiles:delete': { deleted: true };

@@ -46,7 +46,8 @@ let firstExternalId = '';
 
 describe('Paydesk in Chromium', () => {
   it('takes the token out of the address bar and keeps it where no page script can read it (an HttpOnly cookie)', async () => {
-    expect(new URL(page.url()).hash).toBe('');
+    // The fragment is the screen's address now, never the token.
+    expect(new URL(page.url()).hash).toBe('#/overview');
     const readable = await page.evaluate(() => `${document.cookie} ${JSON.stringify({ ...sessionStorage })} ${JSON.stringify({ ...localStorage })}`);
     expect(readable).not.toContain(h.host.token);
     const cookies = await h.context.cookies(h.host.origin);

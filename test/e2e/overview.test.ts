@@ -114,7 +114,9 @@ describe('Overview in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const barFill = () => page.evaluate(() => getComputedStyle(document.querySelector('path.ov-bar-payments')!).getPropertyValue('fill'));
     expect(await barFill()).toBe('rgb(122, 162, 255)');
-    expect(await page.locator('.overview').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(18, 23, 34)');
+    // The whole window is dark now (one set of tokens), not a dark panel inside a light window.
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(18, 23, 34)');
+    expect(await page.locator('.sidebar').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(22, 28, 40)');
     await screenshot(page, 'overview-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await barFill()).toBe('rgb(37, 84, 199)');

@@ -6,16 +6,18 @@ import type { Screen } from '../../renderer/src/stores/ui';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeApi, event, journal, ok, profile } from './fakeApi';
 import type { FakeApi } from './fakeApi';
+import { screenLoaded } from './render';
 
 /** The app on one screen, ready once the French navigation is on. */
 async function renderFrench(api: FakeApi, initial: { screen: Screen; journalId?: string }) {
   render(<App api={api} stores={createStores(api, { screen: initial.screen, journalId: initial.journalId ?? null })} />);
   await screen.findByRole('navigation', { name: 'Écrans' });
+  await screenLoaded();
 }
 
 afterEach(cleanup);
 
-const french = { version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const };
+const french = { version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const };
 
 describe('in French', () => {
   it('a failed payout says why, speaks of the recipient and charges nothing', async () => {

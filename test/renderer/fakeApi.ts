@@ -70,7 +70,7 @@ export interface FakeApi extends PaydeskApi {
 export function createFakeApi(handlers: Handlers = {}, profiles: Profile[] = [profile()]): FakeApi {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const defaults: Handlers = {
-    'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: profiles[0]!.id, allowLive: true, language: 'system' as const }),
+    'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: profiles[0]!.id, allowLive: true, language: 'system' as const, theme: 'system' as const }),
     'profiles:list': () => ok({ profiles, activeId: profiles[0]!.id }),
     'methods:list': () => ok({ methods: ['service_demo', 'momo_cm'] }),
     'balance:get': () => ok({ available: true, balance: 100_000, currency: 'XAF' }),

@@ -7,6 +7,7 @@ import { applyLanguage } from '../../renderer/src/i18n';
 import { createStores } from '../../renderer/src/stores';
 import type { Screen } from '../../renderer/src/stores/ui';
 import { createFakeApi, fail, ok, type FakeApi } from './fakeApi';
+import { screenLoaded } from './render';
 
 afterEach(async () => {
   cleanup();
@@ -18,7 +19,7 @@ const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, '
 
 function frenchApi(handlers: Parameters<typeof createFakeApi>[0] = {}): FakeApi {
   return createFakeApi({
-    'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const }),
+    'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const }),
     ...handlers,
   });
 }
@@ -28,6 +29,7 @@ async function renderFrench(api: FakeApi, screenName: Screen) {
   const user = userEvent.setup();
   render(<App api={api} stores={stores} />);
   await screen.findByRole('navigation', { name: 'Écrans' });
+  await screenLoaded();
   return { user };
 }
 
@@ -41,6 +43,7 @@ describe('in French', () => {
           activeProfileId: 'local',
           allowLive: true,
           language: 'fr' as const,
+          theme: 'system' as const,
           notices: [
             { code: 'SETTINGS_CORRUPT', message: 'The settings file could not be read: bad JSON.', params: { backupPath: '/data/settings.json.corrupt-1' } as Record<string, string | number> },
             { code: 'OUTCOME_UNKNOWN', message: '2 request(s) were being sent when Paydesk last stopped.', params: { count: 2 } as Record<string, string | number> },

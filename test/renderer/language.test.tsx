@@ -7,9 +7,9 @@ describe('Language', () => {
   it('switches the console to French from Settings, and remembers the choice in main', async () => {
     let stored: 'system' | 'en' | 'fr' = 'system';
     const api = createFakeApi({
-      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: stored }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: stored, theme: 'system' as const }),
       'preferences:set': (input) => {
-        stored = input.language;
+        stored = input.language ?? stored;
         return ok({ language: stored });
       },
     });

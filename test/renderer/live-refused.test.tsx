@@ -14,7 +14,7 @@ const live = profile({ id: 'acme', name: 'Acme live', environment: 'live', built
 function refusingHost() {
   return createFakeApi(
     {
-      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'acme', allowLive: false, language: 'system' as const }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'acme', allowLive: false, language: 'system' as const, theme: 'system' as const }),
       'balance:get': () => fail('LIVE_REFUSED', '"Acme live" is a live profile, and this console was started without allowing live profiles (--allow-live).'),
     },
     [live, profile()],

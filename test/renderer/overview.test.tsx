@@ -68,7 +68,7 @@ describe('Overview screen', () => {
     expect(within(today).getByText('2 completed of 5 finished')).toBeTruthy();
     expect(within(today).getByRole('row', { name: 'Payouts 1 1,000 XAF' })).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Last 7 days' })).getByText('9 transactions')).toBeTruthy();
-    const failures = screen.getByRole('figure', { name: 'Failures by reason' });
+    const failures = await screen.findByRole('figure', { name: 'Failures by reason' });
     expect(within(failures).getByRole('row', { name: /PAYER_NOT_FOUND The customer’s mobile-money account was not found\. 2 2 7,000 XAF/ })).toBeTruthy();
     // The volume chart's numbers as a table for screen readers: the day of 3 completed, and today.
     const volume = screen.getByRole('table', { name: /Payments and payouts created each day/ });
@@ -150,7 +150,7 @@ describe('Overview screen', () => {
   it('speaks French: words, money in FCFA and the percentage', async () => {
     const api = createFakeApi({
       'overview:get': () => ok(figures(TODAY)),
-      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const }),
     });
     render(<App api={api} stores={createStores(api)} />);
     await screen.findByRole('heading', { name: 'Aperçu', level: 1 });

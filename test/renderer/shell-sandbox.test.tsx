@@ -50,7 +50,7 @@ function sandboxHandlers() {
 describe('Window shell', () => {
   it('shows start notices from main and lets the user dismiss them', async () => {
     const api = createFakeApi({
-      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: false, language: 'system' as const, notices: [{ code: 'SETTINGS_CORRUPT', message: 'The settings file was unreadable; a copy was kept aside.' }] }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: false, language: 'system' as const, theme: 'system' as const, notices: [{ code: 'SETTINGS_CORRUPT', message: 'The settings file was unreadable; a copy was kept aside.' }] }),
     });
     const { user } = await renderApp(api, { screen: 'payment' });
     const notices = await screen.findByRole('region', { name: 'Notices' });

@@ -138,6 +138,8 @@ export const Menu = {
   buildFromTemplate: vi.fn((template: unknown[]) => ({ items: template })),
   setApplicationMenu: vi.fn(),
 };
+/** Chromium's colour scheme as main sets it (Settings → Theme). */
+export const nativeTheme = { themeSource: 'system' as 'system' | 'light' | 'dark', shouldUseDarkColors: false };
 
 const electron = {
   app,
@@ -150,6 +152,7 @@ const electron = {
   shell,
   dialog,
   Menu,
+  nativeTheme,
 };
 
 /** The module object `vi.mock('electron', ...)` returns (electron-store imports the default export). */

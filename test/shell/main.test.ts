@@ -85,6 +85,25 @@ describe('main process lifecycle', () => {
     expect(contents.send).toHaveBeenCalledWith('profiles:changed', { activeId: 'local-sandbox' });
   });
 
+  it('follows the theme chosen in Settings: at start from app:info, then on each preferences:set', async () => {
+    const { electron, runtime } = await bootMain((_electron, runtimeMock) => {
+      const { handlers } = runtimeMock.runtime;
+      vi.mocked(handlers['app:info']).mockResolvedValue({ ok: true, value: { theme: 'dark' } });
+      vi.mocked(handlers['preferences:set']).mockImplementation(async (input: unknown) => ({ ok: true, value: input }));
+    });
+    electron.app.becomeReady();
+    await vi.waitFor(() => expect(electron.FakeBrowserWindow.created).toHaveLength(1));
+    expect(electron.nativeTheme.themeSource).toBe('dark');
+    const contents = electron.FakeBrowserWindow.created[0]!.webContents;
+    const listener = electron.ipcMain.handlers.get('preferences:set')!;
+    await expect(listener({ sender: contents, senderFrame: contents.mainFrame }, { theme: 'light' })).resolves.toMatchObject({ ok: true });
+    expect(runtime.runtime.handlers['preferences:set']).toHaveBeenCalledWith({ theme: 'light' });
+    expect(electron.nativeTheme.themeSource).toBe('light');
+    // A language change leaves the theme alone.
+    await listener({ sender: contents, senderFrame: contents.mainFrame }, { language: 'fr' });
+    expect(electron.nativeTheme.themeSource).toBe('light');
+  });
+
   it('hardens every web contents created later', async () => {
     const { electron } = await bootMain();
     const contents = new electron.FakeWebContents();

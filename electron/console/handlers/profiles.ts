@@ -67,13 +67,15 @@ export function profileHandlers(
         activeProfileId: context.activeProfile().id,
         allowLive: deps.allowLive,
         language: deps.settings.language(),
+        theme: deps.settings.theme(),
         notices: [...(deps.notices?.() ?? []), ...deps.settings.notices().map(({ code, message, backupPath }) => ({ code, message, ...(backupPath ? { params: { backupPath } } : {}) }))],
       };
     },
 
-    async 'preferences:set'({ language }) {
-      deps.settings.setLanguage(language);
-      return { language };
+    async 'preferences:set'({ language, theme }) {
+      if (language !== undefined) deps.settings.setLanguage(language);
+      if (theme !== undefined) deps.settings.setTheme(theme);
+      return { ...(language !== undefined ? { language } : {}), ...(theme !== undefined ? { theme } : {}) };
     },
 
     async 'profiles:list'() {

@@ -4,6 +4,59 @@ import { useLayoutEffect, useRef, type ReactNode } from 'react';
 /** Open dialogs, innermost last: only the innermost one answers Escape. */
 const openDialogs: HTMLElement[] = [];
 
+/**
+ * The control that last had focus. A dialog often opens after its opener lost focus: a submit
+ * button disabled while the payout is prepared drops focus to <body> before the dialog appears.
+ * The opener is then the last control focused, not <body>.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => {
+    if (event.target instanceof HTMLElement) lastFocused = event.target;
+  }, true);
+}
+
+function openerOf(active: Element | null): HTMLElement | null {
+  if (active instanceof HTMLElement && active !== document.body) return active;
+  return lastFocused?.isConnected ? lastFocused : null;
+}
+
+
+/** Frames to wait for an opener that is still disabled (busy) or re-rendered when its dialog closes. */
+const RESTORE_TRIES = 20;
+
+/**
+ * Gives focus back to the opener once the closing render is committed, unless something else
+ * took it on purpose (a screen that opened). An opener re-rendered as a new node is found by its
+ * id; one that is gone (the payout was sent and the screen changed) leaves focus on the screen's
+ * heading, never on <body>.
+ */
+function restoreFocus(opener: HTMLElement | null): void {
+  const openerId = opener?.id || null;
+  let tries = 0;
+  function attempt(): void {
+    const active = document.activeElement;
+    if (active && active !== document.body && !openDialogs.some((d) => d.contains(active)) && active.isConnected) return;
+    const target = opener?.isConnected ? opener : openerId ? document.getElementById(openerId) : null;
+    if (target?.isConnected) {
+      target.focus();
+      if (document.activeElement === target) return;
+    }
+    if (target && tries < RESTORE_TRIES) {
+      tries += 1;
+      requestAnimationFrame(attempt);
+      return;
+    }
+    if (openDialogs.length > 0) return; // an outer dialog keeps focus itself
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading) {
+      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+      heading.focus();
+    }
+  }
+  setTimeout(attempt, 0);
+}
+
 const FOCUSABLE = 'input, select, textarea, button:not([disabled]), a[href], [tabindex="0"]';
 
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
@@ -15,7 +68,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    const previous = document.activeElement as HTMLElement | null;
+    const opener = openerOf(document.activeElement);
     openDialogs.push(dialog);
     const first = dialog.querySelector<HTMLElement>('input, button:not([disabled]), [tabindex="0"]');
     (first ?? dialog).focus();
@@ -37,7 +90,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
       document.removeEventListener('keydown', onDocumentKeyDown);
       document.removeEventListener('focusin', onDocumentFocusIn);
       openDialogs.splice(openDialogs.indexOf(dialog), 1);
-      previous?.focus?.();
+      restoreFocus(opener);
     };
   }, []);
   function onKeyDown(event: React.KeyboardEvent) {

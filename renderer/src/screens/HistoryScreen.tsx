@@ -40,6 +40,13 @@ interface Filters {
 }
 const EMPTY_FILTERS: Filters = { text: '', status: '', kind: '', from: '', to: '', minAmount: '', maxAmount: '' };
 
+/** The filters an address carries (`#/history?status=failed`): Back to History finds them again. */
+function filtersFromParams(params: Readonly<Record<string, string>>): Filters {
+  const filters = { ...EMPTY_FILTERS };
+  for (const key of Object.keys(EMPTY_FILTERS) as (keyof Filters)[]) if (typeof params[key] === 'string') filters[key] = params[key];
+  return filters;
+}
+
 function toQuery(filters: Filters, currency: string): { query: SearchQuery } | { error: string } {
   const query: SearchQuery = {};
   if (filters.text.trim()) query.text = filters.text.trim();
@@ -100,7 +107,9 @@ function HistoryList() {
           return (
             <div role="listitem" key={item.key} className="history-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
               {row ? (
-                <button type="button" className="row-button" onClick={() => openTransaction(row.id)} aria-label={tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? statusLabel(row.status) : journalStateLabel(row.state) })}>
+                <button type="button" className="row-button" onClick={() => openTransaction(row.id)}>
+                  {/* The name starts with what the row is and goes on with the visible cells (WCAG 2.5.3: the visible text is part of the name). */}
+                  <span className="sr-only">{tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? statusLabel(row.status) : journalStateLabel(row.state) })}: </span>
                   <span className="col-date muted">{formatDateTime(row.createdAt)}</span>
                   <span className="col-kind">{tr(`kinds.${row.kind}`)}</span>
                   <span className="col-who" title={`${row.customer.first_name} ${row.customer.last_name} ${row.phoneNumber}`}>
@@ -135,17 +144,30 @@ export function HistoryScreen() {
   const search = useHistory((s) => s.search);
   const exportCsv = useHistory((s) => s.exportCsv);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
-  const [filters, setFilters] = useState<Filters>(EMPTY_FILTERS);
+  const params = useUi((s) => s.params);
+  const setParams = useUi((s) => s.setParams);
+  const storedQuery = useHistory((s) => s.query);
+  const [filters, setFilters] = useState<Filters>(() => filtersFromParams(params));
   const [filterError, setFilterError] = useState<string | null>(null);
   /** The filters last sent, so a pause in typing that changed nothing does not search again. */
   const applied = useRef<string | null>(null);
 
+  // The list shows what the form says: a first search, or again when the address brought other filters.
+  const opened = useRef({ filters, storedQuery });
   useEffect(() => {
-    if (status === 'idle') {
-      applied.current = JSON.stringify({});
-      void search({});
+    const built = toQuery(opened.current.filters, currency);
+    const query = 'error' in built ? {} : built.query;
+    const key = JSON.stringify(query);
+    if (status === 'idle' || (applied.current === null && JSON.stringify(opened.current.storedQuery) !== key)) {
+      applied.current = key;
+      void search(query);
     }
-  }, [status, search]);
+    applied.current ??= key;
+  }, [status, search, currency]);
+  // The filters go into the address (replacing it: typing is not a step Back walks through).
+  useEffect(() => {
+    setParams(Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')));
+  }, [filters, setParams]);
 
   function apply(next: Filters): void {
     const built = toQuery(next, currency);

@@ -14,7 +14,7 @@ import { useOverview } from '../stores';
 import { OVERVIEW_MARKS } from '../stores/overview';
 import { amountsText, formatDay } from './overviewFormat';
 
-const tooltipStyle = { background: 'var(--ov-surface)', color: 'var(--ov-text)', border: '1px solid var(--ov-line)', borderRadius: 6 };
+const tooltipStyle = { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--line)', borderRadius: 6 };
 const tick = { fontSize: 12 };
 
 /**
@@ -81,9 +81,9 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
             <CartesianGrid vertical={false} className="ov-grid-lines" />
             <XAxis dataKey="tick" tick={tick} tickLine={false} interval={0} className="ov-axis" />
             <YAxis allowDecimals={false} tick={tick} tickLine={false} axisLine={false} width={40} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
-            <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--ov-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
-            <Bar dataKey="payments" stackId="volume" className="ov-bar-payments" fill="#2554c7" isAnimationActive={false} />
-            <Bar dataKey="payouts" stackId="volume" className="ov-bar-payouts" fill="#0f9f8f" isAnimationActive={false} />
+            <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
+            <Bar dataKey="payments" stackId="volume" className="ov-bar-payments" fill="var(--chart-payments)" isAnimationActive={false} />
+            <Bar dataKey="payouts" stackId="volume" className="ov-bar-payouts" fill="var(--chart-payouts)" isAnimationActive={false} />
           </BarChart>
         </div>
         <table className="sr-only">
@@ -121,8 +121,8 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
                 <CartesianGrid horizontal={false} className="ov-grid-lines" />
                 <XAxis type="number" allowDecimals={false} tick={tick} tickLine={false} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
                 <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={170} className="ov-axis" />
-                <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--ov-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
-                <Bar dataKey="week" className="ov-bar-failed" fill="#b42318" isAnimationActive={false} barSize={20} />
+                <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
+                <Bar dataKey="week" className="ov-bar-failed" fill="var(--chart-failed)" isAnimationActive={false} barSize={20} />
               </BarChart>
             </div>
             <table className="table ov-table ov-failures">

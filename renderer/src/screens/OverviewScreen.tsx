@@ -3,17 +3,19 @@
  * active profile (by status, by kind, success rate), the wallet balance, charts of volume and
  * failures, and the transactions processing for more than 10 minutes, each with Verify.
  */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OverviewResult, OverviewSummary } from '../../../shared/api';
 import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
-import { OverviewCharts } from './OverviewCharts';
 import { OverviewStuck } from './OverviewStuck';
 import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
+
+/** The charts (recharts) are their own chunk: only the Overview needs them. */
+const OverviewCharts = lazy(() => import('./OverviewCharts').then((m) => ({ default: m.OverviewCharts })));
 
 /** The currency to show a zero in: the one the profile's figures or wallet use. */
 function mainCurrency(data: OverviewResult, balanceCurrency: string | undefined): string {
@@ -158,7 +160,9 @@ export function OverviewScreen() {
               <OverviewStuck stuck={data.stuck} />
             </div>
           </div>
-          <OverviewCharts data={data} />
+          <Suspense fallback={<Loading label={t('loading')} />}>
+            <OverviewCharts data={data} />
+          </Suspense>
         </>
       )}
     </section>

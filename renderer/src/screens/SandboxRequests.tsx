@@ -91,7 +91,7 @@ export function SandboxRequests() {
                   <tr key={r.id} className={r.id === selectedId ? 'selected' : undefined}>
                     <td className="nowrap">{formatDateTime(r.at)}</td>
                     <td>
-                      <button type="button" className="link mono" onClick={() => select(r.id)} aria-label={t('requests.open', { method: r.method, path: r.path, status: r.status })}>
+                      <button type="button" className="link mono" onClick={() => select(r.id)} aria-label={t('requests.open', { method: r.method, path: r.query ? `${r.path}?${r.query}` : r.path, status: r.status })}>
                         {r.method} {r.path}{r.query ? `?${r.query}` : ''}
                       </button>
                     </td>

@@ -8,6 +8,7 @@ import { Empty, ErrorNotice, Field, Loading, describedBy, profileName } from '..
 import { useProfiles } from '../stores';
 import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
+import { ThemeSetting } from './ThemeSetting';
 import { SecretKeys } from './SecretKeys';
 import { t as tg } from '../i18n';
 
@@ -119,7 +120,10 @@ export function SettingsScreen() {
         <p className="muted">{t('intro')}</p>
       </header>
       {failure ? <ErrorNotice failure={failure} /> : null}
-      <LanguageSetting />
+      <div className="preferences">
+        <LanguageSetting />
+        <ThemeSetting />
+      </div>
       <div className="settings">
         <div className="card profile-list">
           <h2>{t('profiles')}</h2>

@@ -3,7 +3,7 @@
  * balance). State changes only through these actions; `profiles:changed` makes it load again.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, ChannelResults, PaydeskApi, Profile, ProfileInput, Result } from '../../../shared/api';
+import type { ApiFailure, ChannelResults, PaydeskApi, Profile, ProfileInput, Result, ThemePreference } from '../../../shared/api';
 import type { KeyType } from '../../../shared/contract';
 import type { LanguagePreference } from '../../../shared/i18n';
 
@@ -28,7 +28,9 @@ export interface ProfilesState {
   setSecret(profileId: string, keyType: KeyType, secret: string): Promise<Result<{ stored: true }>>;
   deleteSecret(profileId: string, keyType: KeyType): Promise<Result<{ deleted: boolean }>>;
   /** Remembers the language in main's settings; the window follows `info.language`. */
-  setLanguage(language: LanguagePreference): Promise<Result<{ language: LanguagePreference }>>;
+  setLanguage(language: LanguagePreference): Promise<Result<ChannelResults['preferences:set']>>;
+  /** Remembers the colour theme in main's settings; the window follows `info.theme`. */
+  setTheme(theme: ThemePreference): Promise<Result<ChannelResults['preferences:set']>>;
 }
 
 export function activeProfile(state: Pick<ProfilesState, 'profiles' | 'activeId'>): Profile | null {
@@ -109,7 +111,13 @@ export function createProfilesStore(api: PaydeskApi) {
     async setLanguage(language) {
       const result = await api.invoke('preferences:set', { language });
       const info = get().info;
-      if (result.ok && info) set({ info: { ...info, language: result.value.language } });
+      if (result.ok && info) set({ info: { ...info, language } });
+      return result;
+    },
+    async setTheme(theme) {
+      const result = await api.invoke('preferences:set', { theme });
+      const info = get().info;
+      if (result.ok && info) set({ info: { ...info, theme } });
       return result;
     },
   }));

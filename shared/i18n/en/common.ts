@@ -25,9 +25,10 @@ export default {
   },
   environment: { sandbox: 'sandbox', live: 'live' },
   notices: { region: 'Notices', dismiss: 'Dismiss', dismissLabel: 'Dismiss: {{message}}' },
-  loading: { starting: 'Starting Paydesk', profilesFailed: 'The console could not load its profiles.' },
+  loading: { starting: 'Starting Paydesk', screen: 'Opening the screen', profilesFailed: 'The console could not load its profiles.' },
   actions: { cancel: 'Cancel', close: 'Close', save: 'Save', retry: 'Try again', copy: 'Copy', copied: 'Copied' },
   unknownFailure: { title: 'Something went wrong.', next: 'Try again; if it persists, report the code below.' },
   failedWithCode: 'Failed with code {{code}}.',
   language: { label: 'Language', system: 'System language ({{language}})', en: 'English', fr: 'Français' },
+  theme: { label: 'Theme', system: 'System ({{theme}})', light: 'Light', dark: 'Dark' },
 } as const;

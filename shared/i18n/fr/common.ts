@@ -27,9 +27,10 @@ export default {
   },
   environment: { sandbox: 'bac à sable', live: 'production' },
   notices: { region: 'Avis', dismiss: 'Masquer', dismissLabel: 'Masquer : {{message}}' },
-  loading: { starting: 'Démarrage de Paydesk', profilesFailed: 'La console n’a pas pu charger ses profils.' },
+  loading: { starting: 'Démarrage de Paydesk', screen: 'Ouverture de l’écran', profilesFailed: 'La console n’a pas pu charger ses profils.' },
   actions: { cancel: 'Annuler', close: 'Fermer', save: 'Enregistrer', retry: 'Réessayer', copy: 'Copier', copied: 'Copié' },
   unknownFailure: { title: 'Un problème est survenu.', next: 'Réessayez ; si cela persiste, signalez le code ci-dessous.' },
   failedWithCode: 'Échec avec le code {{code}}.',
   language: { label: 'Langue', system: 'Langue du système ({{language}})', en: 'English', fr: 'Français' },
+  theme: { label: 'Thème', system: 'Système ({{theme}})', light: 'Clair', dark: 'Sombre' },
 } as const satisfies Messages<typeof en>;

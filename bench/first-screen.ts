@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:first-screen`: how fast the console's first screen comes, now that the renderer
+ * is split per screen (issue 17 item 6). Builds the renderer, then prints:
+ * - the JavaScript the first screen loads (every script fetched until the Overview's charts are
+ *   drawn), raw and gzip, against the 300 kB gzip budget, beside the whole renderer's JavaScript;
+ * - time from the browser host's start to the Overview drawn (host start, Chromium launch, page
+ *   load), and page navigation to drawn, over RUNS fresh browser contexts (nothing cached);
+ * - a screen switch (Overview -> History, click to heading and list drawn), first time (its chunk
+ *   fetched) and again (cached), beside the same page's bare navigation (no script) as baseline.
+ * Speed is measured here, never asserted in tests. Removes its temp folder even when it fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import { startBrowserHost } from '../electron/browser-host/server';
+import { createConsoleRuntime } from '../electron/console/runtime';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = join(ROOT, 'dist/renderer');
+const RUNS = 6;
+const BUDGET_GZIP = 300 * 1024;
+
+/** Overview -> History in the page: from the click to the heading and the list drawn, on the page's clock. */
+const SWITCH_TO_HISTORY = `(async () => {
+  const t0 = performance.now();
+  const nav = document.querySelector('nav[aria-label="Screens"]');
+  [...nav.querySelectorAll('button')].find((b) => b.textContent === 'History').click();
+  await new Promise((done) => {
+    const check = () => (document.querySelector('main h1')?.textContent === 'History' && document.querySelector('.history-row, .empty') ? done() : requestAnimationFrame(check));
+    check();
+  });
+  await new Promise((done) => requestAnimationFrame(done));
+  return performance.now() - t0;
+})()`;
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const gzipOf = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+async function main(): Promise<void> {
+  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-first-screen-'));
+  let browser: Browser | null = null;
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const started = performance.now();
+    const runtime = await createConsoleRuntime({ userDataDir: dir, transport: 'browser', allowLive: false, version: 'bench' });
+    cleanups.push(() => runtime.close());
+    const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
+    cleanups.push(() => host.close());
+    const hostReady = performance.now() - started;
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const browserReady = performance.now() - started;
+
+    const navigationToDrawn: number[] = [];
+    const firstSwitch: number[] = [];
+    const againSwitch: number[] = [];
+    const bare: number[] = [];
+    let scripts: string[] = [];
+    for (let run = 0; run < RUNS + 1; run += 1) {
+      const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Africa/Douala', locale: 'en-GB' });
+      const page = await context.newPage();
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') fetched.push(new URL(request.url()).pathname);
+      });
+      await page.goto(host.url);
+      await page.locator('.ov-charts[data-drawn="true"]').waitFor({ timeout: 60_000 });
+      const drawnAt = performance.now();
+      const drawn = await page.evaluate(() => performance.getEntriesByName('paydesk:overview:drawn')[0]!.startTime);
+      if (run === 0) scripts = [...fetched];
+      // Overview -> History: from the click to the heading and the list drawn (the page's own clock).
+      // A string, not a function: tsx's name-keeping helper does not exist in the page.
+      const switchTime = () => page.evaluate(SWITCH_TO_HISTORY) as Promise<number>;
+      const first = await switchTime();
+      await page.getByRole('button', { name: 'Overview', exact: true }).click();
+      await page.locator('.ov-charts[data-drawn="true"]').waitFor();
+      const again = await switchTime();
+      // Baseline: the same page with scripts off, navigation to its load event.
+      const plain = await browser.newContext({ javaScriptEnabled: false });
+      const plainPage = await plain.newPage();
+      await plainPage.goto(host.url.split('#')[0]!);
+      const bareLoad = await plainPage.evaluate(() => (performance.getEntriesByType('navigation' as never)[0] as PerformanceNavigationTiming).loadEventEnd);
+      await plain.close();
+      await context.close();
+      if (run === 0) {
+        // The very first page also pays for the host and the browser starting.
+        console.log(`start -> Overview drawn, first page: ${ms(drawnAt - started)} (host ready ${ms(hostReady)}, Chromium launched ${ms(browserReady)})`);
+        continue; // warm-up otherwise
+      }
+      navigationToDrawn.push(drawn);
+      firstSwitch.push(first);
+      againSwitch.push(again);
+      bare.push(bareLoad);
+    }
+
+    const unique = [...new Set(scripts)];
+    const sizes = unique.map((path) => {
+      const file = join(DIST, path.replace(/^\//, ''));
+      return { path, raw: readFileSync(file).length, gzip: gzipOf(file) };
+    });
+    const firstRaw = sizes.reduce((n, s) => n + s.raw, 0);
+    const firstGzip = sizes.reduce((n, s) => n + s.gzip, 0);
+    const all = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
+    const allGzip = all.reduce((n, f) => n + gzipOf(join(DIST, 'assets', f)), 0);
+    console.log('\nJavaScript of the first screen (scripts fetched until the Overview was drawn)');
+    for (const s of sizes.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${s.path.padEnd(48)} ${kb(s.raw).padStart(10)} raw ${kb(s.gzip).padStart(9)} gzip`);
+    console.log(`  total: ${kb(firstRaw)} raw, ${kb(firstGzip)} gzip = ${((firstGzip / BUDGET_GZIP) * 100).toFixed(0)} % of the 300 kB budget; ${unique.length} of ${all.length} chunks, ${((firstGzip / allGzip) * 100).toFixed(0)} % of all the renderer's JavaScript (${kb(allGzip)} gzip)`);
+    console.log(`\nPage loads in fresh contexts (${RUNS} after a warm-up), medians`);
+    console.log(`  navigation -> Overview drawn: ${ms(median(navigationToDrawn))} (bare page without scripts: ${ms(median(bare))}, ratio ${(median(navigationToDrawn) / median(bare)).toFixed(1)}x)`);
+    console.log(`  screen switch Overview -> History: first ${ms(median(firstSwitch))} (chunk fetched), again ${ms(median(againSwitch))}; first / again = ${(median(firstSwitch) / median(againSwitch)).toFixed(2)}`);
+    console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
