@@ -5,7 +5,7 @@
  * included, so errors point at the row the user sees.
  */
 import Papa from 'papaparse';
-import { BATCH_COLUMNS, BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
+import { BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
 import { headerMeaning, unknownColumnError } from './columns';
 
 export interface ParsedRow {

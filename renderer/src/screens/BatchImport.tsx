@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
+import { translateFileError } from '../messages/batchFile';
 import { downloadCsv } from '../components/download';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
@@ -140,11 +141,13 @@ export function BatchImport() {
             {localError}
           </div>
         ) : null}
-        {importing.error ? <ErrorNotice failure={importing.error} title={t('importer.failed')} /> : null}
+        {importing.error ? (
+          <ErrorNotice failure={importing.error} title={t('importer.failed')} next={importing.error.fields?.text?.length ? t('importer.fixFile') : undefined} />
+        ) : null}
         {importing.error?.fields?.text?.length ? (
           <ul className="field-error" aria-label={t('importer.problems')}>
             {importing.error.fields.text.map((problem) => (
-              <li key={problem}>{problem}</li>
+              <li key={problem}>{translateFileError(problem)}</li>
             ))}
           </ul>
         ) : null}

@@ -32,6 +32,17 @@ export default {
     unreadable: '{{name}} could not be read.',
     failed: 'The file could not be imported.',
     problems: 'What is wrong with the file',
+    fixFile: 'Correct the file as listed below, then choose it again.',
+  },
+  /** The file's own problems (shared/batch/parse.ts): English as parse.ts writes them. */
+  fileErrors: {
+    quote: 'row {{row}}: a quote is opened and never closed',
+    empty: 'the file is empty: it needs a header line, then one line per payout',
+    unknownColumn: 'column {{position}} "{{header}}" is not a known column (accepted: {{accepted}}, or meta.KEY for metadata)',
+    repeats: 'column {{position}} "{{header}}" repeats {{column}}',
+    missing: 'the column {{column}} is missing',
+    noRows: 'the file has a header but no rows',
+    tooMany: 'the file has {{rows}} rows; a batch takes at most {{max}}',
   },
   duplicateFile: {
     title: 'These rows were already sent',

@@ -34,6 +34,16 @@ export default {
     unreadable: '{{name}} n’a pas pu être lu.',
     failed: 'Le fichier n’a pas pu être importé.',
     problems: 'Ce qui ne va pas dans le fichier',
+    fixFile: 'Corrigez le fichier comme indiqué ci-dessous, puis choisissez-le à nouveau.',
+  },
+  fileErrors: {
+    quote: 'ligne {{row}} : un guillemet est ouvert et jamais fermé',
+    empty: 'le fichier est vide : il lui faut une ligne d’en-tête, puis une ligne par transfert',
+    unknownColumn: 'la colonne {{position}} « {{header}} » n’est pas une colonne connue (acceptées : {{accepted}}, ou meta.CLÉ pour les métadonnées)',
+    repeats: 'la colonne {{position}} « {{header}} » répète {{column}}',
+    missing: 'la colonne {{column}} manque',
+    noRows: 'le fichier a une ligne d’en-tête mais aucune ligne',
+    tooMany: 'le fichier a {{rows}} lignes ; un lot en prend au plus {{max}}',
   },
   duplicateFile: {
     title: 'Ces lignes ont déjà été envoyées',
