@@ -7,6 +7,7 @@
  */
 import { useCallback, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import '../tables.css';
 
 export interface ColumnSpec {
   key: string;
@@ -87,6 +88,7 @@ export function ColumnHeader({
   label,
   children,
   className,
+  role = 'columnheader',
 }: {
   column: ColumnSpec;
   widths: ColumnWidths;
@@ -94,6 +96,8 @@ export function ColumnHeader({
   label: string;
   children?: ReactNode;
   className?: string;
+  /** `columnheader` inside a role=table; none over a list (Reconcile's report is a list of rows). */
+  role?: 'columnheader' | undefined;
 }) {
   const { t } = useTranslation('components');
   const resizable = column.resizable !== false;
@@ -127,7 +131,7 @@ export function ColumnHeader({
 
   const current = widths.width(column.key);
   return (
-    <span role="columnheader" className={`grid-col-head${className ? ` ${className}` : ''}`} title={label}>
+    <span role={role} className={`grid-col-head${className ? ` ${className}` : ''}`} title={label}>
       <span className="grid-col-label">{children ?? label}</span>
       {resizable ? (
         <span

@@ -12,23 +12,22 @@ import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/bat
 import { BatchRowResult } from './BatchRowResult';
 import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
 import { translateFieldErrors } from '../messages/fields';
-import '../tables.css';
 
 /** The estimate of a row's height; rows grow to show a wrapped error or a long name whole. */
 const ROW_HEIGHT = 50;
 /** The table's columns: they share the window's width (fr tracks), and each can be resized. */
 const COLUMNS: readonly ColumnSpec[] = [
-  { key: 'row', track: '52px', resizable: false },
-  { key: 'phone_number', track: 'minmax(130px, 1fr)', min: 90 },
-  { key: 'amount', track: 'minmax(100px, 0.8fr)', min: 70 },
-  { key: 'first_name', track: 'minmax(80px, 0.9fr)', min: 60 },
-  { key: 'last_name', track: 'minmax(80px, 0.9fr)', min: 60 },
-  { key: 'email', track: 'minmax(130px, 1.5fr)', min: 80 },
-  { key: 'description', track: 'minmax(90px, 1fr)', min: 60 },
-  { key: 'external_id', track: 'minmax(120px, 1.2fr)', min: 80 },
-  { key: 'metadata', track: 'minmax(80px, 0.8fr)', min: 60 },
-  { key: 'result', track: 'minmax(140px, 1.1fr)', min: 100 },
-  { key: 'actions', track: '104px', resizable: false },
+  { key: 'row', track: '44px', resizable: false },
+  { key: 'phone_number', track: 'minmax(132px, 1fr)', min: 100 },
+  { key: 'amount', track: 'minmax(88px, 0.8fr)', min: 70 },
+  { key: 'first_name', track: 'minmax(72px, 0.9fr)', min: 56 },
+  { key: 'last_name', track: 'minmax(80px, 0.9fr)', min: 56 },
+  { key: 'email', track: 'minmax(108px, 1.5fr)', min: 80 },
+  { key: 'description', track: 'minmax(80px, 1fr)', min: 60 },
+  { key: 'external_id', track: 'minmax(104px, 1.2fr)', min: 80 },
+  { key: 'metadata', track: 'minmax(76px, 0.6fr)', min: 60 },
+  { key: 'result', track: 'minmax(92px, 1.1fr)', min: 90 },
+  { key: 'actions', track: '84px', resizable: false },
 ];
 
 function EditableCell({
@@ -67,7 +66,7 @@ function EditableCell({
   }
 
   return (
-    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-invalid={errors?.length ? 'true' : undefined}>
+    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-column={column} data-invalid={errors?.length ? 'true' : undefined}>
       {editing ? (
         <input
           aria-label={label}
