@@ -204,4 +204,18 @@ export interface BatchProgress {
   etaSeconds: number | null;
   /** Of the accepted rows: how many reached a final status. */
   final: number;
+  /**
+   * While the runner waits out the service's rate limit (a 429 or 503 with Retry-After) before
+   * sending more: the ISO time the wait ends; null (or absent) otherwise. The screen counts down
+   * "Waiting for the service's rate limit (N s)" and adds the wait to the time left.
+   */
+  waitingUntil?: string | null;
+  /**
+   * Pause or Cancel remaining was asked while rows are still in flight: the runner sends nothing
+   * more and the state changes (paused / cancelled) once those rows are answered. The screen shows
+   * "Pausing…" / "Cancelling…" meanwhile. null (or absent) otherwise.
+   */
+  stopping?: 'pause' | 'cancel' | null;
+  /** Rows sent and not yet answered (the requests in flight), when the runner knows it. */
+  inFlight?: number;
 }
