@@ -16,7 +16,7 @@ import { downloadCsv } from '../components/download';
 import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
 
 const ROW_HEIGHT = 44;
-const COLUMN_KEYS = { row: 1, externalId: 1, kind: 1, amount: 1, expected: 1, category: 1, serviceStatus: 1, serviceAmount: 1, detail: 1 } as const;
+type ReportColumnKey = 'row' | 'externalId' | 'kind' | 'amount' | 'expected' | 'category' | 'serviceStatus' | 'serviceAmount' | 'detail';
 /** The report's columns (keys of `reconcile:columns`), sharing the window's width, each resizable. */
 const REPORT_COLUMNS: readonly ColumnSpec[] = [
   { key: 'row', track: 'minmax(64px, 0.5fr)', min: 48 },
@@ -138,7 +138,7 @@ function ReportRows() {
       {/* The rows are a list (each one a button); the head names the columns and resizes them. */}
       <div className="rc-line rc-head" style={widths.style}>
         {REPORT_COLUMNS.map((column) => (
-          <ColumnHeader key={column.key} column={column} widths={widths} label={t(`columns.${column.key as keyof typeof COLUMN_KEYS}`)} role={undefined} className={column.key === 'amount' || column.key === 'serviceAmount' ? 'rc-col-amount' : undefined} />
+          <ColumnHeader key={column.key} column={column} widths={widths} label={t(`columns.${column.key as ReportColumnKey}`)} role={undefined} className={column.key === 'amount' || column.key === 'serviceAmount' ? 'rc-col-amount' : undefined} />
         ))}
       </div>
       <div className="rc-list" style={widths.style} ref={parent} role="region" aria-label={t('report.rowsLabel', { rows: formatCount(total) })} tabIndex={0}>
