@@ -125,6 +125,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
     },
     requests: (query) => handle.inspector.list(query),
+    revealSecret: (which) => (which === 'adminToken' ? handle.adminToken : handle.webhookSecret(appId)),
     nowSeconds: () => handle.clock.nowSeconds(),
   };
   if (webhooks.deliveryPage) {

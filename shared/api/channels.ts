@@ -158,6 +158,8 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
+  'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
 
   // Bulk payouts from a CSV file (issue 10).
   'batches:template': z.strictObject({ language: z.enum(LANGUAGES) }),
@@ -275,6 +277,7 @@ export interface ChannelResults extends ReconcileChannelResults {
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:revealSecret': { value: string };
   'batches:template': { filename: string; csv: string };
   'batches:import': BatchDetail;
   'batches:updateRow': BatchDetail;

@@ -54,6 +54,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:settle': { transactionId: 'TE_1' },
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:setMaintenance': { on: true },
+  'sandbox:revealSecret': { which: 'adminToken' },
   'batches:template': { language: 'fr' },
   'batches:import': { fileName: 'payouts.csv', text: 'phone_number,amount\n+237650000001,5000\n', paymentMethod: 'momo_cm' },
   'batches:updateRow': { batchId: 'b1', rowNumber: 2, values: { amount: '5000' } },

@@ -13,6 +13,7 @@ import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
+import { DeveloperAccess } from './SandboxAccess';
 import { SandboxRequests } from './SandboxRequests';
 import { SandboxSignHelper } from './SandboxSignHelper';
 
@@ -241,6 +242,7 @@ export function SandboxScreen() {
           <SandboxRequests />
           <SandboxSignHelper />
           <SandboxDeliveries />
+          <DeveloperAccess />
         </>
       ) : null}
     </section>

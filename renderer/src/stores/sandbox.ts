@@ -22,6 +22,8 @@ export interface SandboxState {
   settle(transactionId: string): Promise<Result<{ status: string }>>;
   advanceClock(seconds: number): Promise<Result<{ clockOffsetSeconds: number }>>;
   setMaintenance(on: boolean): Promise<Result<{ maintenance: boolean }>>;
+  /** A sandbox secret on the developer's request; the value is the caller's to show, never kept here. */
+  revealSecret(which: 'webhookSecret' | 'adminToken'): Promise<Result<{ value: string }>>;
 }
 
 export function createSandboxStore(api: PaydeskApi) {
@@ -68,6 +70,7 @@ export function createSandboxStore(api: PaydeskApi) {
       settle: (transactionId) => control(api.invoke('sandbox:settle', { transactionId })),
       advanceClock: (seconds) => control(api.invoke('sandbox:advanceClock', { seconds })),
       setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
+      revealSecret: (which) => api.invoke('sandbox:revealSecret', { which }),
     };
   });
 }
