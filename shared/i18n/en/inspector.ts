@@ -117,5 +117,6 @@ export default {
     bodyExactNode: 'send these exact bytes: do not JSON.stringify again',
     bodyExactPhp: 'send these exact bytes: json_encode would escape "/" and accents',
     clockAhead: 'the sandbox clock is {{seconds}} s ahead',
+    freshExternalId: 'a new external_id on every run: the service takes each one once',
   },
 } as const;

@@ -117,5 +117,6 @@ export default {
     bodyExactNode: 'envoyez exactement ces octets : ne refaites pas JSON.stringify',
     bodyExactPhp: 'envoyez exactement ces octets : json_encode échapperait « / » et les accents',
     clockAhead: 'l’horloge du bac à sable a {{seconds}} s d’avance',
+    freshExternalId: 'une nouvelle external_id à chaque exécution\u00a0: le service n’accepte chacune qu’une fois',
   },
 } as const satisfies Messages<typeof en>;
