@@ -224,7 +224,7 @@ export function SandboxScreen() {
                   return (
                     <tr key={`${k.environment}-${k.type}`}>
                       <td>{names.environment}</td><td>{names.type}</td>
-                      <td><span className="mono small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={t('engine.copyPublic', names)} /></td>
+                      <td><span className="mono nowrap small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={t('engine.copyPublic', names)} /></td>
                       <td><span className="muted small">{t('engine.hidden')}</span> <CopyButton value={k.secretKey} label={t('engine.copySecret', names)} /></td>
                     </tr>
                   );
