@@ -102,6 +102,43 @@ export interface BatchCounts {
   processing: number;
 }
 
+/**
+ * The counters every screen and export shows, from one snapshot of the rows' counts, so they
+ * always add up: sent = accepted + failed + unknown + in flight, and valid = sent + remaining.
+ * - `accepted`: created at the service and not failed (completed or still processing);
+ * - `failed`: refused by the service, or created and then failed or cancelled;
+ * - `settled`: every row has a final status (nothing left to send, in flight, unknown or processing).
+ */
+export interface BatchFigures {
+  sent: number;
+  accepted: number;
+  completed: number;
+  failed: number;
+  unknown: number;
+  inFlight: number;
+  processing: number;
+  remaining: number;
+  /** Rows created at the service whose status is final (completed, failed or cancelled). */
+  final: number;
+  settled: boolean;
+}
+
+export function batchFigures(counts: BatchCounts): BatchFigures {
+  const remaining = counts.notSent;
+  return {
+    sent: counts.valid - remaining,
+    accepted: counts.completed + counts.processing,
+    completed: counts.completed,
+    failed: counts.rejected + counts.failed + counts.cancelled,
+    unknown: counts.unknown,
+    inFlight: counts.pending,
+    processing: counts.processing,
+    remaining,
+    final: counts.completed + counts.failed + counts.cancelled,
+    settled: remaining === 0 && counts.pending === 0 && counts.unknown === 0 && counts.processing === 0,
+  };
+}
+
 export interface BatchSummary {
   id: string;
   fileName: string;
@@ -193,7 +230,7 @@ export interface BatchProgress {
   state: BatchState;
   sent: number;
   accepted: number;
-  /** Rejected rows plus accepted rows that ended failed or cancelled. */
+  /** Refused rows plus created rows that ended failed or cancelled. */
   failed: number;
   unknown: number;
   /** Valid rows not sent yet. */
@@ -202,20 +239,16 @@ export interface BatchProgress {
   ratePerSecond: number;
   /** null until a rate is known. */
   etaSeconds: number | null;
-  /** Of the accepted rows: how many reached a final status. */
+  /** Of the rows created at the service: how many reached a final status. */
   final: number;
-  /**
-   * While the runner waits out the service's rate limit (a 429 or 503 with Retry-After) before
-   * sending more: the ISO time the wait ends; null (or absent) otherwise. The screen counts down
-   * "Waiting for the service's rate limit (N s)" and adds the wait to the time left.
-   */
+  /** Accepted rows whose status is not final yet. */
+  processing?: number;
+  /** Every row has a final status (see batchFigures). */
+  settled?: boolean;
+  /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
   waitingUntil?: string | null;
-  /**
-   * Pause or Cancel remaining was asked while rows are still in flight: the runner sends nothing
-   * more and the state changes (paused / cancelled) once those rows are answered. The screen shows
-   * "Pausing…" / "Cancelling…" meanwhile. null (or absent) otherwise.
-   */
+  /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
   stopping?: 'pause' | 'cancel' | null;
-  /** Rows sent and not yet answered (the requests in flight), when the runner knows it. */
+  /** Rows sent and not yet answered (the requests in flight), when the runner knows it: "Pausing… N rows". */
   inFlight?: number;
 }

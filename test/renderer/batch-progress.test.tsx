@@ -88,23 +88,25 @@ describe('batch progress while the runner waits or stops', () => {
 
   it('says "Pausing…" from the runner until the rows in flight are answered, then "Paused"', async () => {
     const { api, backend } = await sending();
-    // The runner stops sending but rows are still in flight: its pushes say so.
-    act(() => api.emit('batch:progress', progress({ sent: 2, accepted: 0, remaining: 1, ratePerSecond: 1, etaSeconds: 1, stopping: 'pause', inFlight: 2 })));
+    // The runner writes `paused` first and reports `stopping` while the rows in flight settle.
+    backend.update('b1', 'paused', (row) => row);
+    act(() => api.emit('batch:progress', progress({ state: 'paused', sent: 2, accepted: 0, remaining: 1, ratePerSecond: 1, etaSeconds: 1, stopping: 'pause', inFlight: 2 })));
     expect(await screen.findByText('Pausing… nothing more is sent; waiting for 2 rows already sent to be answered.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: /^Sending.*Pausing…$/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Pause' })).toHaveProperty('disabled', true);
     expect(counter('Time left')).toBe('—');
-    act(() => api.emit('batch:progress', progress({ sent: 2, accepted: 2, remaining: 1, stopping: 'pause', inFlight: 1 })));
+    expect(screen.queryByText('Paused. Payouts already sent keep settling.')).toBeNull();
+    act(() => api.emit('batch:progress', progress({ state: 'paused', sent: 2, accepted: 2, remaining: 1, stopping: 'pause', inFlight: 1 })));
     expect(await screen.findByText('Pausing… nothing more is sent; waiting for 1 row already sent to be answered.')).toBeTruthy();
-    backend.update('b1', 'paused', (row) => row);
     act(() => api.emit('batch:progress', progress({ state: 'paused', sent: 2, accepted: 2, remaining: 1, stopping: null, inFlight: 0 })));
     expect(await screen.findByText('Paused. Payouts already sent keep settling.')).toBeTruthy();
     expect(screen.queryByText(/Pausing…/)).toBeNull();
   });
 
   it('says "Cancelling…" while the runner settles the rows in flight after Cancel remaining', async () => {
-    const { api } = await sending();
-    act(() => api.emit('batch:progress', progress({ sent: 1, accepted: 0, remaining: 2, stopping: 'cancel', inFlight: 1 })));
+    const { api, backend } = await sending();
+    backend.update('b1', 'cancelled', (row) => row);
+    act(() => api.emit('batch:progress', progress({ state: 'cancelled', sent: 1, accepted: 0, remaining: 2, stopping: 'cancel', inFlight: 1 })));
     expect(await screen.findByText('Cancelling… nothing more is sent; waiting for the rows already sent to be answered.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: /^Sending.*Cancelling…$/ })).toBeTruthy();
   });

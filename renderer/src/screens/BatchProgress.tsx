@@ -1,7 +1,7 @@
 /** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchDetail, BatchProgress } from '../../../shared/api';
+import { batchFigures, type BatchDetail, type BatchProgress } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
@@ -9,19 +9,21 @@ import { useBatch } from '../stores';
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
 export function progressFromCounts(detail: BatchDetail): BatchProgress {
   const { counts, id, state } = detail.batch;
-  const sent = counts.accepted + counts.rejected + counts.unknown + counts.pending;
+  const figures = batchFigures(counts);
   return {
     batchId: id,
     mode: 'send',
     state,
-    sent,
-    accepted: counts.accepted,
-    failed: counts.rejected + counts.failed + counts.cancelled,
-    unknown: counts.unknown,
-    remaining: Math.max(0, counts.valid - sent),
+    sent: figures.sent,
+    accepted: figures.accepted,
+    failed: figures.failed,
+    unknown: figures.unknown,
+    remaining: figures.remaining,
     ratePerSecond: 0,
     etaSeconds: null,
-    final: counts.completed + counts.failed + counts.cancelled,
+    final: figures.final,
+    processing: figures.processing,
+    settled: figures.settled,
   };
 }
 
@@ -113,10 +115,12 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const unknownPct = (p.unknown / total) * 100;
   const failedPct = (p.failed / total) * 100;
   const okPct = Math.max(0, ((p.sent - p.failed - p.unknown) / total) * 100);
-  const processing = p.accepted - p.final;
+  const processing = p.processing ?? counted.processing ?? 0;
+  const settled = p.settled ?? counted.settled ?? false;
   const unknownRows = detail.batch.counts.unknown;
-  const live = state === 'sending' ? pushed : null;
-  const stopping = state === 'sending' ? (live?.stopping ?? stopAsked) : null;
+  // The runner writes paused / cancelled first and reports `stopping` until the rows in flight settle.
+  const live = state === 'sending' || state === 'paused' || state === 'cancelled' ? pushed : null;
+  const stopping = live?.stopping ?? (state === 'sending' ? stopAsked : null);
   const waitSeconds = useSecondsUntil(state === 'sending' && !stopping ? live?.waitingUntil : null);
   const secondsLeft = honestSecondsLeft(p, waitSeconds);
   const inFlight = live?.inFlight;
@@ -125,7 +129,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   return (
     <section className="card" aria-labelledby="batch-progress-title">
       <h2 id="batch-progress-title">
-        {state === 'done' || state === 'cancelled' ? t('progress.headingDone') : t('progress.heading')}
+        {(state === 'done' || state === 'cancelled') && !stopping ? t('progress.headingDone') : t('progress.heading')}
         {phase ? <span className="batch-phase" data-phase={stopping ?? 'waiting'}> · {phase}</span> : null}
       </h2>
       {state === 'interrupted' ? (
@@ -166,9 +170,9 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         ) : null}
         {stopping === 'pause' ? (inFlight !== undefined && inFlight > 0 ? t('progress.pausingInFlight', { count: inFlight, n: formatCount(inFlight) }) : t('progress.pausing')) : null}
         {stopping === 'cancel' ? t('progress.cancelling') : null}
-        {state === 'paused' ? t('progress.paused') : null}
+        {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
-        {(state === 'done' || state === 'cancelled') && processing <= 0 ? t('progress.settled') : null}
+        {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
       </p>
       <div className="actions left">
         {state === 'sending' ? (
