@@ -175,7 +175,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
       </p>
       <div className="actions left">
-        {state === 'sending' ? (
+        {state === 'sending' || stopping === 'pause' ? (
           <button
             type="button"
             className="secondary"
@@ -188,7 +188,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
             {t('progress.pause')}
           </button>
         ) : null}
-        {state === 'paused' ? (
+        {state === 'paused' && !stopping ? (
           <button type="button" className="primary" onClick={() => void resume()}>
             {t('progress.resume')}
           </button>
