@@ -74,6 +74,14 @@ export function acceptedHeaders(): string {
   }).join(', ');
 }
 
+/** The accepted columns as a reader of `language` names them: the column, then its template header in that language. */
+export function acceptedHeadersIn(language: (typeof LANGUAGES)[number]): string {
+  return BATCH_COLUMNS.map((column) => {
+    const local = resources[language].batchCsv.columns[column];
+    return normaliseHeader(local) === normaliseHeader(column) ? column : `${column} (${local})`;
+  }).join(', ');
+}
+
 /** The error of a header naming no column: the columns accepted, so the user can rename it. */
 export function unknownColumnError(position: number, header: string): string {
   return `column ${position} "${header.trim().slice(0, 60)}" is not a known column (accepted: ${acceptedHeaders()}, or meta.KEY for metadata)`;

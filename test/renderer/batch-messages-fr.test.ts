@@ -55,7 +55,7 @@ describe('bulk payout errors in French', () => {
     expect(french.filter((text) => english.test(text.replace(/\(acceptées.*\)/, '')))).toEqual([]);
     expect(french).not.toContain('n’est pas valide');
     expect(translateFileError('column 6 "Colour" is not a known column (accepted: amount (montant), or meta.KEY for metadata)')).toBe(
-      'la colonne 6 « Colour » n’est pas une colonne connue (acceptées : amount (montant), ou meta.CLÉ pour les métadonnées)',
+      'la colonne 6 « Colour » n’est pas une colonne connue (acceptées : phone_number (telephone), amount (montant), first_name (prenom), last_name (nom), email, description, external_id (reference_externe), payment_method (moyen_de_paiement), ou meta.CLÉ pour les métadonnées)',
     );
     expect(translateFieldError('is the same as row 2: the service accepts an external id once')).toBe('est identique à la ligne 2 : le service n’accepte une référence externe qu’une seule fois');
     await applyLanguage('en');

@@ -5,6 +5,7 @@
  * key (`batch:fileErrors.*`) with its captures as parameters. English is shown as it came.
  */
 import type enBatch from '../../../shared/i18n/en/batch';
+import { acceptedHeadersIn } from '../../../shared/batch/columns';
 import { currentLanguage, t } from '../i18n';
 
 type FileErrorKey = keyof (typeof enBatch)['fileErrors'];
@@ -36,5 +37,7 @@ export function translateFileError(message: string): string {
   const known = fileErrorKey(message);
   if (!known) return message;
   const translate = t as unknown as (key: `batch:fileErrors.${FileErrorKey}`, params: Record<string, string>) => string;
-  return translate(`batch:fileErrors.${known.key}`, known.params);
+  // main lists the English spellings too; a French reader gets the columns with their French headers.
+  const params = known.key === 'unknownColumn' ? { ...known.params, accepted: acceptedHeadersIn('fr') } : known.params;
+  return translate(`batch:fileErrors.${known.key}`, params);
 }

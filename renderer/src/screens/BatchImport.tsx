@@ -1,5 +1,6 @@
 /** New batch: the template download and the drop zone / file picker for the CSV. */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { BATCH_COLUMNS } from '../../../shared/api';
 import { Trans, useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
@@ -27,6 +28,12 @@ function readText(file: File): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
     reader.readAsText(file, 'utf-8');
   });
+}
+
+/** Column names in a file error are identifiers of the format: shown as code, as in the template hint. */
+const COLUMN_ID = new RegExp(`\\b(${[...BATCH_COLUMNS, 'meta\\.KEY', 'meta\\.CLÉ'].join('|')})(?![\\w.])`, 'g');
+function withColumnCodes(text: string): ReactNode[] {
+  return text.split(COLUMN_ID).map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 }
 
 export function BatchImport() {
@@ -147,7 +154,7 @@ export function BatchImport() {
         {importing.error?.fields?.text?.length ? (
           <ul className="field-error" aria-label={t('importer.problems')}>
             {importing.error.fields.text.map((problem) => (
-              <li key={problem}>{translateFileError(problem)}</li>
+              <li key={problem}>{withColumnCodes(translateFileError(problem))}</li>
             ))}
           </ul>
         ) : null}
