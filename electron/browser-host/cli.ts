@@ -78,6 +78,11 @@ async function run(options: CliOptions): Promise<void> {
   console.log(`Open: ${host.url}`);
   console.log(`Data folder: ${options.userDataDir}`);
   console.log(`Local sandbox engine: ${runtime.engineUrl ?? 'not running (see the log in the data folder)'}`);
+  if (runtime.engineUrl) {
+    // The admin token is a secret: where to find it, never the token itself (this text may be logged).
+    console.log(`  OpenAPI document: ${runtime.engineUrl}/openapi.json`);
+    console.log(`  Control API: ${runtime.engineUrl}/_sandbox (admin token: Sandbox screen, "For your app", Reveal)`);
+  }
   console.log(options.allowLive ? 'Live profiles: ALLOWED (--allow-live).' : 'Live profiles: refused (start with --allow-live to use them).');
   console.log('The token in the URL is this run\'s key to the console: do not share it. Ctrl+C stops.');
   if (options.open) openInBrowser(host.openUrl());

@@ -87,6 +87,11 @@ export interface SandboxControl {
   deliveries?(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
   redeliver?(deliveryId: string): void | Promise<void>;
   setWebhookUrl?(url: string | null): void | Promise<void>;
+  /**
+   * The local sandbox's own secrets for a developer's app: the webhook signing secret (`whsec_…`)
+   * and the control API's admin token. Read only when the developer asks (never logged).
+   */
+  revealSecret?(which: 'webhookSecret' | 'adminToken'): string;
   /** The request inspector's records (newest first). */
   requests?(query: InspectorQuery): InspectedPage;
   /** Real time in whole seconds as the engine reads it: the clock request signatures are checked against. */

@@ -128,6 +128,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     },
     requests: (query) => handle.inspector.list(query),
     wallSeconds: () => handle.clock.wallSeconds(),
+    revealSecret: (which) => (which === 'adminToken' ? handle.adminToken : handle.webhookSecret(appId)),
   };
   if (webhooks.deliveryPage) {
     control.deliveries = (cursor) => {

@@ -28,6 +28,17 @@ export interface ExampleInput {
 
 export type SnippetWords = { readonly [K in keyof (typeof english)['inspector']['snippet']]: string };
 
+/**
+ * The body's `"external_id": "…"`, which each run of a snippet replaces with a fresh one: the
+ * service accepts an external id once, so a second run of the same body would be a duplicate.
+ * The rest of the body is sent byte for byte (and signed as sent).
+ */
+const EXTERNAL_ID_PATTERN = /"external_id"\s*:\s*"(?:[^"\\]|\\.)*"/;
+
+function hasExternalId(input: ExampleInput): boolean {
+  return input.method === 'POST' && EXTERNAL_ID_PATTERN.test(input.body);
+}
+
 /** A bash single-quoted string. */
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -45,6 +56,9 @@ function curlSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
     `SK=${shellQuote(input.secretKey)}  # ${words.fixtureSecret}`,
     `URL_PATH=${shellQuote(input.path)}`,
     isGet ? `QUERY=${shellQuote(input.query)}` : `BODY=${shellQuote(input.body)}`,
+    ...(hasExternalId(input)
+      ? [`EXT="ex-$(date +%s)-$RANDOM"  # ${words.freshExternalId}`, `BODY=$(printf '%s' "$BODY" | sed -E 's/"external_id"[[:space:]]*:[[:space:]]*"[^"]*"/"external_id":"'"$EXT"'"/')`]
+      : []),
     'TS=$(date +%s)',
     `SIG=$(printf '%s' "$PK.$TS.${input.method}.$URL_PATH.${isGet ? '$QUERY' : '$BODY'}" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')`,
     [
@@ -70,7 +84,10 @@ function nodeSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderNam
     `const method = ${q(input.method)};`,
     `const path = ${q(input.path)};`,
     `const query = ${q(input.query)}; // ${words.queryExact}`,
-    `const body = ${q(input.body)}; // ${words.bodyExactNode}`,
+    `${hasExternalId(input) ? 'let' : 'const'} body = ${q(input.body)}; // ${words.bodyExactNode}`,
+    ...(hasExternalId(input)
+      ? [`body = body.replace(${EXTERNAL_ID_PATTERN.toString()}, \`"external_id":"ex-\${Date.now().toString(36)}-\${Math.random().toString(36).slice(2, 8)}"\`); // ${words.freshExternalId}`]
+      : []),
     'const timestamp = String(Math.floor(Date.now() / 1000));',
     `const payload = ${isGet ? 'query' : 'body'};`,
     "const signature = createHmac('sha256', secretKey).update(`${publicKey}.${timestamp}.${method}.${path}.${payload}`).digest('hex');",
@@ -100,6 +117,9 @@ function phpSnippet(input: ExampleInput, names: ReturnType<typeof authHeaderName
     `$path = ${phpQuote(input.path)};`,
     `$query = ${phpQuote(input.query)}; // ${words.queryExact}`,
     `$body = ${phpQuote(input.body)}; // ${words.bodyExactPhp}`,
+    ...(hasExternalId(input)
+      ? [`$body = preg_replace('/"external_id"\\s*:\\s*"(?:[^"\\\\\\\\]|\\\\\\\\.)*"/', '"external_id":"ex-' . time() . '-' . bin2hex(random_bytes(3)) . '"', $body, 1); // ${words.freshExternalId}`]
+      : []),
     '$timestamp = (string) time();',
     `$payload = ${isGet ? '$query' : '$body'};`,
     "$signature = hash_hmac('sha256', $publicKey . '.' . $timestamp . '.' . $method . '.' . $path . '.' . $payload, $secretKey);",

@@ -249,4 +249,6 @@ export interface BatchProgress {
   waitingUntil?: string | null;
   /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
   stopping?: 'pause' | 'cancel' | null;
+  /** Rows sent and not yet answered (the requests in flight), when the runner knows it: "Pausing… N rows". */
+  inFlight?: number;
 }

@@ -165,6 +165,8 @@ export const CHANNEL_INPUTS = {
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:resetClock': z.strictObject({}),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
+  'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
 
   // Bulk payouts from a CSV file (issue 10).
   'batches:template': z.strictObject({ language: z.enum(LANGUAGES) }),
@@ -287,6 +289,7 @@ export interface ChannelResults extends ReconcileChannelResults {
   /** `removedSeconds`: how far ahead the clock was (0: it already read real time). */
   'sandbox:resetClock': { clockOffsetSeconds: number; removedSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:revealSecret': { value: string };
   'batches:template': { filename: string; csv: string };
   'batches:import': BatchDetail;
   'batches:updateRow': BatchDetail;

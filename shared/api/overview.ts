@@ -69,7 +69,7 @@ export interface OverviewSummary {
   /** completed / (completed + failed + cancelled): among the transactions that reached a final status. */
   success: { completed: number; final: number; rate: number | null };
   /** Failed transactions by `failed_code`, most frequent first (`null`: the service gave no code). */
-  failures: ({ code: FailedCode | string | null } & CountAndAmounts)[];
+  failures: ({ code: FailedCode | string | null; /** How many of them are payouts (their sentence speaks of the recipient). */ payouts?: number } & CountAndAmounts)[];
 }
 
 export interface OverviewDay {
@@ -115,6 +115,7 @@ export function summariseGroups(groups: readonly OverviewGroup[]): OverviewSumma
     ['payout', empty()],
   ]);
   const failures = new Map<string | null, CountAndAmounts>();
+  const failedPayouts = new Map<string | null, number>();
   for (const group of groups) {
     for (const target of [total, byStatus.get(group.status), byKind.get(group.kind)]) {
       if (!target) continue;
@@ -126,6 +127,7 @@ export function summariseGroups(groups: readonly OverviewGroup[]): OverviewSumma
       target.count += group.count;
       addAmount(target.amounts, group.currency, group.amount);
       failures.set(group.failedCode, target);
+      if (group.kind === 'payout') failedPayouts.set(group.failedCode, (failedPayouts.get(group.failedCode) ?? 0) + group.count);
     }
   }
   const count = (status: OverviewStatus) => byStatus.get(status)!.count;
@@ -137,7 +139,7 @@ export function summariseGroups(groups: readonly OverviewGroup[]): OverviewSumma
     byKind: [...byKind].map(([kind, figures]) => ({ kind, ...sortAmounts(figures) })),
     success: { completed, final, rate: final === 0 ? null : completed / final },
     failures: [...failures]
-      .map(([code, figures]) => ({ code, ...sortAmounts(figures) }))
+      .map(([code, figures]) => ({ code, payouts: failedPayouts.get(code) ?? 0, ...sortAmounts(figures) }))
       .sort((a, b) => b.count - a.count || String(a.code).localeCompare(String(b.code))),
   };
 }

@@ -140,6 +140,9 @@ export interface SandboxStatus {
   webhookUrl: string | null;
   clockOffsetSeconds: number;
   error: string | null;
+  /** The engine's control API (`…/_sandbox`, Bearer admin token) and OpenAPI document; null when not running. */
+  controlUrl?: string | null;
+  openApiUrl?: string | null;
 }
 
 export interface WebhookAttempt {

@@ -5,8 +5,8 @@
  * included, so errors point at the row the user sees.
  */
 import { cellCountProblem, readCsv, unguardCell } from '../csv';
-import { BATCH_COLUMNS, BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
-import { headerMeaning } from './columns';
+import { BATCH_MAX_ROWS, REQUIRED_BATCH_COLUMNS, type BatchColumn, type BatchRowValues } from '../api/batch';
+import { headerMeaning, unknownColumnError } from './columns';
 
 export interface ParsedRow {
   rowNumber: number;
@@ -52,7 +52,7 @@ export function parseBatchCsv(input: string): ParseResult {
   header.forEach((name, index) => {
     const meaning = headerMeaning(name);
     if (meaning.kind === 'unknown') {
-      errors.push(`column ${index + 1} "${name.trim().slice(0, 60)}" is not a known column (expected ${BATCH_COLUMNS.join(', ')} or meta.KEY)`);
+      errors.push(unknownColumnError(index + 1, name));
       columns.push({ kind: 'ignored' });
       return;
     }

@@ -73,6 +73,12 @@ describe('browser host CLI', () => {
       const [, url, origin, token] = await cli.waitFor(/Open: ((http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+))\n/);
       await cli.waitFor(/Ctrl\+C stops\.\n/);
       expect(cli.stdout()).toContain('Live profiles: refused');
+      // Where a developer finds the sandbox's OpenAPI document and control API; the admin token's place, not the token.
+      const engineUrl = /Local sandbox engine: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(cli.stdout())?.[1];
+      expect(engineUrl).toBeDefined();
+      expect(cli.stdout()).toContain(`OpenAPI document: ${engineUrl}/openapi.json`);
+      expect(cli.stdout()).toContain(`Control API: ${engineUrl}/_sandbox (admin token: Sandbox screen, "For your app", Reveal)`);
+      expect(await fetch(`${engineUrl}/openapi.json`).then((r) => r.status)).toBe(200);
 
       const page = await fetch(url!);
       expect(page.status).toBe(200);

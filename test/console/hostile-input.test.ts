@@ -55,6 +55,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:advanceClock': { seconds: 10 },
   'sandbox:resetClock': {},
   'sandbox:setMaintenance': { on: true },
+  'sandbox:revealSecret': { which: 'adminToken' },
   'batches:template': { language: 'fr' },
   'batches:import': { fileName: 'payouts.csv', text: 'phone_number,amount\n+237650000001,5000\n', paymentMethod: 'momo_cm' },
   'batches:updateRow': { batchId: 'b1', rowNumber: 2, values: { amount: '5000' } },

@@ -66,17 +66,35 @@ describe('sandbox:signRequest', () => {
     expectFail(await runtime.handlers['sandbox:signRequest']({ method: 'GET', path: 'v1/balance' }), 'INVALID_INPUT');
   });
 
-  it('gives a curl snippet that works when run in bash (fresh timestamp, openssl HMAC)', async () => {
+  it('gives a curl snippet that works when run in bash (fresh timestamp, openssl HMAC), twice: a fresh external id each run', async () => {
     const body = JSON.stringify(paymentRequest({ external_id: 'insp-curl-1', description: "L'été à Douala / 2026" }));
     const example = expectOk(await runtime.handlers['sandbox:signRequest']({ method: 'POST', path: '/v1/payments', body }));
-    const recorded = nextEvent(runtime, 'sandbox:request', (record) => record.method === 'POST' && record.body.includes('insp-curl-1'));
-    const { stdout } = await run('bash', ['-c', example.snippets.curl]);
-    expect(JSON.parse(stdout)).toMatchObject({ success: true, data: { status: 'processing', external_id: 'insp-curl-1' } });
+    const recorded = nextEvent(runtime, 'sandbox:request', (record) => record.method === 'POST' && record.body.includes('L\'été à Douala'));
+    const first = JSON.parse((await run('bash', ['-c', example.snippets.curl])).stdout) as { success: boolean; data: { status: string; external_id: string } };
+    expect(first).toMatchObject({ success: true, data: { status: 'processing' } });
+    expect(first.data.external_id).toMatch(/^ex-\d+-\d+$/);
     expect((await recorded).status).toBe(200);
+    // A second run is a new payment, not a DUPLICATE_EXTERNAL_ID.
+    const second = JSON.parse((await run('bash', ['-c', example.snippets.curl])).stdout) as { success: boolean; data: { external_id: string } };
+    expect(second.success).toBe(true);
+    expect(second.data.external_id).not.toBe(first.data.external_id);
 
-    const get = expectOk(await runtime.handlers['sandbox:signRequest']({ method: 'GET', path: '/v1/payments/insp-curl-1', query: 'identifier_type=external_id' }));
+    const get = expectOk(await runtime.handlers['sandbox:signRequest']({ method: 'GET', path: `/v1/payments/${first.data.external_id}`, query: 'identifier_type=external_id' }));
     const found = await run('bash', ['-c', get.snippets.curl]);
-    expect(JSON.parse(found.stdout)).toMatchObject({ success: true, data: { external_id: 'insp-curl-1' } });
+    expect(JSON.parse(found.stdout)).toMatchObject({ success: true, data: { external_id: first.data.external_id, description: "L'été à Douala / 2026" } });
+  });
+
+  it('gives a Node snippet for a payment that works on every run, with a fresh external id', async () => {
+    const body = JSON.stringify(paymentRequest({ external_id: 'insp-node-1' }));
+    const example = expectOk(await runtime.handlers['sandbox:signRequest']({ method: 'POST', path: '/v1/payments', body }));
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', example.snippets.node]);
+      expect(stdout).toMatch(/^200 \{/);
+      ids.push(/external_id: '([^']+)'/.exec(stdout)?.[1] ?? '');
+    }
+    expect(ids[0]).toMatch(/^ex-/);
+    expect(ids[1]).not.toBe(ids[0]);
   });
 
   it('gives a Node snippet that works when run', async () => {

@@ -156,6 +156,38 @@ describe('the console in French', () => {
     expect(findings.size).toBe(count + 4);
   });
 
+  it('imports a batch file in French: the file error, every bad cell and the Drop button', async () => {
+    const nav = page.getByRole('navigation', { name: fr.common.nav.label });
+    await nav.getByRole('button', { name: fr.common.nav.batches, exact: true }).click();
+    await settled();
+    const picker = page.getByLabel(fr.batch.importer.pickLabel);
+    // A header that means no column: the file's error, in French, naming the accepted columns.
+    const unknown = 'Téléphone;Montant;Prénom;Nom;Courriel;Couleur\n+237650000001;5000;Awa;N;a@example.com;rouge\n';
+    await picker.setInputFiles({ name: 'couleur.csv', mimeType: 'text/csv', buffer: Buffer.from(unknown, 'utf8') });
+    await page.getByText(/la colonne 6 « Couleur » n’est pas une colonne connue \(acceptées : phone_number/).waitFor();
+    expect(await page.getByText(fr.errors.INVALID_INPUT.next).count()).toBe(0);
+    await record(`${fr.common.nav.batches} (fichier refusé)`);
+    // Headers as people write them, and bad cells: each error under its cell, in French.
+    const bad = [
+      'Téléphone;Montant;Prénom;Nom;E-mail;Description',
+      '+2376500;5000;Awa;Nkemdirim;awa@example.com;Octobre',
+      '+237650000002;12,5;Jean;Mbarga;jean@example;Avance',
+      '2.3765E+11;abc;;Essomba;c@example.com;Prime',
+    ].join('\n');
+    await picker.setInputFiles({ name: 'octobre.csv', mimeType: 'text/csv', buffer: Buffer.from(`${bad}\n`, 'utf8') });
+    await page.getByRole('heading', { level: 1, name: 'octobre.csv' }).waitFor();
+    const table = page.getByRole('table');
+    await table.getByText(fr.fields.phone).first().waitFor();
+    await table.getByText(fr.fields.noDecimals).waitFor();
+    await table.getByText(fr.fields.spreadsheetPhone).waitFor();
+    await record(`${fr.common.nav.batches} (lignes invalides)`);
+    await screenshot(page, 'fr-batch-invalid-cells');
+    // The Drop button reads whole in French.
+    const clipped = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.row-actions button')].filter((b) => b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > b.closest('.batch-grid')!.getBoundingClientRect().right + 0.5).length);
+    expect(clipped).toBe(0);
+    expect(await page.locator('.row-actions button').first().innerText()).toBe(fr.batch.table.drop);
+  });
+
   it('leaves no English word in the visible UI', () => {
     const report = Object.fromEntries(
       [...findings].filter(([, hits]) => hits.length > 0).map(([screen, hits]) => [screen, [...new Set(hits.map((hit) => hit.word))].sort()]),

@@ -37,7 +37,7 @@ describe('in French', () => {
     expect(note.textContent).toBe('Échec : Le compte mobile money du bénéficiaire est introuvable. (PAYER_NOT_FOUND)');
     expect(screen.getByText('Bénéficiaire')).toBeTruthy();
     expect(screen.getByText('Total prélevé sur le portefeuille')).toBeTruthy();
-    expect(screen.getAllByText('Non facturé (le décaissement n’a pas abouti)')).toHaveLength(2);
+    expect(screen.getAllByText('Non facturé (le transfert n’a pas abouti)')).toHaveLength(2);
     const list = screen.getByRole('list', { name: 'Historique, le plus récent d’abord' });
     expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('Statut changé dans le bac à sable local : échouée');
     expect(screen.getByRole('button', { name: 'Vérifier' }).className).toBe('secondary');
@@ -51,6 +51,6 @@ describe('in French', () => {
     await renderFrench(api, { screen: 'payout' });
     expect(await screen.findByRole('status', { name: /PRODUCTION, refusée dans cet hôte navigateur/ })).toBeTruthy();
     expect(screen.getByRole('alert', { name: /Cet hôte navigateur refuse les profils de production/ })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Vérifier le décaissement' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Vérifier le transfert' })).toHaveProperty('disabled', true);
   });
 });

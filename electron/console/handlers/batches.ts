@@ -33,6 +33,17 @@ function newBatchId(now: number): string {
 }
 
 /** The hash a confirmation is bound to: profile, environment, and every request with its external id. */
+/**
+ * A retry batch's own name: `october.csv` → `october (retry 1).csv`, and a retry of that one
+ * `october (retry 2).csv`, so the list tells the original and its retries apart.
+ */
+export function retryName(fileName: string): string {
+  const match = /^(.*?)(?: \(retry (\d+)\))?(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
+  const stem = match?.[1] ?? fileName;
+  const n = Number(match?.[2] ?? 0) + 1;
+  return `${stem} (retry ${n})${match?.[3] ?? ''}`;
+}
+
 export function batchBindingHash(profileId: string, environment: string, rows: readonly { rowNumber: number; request: unknown }[]): string {
   return sha256(canonicalJson({ profileId, environment, rows: rows.map((row) => ({ row: row.rowNumber, request: row.request })) }));
 }
@@ -310,7 +321,7 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
       const inputs = failed.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: '' } }));
       createBatch(db, {
         id,
-        fileName: batch.fileName,
+        fileName: retryName(batch.fileName),
         fileHash: sha256(canonicalJson({ retryOf: batchId, rows: inputs.map((row) => row.values) })),
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         paymentMethod: batch.paymentMethod,

@@ -17,7 +17,8 @@ type SandboxChannel =
   | 'sandbox:settle'
   | 'sandbox:advanceClock'
   | 'sandbox:resetClock'
-  | 'sandbox:setMaintenance';
+  | 'sandbox:setMaintenance'
+  | 'sandbox:revealSecret';
 
 /** An engine refusal (it throws errors carrying an API-style code) becomes a handler failure. */
 function engineFailure(error: unknown): never {
@@ -52,7 +53,7 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
         return { running: false, url: null, keys: [], maintenance: false, settleMs: 0, webhookUrl: null, clockOffsetSeconds: 0, error: 'The local sandbox engine is not running.' };
       }
       const state = engine.state();
-      return { running: true, url: engine.url, keys: engine.keys(), ...state, error: null };
+      return { running: true, url: engine.url, keys: engine.keys(), ...state, error: null, controlUrl: `${engine.url}/_sandbox`, openApiUrl: `${engine.url}/openapi.json` };
     },
 
     async 'sandbox:outcomes'() {
@@ -111,6 +112,14 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       const result = await withEngine((engine) => engine.resetClock());
       deps.emit('sandbox:event', { kind: 'engine', detail: `clock reset (${result.removedSeconds} s removed)` });
       return result;
+    },
+
+    async 'sandbox:revealSecret'({ which }) {
+      // Sandbox secrets, shown on the developer's request: returned to the page, never logged.
+      return withEngine((engine) => {
+        if (!engine.revealSecret) throw notOffered(which === 'adminToken' ? 'an admin token' : 'a webhook signing secret');
+        return { value: engine.revealSecret(which) };
+      });
     },
 
     async 'sandbox:setMaintenance'({ on }) {

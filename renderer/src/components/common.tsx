@@ -75,10 +75,20 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
-/** An API failure in words, with what to do next and the code for support. */
-export function ErrorNotice({ failure, title }: { failure: ApiFailure; title?: string }) {
+/** Codes whose "what to do next" points at fields marked on the screen. */
+const MARKS_FIELDS: ReadonlySet<string> = new Set(['VALIDATION_ERROR', 'INVALID_INPUT']);
+
+/**
+ * An API failure in words, with what to do next and the code for support. `next` replaces the
+ * code's own "what to do" where the screen knows better: a field error the screen shows as a list,
+ * not as marked fields, must not say "Correct the fields marked below".
+ */
+export function ErrorNotice({ failure, title, next }: { failure: ApiFailure; title?: string; next?: string | undefined }) {
   const { t } = useTranslation('components');
   const human = describeFailure(failure);
+  // "Correct the fields marked below" only when the failure names a field to mark.
+  const unmarked = MARKS_FIELDS.has(failure.code) && Object.keys(failure.fields ?? {}).length === 0;
+  const whatNext = next ?? (unmarked ? translate('common:nothingMarked') : human.next);
   // The service's and main's own message is English: shown to English readers, and to everyone when
   // the code has no sentence of its own (then it is all there is to read).
   const known = Object.hasOwn(ERROR_MESSAGES, failure.code);
@@ -87,7 +97,7 @@ export function ErrorNotice({ failure, title }: { failure: ApiFailure; title?: s
     <div className="notice notice-error" role="alert">
       <strong>{title ?? human.title}</strong>
       {title ? <p>{human.title}</p> : null}
-      <p>{human.next}</p>
+      <p>{whatNext}</p>
       {details ? (
         <p className="muted">
           {t('details')} <span lang={currentLanguage() === 'en' ? undefined : 'en'}>{details}</span>

@@ -37,8 +37,10 @@ export function describeFailure(failure: ApiFailure): HumanMessage {
   return { title, next: t('common:unknownFailure.next') };
 }
 
-export function describeFailedCode(code: string | null): string | null {
+export function describeFailedCode(code: string | null, kind: 'payment' | 'payout' = 'payment'): string | null {
   if (!code) return null;
+  // A payout's reasons speak of its recipient (transaction:payoutFailed), a payment's of its payer.
+  if (kind === 'payout' && Object.hasOwn(FAILED_MESSAGES, code)) return t(`transaction:payoutFailed.${code as FailedCode}`);
   if (Object.hasOwn(FAILED_MESSAGES, code)) return t(`failed:${code as FailedCode}`);
   return t('common:failedWithCode', { code });
 }

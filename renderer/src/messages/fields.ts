@@ -17,6 +17,12 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^must be a string$/, 'string', []],
   [/^must be a number$/, 'number', []],
   [/^must be a whole number in the smallest currency unit$/, 'wholeSmallest', []],
+  // batch cells (shared/batch/validate.ts)
+  [/^must be a whole number in the smallest currency unit \(no decimals\)$/, 'noDecimals', []],
+  [/^is required: add a payment_method column or choose a method for the batch$/, 'methodRequired', []],
+  [/^was turned into a number by a spreadsheet/, 'spreadsheetPhone', []],
+  [/^is the same as row (\d+): the service accepts an external id once$/, 'sameExternalId', ['row']],
+  [/^has (\d+) cells where the header has (\d+)$/, 'cellCount', ['cells', 'header']],
   [/^must be a whole number$/, 'whole', []],
   [/^must be greater than 0$/, 'positive', []],
   [/^must be at most (\d+)$/, 'atMost', ['max']],
@@ -43,7 +49,6 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^does not match the amount$/, 'typedAmountMismatch', []],
   [/^does not match the payout amount$/, 'typedPayoutMismatch', []],
   // The CSV reader's (shared/csv/read.ts), for both importers.
-  [/^has (\d+) cells where the header has (\d+)$/, 'cellCount', ['cells', 'header']],
   [/^the file is (UTF-16(?: LE| BE)?) text, not UTF-8/, 'fileEncoding', ['encoding']],
   // zod's own defaults, for schemas that set no message
   [/^Invalid input: expected \w+, received undefined$/, 'required', []],

@@ -8,7 +8,7 @@ import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type 
 import { Dialog } from '../components/Dialog';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
-import { formatCount, formatMoney, parseAmount } from '../format/money';
+import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
 import { OverBalanceNotice } from './BatchPreview';
 
@@ -115,7 +115,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         </dl>
         <OverBalanceNotice preview={facts} />
         {live && !confirmation ? (
-          <Field id="batch-confirm-total" label={t('confirm.typeTotal', { currency })} errors={typed && !typedMatches ? [t('confirm.typedMismatch')] : undefined}>
+          <Field id="batch-confirm-total" label={t('confirm.typeTotal', { currency: currencyLabel(currency) })} errors={typed && !typedMatches ? [t('confirm.typedMismatch')] : undefined}>
             <input id="batch-confirm-total" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('batch-confirm-total', typed && !typedMatches ? ['x'] : undefined)} />
           </Field>
         ) : null}

@@ -1,9 +1,11 @@
 /** New batch: the template download and the drop zone / file picker for the CSV. */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { BATCH_COLUMNS } from '../../../shared/api';
 import { Trans, useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
+import { translateFileError } from '../messages/batchFile';
 import { downloadCsv } from '../components/download';
 import { fieldMessageKey, translateFieldError } from '../messages/fields';
 
@@ -27,6 +29,12 @@ function readText(file: File): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
     reader.readAsText(file, 'utf-8');
   });
+}
+
+/** Column names in a file error are identifiers of the format: shown as code, as in the template hint. */
+const COLUMN_ID = new RegExp(`\\b(${[...BATCH_COLUMNS, 'meta\\.KEY', 'meta\\.CLÉ'].join('|')})(?![\\w.])`, 'g');
+function withColumnCodes(text: string): ReactNode[] {
+  return text.split(COLUMN_ID).map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 }
 
 export function BatchImport() {
@@ -141,12 +149,13 @@ export function BatchImport() {
             {localError}
           </div>
         ) : null}
-        {importing.error ? <ErrorNotice failure={importing.error} title={t('importer.failed')} /> : null}
+        {importing.error ? (
+          <ErrorNotice failure={importing.error} title={t('importer.failed')} next={importing.error.fields?.text?.length ? t('importer.fixFile') : undefined} />
+        ) : null}
         {importing.error?.fields?.text?.length ? (
           <ul className="field-error" aria-label={t('importer.problems')}>
             {importing.error.fields.text.map((problem) => (
-              // A sentence the catalogue knows is translated; the others keep main's words rather than a bare "not valid".
-              <li key={problem}>{fieldMessageKey(problem) ? translateFieldError(problem) : problem}</li>
+              <li key={problem}>{withColumnCodes(fieldMessageKey(problem) ? translateFieldError(problem) : translateFileError(problem))}</li>
             ))}
           </ul>
         ) : null}

@@ -86,7 +86,7 @@ export function BatchOpen() {
 
   if (!value) {
     return (
-      <section className="screen wide">
+      <section className="screen wide full">
         <button type="button" className="link" onClick={close}>
           ← {t('back')}
         </button>
@@ -98,7 +98,7 @@ export function BatchOpen() {
   const { batch } = value;
   const draft = batch.state === 'draft';
   return (
-    <section className="screen wide" aria-labelledby="batch-open-title">
+    <section className="screen wide full" aria-labelledby="batch-open-title">
       <button type="button" className="link" onClick={close}>
         ← {t('back')}
       </button>

@@ -1,5 +1,5 @@
 /** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchFigures, type BatchDetail, type BatchProgress } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
@@ -33,6 +33,32 @@ function useDuration() {
     seconds < 90 ? t('duration.seconds', { count: Math.max(1, Math.round(seconds)), n: formatCount(Math.max(1, Math.round(seconds))) }) : t('duration.minutes', { count: Math.round(seconds / 60), n: formatCount(Math.round(seconds / 60)) });
 }
 
+/** Whole seconds from now until `iso` (0 once past); re-renders every second while it counts down. */
+function useSecondsUntil(iso: string | null | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  const end = iso ? Date.parse(iso) : NaN;
+  const counting = Number.isFinite(end) && end > now;
+  useEffect(() => {
+    if (!counting) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [counting]);
+  // A new wait (a new `iso`) counts from the present, not from the last tick.
+  useEffect(() => setNow(Date.now()), [iso]);
+  return counting ? Math.ceil((end - now) / 1000) : 0;
+}
+
+/**
+ * The time left, honestly: the rows left at the measured rate, plus the rest of a rate-limit wait
+ * (the runner's own estimate knows nothing of the wait); null when no rate is known yet.
+ */
+export function honestSecondsLeft(p: Pick<BatchProgress, 'remaining' | 'ratePerSecond' | 'etaSeconds'>, waitSeconds: number): number | null {
+  if (p.remaining <= 0) return null;
+  const sending = p.ratePerSecond > 0 ? p.remaining / p.ratePerSecond : p.etaSeconds;
+  if (sending === null) return null;
+  return sending + waitSeconds;
+}
+
 function Counter({ label, value, tone }: { label: string; value: string; tone?: 'ok' | 'bad' | 'warn' }) {
   return (
     <div className="batch-counter" data-tone={tone}>
@@ -42,7 +68,7 @@ function Counter({ label, value, tone }: { label: string; value: string; tone?: 
   );
 }
 
-function CancelRemaining({ remaining, onClose }: { remaining: number; onClose: () => void }) {
+function CancelRemaining({ remaining, onClose, onCancel }: { remaining: number; onClose: () => void; onCancel: () => void }) {
   const { t } = useTranslation('batch');
   const cancel = useBatch((s) => s.cancel);
   return (
@@ -57,6 +83,7 @@ function CancelRemaining({ remaining, onClose }: { remaining: number; onClose: (
           className="danger"
           onClick={() => {
             onClose();
+            onCancel();
             void cancel();
           }}
         >
@@ -73,8 +100,14 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const pause = useBatch((s) => s.pause);
   const resume = useBatch((s) => s.resume);
   const [cancelling, setCancelling] = useState(false);
+  // Pause / Cancel pressed: shown at once, until the batch leaves `sending` (the runner lets the
+  // rows in flight settle first, which can take as long as the service's timeout).
+  const [stopAsked, setStopAsked] = useState<'pause' | 'cancel' | null>(null);
   const duration = useDuration();
   const { state } = detail.batch;
+  useEffect(() => {
+    if (state !== 'sending') setStopAsked(null);
+  }, [state]);
   const counted = progressFromCounts(detail);
   // A push is newer than the rows while sending; once the batch has stopped, the rows are the truth.
   const p = pushed && (state === 'sending' || state === 'paused') ? pushed : counted;
@@ -85,10 +118,20 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const processing = p.processing ?? counted.processing ?? 0;
   const settled = p.settled ?? counted.settled ?? false;
   const unknownRows = detail.batch.counts.unknown;
+  // The runner writes paused / cancelled first and reports `stopping` until the rows in flight settle.
+  const live = state === 'sending' || state === 'paused' || state === 'cancelled' ? pushed : null;
+  const stopping = live?.stopping ?? (state === 'sending' ? stopAsked : null);
+  const waitSeconds = useSecondsUntil(state === 'sending' && !stopping ? live?.waitingUntil : null);
+  const secondsLeft = honestSecondsLeft(p, waitSeconds);
+  const inFlight = live?.inFlight;
+  const phase = stopping === 'pause' ? t('progress.statePausing') : stopping === 'cancel' ? t('progress.stateCancelling') : waitSeconds > 0 ? t('progress.stateWaiting') : null;
 
   return (
     <section className="card" aria-labelledby="batch-progress-title">
-      <h2 id="batch-progress-title">{state === 'done' || state === 'cancelled' ? t('progress.headingDone') : t('progress.heading')}</h2>
+      <h2 id="batch-progress-title">
+        {(state === 'done' || state === 'cancelled') && !stopping ? t('progress.headingDone') : t('progress.heading')}
+        {phase ? <span className="batch-phase" data-phase={stopping ?? 'waiting'}> · {phase}</span> : null}
+      </h2>
       {state === 'interrupted' ? (
         <div className="notice notice-warn" role="alert">
           <strong>{t('interrupted.title')}</strong>
@@ -117,20 +160,35 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         <Counter label={t('progress.unknown')} value={formatCount(p.unknown)} tone={p.unknown ? 'warn' : undefined} />
         <Counter label={t('progress.remaining')} value={formatCount(p.remaining)} />
         <Counter label={t('progress.rate')} value={p.ratePerSecond > 0 ? t('progress.perMinute', { rate: formatCount(Math.round(p.ratePerSecond * 60)) }) : '—'} />
-        <Counter label={t('progress.timeLeft')} value={p.etaSeconds !== null && p.remaining > 0 ? t('progress.timeLeftValue', { duration: duration(p.etaSeconds) }) : '—'} />
+        <Counter label={t('progress.timeLeft')} value={secondsLeft !== null && !stopping && state === 'sending' ? t('progress.timeLeftValue', { duration: duration(secondsLeft) }) : '—'} />
       </div>
       <p role="status" className="muted">
-        {state === 'paused' ? t('progress.paused') : null}
+        {waitSeconds > 0 && !stopping ? (
+          <>
+            <strong className="batch-waiting">{t('progress.waitingRateLimit', { seconds: formatCount(waitSeconds) })}</strong> {t('progress.waitingRateLimitHint')}
+          </>
+        ) : null}
+        {stopping === 'pause' ? (inFlight !== undefined && inFlight > 0 ? t('progress.pausingInFlight', { count: inFlight, n: formatCount(inFlight) }) : t('progress.pausing')) : null}
+        {stopping === 'cancel' ? t('progress.cancelling') : null}
+        {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
         {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
       </p>
       <div className="actions left">
-        {state === 'sending' ? (
-          <button type="button" className="secondary" onClick={() => void pause()}>
+        {state === 'sending' || stopping === 'pause' ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={stopping !== null}
+            onClick={() => {
+              setStopAsked('pause');
+              void pause();
+            }}
+          >
             {t('progress.pause')}
           </button>
         ) : null}
-        {state === 'paused' ? (
+        {state === 'paused' && !stopping ? (
           <button type="button" className="primary" onClick={() => void resume()}>
             {t('progress.resume')}
           </button>
@@ -141,12 +199,12 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
           </button>
         ) : null}
         {(state === 'sending' || state === 'paused' || state === 'interrupted') && p.remaining > 0 ? (
-          <button type="button" className="secondary danger-text" onClick={() => setCancelling(true)}>
+          <button type="button" className="secondary danger-text" disabled={stopping === 'cancel'} onClick={() => setCancelling(true)}>
             {t('progress.cancel')}
           </button>
         ) : null}
       </div>
-      {cancelling ? <CancelRemaining remaining={p.remaining} onClose={() => setCancelling(false)} /> : null}
+      {cancelling ? <CancelRemaining remaining={p.remaining} onClose={() => setCancelling(false)} onCancel={() => setStopAsked(state === 'sending' ? 'cancel' : null)} /> : null}
     </section>
   );
 }

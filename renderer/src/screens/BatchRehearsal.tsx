@@ -2,10 +2,19 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchDetail } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import { ErrorNotice, Spinner, statusLabel } from '../components/common';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { describeFailedCode } from '../messages/errors';
+import { describeFailedCode, describeFailure } from '../messages/errors';
+import type { RehearsalRowResult } from '../../../shared/api';
+
+/** What a rehearsed row would meet, in a sentence: a payout's failure, or the service's refusal. */
+function rehearsalSentence(result: RehearsalRowResult | null): string {
+  if (!result) return '';
+  if (result.failedCode) return describeFailedCode(result.failedCode, 'payout') ?? '';
+  if (result.code) return describeFailure({ code: result.code, message: result.message ?? '' }).title;
+  return result.status ? statusLabel(result.status) : '';
+}
 import { useBatch } from '../stores';
 
 /** The failures list stays short; the table's result column has every row. */
@@ -52,8 +61,10 @@ export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
                       <tr key={row.rowNumber}>
                         <td>{formatCount(row.rowNumber)}</td>
                         <td className="mono">{row.values.phone_number}</td>
-                        <td title={row.rehearsal?.failedCode ? (describeFailedCode(row.rehearsal.failedCode) ?? undefined) : (row.rehearsal?.message ?? undefined)}>
-                          <span className="mono">{row.rehearsal?.failedCode ?? row.rehearsal?.code ?? row.rehearsal?.status ?? ''}</span>
+                        <td>
+                          {/* The sentence first; the code under it, for support. */}
+                          <span>{rehearsalSentence(row.rehearsal)}</span>{' '}
+                          <span className="code">{row.rehearsal?.failedCode ?? row.rehearsal?.code ?? row.rehearsal?.status ?? ''}</span>
                         </td>
                       </tr>
                     ))}

@@ -38,7 +38,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
   if (batchState !== 'draft') {
     const outcome = rowOutcome(row, batchState);
     const detail = row.failedCode ?? row.error?.code ?? null;
-    const why = row.failedCode ? describeFailedCode(row.failedCode) : (row.error?.message ?? null);
+    const why = row.failedCode ? describeFailedCode(row.failedCode, 'payout') : (row.error?.message ?? null);
     return (
       <>
         <span className={`badge badge-${outcome.tone}`} data-status={outcome.key}>
@@ -53,7 +53,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
   if (rehearsal) {
     const tone = rehearsal.wouldFail ? (rehearsal.state === 'accepted' ? (rehearsal.status ?? 'failed') : 'rejected') : 'completed';
     const detail = rehearsal.failedCode ?? rehearsal.code;
-    const why = rehearsal.failedCode ? describeFailedCode(rehearsal.failedCode) : rehearsal.message;
+    const why = rehearsal.failedCode ? describeFailedCode(rehearsal.failedCode, 'payout') : rehearsal.message;
     return (
       <>
         <span className={`badge badge-${tone}`} data-status={`rehearsal-${tone}`} title={t('rehearsal.outcomeColumn')}>

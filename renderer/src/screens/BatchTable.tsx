@@ -10,9 +10,25 @@ import { formatCount, formatMoney } from '../format/money';
 import type { BatchRow, BatchState } from '../../../shared/api';
 import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/batch';
 import { BatchRowResult } from './BatchRowResult';
+import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
+import { translateFieldErrors } from '../messages/fields';
 
+/** The estimate of a row's height; rows grow to show a wrapped error or a long name whole. */
 const ROW_HEIGHT = 50;
-const GRID_COLUMNS = '50px 142px 112px minmax(64px, 0.8fr) minmax(64px, 0.8fr) minmax(110px, 1.5fr) minmax(70px, 0.9fr) minmax(70px, 0.8fr) minmax(70px, 0.8fr) 146px 62px';
+/** The table's columns: they share the window's width (fr tracks), and each can be resized. */
+const COLUMNS: readonly ColumnSpec[] = [
+  { key: 'row', track: '44px', resizable: false },
+  { key: 'phone_number', track: 'minmax(132px, 1fr)', min: 100 },
+  { key: 'amount', track: 'minmax(88px, 0.8fr)', min: 70 },
+  { key: 'first_name', track: 'minmax(72px, 0.9fr)', min: 56 },
+  { key: 'last_name', track: 'minmax(80px, 0.9fr)', min: 56 },
+  { key: 'email', track: 'minmax(108px, 1.5fr)', min: 80 },
+  { key: 'description', track: 'minmax(80px, 1fr)', min: 60 },
+  { key: 'external_id', track: 'minmax(104px, 1.2fr)', min: 80 },
+  { key: 'metadata', track: 'minmax(76px, 0.6fr)', min: 60 },
+  { key: 'result', track: 'minmax(92px, 1.1fr)', min: 90 },
+  { key: 'actions', track: '84px', resizable: false },
+];
 
 function EditableCell({
   row,
@@ -31,7 +47,7 @@ function EditableCell({
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
-  const errors = row.errors[column];
+  const errors = row.errors[column]?.length ? translateFieldErrors(row.errors[column]) : undefined;
   const raw = row.values[column];
   const label = t('table.edit', { column: t(`columns.${column}`), row: row.rowNumber });
   const shown = column === 'amount' && row.request && !errors?.length ? formatMoney(row.request.amount, currency) : raw;
@@ -50,7 +66,7 @@ function EditableCell({
   }
 
   return (
-    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-invalid={errors?.length ? 'true' : undefined}>
+    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-column={column} data-invalid={errors?.length ? 'true' : undefined}>
       {editing ? (
         <input
           aria-label={label}
@@ -105,7 +121,7 @@ function EditableCell({
 function otherErrors(row: BatchRow): string[] {
   return Object.entries(row.errors)
     .filter(([column]) => !(EDITABLE_COLUMNS as readonly string[]).includes(column))
-    .map(([column, messages]) => (column === '_' ? messages.join('; ') : `${column}: ${messages.join('; ')}`));
+    .map(([column, messages]) => (column === '_' ? translateFieldErrors(messages).join('; ') : `${column}: ${translateFieldErrors(messages).join('; ')}`));
 }
 
 function Row({
@@ -189,27 +205,27 @@ export function BatchTable({
 }) {
   const { t } = useTranslation('batch');
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const widths = useColumnWidths('batch-rows', COLUMNS);
+  // Rows are measured once drawn: a wrapped error or name makes its row taller, never cut.
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 10, measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT });
   const items = virtualizer.getVirtualItems();
   // A filter that shrinks the list must not leave the view scrolled past its end.
   useEffect(() => {
     if (parent.current && parent.current.scrollTop > count * ROW_HEIGHT) parent.current.scrollTop = 0;
   }, [count]);
   return (
-    <div className="batch-grid" style={{ ['--batch-columns' as string]: GRID_COLUMNS }}>
+    <div className="batch-grid" style={widths.style}>
       <div className="batch-grid-scroll" ref={parent} role="table" aria-label={t('table.region', { rows: formatCount(count) })} aria-rowcount={count + 1} tabIndex={0}>
         <div className="batch-grid-head" role="row" aria-rowindex={1}>
-          <span role="columnheader">{t('table.row')}</span>
-          {EDITABLE_COLUMNS.map((column) => (
-            <span key={column} role="columnheader">
-              {t(`columns.${column}`)}
-            </span>
-          ))}
-          <span role="columnheader">{t('columns.metadata')}</span>
-          <span role="columnheader">{resultHeading}</span>
-          <span role="columnheader">
-            <span className="sr-only">{t('table.actions')}</span>
-          </span>
+          {COLUMNS.map((column) => {
+            const label =
+              column.key === 'row' ? t('table.row') : column.key === 'result' ? resultHeading : column.key === 'actions' ? t('table.actions') : t(`columns.${column.key as EditableColumn | 'metadata'}`);
+            return (
+              <ColumnHeader key={column.key} column={column} widths={widths} label={label}>
+                {column.key === 'actions' ? <span className="sr-only">{label}</span> : undefined}
+              </ColumnHeader>
+            );
+          })}
         </div>
         {count === 0 ? <div className="batch-grid-empty">{t('table.noRows')}</div> : null}
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -219,12 +235,14 @@ export function BatchTable({
             return (
               <div
                 key={row ? `r${row.rowNumber}` : item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
                 role="row"
                 aria-rowindex={item.index + 2}
                 className="batch-grid-row"
                 data-invalid={invalid ? 'true' : undefined}
                 data-duplicate={row?.duplicates.length ? 'true' : undefined}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, minHeight: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
                 {row ? <Row row={row} batchState={batchState} currency={currency} editable={editable} onEdit={onEdit} onDrop={onDrop} /> : null}
               </div>

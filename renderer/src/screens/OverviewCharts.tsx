@@ -58,7 +58,15 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
   const failures = data.week.failures.map((row) => ({
     code: row.code,
     label: row.code ?? t('failures.noCodeLabel'),
-    sentence: row.code === null ? t('failures.noCode') : describeFailedCode(row.code),
+    // Only payouts: the payout sentence (the recipient); only payments: the payer's; both: both.
+    sentence:
+      row.code === null
+        ? t('failures.noCode')
+        : row.payouts === row.count
+          ? describeFailedCode(row.code, 'payout')
+          : row.payouts
+            ? `${describeFailedCode(row.code)} / ${describeFailedCode(row.code, 'payout')}`
+            : describeFailedCode(row.code),
     week: row.count,
     today: todayFailures.get(row.code) ?? 0,
     amounts: row.amounts,

@@ -3,13 +3,14 @@
  * active profile (by status, by kind, success rate), the wallet balance, charts of volume and
  * failures, and the transactions processing for more than 10 minutes, each with Verify.
  */
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OverviewResult, OverviewSummary } from '../../../shared/api';
 import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
+import { liveRefused } from '../stores/profiles';
 import { OverviewStuck } from './OverviewStuck';
 import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
@@ -91,17 +92,21 @@ function PeriodCard({ id, title, summary, currency }: { id: string; title: strin
 }
 
 function BalanceCard() {
-  const { t } = useTranslation('overview');
+  const { t } = useTranslation(['overview', 'payout']);
   const balance = useProfiles((s) => s.balance);
   const failure = useProfiles((s) => s.balanceError);
   const loadBalance = useProfiles((s) => s.loadBalance);
+  const refused = useProfiles((s) => liveRefused(s));
   useEffect(() => {
     void loadBalance();
   }, [loadBalance]);
   return (
     <section className="card ov-balance" aria-labelledby="ov-balance-title">
       <h2 id="ov-balance-title">{t('balance.title')}</h2>
-      {failure ? (
+      {refused ? (
+        // Why there is no figure, in words (never the code LIVE_REFUSED).
+        <p className="muted">{t('payout:balanceRefused')}</p>
+      ) : failure ? (
         <ErrorNotice failure={failure} title={t('balance.failed')} />
       ) : !balance ? (
         <Loading label={t('balance.loading')} />
@@ -123,8 +128,13 @@ export function OverviewScreen() {
   const stop = useOverview((s) => s.stop);
   const activeId = useProfiles((s) => s.activeId);
   const balanceCurrency = useProfiles((s) => s.balance?.currency);
+  // A profile switch forgets the previous profile's figures at once and asks afresh (an answer in
+  // flight was for the previous profile); a plain remount may reuse the request in flight.
+  const shownFor = useRef(activeId);
   useEffect(() => {
-    void load({ reuseInFlight: true });
+    const switched = shownFor.current !== activeId;
+    shownFor.current = activeId;
+    void load(switched ? { forget: true } : { reuseInFlight: true });
     return stop;
   }, [load, stop, activeId]);
 

@@ -6,7 +6,7 @@ import type { TransactionRequest } from '../../../shared/contract';
 import { Dialog } from '../components/Dialog';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
-import { formatMoney, parseAmount } from '../format/money';
+import { currencyLabel, formatMoney, parseAmount } from '../format/money';
 import { t as tg } from '../i18n';
 import { describeFailure } from '../messages/errors';
 import { useTransactions } from '../stores';
@@ -105,7 +105,7 @@ export function PayoutConfirmDialog({
           </div>
         ) : null}
         {live && !quote ? (
-          <Field id="confirm-amount" label={t('confirm.typeAmount', { currency })} errors={typed && !typedMatches ? [t('confirm.mismatch')] : undefined}>
+          <Field id="confirm-amount" label={t('confirm.typeAmount', { currency: currencyLabel(currency) })} errors={typed && !typedMatches ? [t('confirm.mismatch')] : undefined}>
             <input id="confirm-amount" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('confirm-amount', typed && !typedMatches ? ['x'] : undefined)} />
           </Field>
         ) : null}

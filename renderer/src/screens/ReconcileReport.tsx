@@ -13,8 +13,22 @@ import { formatDateTime } from '../format/time';
 import { currentLanguage } from '../i18n';
 import { useReconcile, useUi } from '../stores';
 import { downloadCsv } from '../components/download';
+import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
 
 const ROW_HEIGHT = 44;
+type ReportColumnKey = 'row' | 'externalId' | 'kind' | 'amount' | 'expected' | 'category' | 'serviceStatus' | 'serviceAmount' | 'detail';
+/** The report's columns (keys of `reconcile:columns`), sharing the window's width, each resizable. */
+const REPORT_COLUMNS: readonly ColumnSpec[] = [
+  { key: 'row', track: 'minmax(64px, 0.5fr)', min: 48 },
+  { key: 'externalId', track: 'minmax(150px, 2fr)', min: 90 },
+  { key: 'kind', track: 'minmax(72px, 0.6fr)', min: 56 },
+  { key: 'amount', track: 'minmax(100px, 0.9fr)', min: 72 },
+  { key: 'expected', track: 'minmax(80px, 0.7fr)', min: 56 },
+  { key: 'category', track: 'minmax(150px, 1.3fr)', min: 90 },
+  { key: 'serviceStatus', track: 'minmax(90px, 0.8fr)', min: 60 },
+  { key: 'serviceAmount', track: 'minmax(100px, 0.9fr)', min: 72 },
+  { key: 'detail', track: 'minmax(120px, 1.6fr)', min: 80 },
+];
 
 
 function useCategoryLabel() {
@@ -84,7 +98,7 @@ function RowLine({ row }: { row: ReconciliationRow }) {
   const cells = (
     <>
       <span className="rc-col-row mono muted">{row.row === null ? t('report.notInFile') : formatCount(row.row)}</span>
-      <span className="rc-col-ext mono">{row.externalId ?? '—'}</span>
+      <span className="rc-col-ext mono" title={row.externalId ?? undefined}>{row.externalId ?? '—'}</span>
       <span className="rc-col-kind">{t(`kind.${row.kind}`)}</span>
       <span className="rc-col-amount">{row.amount === null ? '—' : formatMoney(row.amount, row.currency)}</span>
       <span className="rc-col-expected muted">{row.expectedStatus ?? ''}</span>
@@ -111,7 +125,9 @@ function ReportRows() {
   const ensureRows = useReconcile((s) => s.ensureRows);
   const rowAt = useReconcile((s) => s.rowAt);
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const widths = useColumnWidths('reconcile-report', REPORT_COLUMNS);
+  // Rows are measured: a long external id wraps onto a second line rather than being cut.
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12, measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
@@ -121,23 +137,18 @@ function ReportRows() {
   if (total === 0) return <Empty>{t('report.empty')}</Empty>;
   return (
     <>
-      <div className="rc-line rc-head" aria-hidden="true">
-        <span className="rc-col-row">{t('columns.row')}</span>
-        <span className="rc-col-ext">{t('columns.externalId')}</span>
-        <span className="rc-col-kind">{t('columns.kind')}</span>
-        <span className="rc-col-amount">{t('columns.amount')}</span>
-        <span className="rc-col-expected">{t('columns.expected')}</span>
-        <span className="rc-col-cat">{t('columns.category')}</span>
-        <span className="rc-col-status">{t('columns.serviceStatus')}</span>
-        <span className="rc-col-amount">{t('columns.serviceAmount')}</span>
-        <span className="rc-col-detail">{t('columns.detail')}</span>
+      {/* The rows are a list (each one a button); the head names the columns and resizes them. */}
+      <div className="rc-line rc-head" style={widths.style}>
+        {REPORT_COLUMNS.map((column) => (
+          <ColumnHeader key={column.key} column={column} widths={widths} label={t(`columns.${column.key as ReportColumnKey}`)} role={undefined} className={column.key === 'amount' || column.key === 'serviceAmount' ? 'rc-col-amount' : undefined} />
+        ))}
       </div>
-      <div className="rc-list" ref={parent} role="region" aria-label={t('report.rowsLabel', { rows: formatCount(total) })} tabIndex={0}>
+      <div className="rc-list" style={widths.style} ref={parent} role="region" aria-label={t('report.rowsLabel', { rows: formatCount(total) })} tabIndex={0}>
         <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
             const row = rowAt(item.index);
             return (
-              <div role="listitem" key={item.key} className="rc-item" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
+              <div role="listitem" key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="rc-item" style={{ position: 'absolute', top: 0, left: 0, right: 0, minHeight: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
                 {row ? <RowLine row={row} /> : <div className="row-placeholder" aria-hidden="true" />}
               </div>
             );

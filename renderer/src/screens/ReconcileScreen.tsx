@@ -174,7 +174,7 @@ export function ReconcileScreen() {
     void loadList();
   }, [loadList]);
   return (
-    <section className="screen wide" aria-labelledby="reconcile-title">
+    <section className="screen wide full" aria-labelledby="reconcile-title">
       <header className="screen-head">
         <h1 id="reconcile-title">{t('title')}</h1>
         <p className="muted">{t('intro')}</p>

@@ -7,6 +7,7 @@ import { formatDateTime } from '../format/time';
 import { describeFailure } from '../messages/errors';
 import { useSandbox } from '../stores';
 import { useControl } from './SandboxScreen';
+import { WebhookSigning } from './SandboxAccess';
 
 export function SandboxDeliveries() {
   const { t } = useTranslation(['sandbox', 'status']);
@@ -20,6 +21,8 @@ export function SandboxDeliveries() {
   const [url, setUrl] = useState(engine?.webhookUrl ?? '');
   /** What the engine confirmed after the last save: the person sees it took effect. */
   const [saved, setSaved] = useState<string | null>(null);
+  /** What the last Redeliver did, in words. */
+  const [redelivered, setRedelivered] = useState<string | null>(null);
   async function saveUrl(): Promise<void> {
     setSaved(null);
     const value = url.trim();
@@ -37,9 +40,13 @@ export function SandboxDeliveries() {
         <button type="submit" className="secondary" disabled={control.busy}>{t('webhooks.save')}</button>
       </form>
       <p role="status" aria-label={t('webhooks.resultLabel')} className="muted small">{saved ?? ''}</p>
+      <WebhookSigning />
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
+      {redelivered ? <p className="notice notice-info" role="status">{redelivered}</p> : null}
       <div className="list-bar">
-        <span>{t('webhooks.deliveries', { count: deliveries.length, formatted: formatCount(deliveries.length) })}</span>
+        <span>
+          {t('webhooks.deliveries', { count: deliveries.length, formatted: formatCount(deliveries.length) })} <span className="muted small">{t('webhooks.live')}</span>
+        </span>
         <button type="button" className="secondary small" onClick={() => void load()}>
           {t('webhooks.refresh')}
         </button>
@@ -68,7 +75,10 @@ export function SandboxDeliveries() {
                     ))}
                   </ol>
                 </td>
-                <td><button type="button" className="secondary small" onClick={() => void control.run(() => redeliver(d.id))} aria-label={t('webhooks.redeliverLabel', { event: d.eventType, id: d.transactionId })}>{t('webhooks.redeliver')}</button></td>
+                <td><button type="button" className="secondary small" onClick={() => {
+                    setRedelivered(null);
+                    void control.run(() => redeliver(d.id)).then((ok) => setRedelivered(ok ? t('webhooks.redelivered', { event: d.eventType, id: d.transactionId }) : null));
+                  }} aria-label={t('webhooks.redeliverLabel', { event: d.eventType, id: d.transactionId })}>{t('webhooks.redeliver')}</button></td>
               </tr>
             ))}
           </tbody>

@@ -99,7 +99,7 @@ export function SandboxRequests() {
                       <span className={`badge ${r.status < 400 ? 'badge-completed' : 'badge-failed'}`}>{r.status}</span>{' '}
                       {r.code ? <span className="mono small">{r.code}</span> : null}
                     </td>
-                    <td className="mono small">{r.publicKey ?? <span className="muted">{t('requests.noKey')}</span>}</td>
+                    <td className="mono nowrap small">{r.publicKey ?? <span className="muted">{t('requests.noKey')}</span>}</td>
                     <td className="num nowrap">{t('requests.duration', { ms: formatMs(r.durationMs) })}</td>
                   </tr>
                 ))}

@@ -13,6 +13,7 @@ import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { SandboxDeliveries } from './SandboxDeliveries';
+import { DeveloperAccess } from './SandboxAccess';
 import { SandboxRequests } from './SandboxRequests';
 import { SandboxSignHelper } from './SandboxSignHelper';
 
@@ -227,7 +228,7 @@ export function SandboxScreen() {
                   return (
                     <tr key={`${k.environment}-${k.type}`}>
                       <td>{names.environment}</td><td>{names.type}</td>
-                      <td><span className="mono small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={t('engine.copyPublic', names)} /></td>
+                      <td><span className="mono nowrap small">{k.publicKey}</span> <CopyButton value={k.publicKey} label={t('engine.copyPublic', names)} /></td>
                       <td><span className="muted small">{t('engine.hidden')}</span> <CopyButton value={k.secretKey} label={t('engine.copySecret', names)} /></td>
                     </tr>
                   );
@@ -245,6 +246,7 @@ export function SandboxScreen() {
           <SandboxRequests />
           <SandboxSignHelper />
           <SandboxDeliveries />
+          <DeveloperAccess />
         </>
       ) : null}
     </section>

@@ -2,10 +2,10 @@
  * "Sign a request": method, path, query and body in; the four headers, the string to sign and
  * curl, Node and PHP snippets out, signed in main with the local sandbox's test key only.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton, ErrorNotice } from '../components/common';
-import { useInspector } from '../stores';
+import { useInspector, useSandbox } from '../stores';
 
 const LANGUAGES = [
   { id: 'curl', label: 'curl' },
@@ -34,13 +34,21 @@ export function SandboxSignHelper() {
   const [keyType, setKeyType] = useState<'' | 'payment' | 'payout'>('');
   const [language, setLanguage] = useState<(typeof LANGUAGES)[number]['id']>('curl');
   const [busy, setBusy] = useState(false);
+  const clockOffset = useSandbox((s) => s.engine?.clockOffsetSeconds ?? 0);
+  /** The request last signed: signed again when the sandbox clock moves (its timestamp would be refused). */
+  const lastSigned = useRef<Parameters<typeof sign>[0] | null>(null);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    await sign({ method, path: path.trim(), query: method === 'GET' ? query.trim().replace(/^\?/, '') : '', body: method === 'POST' ? body : '', ...(keyType ? { keyType } : {}), language: i18n.language === 'fr' ? 'fr' : 'en' });
+    const input = { method, path: path.trim(), query: method === 'GET' ? query.trim().replace(/^\?/, '') : '', body: method === 'POST' ? body : '', ...(keyType ? { keyType } : {}), language: i18n.language === 'fr' ? ('fr' as const) : ('en' as const) };
+    lastSigned.current = input;
+    await sign(input);
     setBusy(false);
   }
+  useEffect(() => {
+    if (lastSigned.current) void sign(lastSigned.current);
+  }, [clockOffset, sign]);
   const fields = failure?.fields ?? {};
   const snippet = example?.snippets[language] ?? '';
 

@@ -50,7 +50,7 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
         <dd>
           {publicKey ? (
             <span className="id-value">
-              <span className="mono">{publicKey}</span> <CopyButton value={publicKey} label={t(`${keyType}.copy`)} />
+              <span className="mono nowrap">{publicKey}</span> <CopyButton value={publicKey} label={t(`${keyType}.copy`)} />
             </span>
           ) : (
             <span className="muted">{t('publicMissing')}</span>

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
-import { FAILED_CODE_LIST, isFinalStatus, type FailedCode } from '../../../shared/contract';
+import { isFinalStatus } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, storedProfileName } from '../components/common';
 import { formatMoney } from '../format/money';
 import { t } from '../i18n';
@@ -15,11 +15,7 @@ import { statusWord, Timeline, TransactionFacts } from './timelineParts';
 
 /** Why it failed, in words: a payout's reasons speak of its recipient, a payment's of its payer. */
 function failureReason(tx: JournalTransaction): string | null {
-  if (!tx.failedCode) return null;
-  if (tx.kind === 'payout' && (FAILED_CODE_LIST as readonly string[]).includes(tx.failedCode)) {
-    return t(`transaction:payoutFailed.${tx.failedCode as FailedCode}`);
-  }
-  return describeFailedCode(tx.failedCode);
+  return describeFailedCode(tx.failedCode, tx.kind);
 }
 
 function OutcomeUnknown({ journalId }: { journalId: string }) {

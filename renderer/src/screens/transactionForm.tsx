@@ -10,7 +10,7 @@ import { ErrorNotice, Field, describedBy } from '../components/common';
 import { t } from '../i18n';
 import { liveRefused, activeProfile } from '../stores/profiles';
 import { useProfiles } from '../stores';
-import { formatMoney, formatNumber, parseAmount } from '../format/money';
+import { currencyLabel, formatMoney, formatNumber, parseAmount } from '../format/money';
 
 interface MetadataRow {
   key: string;
@@ -165,7 +165,7 @@ export function TransactionFields({
             ))}
           </select>
         </Field>
-        <Field id={id('amount')} label={tr('amount', { currency })} errors={errors.amount} hint={'amount' in amount ? formatMoney(amount.amount, currency) : tr('amountHint', { currency })}>
+        <Field id={id('amount')} label={tr('amount', { currency: currencyLabel(currency) })} errors={errors.amount} hint={'amount' in amount ? formatMoney(amount.amount, currency) : tr('amountHint', { currency: currencyLabel(currency) })}>
           <input
             id={id('amount')}
             inputMode="decimal"

@@ -38,7 +38,7 @@ export interface OverviewState {
    * its way waits for that one instead of asking main twice (React re-runs a screen's effects when
    * it is shown again after a suspended render).
    */
-  load(options?: { reuseInFlight?: boolean }): Promise<void>;
+  load(options?: { reuseInFlight?: boolean; forget?: boolean }): Promise<void>;
   /** A push said the journal changed: refresh, at most once per OVERVIEW_REFRESH_MS. */
   changed(): void;
   /** The screen went away: no more refreshes until it loads again. */
@@ -57,7 +57,11 @@ export function createOverviewStore(api: PaydeskApi, now: () => Date = () => new
     version: 0,
     async load(options = {}) {
       const mine = (serial += 1);
-      if (get().status !== 'ready') set({ status: 'loading' });
+      // `forget`: another profile is active; its figures must not stand under the new profile's name.
+      if (options.forget) {
+        inFlight = null;
+        set({ status: 'loading', data: null, error: null });
+      } else if (get().status !== 'ready') set({ status: 'loading' });
       const dayBoundaries = localDayBoundaries(now());
       const key = dayBoundaries.join();
       let answer = options.reuseInFlight && inFlight?.key === key ? inFlight.answer : null;

@@ -23,6 +23,8 @@ export interface SandboxState {
   advanceClock(seconds: number): Promise<Result<{ clockOffsetSeconds: number }>>;
   resetClock(): Promise<Result<{ clockOffsetSeconds: number; removedSeconds: number }>>;
   setMaintenance(on: boolean): Promise<Result<{ maintenance: boolean }>>;
+  /** A sandbox secret on the developer's request; the value is the caller's to show, never kept here. */
+  revealSecret(which: 'webhookSecret' | 'adminToken'): Promise<Result<{ value: string }>>;
 }
 
 export function createSandboxStore(api: PaydeskApi) {
@@ -70,6 +72,7 @@ export function createSandboxStore(api: PaydeskApi) {
       advanceClock: (seconds) => control(api.invoke('sandbox:advanceClock', { seconds })),
       resetClock: () => control(api.invoke('sandbox:resetClock', {})),
       setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
+      revealSecret: (which) => api.invoke('sandbox:revealSecret', { which }),
     };
   });
 }

@@ -28,6 +28,8 @@ export default {
   loading: { starting: 'Starting Paydesk', screen: 'Opening the screen', profilesFailed: 'The console could not load its profiles.' },
   actions: { cancel: 'Cancel', close: 'Close', save: 'Save', retry: 'Try again', copy: 'Copy', copied: 'Copied' },
   unknownFailure: { title: 'Something went wrong.', next: 'Try again; if it persists, report the code below.' },
+  /** VALIDATION_ERROR / INVALID_INPUT when the failure names no field the screen can mark. */
+  nothingMarked: 'Check what you entered against the message above, then try again.',
   failedWithCode: 'Failed with code {{code}}.',
   language: { label: 'Language', system: 'System language ({{language}})', en: 'English', fr: 'Français' },
   theme: { label: 'Theme', system: 'System ({{theme}})', light: 'Light', dark: 'Dark' },

@@ -7,4 +7,5 @@ export default {
   code: 'Code {{code}}',
   /** The built-in profile's name (main calls it "Local sandbox"). */
   localSandbox: 'Local sandbox',
+  resizeColumn: 'Resize the column {{column}} (← →; double-click resets every column)',
 } as const;

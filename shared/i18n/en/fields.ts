@@ -38,5 +38,9 @@ export default {
   url: 'must be a URL',
   secretTooShort: 'looks too short for a secret key',
   invalidChoice: 'is not one of the allowed values',
+  noDecimals: 'must be a whole number in the smallest currency unit (no decimals)',
+  methodRequired: 'is required: add a payment_method column or choose a method for the batch',
+  spreadsheetPhone: 'was turned into a number by a spreadsheet: format the column as text and write it as +237…',
+  sameExternalId: 'is the same as row {{row}}: the service accepts an external id once',
   invalid: 'is not valid',
 } as const;

@@ -116,5 +116,6 @@ export default {
     queryExact: 'signed exactly as sent, without "?"',
     bodyExactNode: 'send these exact bytes: do not JSON.stringify again',
     bodyExactPhp: 'send these exact bytes: json_encode would escape "/" and accents',
+    freshExternalId: 'a new external_id on every run: the service takes each one once',
   },
 } as const;

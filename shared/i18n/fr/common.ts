@@ -30,6 +30,7 @@ export default {
   loading: { starting: 'Démarrage de Paydesk', screen: 'Ouverture de l’écran', profilesFailed: 'La console n’a pas pu charger ses profils.' },
   actions: { cancel: 'Annuler', close: 'Fermer', save: 'Enregistrer', retry: 'Réessayer', copy: 'Copier', copied: 'Copié' },
   unknownFailure: { title: 'Un problème est survenu.', next: 'Réessayez ; si cela persiste, signalez le code ci-dessous.' },
+  nothingMarked: 'Vérifiez ce que vous avez saisi d’après le message ci-dessus, puis réessayez.',
   failedWithCode: 'Échec avec le code {{code}}.',
   language: { label: 'Langue', system: 'Langue du système ({{language}})', en: 'English', fr: 'Français' },
   theme: { label: 'Thème', system: 'Système ({{theme}})', light: 'Clair', dark: 'Sombre' },

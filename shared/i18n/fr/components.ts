@@ -7,4 +7,5 @@ export default {
   details: 'Détails\u00a0:',
   code: 'Code {{code}}',
   localSandbox: 'Bac à sable local',
+  resizeColumn: 'Redimensionner la colonne {{column}} (← → ; un double-clic rétablit toutes les colonnes)',
 } as const satisfies Messages<typeof en>;

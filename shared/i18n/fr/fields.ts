@@ -37,5 +37,9 @@ export default {
   url: 'doit être une URL',
   secretTooShort: 'semble trop courte pour une clé secrète',
   invalidChoice: 'ne fait pas partie des valeurs autorisées',
+  noDecimals: 'doit être un nombre entier dans la plus petite unité de la devise (sans décimales)',
+  methodRequired: 'est obligatoire : ajoutez une colonne moyen_de_paiement ou choisissez un moyen de paiement pour le lot',
+  spreadsheetPhone: 'a été transformé en nombre par un tableur : mettez la colonne au format texte et écrivez-le +237…',
+  sameExternalId: 'est identique à la ligne {{row}} : le service n’accepte une référence externe qu’une seule fois',
   invalid: 'n’est pas valide',
 } as const satisfies Messages<typeof en>;

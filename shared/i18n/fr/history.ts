@@ -10,7 +10,7 @@ export default {
   status: 'Statut',
   any: 'Tous',
   kind: 'Type',
-  kinds: { payment: 'Paiement', payout: 'Décaissement' },
+  kinds: { payment: 'Paiement', payout: 'Transfert' },
   from: 'Du',
   to: 'Au',
   minAmount: 'Montant min.',
@@ -35,5 +35,5 @@ export default {
   listLabel_many: 'Transactions, {{formatted}} de lignes',
   listLabel_other: 'Transactions, {{formatted}} lignes',
   rowLabel: 'Ouvrir le {{kind}} de {{amount}}, {{who}}, {{status}}',
-  rowKind: { payment: 'paiement', payout: 'décaissement' },
+  rowKind: { payment: 'paiement', payout: 'transfert' },
 } as const satisfies Messages<typeof en>;

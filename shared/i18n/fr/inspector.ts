@@ -116,5 +116,6 @@ export default {
     queryExact: 'signée telle qu’envoyée, sans « ? »',
     bodyExactNode: 'envoyez exactement ces octets : ne refaites pas JSON.stringify',
     bodyExactPhp: 'envoyez exactement ces octets : json_encode échapperait « / » et les accents',
+    freshExternalId: 'une nouvelle external_id à chaque exécution\u00a0: le service n’accepte chacune qu’une fois',
   },
 } as const satisfies Messages<typeof en>;

@@ -3,11 +3,11 @@ import type en from '../en/lookup';
 
 export default {
   title: 'Rechercher une transaction',
-  intro: 'Retrouvez un paiement ou un décaissement par l’identifiant de transaction du service ou par votre référence externe.',
+  intro: 'Retrouvez un paiement ou un transfert par l’identifiant de transaction du service ou par votre référence externe.',
   form: 'Rechercher',
   kind: 'Type',
   payment: 'Paiement',
-  payout: 'Décaissement',
+  payout: 'Transfert',
   by: 'Rechercher par',
   transactionId: 'Identifiant de transaction',
   externalId: 'Référence externe',
@@ -19,15 +19,15 @@ export default {
   notFound: {
     payment_transaction_id: 'Aucun paiement avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
     payment_external_id: 'Aucun paiement avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
-    payout_transaction_id: 'Aucun décaissement avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
-    payout_external_id: 'Aucun décaissement avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
+    payout_transaction_id: 'Aucun transfert avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
+    payout_external_id: 'Aucun transfert avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
   },
   isOther: {
     payment: 'Il existe en tant que paiement.',
-    payout: 'Il existe en tant que décaissement.',
+    payout: 'Il existe en tant que transfert.',
   },
   switchTo: {
     payment: 'Le rechercher comme paiement',
-    payout: 'Le rechercher comme décaissement',
+    payout: 'Le rechercher comme transfert',
   },
 } as const satisfies Messages<typeof en>;

@@ -23,7 +23,7 @@ export default {
   headerWord: 'Mot des en-têtes',
   headerWordHint: 'Les en-têtes s’appellent X-{{word}}-Timestamp, etc.',
   paymentKey: 'Clé publique de paiement',
-  payoutKey: 'Clé publique de décaissement',
+  payoutKey: 'Clé publique de transfert',
   cancel: 'Annuler',
   save: 'Enregistrer le profil',
   baseUrlFact: 'URL de base',

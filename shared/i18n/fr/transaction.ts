@@ -6,7 +6,7 @@ export default {
   noneOpen: 'Aucune transaction ouverte.',
   lookOneUp: 'En rechercher une',
   loading: 'Chargement de la transaction',
-  kind: { payment: 'Paiement', payout: 'Décaissement' },
+  kind: { payment: 'Paiement', payout: 'Transfert' },
   status: { initiated: 'initiée', processing: 'en cours', completed: 'réussie', failed: 'échouée', cancelled: 'annulée' },
   noStatus: 'aucun statut',
   unknownStatus: 'inconnu',
@@ -28,8 +28,8 @@ export default {
   payoutFailed: {
     PAYER_NOT_FOUND: 'Le compte mobile money du bénéficiaire est introuvable.',
     NOT_ENOUGH_FUNDS: 'L’opérateur mobile money n’a pas pu créditer le bénéficiaire (fonds insuffisants de son côté).',
-    EXPIRED: 'Le décaissement n’a pas été confirmé à temps.',
-    TRANASACTION_CANCELLED: 'Le décaissement a été annulé.',
+    EXPIRED: 'Le transfert n’a pas été confirmé à temps.',
+    TRANASACTION_CANCELLED: 'Le transfert a été annulé.',
     SERVICE_UNAVAILABLE: 'Le service de l’opérateur mobile money était indisponible.',
     PROVIDER_INTERNAL_PROCESSING_ERROR: 'L’opérateur mobile money a rencontré une erreur interne.',
   },
@@ -68,7 +68,7 @@ export default {
     unknownDetail: 'La demande a pu atteindre le service.',
     http: 'HTTP {{status}}',
     paymentAccepted: 'Le client reçoit sur son téléphone une demande d’approbation du paiement.',
-    payoutAccepted: 'Le bénéficiaire reçoit l’argent dès que le décaissement aboutit.',
+    payoutAccepted: 'Le bénéficiaire reçoit l’argent dès que le transfert aboutit.',
   },
   facts: {
     amount: 'Montant',
@@ -95,5 +95,5 @@ export default {
     metadata: 'Métadonnées',
     none: '—',
   },
-  kindWord: { payment: 'paiement', payout: 'décaissement' },
+  kindWord: { payment: 'paiement', payout: 'transfert' },
 } as const satisfies Messages<typeof en>;
