@@ -14,6 +14,8 @@ import type { FastifyInstance } from 'fastify';
 import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
 import { createSandboxTools, type SandboxTools } from './control';
+import type { ScenarioOperations } from './control/scenarios';
+import { SCENARIO_MIGRATIONS } from './scenarios/store';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
@@ -35,6 +37,7 @@ export type { EngineClock } from './clock';
 export type { EngineEvent, EngineEventListener, StatusEvent, WalletEvent, TransactionKind } from './events';
 export type { StatusChange, StatusHook } from './transitions';
 export type { Migration } from './migrations';
+export type { ScenarioOperations } from './control/scenarios';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
@@ -143,6 +146,8 @@ export interface EngineHandle {
   maintenance(): boolean;
   /** The last answered public API requests, with diagnoses of authentication failures. */
   inspector: RequestInspector;
+  /** Scenarios per transaction (list, add, remove), as `/_sandbox/scenarios` offers them. */
+  scenarios: ScenarioOperations;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -170,7 +175,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   };
   const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const seed = options.seed ?? defaultSeed();
-  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
+  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...SCENARIO_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   // The offset survives restarts (migration 3); an advance is stored before its due work runs.
   const clock = createClock({ offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
@@ -308,6 +313,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     advanceClock: (seconds) => clock.advance(seconds),
     maintenance: () => settings.maintenance,
     inspector,
+    scenarios: tools.scenarios,
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();

@@ -3,3 +3,4 @@ export * from './schemas';
 export * from './timestamps';
 export * from './outcomes';
 export * from './inspector';
+export * from './scenarios';

@@ -12,6 +12,7 @@ import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks
 import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
 import { registerControlRoutes } from './routes';
+import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
 import type { ControlTarget } from './target';
 
 export { checkControlAccess, isLoopbackAddress, ControlError, ADMIN_TOKEN_PATTERN } from './guard';
@@ -29,6 +30,7 @@ export interface SandboxToolsOptions {
 export interface SandboxTools {
   adminToken: string;
   webhooks: Webhooks;
+  scenarios: ScenarioOperations;
   /** Adds the control API and the OpenAPI document to the server (before it listens). */
   register(app: FastifyInstance): Promise<void>;
   /** Starts the webhook dispatcher (after the server listens). */
@@ -42,6 +44,7 @@ interface ControlApiOptions {
   target: () => ControlTarget;
   streams: EventStreams;
   inspector: RequestInspector;
+  scenarios: ScenarioOperations;
 }
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
@@ -70,6 +73,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   });
 
   registerControlRoutes(app, options);
+  registerScenarioRoutes(app, options.ctx, options.scenarios);
   registerInspectorRoutes(app, options.inspector);
 }
 
@@ -80,12 +84,14 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
   }
   const webhooks = installWebhooks(ctx, options.webhooks);
   const streams = createEventStreams(ctx);
+  const scenarios = scenarioOperations(ctx);
   ctx.onStop(() => streams.closeAll());
   return {
     adminToken,
     webhooks,
+    scenarios,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),
