@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
 import { createSandboxTools, type SandboxTools } from './control';
+import type { ChaosOperations } from './control/chaos';
 import type { ScenarioOperations } from './control/scenarios';
 import { SCENARIO_MIGRATIONS } from './scenarios/store';
 import { createContext, type EngineContext, type EngineSettings } from './context';
@@ -38,6 +39,8 @@ export type { EngineEvent, EngineEventListener, StatusEvent, WalletEvent, Transa
 export type { StatusChange, StatusHook } from './transitions';
 export type { Migration } from './migrations';
 export type { ScenarioOperations } from './control/scenarios';
+export type { ChaosOperations } from './control/chaos';
+export type { WebhookChaos, ChaosSettingsInput } from './webhooks/chaos';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
@@ -148,6 +151,8 @@ export interface EngineHandle {
   inspector: RequestInspector;
   /** Scenarios per transaction (list, add, remove), as `/_sandbox/scenarios` offers them. */
   scenarios: ScenarioOperations;
+  /** An application's webhook chaos (read, set, turn off), as `/_sandbox/applications/{id}/webhook-chaos` offers it. */
+  webhookChaos: ChaosOperations;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -314,6 +319,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     maintenance: () => settings.maintenance,
     inspector,
     scenarios: tools.scenarios,
+    webhookChaos: tools.chaos,
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();

@@ -11,6 +11,7 @@ import { registerInspectorRoutes } from '../inspector/routes';
 import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks';
 import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
+import { chaosOperations, registerChaosRoutes, type ChaosOperations } from './chaos';
 import { registerControlRoutes } from './routes';
 import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
 import type { ControlTarget } from './target';
@@ -31,6 +32,7 @@ export interface SandboxTools {
   adminToken: string;
   webhooks: Webhooks;
   scenarios: ScenarioOperations;
+  chaos: ChaosOperations;
   /** Adds the control API and the OpenAPI document to the server (before it listens). */
   register(app: FastifyInstance): Promise<void>;
   /** Starts the webhook dispatcher (after the server listens). */
@@ -45,6 +47,7 @@ interface ControlApiOptions {
   streams: EventStreams;
   inspector: RequestInspector;
   scenarios: ScenarioOperations;
+  chaos: ChaosOperations;
 }
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
@@ -74,6 +77,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
 
   registerControlRoutes(app, options);
   registerScenarioRoutes(app, options.ctx, options.scenarios);
+  registerChaosRoutes(app, options.chaos);
   registerInspectorRoutes(app, options.inspector);
 }
 
@@ -85,13 +89,15 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
   const webhooks = installWebhooks(ctx, options.webhooks);
   const streams = createEventStreams(ctx);
   const scenarios = scenarioOperations(ctx);
+  const chaos = chaosOperations(ctx);
   ctx.onStop(() => streams.closeAll());
   return {
     adminToken,
     webhooks,
     scenarios,
+    chaos,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),
