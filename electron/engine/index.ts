@@ -17,6 +17,7 @@ import { createSandboxTools, type SandboxTools } from './control';
 import type { ChaosOperations } from './control/chaos';
 import type { ScenarioOperations } from './control/scenarios';
 import { SCENARIO_MIGRATIONS } from './scenarios/store';
+import { buildRecording, type Recording, type RecordingQuery } from './recordings';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
@@ -40,6 +41,7 @@ export type { StatusChange, StatusHook } from './transitions';
 export type { Migration } from './migrations';
 export type { ScenarioOperations } from './control/scenarios';
 export type { ChaosOperations } from './control/chaos';
+export type { Recording, RecordingQuery, RecordingFormat } from './recordings';
 export type { WebhookChaos, ChaosSettingsInput } from './webhooks/chaos';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
@@ -153,6 +155,8 @@ export interface EngineHandle {
   scenarios: ScenarioOperations;
   /** An application's webhook chaos (read, set, turn off), as `/_sandbox/applications/{id}/webhook-chaos` offers it. */
   webhookChaos: ChaosOperations;
+  /** The inspector's records and the webhook deliveries of a period, as HAR or JSON lines, secrets redacted. */
+  recording(query: RecordingQuery): Recording;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -320,6 +324,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     inspector,
     scenarios: tools.scenarios,
     webhookChaos: tools.chaos,
+    recording: (query) =>
+      buildRecording({ inspector, deliveries: (appId) => tools.webhooks.deliveries(appId), baseUrl: handle?.url ?? '', headerWord: options.headerWord ?? 'SVC', now: clock.nowMicros() }, query),
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();

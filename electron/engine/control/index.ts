@@ -12,6 +12,7 @@ import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks
 import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
 import { chaosOperations, registerChaosRoutes, type ChaosOperations } from './chaos';
+import { registerRecordingRoutes } from './recordings';
 import { registerControlRoutes } from './routes';
 import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
 import type { ControlTarget } from './target';
@@ -48,6 +49,7 @@ interface ControlApiOptions {
   inspector: RequestInspector;
   scenarios: ScenarioOperations;
   chaos: ChaosOperations;
+  headerWord: string;
 }
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
@@ -78,6 +80,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   registerControlRoutes(app, options);
   registerScenarioRoutes(app, options.ctx, options.scenarios);
   registerChaosRoutes(app, options.chaos);
+  registerRecordingRoutes(app, { ctx: options.ctx, inspector: options.inspector, webhooks: options.webhooks, headerWord: options.headerWord });
   registerInspectorRoutes(app, options.inspector);
 }
 
@@ -97,7 +100,7 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
     scenarios,
     chaos,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos, headerWord: options.headerWord });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),
