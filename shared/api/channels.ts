@@ -6,6 +6,11 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import { scenarioInputSchema, type Scenario } from '../contract/scenarios';
+import { isTimestamp } from '../contract/timestamps';
+
+/** The file formats of a sandbox recording (the engine's `GET /_sandbox/recordings?format=`). */
+export const RECORDING_FORMATS = ['har', 'jsonl'] as const;
 import { LANGUAGES, LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
 import type {
   JournalTransaction,
@@ -158,6 +163,16 @@ export const CHANNEL_INPUTS = {
   'sandbox:settle': z.strictObject({ transactionId: id }),
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** Scenarios per transaction (the control API's `/_sandbox/scenarios`), oldest first. */
+  'sandbox:scenarios': none,
+  'sandbox:addScenario': scenarioInputSchema,
+  'sandbox:removeScenario': z.strictObject({ scenarioId: id }),
+  /** The inspector's records and the webhook deliveries of a period, as a file (secrets redacted). */
+  'sandbox:recording': z.strictObject({
+    format: z.enum(RECORDING_FORMATS),
+    from: z.string().refine((text) => isTimestamp(text), 'must be a timestamp').optional(),
+    to: z.string().refine((text) => isTimestamp(text), 'must be a timestamp').optional(),
+  }),
 
   // Bulk payouts from a CSV file (issue 10).
   'batches:template': z.strictObject({ language: z.enum(LANGUAGES) }),
@@ -275,6 +290,10 @@ export interface ChannelResults extends ReconcileChannelResults {
   'sandbox:settle': { status: string };
   'sandbox:advanceClock': { clockOffsetSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:scenarios': { scenarios: Scenario[] };
+  'sandbox:addScenario': Scenario;
+  'sandbox:removeScenario': { removed: true };
+  'sandbox:recording': { filename: string; contentType: string; text: string; requests: number; deliveries: number };
   'batches:template': { filename: string; csv: string };
   'batches:import': BatchDetail;
   'batches:updateRow': BatchDetail;
