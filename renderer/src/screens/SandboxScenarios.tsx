@@ -11,6 +11,7 @@ import { downloadText } from '../components/download';
 import { useControl } from '../components/useControl';
 import { formatCount } from '../format/money';
 import { describeFailedCode } from '../messages/errors';
+import { translateFieldErrors } from '../messages/fields';
 import { useSandbox } from '../stores';
 
 type FinalStatus = ScenarioInput['status'];
@@ -121,10 +122,17 @@ export function SandboxScenarios() {
             <input type="number" min={1} step="any" value={delaySeconds} onChange={(e) => setDelaySeconds(e.target.value)} />
           </label>
         ) : null}
-        <button type="submit" disabled={control.busy}>{t('scenarios.add')}</button>
+        <button type="submit" className="primary" disabled={control.busy}>{t('scenarios.add')}</button>
       </form>
       <p role="status" className="muted small">{added ?? ''}</p>
       {control.failure ? <ErrorNotice failure={control.failure} /> : null}
+      {control.failure?.fields ? (
+        <ul className="field-errors" aria-label={t('scenarios.fieldErrors')}>
+          {Object.entries(control.failure.fields).map(([name, messages]) => (
+            <li key={name}><span className="mono">{name}</span>: {translateFieldErrors(messages).join('; ')}</li>
+          ))}
+        </ul>
+      ) : null}
       {scenarios.length === 0 ? (
         <Empty>{t('scenarios.empty')}</Empty>
       ) : (

@@ -99,6 +99,7 @@ export default {
     yes: 'yes',
     untilVerify: 'no: until Verify',
     remove: 'Remove',
+    fieldErrors: 'What to correct',
     removeLabel: 'Remove the scenario for {{key}}',
   },
   recordings: {

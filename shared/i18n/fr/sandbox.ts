@@ -101,6 +101,7 @@ export default {
     yes: 'oui',
     untilVerify: 'non : jusqu’à la vérification',
     remove: 'Retirer',
+    fieldErrors: 'À corriger',
     removeLabel: 'Retirer le scénario de {{key}}',
   },
   recordings: {
