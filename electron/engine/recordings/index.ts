@@ -7,7 +7,7 @@
  * webhook signatures are not stored and show as `[redacted]`, and anything shaped like a secret
  * key or a `whsec_` signing secret in a body is replaced again here, whatever its source.
  */
-import { formatTimestamp, parseTimestamp, type InspectedRequest } from '../../../shared/contract';
+import { authHeaderNames, formatTimestamp, parseTimestamp, type InspectedRequest } from '../../../shared/contract';
 import type { RequestInspector } from '../inspector';
 import type { WebhookDelivery } from '../webhooks';
 
@@ -61,9 +61,10 @@ const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'A
 
 function requestEntry(record: InspectedRequest, baseUrl: string, headerWord: string): Record<string, unknown> {
   const url = `${baseUrl}${record.path}${record.query === '' ? '' : `?${record.query}`}`;
+  const names = authHeaderNames(headerWord);
   const headers = harHeaders({
-    [`X-${headerWord}-Authorization`]: record.publicKey,
-    [`X-${headerWord}-Environment`]: record.environment,
+    [names.authorization]: record.publicKey,
+    [names.environment]: record.environment,
     // The inspector never keeps the signature; its presence is not known either.
   });
   return {
