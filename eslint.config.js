@@ -11,7 +11,7 @@ const NODE_BUILTINS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
 import { createSandboxTools, type SandboxTools } from './control';
+import type { ControlTarget } from './control/target';
 import type { ChaosOperations } from './control/chaos';
 import type { ScenarioOperations } from './control/scenarios';
 import { SCENARIO_MIGRATIONS } from './scenarios/store';
@@ -103,7 +104,7 @@ export interface ApplicationKeys {
   keys: { environment: Environment; type: 'payment' | 'payout'; publicKey: string; secretKey: string }[];
 }
 
-export interface EngineHandle {
+export interface EngineHandle extends ControlTarget {
   url: string;
   port: number;
   host: string;
@@ -114,20 +115,6 @@ export interface EngineHandle {
   stop(): Promise<void>;
   seedInfo(): SeededApplication[];
   onEvent(listener: EngineEventListener): () => void;
-  /** Makes the provider decide now and delivers its notification (a needs-verify one still waits for verify). */
-  settleNow(transactionId: string): { status: string } | null;
-  setSettleMs(ms: number): void;
-  /** Requests per minute per key from now on (the current minute's count is kept); 0 turns the limit off. */
-  setRateLimit(perKeyPerMinute: number): void;
-  setMaintenance(on: boolean): void;
-  walletBalance(appId: string, environment: Environment): number;
-  topUp(appId: string, environment: Environment, amount: number, reason: string): number;
-  ledger(appId: string, environment: Environment): LedgerRow[];
-  /** The stored timeline of a transaction, oldest first. */
-  timeline(transactionId: string): { status: string; from: string | null; failedCode: string | null; at: string }[];
-  /** The full transaction object, unscoped (for the engine's own tools). */
-  transaction(transactionId: string): ReturnType<typeof toFullTransaction> | null;
-  reset(): void;
   /** The control API's bearer token (print it; never log it elsewhere). */
   adminToken: string;
   /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
