@@ -32,7 +32,7 @@ import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplic
 import { createServer } from './server';
 import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
-import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
+import { addLedgerEntry, ledgerEntries, walletBalance } from './wallet';
 import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export type { EngineContext, EngineSettings } from './context';
