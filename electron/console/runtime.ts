@@ -50,6 +50,8 @@ export interface ConsoleRuntime {
   watchesIdle(): Promise<void>;
   /** Resolves when every batch run has ended (sent, paused, cancelled or interrupted). */
   batchesIdle(): Promise<void>;
+  /** Resolves when the follow-up of open entries (at start, after a batch run) has ended. */
+  followUpsIdle(): Promise<void>;
 }
 
 export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
@@ -178,6 +180,10 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   });
 
+  // Status changes that happened while the console was stopped (the engine settled them at its
+  // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
+  core.sweeper.poke();
+
   logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
   let closed = false;
   return {
@@ -194,7 +200,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       abort.abort();
       unsubscribe?.();
       unsubscribeActivity?.();
+      core.sweeper.close();
       await core.batches.idle();
+      await core.sweeper.idle();
       await core.watcher.idle();
       await engine?.stop();
       journal.close();
@@ -205,5 +213,6 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     engine,
     watchesIdle: () => core.watcher.idle(),
     batchesIdle: () => core.batches.idle(),
+    followUpsIdle: () => core.sweeper.idle(),
   };
 }

@@ -6,6 +6,7 @@
  * status push): the transaction is read again and stored whole (failed code, timestamps, fee), so
  * the journal never holds a status without the rest of the object.
  */
+import pLimit from 'p-limit';
 import { isFinalStatus, TRANSACTION_STATUSES, type TransactionStatus } from '../../shared/contract';
 import type { JournalTransaction } from '../../shared/api';
 import { getEntry, recordObserved, recordStatusEvent } from './journal/entries';
@@ -36,6 +37,8 @@ export function createWatcher(context: Context): Watcher {
   const refreshing = new Set<Promise<void>>();
   /** Refreshes of one entry run one after another, so a late read never overwrites a newer one. */
   const queues = new Map<string, Promise<void>>();
+  /** Watches share one pool: a burst of single sends never puts more than a few reads in flight. */
+  const reads = pLimit(4);
 
   async function retrieve(entry: JournalTransaction, profile: WatchProfile) {
     const client = context.clientFor(profile);
@@ -60,7 +63,7 @@ export function createWatcher(context: Context): Watcher {
         return;
       }
       let status: TransactionStatus | null = entry.status;
-      const { result, tx } = await retrieve(entry, profile);
+      const { result, tx } = await reads(() => retrieve(entry, profile));
       if (deps.signal?.aborted) return;
       if (tx && result.kind === 'success') {
         const observed = recordObserved(deps.journal, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while watching' }, deps.clock.now());

@@ -112,6 +112,43 @@ export interface BatchCounts {
   processing: number;
 }
 
+/**
+ * The counters every screen and export shows, from one snapshot of the rows' counts, so they
+ * always add up: sent = accepted + failed + unknown + in flight, and valid = sent + remaining.
+ * - `accepted`: created at the service and not failed (completed or still processing);
+ * - `failed`: refused by the service, or created and then failed or cancelled;
+ * - `settled`: every row has a final status (nothing left to send, in flight, unknown or processing).
+ */
+export interface BatchFigures {
+  sent: number;
+  accepted: number;
+  completed: number;
+  failed: number;
+  unknown: number;
+  inFlight: number;
+  processing: number;
+  remaining: number;
+  /** Rows created at the service whose status is final (completed, failed or cancelled). */
+  final: number;
+  settled: boolean;
+}
+
+export function batchFigures(counts: BatchCounts): BatchFigures {
+  const remaining = counts.notSent;
+  return {
+    sent: counts.valid - remaining,
+    accepted: counts.completed + counts.processing,
+    completed: counts.completed,
+    failed: counts.rejected + counts.failed + counts.cancelled,
+    unknown: counts.unknown,
+    inFlight: counts.pending,
+    processing: counts.processing,
+    remaining,
+    final: counts.completed + counts.failed + counts.cancelled,
+    settled: remaining === 0 && counts.pending === 0 && counts.unknown === 0 && counts.processing === 0,
+  };
+}
+
 export interface BatchSummary {
   id: string;
   fileName: string;
@@ -203,7 +240,7 @@ export interface BatchProgress {
   state: BatchState;
   sent: number;
   accepted: number;
-  /** Rejected rows plus accepted rows that ended failed or cancelled. */
+  /** Refused rows plus created rows that ended failed or cancelled. */
   failed: number;
   unknown: number;
   /** Valid rows not sent yet. */
@@ -212,6 +249,14 @@ export interface BatchProgress {
   ratePerSecond: number;
   /** null until a rate is known. */
   etaSeconds: number | null;
-  /** Of the accepted rows: how many reached a final status. */
+  /** Of the rows created at the service: how many reached a final status. */
   final: number;
+  /** Accepted rows whose status is not final yet. */
+  processing?: number;
+  /** Every row has a final status (see batchFigures). */
+  settled?: boolean;
+  /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
+  waitingUntil?: string | null;
+  /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
+  stopping?: 'pause' | 'cancel' | null;
 }

@@ -20,11 +20,14 @@ export function batchCsv(count: number, options: { phone?: (index: number) => st
   return `${lines.join('\n')}\n`;
 }
 
-/** Resolves with the first batch:progress of this batch in one of the states. */
+/**
+ * Resolves with the first batch:progress of this batch in one of the states, once settled: a
+ * Pause or Cancel is written at once (`stopping` set) and settles when the rows in flight are answered.
+ */
 export function batchReaches(runtime: ConsoleRuntime, batchId: string, states: readonly BatchState[]): Promise<BatchProgress> {
   return new Promise((resolve) => {
     const off = runtime.on('batch:progress', (progress) => {
-      if (progress.batchId === batchId && progress.mode === 'send' && states.includes(progress.state)) {
+      if (progress.batchId === batchId && progress.mode === 'send' && states.includes(progress.state) && !progress.stopping) {
         off();
         resolve(progress);
       }

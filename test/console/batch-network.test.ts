@@ -6,22 +6,31 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileInput } from '../../shared/api';
 import { countRows } from '../../electron/console/batch/store';
 import { expectFail, expectOk, startRuntime, virtualClock } from './helpers';
 import { batchCsv, batchReaches, until } from './batch-helpers';
-import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
+import { RATE_LIMITED, SERVER_ERROR, startGateProxy, type GateProxy } from './gate-proxy';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
 let proxy: GateProxy;
+let profileInput: ProfileInput;
 /** What happened, in order: requests at the proxy and the console's waits. */
 const log: string[] = [];
+/** Called at the start of each of the console's waits (a test pauses or cancels there). */
+let onSleep: ((ms: number) => Promise<void>) | null = null;
 
 beforeAll(async () => {
   const clock = virtualClock();
   const sleep = clock.sleep.bind(clock);
-  clock.sleep = (ms, signal) => {
+  clock.sleep = async (ms, signal) => {
     log.push(`sleep ${ms}`);
+    if (onSleep) await onSleep(ms);
     return sleep(ms, signal);
   };
   runtime = await startRuntime({ clock, engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
@@ -32,16 +41,16 @@ beforeAll(async () => {
     return decide(request);
   };
   const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Finance through a proxy',
-      baseUrl: proxy.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
+  profileInput = {
+    name: 'Finance through a proxy',
+    baseUrl: proxy.url,
+    environment: 'sandbox',
+    headerWord: 'SVC',
+    paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+    payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+  };
+  const profile = expectOk(await runtime.handlers['profiles:save'](profileInput));
+  profileInput.id = profile.id;
   for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
   expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
 });
@@ -164,7 +173,8 @@ describe('a batch on a flaky service', () => {
     expect(postsFor(`${batchId}-5`)).toBe(2); // not found: sent again, same external id
     for (let row = 2; row <= 7; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
     const row3 = expectOk(await runtime.handlers['transactions:get']({ journalId: stopped.rows[1]!.journalId! }));
-    expect(row3.timeline.map((event) => event.message)).toContain('batch: found by its external id');
+    // Found by the follow-up at the interruption, or by the Resume's own lookup: never sent again.
+    expect(row3.timeline.some((event) => /found by its external id/.test(event.message ?? ''))).toBe(true);
   });
 
   it('retries only the failed rows, with new external ids, after a second confirmation', async () => {
@@ -229,6 +239,171 @@ describe('a batch on a flaky service', () => {
     } finally {
       expectOk(await runtime.handlers['profiles:activate']({ id: previous }));
       expectOk(await runtime.handlers['profiles:delete']({ id: live.id }));
+    }
+  });
+});
+
+describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
+  const rowStates = async (batchId: string) => expectOk(await runtime.handlers['batches:get']({ batchId })).rows.map((row) => row.state);
+  const journalState = (batchId: string) => {
+    // A second connection, as the next start would read the file after a kill -9.
+    const db = new Database(join(runtime.dir, 'journal.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT state FROM batches WHERE id = ?').get(batchId) as { state: string }).state;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('records a 500 after a POST as a server error with an unknown outcome, looks the row up, and never counts it refused', async () => {
+    const { batchId, confirmationToken } = await confirmed(4, 'five-hundred');
+    const answered = new Set<string>();
+    proxy.decide = (request) => {
+      // Row 3: the engine created it, then a 500 came back; row 4: a 500 before anything was created.
+      if (request.method === 'POST' && !answered.has(request.externalId!) && (request.externalId === `${batchId}-3` || request.externalId === `${batchId}-4`)) {
+        answered.add(request.externalId!);
+        return SERVER_ERROR({ forward: request.externalId === `${batchId}-3` });
+      }
+      return 'forward';
+    };
+    const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect((await done).state).toBe('done');
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.batch.counts).toMatchObject({ accepted: 4, rejected: 0, unknown: 0 });
+    expect(postsFor(`${batchId}-3`)).toBe(1); // found by its external id: never sent again
+    expect(postsFor(`${batchId}-4`)).toBe(2); // not found: sent again with the same external id
+    expect(engineCount(`${batchId}-3`)).toBe(1);
+    expect(engineCount(`${batchId}-4`)).toBe(1);
+    for (const row of detail.rows.slice(1, 3)) {
+      const timeline = expectOk(await runtime.handlers['transactions:get']({ journalId: row.journalId! })).timeline;
+      expect(timeline.find((event) => event.type === 'api_error')).toMatchObject({ httpStatus: 500, code: 'INTERNAL_SERVER_ERROR', outcome: 'unknown' });
+      expect(timeline.some((event) => event.type === 'transport_failure')).toBe(false);
+    }
+  });
+
+  it('sends nothing more when paused during a Retry-After wait; the rows caught are not sent, then sent once on Resume', async () => {
+    const { batchId, confirmationToken } = await confirmed(6, 'pause-wait');
+    let throttled = false;
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-3` && !throttled) {
+        throttled = true;
+        return RATE_LIMITED(30);
+      }
+      return 'forward';
+    };
+    onSleep = async (ms) => {
+      if (ms < 1000) return;
+      onSleep = null;
+      expectOk(await runtime.handlers['batches:pause']({ batchId }));
+    };
+    const paused = batchReaches(runtime, batchId, ['paused']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect(await paused).toMatchObject({ state: 'paused', accepted: 1, remaining: 5, unknown: 0 });
+    expect(await rowStates(batchId)).toEqual(['accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(postsFor(`${batchId}-4`)).toBe(0);
+    const summary = expectOk(await runtime.handlers['batches:get']({ batchId })).batch;
+    expect(summary.counts.pending).toBe(0);
+
+    const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
+    expectOk(await runtime.handlers['batches:resume']({ batchId }));
+    expect(await done).toMatchObject({ state: 'done', accepted: 6, remaining: 0 });
+    for (let row = 2; row <= 7; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+  });
+
+  it('writes a Cancel before it answers, so a kill right after cannot bring the rows back; then Pause is refused', async () => {
+    const { batchId, confirmationToken } = await confirmed(6, 'cancel-wait');
+    let throttled = false;
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-3` && !throttled) {
+        throttled = true;
+        return RATE_LIMITED(30);
+      }
+      return 'forward';
+    };
+    let stateAtCancel = '';
+    onSleep = async (ms) => {
+      if (ms < 1000) return;
+      onSleep = null;
+      expectOk(await runtime.handlers['batches:cancel']({ batchId }));
+      stateAtCancel = journalState(batchId);
+    };
+    const cancelled = batchReaches(runtime, batchId, ['cancelled']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    expect(await cancelled).toMatchObject({ state: 'cancelled', accepted: 1, remaining: 5 });
+    expect(stateAtCancel).toBe('cancelled');
+    expectFail(await runtime.handlers['batches:pause']({ batchId }), 'CONFLICT');
+    expectFail(await runtime.handlers['batches:resume']({ batchId }), 'CONFLICT');
+    expect(journalState(batchId)).toBe('cancelled');
+    expect(postsFor(`${batchId}-3`)).toBe(1);
+    expect(postsFor(`${batchId}-4`)).toBe(0);
+    expect(expectOk(await runtime.handlers['batches:get']({ batchId })).batch.stateReason).toBe('Cancelled: 5 row(s) were not sent.');
+  });
+
+  it('looks up the unknown rows of a cancelled batch: one the service never had is counted not sent, never sent again', async () => {
+    const { batchId, confirmationToken } = await confirmed(5, 'cancel-unknown');
+    proxy.decide = (request) => (request.externalId === `${batchId}-3` ? 'reset' : 'forward');
+    const interrupted = batchReaches(runtime, batchId, ['interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    await interrupted;
+    proxy.decide = () => 'forward';
+    expectOk(await runtime.handlers['batches:cancel']({ batchId }));
+    await until(runtime, ['batch:progress', 'transaction:changed'], () => countRows(runtime.journal, batchId).counts.unknown === 0);
+    await runtime.followUpsIdle();
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.batch.state).toBe('cancelled');
+    expect(detail.rows.map((row) => row.state)).toEqual(['accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(detail.batch.counts).toMatchObject({ notSent: 4, unknown: 0, rejected: 0 });
+    const timeline = expectOk(await runtime.handlers['transactions:get']({ journalId: detail.rows[1]!.journalId! })).timeline;
+    expect(timeline.some((event) => event.code === 'NOT_FOUND')).toBe(true);
+    expect(postsFor(`${batchId}-3`)).toBe(1);
+    expect(engineCount(`${batchId}-3`)).toBe(0);
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
+  });
+
+  it('keeps a batch out of done while one row is still unknown after the last round of look-ups', async () => {
+    const { batchId, confirmationToken } = await confirmed(4, 'still-unknown');
+    proxy.decide = (request) => {
+      if (request.externalId === `${batchId}-3`) return SERVER_ERROR({ forward: false });
+      // Every look-up of that row fails too: its outcome cannot be known.
+      if (request.method === 'GET' && request.path.includes(`${batchId}-3`)) return SERVER_ERROR({ forward: false });
+      return 'forward';
+    };
+    const ended = batchReaches(runtime, batchId, ['done', 'interrupted']);
+    expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+    const progress = await ended;
+    expect(progress).toMatchObject({ state: 'interrupted', unknown: 1, settled: false });
+    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    expect(detail.batch.stateReason).toMatch(/unknown outcome after 3 look-ups/);
+    expect(postsFor(`${batchId}-3`)).toBe(1); // never sent again while unknown
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
+    proxy.decide = () => 'forward';
+  });
+
+  it('sends on Resume a row the connection refused before sending, and never shows it refused', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    expectOk(await runtime.handlers['profiles:save']({ ...profileInput, baseUrl: `http://127.0.0.1:${closed}` }));
+    try {
+      const { batchId, confirmationToken } = await confirmed(3, 'refused-connection');
+      const interrupted = batchReaches(runtime, batchId, ['interrupted', 'done']);
+      expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+      expect(await interrupted).toMatchObject({ state: 'interrupted', failed: 0, unknown: 0, remaining: 3 });
+      const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+      expect(detail.rows.map((row) => row.state)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+      expect(detail.batch.counts.rejected).toBe(0);
+
+      expectOk(await runtime.handlers['profiles:save'](profileInput));
+      const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
+      expectOk(await runtime.handlers['batches:resume']({ batchId }));
+      expect(await done).toMatchObject({ state: 'done', accepted: 3, failed: 0 });
+      for (let row = 2; row <= 4; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+    } finally {
+      expectOk(await runtime.handlers['profiles:save'](profileInput));
     }
   });
 });

@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type GateAction = 'forward' | 'forward-then-hang' | 'forward-then-reset' | 'hang' | 'reset' | { status: number; body: unknown; headers?: Record<string, string> };
+/** An object answers with its status and body; with `forward`, after the engine has taken the request. */
+export type GateAction = 'forward' | 'forward-then-hang' | 'forward-then-reset' | 'hang' | 'reset' | { status: number; body: unknown; headers?: Record<string, string>; forward?: boolean };
 
 export interface GateRequest {
   method: string;
@@ -75,6 +76,7 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
         response.writeHead(answer.status, headers);
         response.end(Buffer.from(await answer.arrayBuffer()));
       } else {
+        if (action.forward) await (await forward(request, body)).arrayBuffer();
         response.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
         response.end(JSON.stringify(action.body));
       }
@@ -105,6 +107,12 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
   };
   return proxy;
 }
+
+export const SERVER_ERROR = (options: { forward: boolean }): GateAction => ({
+  status: 500,
+  body: { success: false, message: 'Unexpected error', code: 'INTERNAL_SERVER_ERROR', errors: [] },
+  forward: options.forward,
+});
 
 export const RATE_LIMITED = (retryAfterSeconds: number): GateAction => ({
   status: 429,

@@ -10,9 +10,8 @@ import {
   getTimeline,
   markStalePending,
   openJournal,
-  recordApiError,
+  recordInitiateOutcome,
   recordRequest,
-  recordTransportFailure,
 } from '../../electron/console/journal/entries';
 import { csvCell, exportCsv, searchJournal } from '../../electron/console/journal/search';
 import { paymentRequest, tempDir } from './helpers';
@@ -39,8 +38,8 @@ describe('journal entries', () => {
       { request: paymentRequest({ external_id: 'A-3' }), at: 3_000 },
     ]);
     expect(getEntry(db, ids[0]!)?.state).toBe('pending');
-    recordApiError(db, ids[0]!, { code: 'VALIDATION_ERROR', message: 'bad', httpStatus: 422 }, { rejects: true, at: 4_000 });
-    recordTransportFailure(db, ids[1]!, { outcome: 'unknown', message: 'socket hang up' }, { initiate: true, at: 4_000 });
+    recordInitiateOutcome(db, ids[0]!, { kind: 'refused', error: { code: 'VALIDATION_ERROR', message: 'bad', httpStatus: 422 } }, 4_000);
+    recordInitiateOutcome(db, ids[1]!, { kind: 'may-exist', cause: 'no-answer', message: 'socket hang up', error: null, retryAfterSeconds: null }, 4_000);
     expect(markStalePending(db, 5_000)).toEqual([ids[2]]);
     expect(getEntry(db, ids[0]!)).toMatchObject({ state: 'rejected', lastError: { code: 'VALIDATION_ERROR', httpStatus: 422 } });
     expect(getEntry(db, ids[1]!)?.state).toBe('outcome_unknown');

@@ -1,4 +1,4 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchProgress } from '../../shared/api';
 import { createBatchBackend, withLayout } from './batchFake';
@@ -190,6 +190,20 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     expect(within(screen.getByRole('table', { name: /Rows of the batch/ })).getAllByRole('row')).toHaveLength(3);
     // A retry is a new draft: it needs its own confirmation before anything is sent.
     expect(screen.getByRole('button', { name: 'Review and send' })).toBeTruthy();
+    expect(api.callsOf('batches:start')).toHaveLength(1);
+  });
+
+  it('starts the batch once when Send is clicked twice in the same tick', async () => {
+    const { api, user } = await openDraft();
+    await user.click(screen.getByRole('button', { name: 'Review and send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm batch' });
+    const send = await within(dialog).findByRole('button', { name: 'Send 3 payouts' });
+    act(() => {
+      fireEvent.click(send);
+      fireEvent.click(send);
+    });
+    await waitFor(() => expect(api.callsOf('batches:start')).toHaveLength(1));
+    expect(await screen.findByRole('heading', { name: 'Sending' })).toBeTruthy();
     expect(api.callsOf('batches:start')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalTransaction, Result } from '../../shared/api';
 import { createFakeApi, deferred, fail, journal, ok } from './fakeApi';
@@ -101,5 +101,21 @@ describe('New payment form', () => {
     await user.click(screen.getByRole('button', { name: 'Request payment' }));
     expect(await screen.findByRole('region', { name: 'Outcome unknown' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Look it up' })).toBeTruthy();
+  });
+
+  it('sends once when Request payment is clicked twice in the same tick', async () => {
+    const pending = deferred<Result<JournalTransaction>>();
+    const api = createFakeApi({ 'payments:create': () => pending.promise });
+    const { user } = await renderApp(api, { screen: 'payment' });
+    await fillValid(user);
+    const send = screen.getByRole('button', { name: 'Request payment' });
+    act(() => {
+      fireEvent.click(send);
+      fireEvent.click(send);
+    });
+    await waitFor(() => expect(api.callsOf('payments:create')).toHaveLength(1));
+    pending.resolve(fail('VALIDATION_ERROR', 'no'));
+    await waitFor(() => expect(send).toHaveProperty('disabled', false));
+    expect(api.callsOf('payments:create')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelInput, JournalTransaction, PayoutQuote, Result } from '../../shared/api';
 import { createFakeApi, deferred, fail, journal, ok, profile } from './fakeApi';
@@ -148,5 +148,23 @@ describe('New payout', () => {
     expect(await screen.findByRole('heading', { level: 1, name: '15,000 XAF' })).toBeTruthy();
     expect(api.callsOf('payouts:prepare')).toEqual([expect.objectContaining({ typedAmount: 15000 })]);
     expect(api.callsOf('payouts:initiate')).toEqual([expect.objectContaining({ confirmationToken: 'live-token' })]);
+  });
+
+  it('sends once when Send is clicked twice in the same tick', async () => {
+    const pending = deferred<Result<JournalTransaction>>();
+    const api = createFakeApi({ 'payouts:prepare': (input) => quoteFor(input), 'payouts:initiate': () => pending.promise });
+    const { user } = await renderApp(api, { screen: 'payout' });
+    await fillPayout(user, '20000');
+    await user.click(screen.getByRole('button', { name: 'Review payout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm payout' });
+    const send = within(dialog).getByRole('button', { name: 'Send 20,000 XAF' });
+    act(() => {
+      fireEvent.click(send);
+      fireEvent.click(send);
+    });
+    await waitFor(() => expect(api.callsOf('payouts:initiate')).toHaveLength(1));
+    pending.resolve(fail('INSUFFICIENT_FUNDS', 'no'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm payout' })).toBeNull());
+    expect(api.callsOf('payouts:initiate')).toHaveLength(1);
   });
 });

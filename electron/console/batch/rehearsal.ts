@@ -5,10 +5,11 @@
  * wallet is funded with the batch's total before and set back to its earlier balance after, so a
  * rehearsal leaves the wallet as it found it (two ledger entries say so).
  */
+import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
 import type { FailedCode, TransactionStatus } from '../../../shared/contract';
 import { HandlerFailure, type Context } from '../handlers/context';
-import { transactionOf } from '../handlers/outcomes';
+import { classifyInitiate } from '../outcome';
 import { LOCAL_SANDBOX_ID } from '../settings';
 import { loadRows, saveRehearsal } from './store';
 
@@ -65,22 +66,22 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
         await deps.clock.sleep(wait, deps.signal);
         continue;
       }
-      const result = await client.initiatePayout(request);
+      const answer = classifyInitiate(await client.initiatePayout(request));
       let outcome: RehearsalRowResult;
-      if (result.kind === 'success') {
-        const tx = transactionOf(result.data);
-        const final = tx ? finishNow(tx.transaction_id, request.phone_number) : null;
-        const status = (final?.status ?? tx?.status ?? null) as TransactionStatus | null;
+      if (answer.kind === 'accepted') {
+        const final = finishNow(answer.tx.transaction_id, request.phone_number);
+        const status = (final?.status ?? answer.tx.status) as TransactionStatus;
         outcome = { state: 'accepted', status, failedCode: (final?.failedCode ?? null) as FailedCode | null, code: null, message: null, wouldFail: status !== 'completed' };
         counts.accepted += 1;
-      } else if (result.kind === 'api-error' && (result.httpStatus === 429 || result.httpStatus === 503)) {
-        notBefore = Math.max(notBefore, deps.clock.now() + (result.retryAfterSeconds ?? 1) * 1000);
+      } else if (answer.kind === 'retry-later' || (answer.kind === 'may-exist' && answer.retryAfterSeconds !== null)) {
+        // The local engine asked to wait; its rehearsal ids are its own, so sending again is safe here.
+        notBefore = Math.max(notBefore, deps.clock.now() + (answer.retryAfterSeconds ?? 1) * 1000);
         continue;
-      } else if (result.kind === 'api-error') {
-        outcome = { state: 'rejected', status: null, failedCode: null, code: result.code, message: result.message, wouldFail: true };
+      } else if (answer.kind === 'refused') {
+        outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };
         counts.rejected += 1;
       } else {
-        outcome = { state: 'unknown', status: null, failedCode: null, code: result.kind === 'transport' ? 'NOT_SENT' : 'BAD_RESPONSE', message: result.message, wouldFail: true };
+        outcome = { state: 'unknown', status: null, failedCode: null, code: answer.kind === 'not-sent' ? 'NOT_SENT' : (answer.error?.code ?? 'BAD_RESPONSE'), message: answer.message, wouldFail: true };
         counts.unknown += 1;
       }
       if (outcome.wouldFail) counts.wouldFail += 1;
@@ -91,16 +92,8 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
   }
 
   try {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(CONCURRENCY, rows.length) }, async () => {
-        while (next < rows.length) {
-          const index = next;
-          next += 1;
-          await rehearseRow(index);
-        }
-      }),
-    );
+    const limit = pLimit(CONCURRENCY);
+    await Promise.all(rows.map((_, index) => limit(() => rehearseRow(index))));
   } finally {
     // Put the wallet back where it was, whatever happened above.
     const after = engine.walletBalance('sandbox').balance;

@@ -17,6 +17,8 @@ import type {
 } from '../../../shared/api';
 import type { CheckedRow } from '../../../shared/batch';
 import type { JournalDb, JournalProfile } from '../journal/entries';
+import { phaseSql } from '../journal/phase';
+import { BATCH_STATE_TABLE } from '../states/tables';
 
 interface BatchDbRow {
   seq: number;
@@ -55,14 +57,17 @@ interface RowDbRow {
   e_last_error: string | null;
 }
 
-/** The row state from its journal entry: see BatchRowState. */
-const ROW_STATE_SQL = `CASE
-  WHEN br.journal_id IS NULL THEN 'not_sent'
-  WHEN e.state = 'pending' THEN 'pending'
-  WHEN e.state = 'outcome_unknown' THEN 'unknown'
-  WHEN e.state = 'known' THEN 'accepted'
-  WHEN json_extract(e.last_error, '$.code') = 'NOT_SENT' THEN 'not_sent'
-  ELSE 'rejected' END`;
+/**
+ * The row state from its journal entry's phase (../journal/phase.ts): see BatchRowState. A row
+ * whose entry was never created at the service (not sent, or looked up and not found) is `not_sent`.
+ */
+const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' ELSE (CASE ${phaseSql('e')}
+  WHEN 'pending' THEN 'pending'
+  WHEN 'outcome_unknown' THEN 'unknown'
+  WHEN 'known' THEN 'accepted'
+  WHEN 'not_sent' THEN 'not_sent'
+  WHEN 'not_found' THEN 'not_sent'
+  ELSE 'rejected' END) END`;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -257,6 +262,7 @@ export function earlierImports(db: JournalDb, fileHash: string, exceptId: string
   }[]).map((row) => ({ batchId: row.id, fileName: row.file_name, state: row.state, createdAt: iso(row.created_at)! }));
 }
 
+/** The one write of a batch's state: checked against BATCH_STATE_TABLE in the same transaction. */
 export function setState(
   db: JournalDb,
   id: string,
@@ -264,6 +270,15 @@ export function setState(
   at: number,
   extra: { reason?: string | null; started?: boolean; finished?: boolean; concurrency?: number; profile?: JournalProfile } = {},
 ): void {
+  db.transaction(() => {
+    const current = batchRow(db, id);
+    if (!current) throw new Error(`batch ${id} does not exist`);
+    BATCH_STATE_TABLE.assertMove(current.state, state, id);
+    writeState(db, id, state, at, extra);
+  })();
+}
+
+function writeState(db: JournalDb, id: string, state: BatchState, at: number, extra: Parameters<typeof setState>[4] = {}): void {
   db.prepare(
     `UPDATE batches SET state = ?, state_reason = ?, updated_at = ?,
        started_at = CASE WHEN ? THEN COALESCE(started_at, ?) ELSE started_at END,

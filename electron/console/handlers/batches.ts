@@ -8,7 +8,7 @@ import type { Channel, BatchDetail, BatchPreview, BatchRowValues, BatchSummary }
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { balanceSchema } from '../../../shared/contract';
 import { checkRows, invalidRowsCsv, parseBatchCsv, reportCsv, templateCsv, type RowInput } from '../../../shared/batch';
-import { createBatchRunner, type BatchRunner } from '../batch/runner';
+import { createBatchRunner, type BatchRunner, type RunnerHooks } from '../batch/runner';
 import { rehearseBatch } from '../batch/rehearsal';
 import {
   createBatch,
@@ -37,11 +37,11 @@ export function batchBindingHash(profileId: string, environment: string, rows: r
   return sha256(canonicalJson({ profileId, environment, rows: rows.map((row) => ({ row: row.rowNumber, request: row.request })) }));
 }
 
-export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
+export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
   const { deps } = context;
   const db = deps.journal;
   const now = () => deps.clock.now();
-  const runner = createBatchRunner(context);
+  const runner = createBatchRunner(context, hooks);
   const stamp = () => new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
 
   function summaryOf(batchId: string): BatchSummary {
@@ -253,7 +253,9 @@ export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchC
     async 'batches:pause'({ batchId }) {
       const batch = summaryOf(batchId);
       if (batch.state !== 'sending') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a batch being sent can be paused.`);
-      if (!runner.stop(batchId, 'pause')) setState(db, batchId, 'paused', now());
+      // Written before the answer: a crash right after cannot undo it.
+      setState(db, batchId, 'paused', now(), { reason: runner.isRunning(batchId) ? 'Pausing: the rows in flight are being answered.' : null });
+      runner.stop(batchId, 'pause');
       return summaryOf(batchId);
     },
 
@@ -269,14 +271,17 @@ export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchC
 
     async 'batches:cancel'({ batchId }) {
       const batch = summaryOf(batchId);
-      if (batch.state === 'sending' || runner.isRunning(batchId)) {
-        runner.stop(batchId, 'cancel');
-      } else if (batch.state === 'paused' || batch.state === 'interrupted' || batch.state === 'draft') {
-        setState(db, batchId, 'cancelled', now(), { reason: `Cancelled: ${batch.counts.notSent} row(s) were not sent.`, finished: true });
-        runner.emitProgress(batchId, 'send');
-      } else {
+      if (batch.state === 'cancelled' || batch.state === 'done') {
         throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: there is nothing left to cancel.`);
       }
+      // Written before the answer, whether or not rows are in flight: no row not yet sent is ever
+      // sent after it, crash or not. The runner notices, and rewrites the reason once it has ended.
+      const running = runner.isRunning(batchId);
+      setState(db, batchId, 'cancelled', now(), {
+        reason: running ? 'Cancelling: the rows in flight are being answered; no other row is sent.' : `Cancelled: ${batch.counts.notSent} row(s) were not sent.`,
+        finished: true,
+      });
+      if (!runner.stop(batchId, 'cancel')) runner.emitProgress(batchId, 'send');
       return summaryOf(batchId);
     },
 
@@ -291,7 +296,13 @@ export function batchHandlers(context: Context): { handlers: HandlerImpls<BatchC
     async 'batches:retryFailed'({ batchId }) {
       const batch = summaryOf(batchId);
       if (batch.state === 'draft' || batch.state === 'sending') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: retry its failed rows once it has stopped.`);
-      const failed = loadRows(db, batchId).filter((row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')));
+      const rows = loadRows(db, batchId);
+      const open = rows.filter((row) => row.state === 'unknown' || row.state === 'pending').length;
+      if (open > 0) {
+        // A row whose outcome is unknown may have been paid: it is looked up, never retried blindly.
+        throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`);
+      }
+      const failed = rows.filter((row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')));
       if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`);
       const profile = context.activeProfile();
       const id = newBatchId(now());

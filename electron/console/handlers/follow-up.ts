@@ -6,11 +6,10 @@ import {
   getEntry,
   getEntryForFollowUp,
   getTimeline,
-  recordApiError,
   recordLookedUp,
+  recordNotFound,
   recordObserved,
-  recordTransportFailure,
-  setResolution,
+  recordReadFailure,
 } from '../journal/entries';
 import { exportCsv, searchJournal } from '../journal/search';
 import type { Watcher } from '../watcher';
@@ -111,15 +110,15 @@ export function followUpHandlers(
         return { message: result.message ?? `Verified: ${observed.entry.status ?? 'unknown'}.`, transaction: observed.entry };
       }
       if (result.kind === 'api-error') {
-        changed(recordApiError(deps.journal, journalId, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: false, at: now() }));
+        changed(recordReadFailure(deps.journal, journalId, { kind: 'api-error', error: { code: result.code, message: result.message, httpStatus: result.httpStatus } }, now()));
       } else if (result.kind === 'transport') {
-        changed(recordTransportFailure(deps.journal, journalId, { outcome: result.outcome, message: result.message }, { initiate: false, at: now() }));
+        changed(recordReadFailure(deps.journal, journalId, { kind: 'transport', outcome: result.outcome, message: result.message }, now()));
       }
       throw readFailure(result);
     },
 
     async 'transactions:resolveUnknown'({ journalId }) {
-      const { entry, profile } = entryAndProfile(journalId);
+      const { entry, profile, ...found } = entryAndProfile(journalId);
       if (entry.state !== 'outcome_unknown') {
         throw new HandlerFailure('CONFLICT', `This ${entry.kind} is ${entry.state}, not outcome unknown: there is nothing to resolve.`);
       }
@@ -129,7 +128,7 @@ export function followUpHandlers(
       const by = { by: 'external_id' as const };
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId, by) : await client.retrievePayout(entry.externalId, by);
       if (isNotFound(result)) {
-        const updated = setResolution(deps.journal, journalId, 'not_found', now(), `no ${entry.kind} with external id ${entry.externalId}: it may be sent again`);
+        const updated = found.resolution === 'not_found' ? entry : recordNotFound(deps.journal, journalId, now(), `no ${entry.kind} with external id ${entry.externalId}: it may be sent again`);
         changed(updated);
         return { exists: false, transaction: updated };
       }

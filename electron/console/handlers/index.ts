@@ -8,6 +8,7 @@ import { CHANNEL_INPUTS, CHANNELS, type Channel, type ChannelResults, type Resul
 import { createConfirmations } from '../confirmations';
 import { VaultError } from '../vault';
 import { createWatcher, type Watcher } from '../watcher';
+import { createSweeper, type Sweeper } from '../sweeper';
 import { createContext, DEFAULT_WATCH, HandlerFailure, type Context, type HandlerDeps, type HandlerImpl } from './context';
 import type { BatchRunner } from '../batch/runner';
 import { batchHandlers } from './batches';
@@ -64,6 +65,8 @@ export interface HandlerCore {
   watcher: Watcher;
   /** Bulk payout runs (awaited at shutdown before the journal closes). */
   batches: BatchRunner;
+  /** Follows every open entry up until final (started by the runtime, at start and after gaps). */
+  sweeper: Sweeper;
   /** Profile resolution and clients, for the runtime's own reads (a sandbox status push). */
   context: Context;
 }
@@ -72,7 +75,13 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
   const confirmations = createConfirmations(() => deps.clock.now());
   const context = createContext(deps, confirmations, { ...DEFAULT_WATCH, ...deps.watch });
   const watcher = createWatcher(context);
-  const batches = batchHandlers(context);
+  let runner: BatchRunner | null = null;
+  const sweeper = createSweeper(context, {
+    batchChanged: (batchId) => runner?.emitProgress(batchId, 'send'),
+    isBatchRunning: (batchId) => runner?.isRunning(batchId) ?? false,
+  });
+  const batches = batchHandlers(context, { afterRun: () => sweeper.poke() });
+  runner = batches.runner;
   const implementations: Implementations = {
     ...profileHandlers(context),
     ...sendHandlers(context, watcher),
@@ -101,9 +110,5 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
       }
     };
   }
-  return { handlers: table as HandlerTable, watcher, batches: batches.runner, context };
-}
-
-export function createHandlers(deps: HandlerDeps): HandlerTable {
-  return createHandlerCore(deps).handlers;
+  return { handlers: table as HandlerTable, watcher, batches: batches.runner, sweeper, context };
 }

@@ -10,25 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { balanceSchema, type TransactionRequest } from '../../../shared/contract';
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
-import {
-  getEntryForFollowUp,
-  recordApiError,
-  recordCreated,
-  recordRequest,
-  recordResend,
-  recordTransportFailure,
-} from '../journal/entries';
+import { getEntryForFollowUp, recordInitiateOutcome, recordRequest, recordResend } from '../journal/entries';
+import { classifyInitiate } from '../outcome';
 import type { StoredProfile } from '../settings';
 import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
-import { isFinal, transactionOf } from './outcomes';
+import { isFinal } from './outcomes';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
-
-/** Server-side failures after which the transaction may or may not exist. */
-function mayHaveBeenCreated(httpStatus: number | null): boolean {
-  return httpStatus === null || (httpStatus >= 500 && httpStatus !== 503);
-}
 
 export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend'> {
   const { deps } = context;
@@ -50,46 +39,32 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       ...(result.kind === 'api-error' ? { code: result.code, httpStatus: result.httpStatus } : {}),
       ...(result.kind === 'transport' ? { outcome: result.outcome, cause: result.cause } : {}),
     });
-    switch (result.kind) {
-      case 'success': {
-        const tx = transactionOf(result.data);
-        if (!tx) {
-          const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: 'the service answered success without a valid transaction' }, { initiate: true, at: now() });
-          changed(entry);
-          throw new HandlerFailure('OUTCOME_UNKNOWN', 'The service answered, but not with a transaction: look it up by its external id before sending again.', { journalId: entry.id });
-        }
-        const entry = recordCreated(deps.journal, pending.id, tx, { httpStatus: result.httpStatus, message: result.message ?? `${kind} created` }, now());
-        changed(entry);
+    const outcome = classifyInitiate(result);
+    const entry = recordInitiateOutcome(deps.journal, pending.id, outcome, now());
+    changed(entry);
+    switch (outcome.kind) {
+      case 'accepted':
         if (!isFinal(entry)) watcher.watch(entry, profile);
         return entry;
-      }
-      case 'api-error': {
-        if (mayHaveBeenCreated(result.httpStatus)) {
-          recordApiError(deps.journal, pending.id, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: false, at: now() });
-          const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: `server error ${result.httpStatus}: it may have been created` }, { initiate: true, at: now() });
-          changed(entry);
-          throw new HandlerFailure('OUTCOME_UNKNOWN', `The service failed (${result.code}: ${result.message}); the ${kind} may or may not exist: look it up by its external id.`, { journalId: entry.id });
-        }
-        const entry = recordApiError(deps.journal, pending.id, { code: result.code, message: result.message, httpStatus: result.httpStatus }, { rejects: true, at: now() });
-        changed(entry);
-        throw new HandlerFailure(result.code, result.message, { ...(result.fields ? { fields: result.fields } : {}), journalId: entry.id });
-      }
-      case 'bad-response': {
-        const entry = recordTransportFailure(deps.journal, pending.id, { outcome: 'unknown', message: `unreadable answer: ${result.message}` }, { initiate: true, at: now() });
-        changed(entry);
-        throw new HandlerFailure('OUTCOME_UNKNOWN', `The service answered something unreadable (${result.message}); the ${kind} may or may not exist: look it up by its external id.`, { journalId: entry.id });
-      }
-      case 'transport': {
-        const entry = recordTransportFailure(deps.journal, pending.id, { outcome: result.outcome, message: result.message }, { initiate: true, at: now() });
-        changed(entry);
-        if (result.outcome === 'unknown') {
-          throw new HandlerFailure('OUTCOME_UNKNOWN', `No answer came (${result.message}): the ${kind} may or may not exist. Look it up by its external id before sending again.`, { journalId: entry.id });
-        }
-        throw new HandlerFailure('NOT_SENT', `The ${kind} was not sent (${result.message}); nothing was created.`, { journalId: entry.id });
-      }
+      case 'refused':
+        throw new HandlerFailure(outcome.error.code, outcome.error.message, { ...(outcome.fields ? { fields: outcome.fields } : {}), journalId: entry.id });
+      case 'retry-later':
+        throw new HandlerFailure(outcome.error.code, `${outcome.error.message} Nothing was created; send it again${outcome.retryAfterSeconds ? ` in ${outcome.retryAfterSeconds} s` : ' in a moment'}.`, { journalId: entry.id });
+      case 'not-sent':
+        throw new HandlerFailure('NOT_SENT', `The ${kind} was not sent (${outcome.message}); nothing was created.`, { journalId: entry.id });
+      case 'may-exist':
+        throw new HandlerFailure(
+          'OUTCOME_UNKNOWN',
+          outcome.cause === 'server-error'
+            ? `The service failed (${outcome.error!.code}: ${outcome.error!.message}); the ${kind} may or may not exist: look it up by its external id.`
+            : outcome.cause === 'unreadable'
+              ? `The service answered something unreadable (${outcome.message}); the ${kind} may or may not exist: look it up by its external id.`
+              : `No answer came (${outcome.message}): the ${kind} may or may not exist. Look it up by its external id before sending again.`,
+          { journalId: entry.id },
+        );
       default: {
-        const never: never = result;
-        throw new Error(`unhandled client result ${JSON.stringify(never)}`);
+        const never: never = outcome;
+        throw new Error(`unhandled outcome ${JSON.stringify(never)}`);
       }
     }
   }

@@ -9,6 +9,9 @@ import Database from 'better-sqlite3';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
 import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
 import { migrate } from './migrations';
+import type { InitiateOutcome } from '../outcome';
+import { ENTRY_STATES } from '../states/tables';
+import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
 import { toJournalTransaction, type EntryRow, type TimelineRow, toTimelineEvent, type ServiceTransaction } from './rows';
 
 export type JournalDb = Database.Database;
@@ -110,6 +113,7 @@ export function recordRequest(
 ): JournalTransaction {
   const id = randomUUID();
   const { request } = input;
+  ENTRY_STATES.assertMove(null, 'pending', id);
   db.transaction(() => {
     const result = db
       .prepare(
@@ -147,13 +151,15 @@ export function recordRequest(
 export function recordResend(db: JournalDb, id: string, at: number): JournalTransaction {
   db.transaction(() => {
     const row = requireRow(db, id);
-    db.prepare(`UPDATE entries SET state = 'pending', resolution = NULL, updated_at = ? WHERE seq = ?`).run(at, row.seq);
+    moveEntry(db, row, 'pending', at);
     addEvent(db, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
   })();
   return getEntry(db, id)!;
 }
 
-function applyTransaction(db: JournalDb, seq: number, state: JournalState, tx: ServiceTransaction, at: number): void {
+/** Writes what the service says of the transaction; the entry becomes (or stays) `known`. */
+function applyTransaction(db: JournalDb, seq: number, tx: ServiceTransaction, at: number): void {
+  const state: JournalState = 'known';
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   db.prepare(
     `UPDATE entries SET state = ?, transaction_id = ?, external_id = COALESCE(?, external_id), status = ?, failed_code = ?,
@@ -177,56 +183,19 @@ function applyTransaction(db: JournalDb, seq: number, state: JournalState, tx: S
   );
 }
 
-/** The service answered the initiate with a transaction. */
-export function recordCreated(db: JournalDb, id: string, tx: ServiceTransaction, response: { httpStatus: number; message: string }, at: number): JournalTransaction {
-  db.transaction(() => {
-    const row = requireRow(db, id);
-    applyTransaction(db, row.seq, 'known', tx, at);
-    addEvent(db, row.seq, at, { type: 'response', status: tx.status, httpStatus: response.httpStatus, message: response.message });
-  })();
-  return getEntry(db, id)!;
-}
-
 /**
- * The service answered an error envelope. For the initiate itself (`rejects`), nothing was
- * created: the entry becomes `rejected`; for a follow-up (verify, retrieve) the state stays.
+ * A follow-up read (verify, retrieve) failed: the event is recorded; the entry's phase stays
+ * (a read changes nothing at the service). An initiate's answer goes through recordInitiateOutcome.
  */
-export function recordApiError(
-  db: JournalDb,
-  id: string,
-  error: { code: string; message: string; httpStatus: number | null },
-  options: { rejects: boolean; at: number },
-): JournalTransaction {
+export function recordReadFailure(db: JournalDb, id: string, failure: { kind: 'api-error'; error: ErrorRecord } | { kind: 'transport'; outcome: 'not-sent' | 'unknown'; message: string }, at: number): JournalTransaction {
   db.transaction(() => {
     const row = requireRow(db, id);
-    if (options.rejects) {
-      db.prepare(`UPDATE entries SET state = 'rejected', last_error = ?, updated_at = ? WHERE seq = ?`).run(JSON.stringify(error), options.at, row.seq);
+    db.prepare(`UPDATE entries SET updated_at = ? WHERE seq = ?`).run(at, row.seq);
+    if (failure.kind === 'api-error') {
+      addEvent(db, row.seq, at, { type: 'api_error', httpStatus: failure.error.httpStatus, code: failure.error.code, message: failure.error.message });
     } else {
-      db.prepare(`UPDATE entries SET updated_at = ? WHERE seq = ?`).run(options.at, row.seq);
+      addEvent(db, row.seq, at, { type: 'transport_failure', outcome: failure.outcome, message: failure.message });
     }
-    addEvent(db, row.seq, options.at, { type: 'api_error', httpStatus: error.httpStatus, code: error.code, message: error.message });
-  })();
-  return getEntry(db, id)!;
-}
-
-/**
- * The request failed in transport. For an initiate, `unknown` means it may have reached the
- * server (state `outcome_unknown`); `not-sent` means it did not (state `rejected`, NOT_SENT).
- */
-export function recordTransportFailure(
-  db: JournalDb,
-  id: string,
-  failure: { outcome: 'not-sent' | 'unknown'; message: string },
-  options: { initiate: boolean; at: number },
-): JournalTransaction {
-  db.transaction(() => {
-    const row = requireRow(db, id);
-    if (options.initiate) {
-      const state: JournalState = failure.outcome === 'unknown' ? 'outcome_unknown' : 'rejected';
-      const lastError = failure.outcome === 'unknown' ? null : JSON.stringify({ code: 'NOT_SENT', message: failure.message, httpStatus: null });
-      db.prepare(`UPDATE entries SET state = ?, last_error = COALESCE(?, last_error), updated_at = ? WHERE seq = ?`).run(state, lastError, options.at, row.seq);
-    }
-    addEvent(db, row.seq, options.at, { type: 'transport_failure', outcome: failure.outcome, message: failure.message });
   })();
   return getEntry(db, id)!;
 }
@@ -247,7 +216,8 @@ export function recordObserved(
   db.transaction(() => {
     const row = requireRow(db, id);
     changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
-    applyTransaction(db, row.seq, 'known', tx, at);
+    assertKnown(row);
+    applyTransaction(db, row.seq, tx, at);
     const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
     if (!quiet || changed) {
       addEvent(db, row.seq, at, { type: event.type, status: tx.status, httpStatus: event.httpStatus ?? null, message: event.message ?? null });
@@ -271,11 +241,56 @@ export function recordStatusEvent(db: JournalDb, id: string, status: Transaction
   return { entry: getEntry(db, id)!, changed };
 }
 
-export function setResolution(db: JournalDb, id: string, resolution: 'not_found' | null, at: number, message: string): JournalTransaction {
+/** A lookup by external id found nothing: the entry was never created (`not_found`), so it may be sent again. */
+export function recordNotFound(db: JournalDb, id: string, at: number, message: string): JournalTransaction {
   db.transaction(() => {
     const row = requireRow(db, id);
-    db.prepare('UPDATE entries SET resolution = ?, updated_at = ? WHERE seq = ?').run(resolution, at, row.seq);
-    addEvent(db, row.seq, at, { type: 'status_seen', code: resolution === 'not_found' ? 'NOT_FOUND' : null, message });
+    if (phaseOf(row) === 'not_found') return; // another lookup (the follow-up sweep) said so already
+    moveEntry(db, row, 'not_found', at);
+    addEvent(db, row.seq, at, { type: 'status_seen', code: 'NOT_FOUND', message });
+  })();
+  return getEntry(db, id)!;
+}
+
+/**
+ * The answer to an initiate, as classified by ../outcome.ts, written in one transaction: the
+ * entry's move and its timeline event. A 5xx is recorded as the server error it is (an
+ * `api_error` event), with the entry outcome unknown; a transport failure as a transport failure.
+ */
+export function recordInitiateOutcome(db: JournalDb, id: string, outcome: InitiateOutcome, at: number): JournalTransaction {
+  db.transaction(() => {
+    const row = requireRow(db, id);
+    switch (outcome.kind) {
+      case 'accepted':
+        assertKnown(row);
+        applyTransaction(db, row.seq, outcome.tx, at);
+        addEvent(db, row.seq, at, { type: 'response', status: outcome.tx.status, httpStatus: outcome.httpStatus, message: outcome.message ?? `${row.kind} created` });
+        return;
+      case 'refused':
+        moveEntry(db, row, 'rejected', at, outcome.error);
+        addEvent(db, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.error.message });
+        return;
+      case 'retry-later':
+        moveEntry(db, row, 'not_sent', at, outcome.error);
+        addEvent(db, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.error.message, outcome: 'not-sent' });
+        return;
+      case 'not-sent':
+        moveEntry(db, row, 'not_sent', at, { code: 'NOT_SENT', message: outcome.message, httpStatus: null });
+        addEvent(db, row.seq, at, { type: 'transport_failure', outcome: 'not-sent', message: outcome.message });
+        return;
+      case 'may-exist':
+        moveEntry(db, row, 'outcome_unknown', at);
+        if (outcome.error) {
+          addEvent(db, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.message, outcome: 'unknown' });
+        } else {
+          addEvent(db, row.seq, at, { type: 'transport_failure', outcome: 'unknown', message: outcome.message });
+        }
+        return;
+      default: {
+        const never: never = outcome;
+        throw new Error(`unhandled outcome ${JSON.stringify(never)}`);
+      }
+    }
   })();
   return getEntry(db, id)!;
 }
@@ -299,6 +314,7 @@ export function recordLookedUp(
   if (existing) return recordObserved(db, existing.id, input.tx, { type: 'status_seen', httpStatus: input.httpStatus, message: 'looked up' }, input.at).entry;
   const id = randomUUID();
   const { tx } = input;
+  ENTRY_STATES.assertMove(null, 'known', id);
   db.transaction(() => {
     const result = db
       .prepare(
@@ -332,7 +348,7 @@ export function recordLookedUp(
         input.at,
       );
     const seq = Number(result.lastInsertRowid);
-    applyTransaction(db, seq, 'known', tx, input.at);
+    applyTransaction(db, seq, tx, input.at);
     addEvent(db, seq, input.at, { type: 'status_seen', status: tx.status, httpStatus: input.httpStatus, message: 'looked up' });
   })();
   return getEntry(db, id)!;
@@ -345,9 +361,9 @@ export function recordLookedUp(
 export function markStalePending(db: JournalDb, at: number): string[] {
   const ids: string[] = [];
   db.transaction(() => {
-    const rows = db.prepare(`SELECT seq, id FROM entries WHERE state = 'pending'`).all() as { seq: number; id: string }[];
+    const rows = db.prepare(`SELECT * FROM entries WHERE state = 'pending'`).all() as EntryRow[];
     for (const row of rows) {
-      db.prepare(`UPDATE entries SET state = 'outcome_unknown', updated_at = ? WHERE seq = ?`).run(at, row.seq);
+      moveEntry(db, row, 'outcome_unknown', at);
       addEvent(db, row.seq, at, {
         type: 'transport_failure',
         outcome: 'unknown',

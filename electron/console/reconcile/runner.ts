@@ -5,6 +5,7 @@
  * optional Verify of the rows still processing. Every chunk is saved before the next one starts,
  * so a stop at any point resumes from the rows not yet checked.
  */
+import pLimit from 'p-limit';
 import type { Statement } from 'better-sqlite3';
 import { isFinalStatus, type TransactionStatus } from '../../../shared/contract';
 import type { JournalTransaction, ReconcileProgress } from '../../../shared/api';
@@ -217,18 +218,19 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     }
   }
 
-  /** Runs `work` on every item with at most `concurrency` at once; stops taking items once aborted. */
+  /** Runs `work` on every item with at most `concurrency` at once (p-limit); stops taking items once aborted. */
   async function pool<T, R>(items: T[], signal: AbortSignal, work: (item: T) => Promise<R | null>): Promise<{ item: T; result: R }[]> {
+    const limit = pLimit(concurrency);
     const results: { item: T; result: R }[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length && !signal.aborted && alive()) {
-        const item = items[next++]!;
-        const result = await work(item);
-        if (result !== null) results.push({ item, result });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    await Promise.all(
+      items.map((item) =>
+        limit(async () => {
+          if (signal.aborted || !alive()) return;
+          const result = await work(item);
+          if (result !== null) results.push({ item, result });
+        }),
+      ),
+    );
     return results;
   }
 

@@ -13,6 +13,7 @@ import {
   type ReconcilePhase,
   type ReconcileStatus,
 } from '../../../shared/api/reconcile';
+import { RECONCILE_STATE_TABLE } from '../states/tables';
 import type { JournalDb } from '../journal/entries';
 import type { MerchantRow } from './parse';
 
@@ -126,7 +127,7 @@ export async function createReconciliation(
     await new Promise((resolve) => setImmediate(resolve));
     if (!alive()) return null;
   }
-  db.prepare(`UPDATE reconciliations SET status = 'running' WHERE id = ?`).run(id);
+  moveRun(db, id, 'running', input.at);
   return id;
 }
 
@@ -226,16 +227,28 @@ export function runInfo(db: JournalDb, id: string) {
   };
 }
 
+/** The one write of a run's status: checked against RECONCILE_STATE_TABLE in the same transaction. */
+function moveRun(db: JournalDb, id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): void {
+  db.transaction(() => {
+    const current = db.prepare('SELECT status FROM reconciliations WHERE id = ?').get(id) as { status: ReconcileStatus | 'importing' } | undefined;
+    if (!current) throw new Error(`reconciliation ${id} does not exist`);
+    RECONCILE_STATE_TABLE.assertMove(current.status, status, id);
+    db.prepare(
+      `UPDATE reconciliations SET status = ?, phase = COALESCE(?, phase), updated_at = ?,
+         finished_at = CASE WHEN ? = 'done' THEN ? ELSE NULL END WHERE id = ?`,
+    ).run(status, phase ?? null, at, status, at, id);
+  })();
+}
+
 export function setStatus(db: JournalDb, id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): void {
-  db.prepare(
-    `UPDATE reconciliations SET status = ?, phase = COALESCE(?, phase), updated_at = ?,
-       finished_at = CASE WHEN ? = 'done' THEN ? ELSE NULL END WHERE id = ?`,
-  ).run(status, phase ?? null, at, status, at, id);
+  moveRun(db, id, status, at, phase);
 }
 
 /** At start: runs that were going when the console stopped are interrupted (they can be resumed). */
 export function markInterrupted(db: JournalDb, at: number): number {
-  return db.prepare(`UPDATE reconciliations SET status = 'interrupted', updated_at = ? WHERE status = 'running'`).run(at).changes;
+  const ids = (db.prepare(`SELECT id FROM reconciliations WHERE status = 'running'`).all() as { id: string }[]).map((row) => row.id);
+  for (const id of ids) moveRun(db, id, 'interrupted', at);
+  return ids.length;
 }
 
 export function countRateLimitWait(db: JournalDb, id: string): void {

@@ -1,15 +1,24 @@
-/** One submit at a time: the guard every screen that sends something uses. */
+/**
+ * One submit at a time: the guard every screen that sends something uses. With `once`, the work
+ * runs at most once for the component's life (a confirmation's token is single-use: a payout or
+ * a batch confirmed in a dialog is never fired from it again, whatever happened).
+ */
 import { useRef, useState } from 'react';
 
-export function useSingleFlight() {
-  // A ref, not state: a second click in the same tick must see the first one.
+export function useSingleFlight(options: { once?: boolean } = {}) {
+  // Refs, not state: a second click in the same tick must see the first one.
   const inFlight = useRef(false);
+  const fired = useRef(false);
   const [busy, setBusy] = useState(false);
-  /** Runs `work` unless a previous run is still going (then does nothing). */
+  /** With `once`: the work has started once, so it never will again (a button shows it disabled). */
+  const [spent, setSpent] = useState(false);
+  /** Runs `work` unless a previous run is still going, or (`once`) has ever started; then does nothing. */
   async function run(work: () => Promise<void>): Promise<void> {
-    if (inFlight.current) return;
+    if (inFlight.current || (options.once && fired.current)) return;
     inFlight.current = true;
+    fired.current = true;
     setBusy(true);
+    if (options.once) setSpent(true);
     try {
       await work();
     } finally {
@@ -17,5 +26,5 @@ export function useSingleFlight() {
       setBusy(false);
     }
   }
-  return { busy, run };
+  return { busy, spent, run };
 }

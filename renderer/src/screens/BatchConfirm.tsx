@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type ApiFailure, type BatchConfirmation, type BatchPreview, type BatchSummary, type RehearsalSummary } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
@@ -23,7 +24,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const [concurrencyText, setConcurrencyText] = useState(String(BATCH_DEFAULT_CONCURRENCY));
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const fired = useRef(false);
+  const fire = useSingleFlight({ once: true });
   const cancelButton = useRef<HTMLButtonElement>(null);
   const facts = confirmation ?? preview;
   const currency = facts.currency;
@@ -64,14 +65,17 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   }
 
   async function send() {
+    if (!confirmation || confirmation.overBalance || !concurrency.success) return;
+    const { confirmationToken } = confirmation;
+    const workers = concurrency.data;
     // Once fired, never again from this dialog: the token is single-use and the batch must not start twice.
-    if (fired.current || !confirmation || confirmation.overBalance || !concurrency.success) return;
-    fired.current = true;
-    setBusy(true);
-    const result = await start(confirmation.confirmationToken, concurrency.data);
-    setBusy(false);
-    if (result.ok) onClose();
-    else setFailure(result.error);
+    await fire.run(async () => {
+      setBusy(true);
+      const result = await start(confirmationToken, workers);
+      setBusy(false);
+      if (result.ok) onClose();
+      else setFailure(result.error);
+    });
   }
 
   return (
@@ -123,11 +127,11 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
         {failure ? <ErrorNotice failure={failure} /> : null}
         <div className="actions">
-          <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={busy && fired.current}>
+          <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={fire.busy}>
             {t('common:actions.cancel')}
           </button>
           {confirmation ? (
-            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || fired.current || confirmation.overBalance || !concurrency.success}>
+            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || fire.spent || confirmation.overBalance || !concurrency.success}>
               {busy ? <Spinner label={t('confirm.sending')} /> : null}
               {busy ? t('confirm.sending') : t('confirm.send', { count: confirmation.count, n: formatCount(confirmation.count) })}
             </button>

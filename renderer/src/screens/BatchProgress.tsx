@@ -1,7 +1,7 @@
 /** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchDetail, BatchProgress } from '../../../shared/api';
+import { batchFigures, type BatchDetail, type BatchProgress } from '../../../shared/api';
 import { Dialog } from '../components/Dialog';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
@@ -9,19 +9,21 @@ import { useBatch } from '../stores';
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
 export function progressFromCounts(detail: BatchDetail): BatchProgress {
   const { counts, id, state } = detail.batch;
-  const sent = counts.accepted + counts.rejected + counts.unknown + counts.pending;
+  const figures = batchFigures(counts);
   return {
     batchId: id,
     mode: 'send',
     state,
-    sent,
-    accepted: counts.accepted,
-    failed: counts.rejected + counts.failed + counts.cancelled,
-    unknown: counts.unknown,
-    remaining: Math.max(0, counts.valid - sent),
+    sent: figures.sent,
+    accepted: figures.accepted,
+    failed: figures.failed,
+    unknown: figures.unknown,
+    remaining: figures.remaining,
     ratePerSecond: 0,
     etaSeconds: null,
-    final: counts.completed + counts.failed + counts.cancelled,
+    final: figures.final,
+    processing: figures.processing,
+    settled: figures.settled,
   };
 }
 
@@ -80,7 +82,8 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const unknownPct = (p.unknown / total) * 100;
   const failedPct = (p.failed / total) * 100;
   const okPct = Math.max(0, ((p.sent - p.failed - p.unknown) / total) * 100);
-  const processing = p.accepted - p.final;
+  const processing = p.processing ?? counted.processing ?? 0;
+  const settled = p.settled ?? counted.settled ?? false;
   const unknownRows = detail.batch.counts.unknown;
 
   return (
@@ -119,7 +122,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
       <p role="status" className="muted">
         {state === 'paused' ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
-        {(state === 'done' || state === 'cancelled') && processing <= 0 ? t('progress.settled') : null}
+        {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
       </p>
       <div className="actions left">
         {state === 'sending' ? (

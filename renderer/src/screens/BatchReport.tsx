@@ -1,6 +1,6 @@
 /** After sending: the outcome in numbers, the report CSV for the accountant, and retrying the failed rows. */
 import { useTranslation } from 'react-i18next';
-import type { BatchDetail } from '../../../shared/api';
+import { batchFigures, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
@@ -14,6 +14,7 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
   const exported = useBatch((s) => s.exported);
   const actionError = useBatch((s) => s.actionError);
   const { counts, state } = detail.batch;
+  const figures = batchFigures(counts);
   const stopped = state === 'done' || state === 'cancelled';
   const failedRows = detail.rows.reduce((n, row) => n + (row.state !== 'unknown' && rowFailed(row) ? 1 : 0), 0);
 
@@ -27,10 +28,10 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
       <h2 id="batch-report-title">{t('report.heading')}</h2>
       <p>
         {t('report.summary', {
-          completed: formatCount(counts.completed),
-          failed: formatCount(counts.failed + counts.rejected + counts.cancelled),
-          unknown: formatCount(counts.unknown),
-          pending: formatCount(counts.processing + counts.pending),
+          completed: formatCount(figures.completed),
+          failed: formatCount(figures.failed),
+          unknown: formatCount(figures.unknown),
+          pending: formatCount(figures.processing + figures.inFlight),
         })}
       </p>
       {exported ? (

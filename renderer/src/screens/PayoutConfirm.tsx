@@ -1,9 +1,10 @@
 /** The payout confirmation step: restates everything, and fires the payout at most once. */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { Dialog } from '../components/Dialog';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy } from '../components/common';
 import { formatMoney, parseAmount } from '../format/money';
 import { t as tg } from '../i18n';
@@ -35,7 +36,7 @@ export function PayoutConfirmDialog({
   const [typed, setTyped] = useState('');
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const fired = useRef(false);
+  const fire = useSingleFlight({ once: true });
   const typedAmount = parseAmount(typed, currency);
   const typedMatches = 'amount' in typedAmount && typedAmount.amount === request.amount;
   const shortOfFunds = quote !== null && quote.balance !== null && quote.total !== null && quote.total > quote.balance;
@@ -54,14 +55,15 @@ export function PayoutConfirmDialog({
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
+    if (!quote || shortOfFunds) return;
     // Once fired, never again from this dialog: a payout must not be sent twice.
-    if (fired.current || !quote || shortOfFunds) return;
-    fired.current = true;
-    setSending(true);
-    const result = await initiatePayout(request, quote.confirmationToken);
-    if (result.ok) onSent(result.value.id);
-    else if (result.error.code === 'OUTCOME_UNKNOWN' && result.error.journalId) onSent(result.error.journalId);
-    else onFailed(result.error);
+    await fire.run(async () => {
+      setSending(true);
+      const result = await initiatePayout(request, quote.confirmationToken);
+      if (result.ok) onSent(result.value.id);
+      else if (result.error.code === 'OUTCOME_UNKNOWN' && result.error.journalId) onSent(result.error.journalId);
+      else onFailed(result.error);
+    });
   }
 
   const recipientName = `${request.customer.first_name} ${request.customer.last_name}`;

@@ -1,0 +1,52 @@
+/**
+ * The one reading of the service's answer to an initiate (POST), for the single send and the
+ * batch runner alike. What matters is whether the money may have moved:
+ * - `accepted`: the service created it (a transaction came back);
+ * - `refused`: a 4xx with an error code: nothing was created;
+ * - `retry-later`: a 429: nothing was created, the service asks to wait (Retry-After);
+ * - `not-sent`: the request never left (connection refused, DNS): nothing was created;
+ * - `may-exist`: a timeout, a reset, an unreadable answer or any 5xx (503 included: a gateway may
+ *   answer it after the service took the request): it is looked up by its external id before
+ *   anything is sent again.
+ */
+import type { FieldErrors } from '../../shared/contract';
+import type { ClientResult } from './deps';
+import type { ErrorRecord } from './journal/phase';
+import { transactionOf } from './handlers/outcomes';
+import type { ServiceTransaction } from './journal/rows';
+
+export type InitiateOutcome =
+  | { kind: 'accepted'; tx: ServiceTransaction; httpStatus: number; message: string | null }
+  | { kind: 'refused'; error: ErrorRecord; fields?: FieldErrors }
+  | { kind: 'retry-later'; error: ErrorRecord; retryAfterSeconds: number | null }
+  | { kind: 'not-sent'; message: string }
+  | { kind: 'may-exist'; cause: 'server-error' | 'no-answer' | 'unreadable'; message: string; error: ErrorRecord | null; retryAfterSeconds: number | null };
+
+export function classifyInitiate(result: ClientResult): InitiateOutcome {
+  switch (result.kind) {
+    case 'success': {
+      const tx = transactionOf(result.data);
+      if (tx) return { kind: 'accepted', tx, httpStatus: result.httpStatus, message: result.message };
+      return { kind: 'may-exist', cause: 'unreadable', message: 'the service answered success without a valid transaction', error: null, retryAfterSeconds: null };
+    }
+    case 'api-error': {
+      const error: ErrorRecord = { code: result.code, message: result.message, httpStatus: result.httpStatus };
+      if (result.httpStatus >= 500) {
+        return { kind: 'may-exist', cause: 'server-error', message: `server error ${result.httpStatus} (${result.code}): it may have been created`, error, retryAfterSeconds: result.retryAfterSeconds };
+      }
+      if (result.httpStatus === 429) return { kind: 'retry-later', error, retryAfterSeconds: result.retryAfterSeconds };
+      return { kind: 'refused', error, ...(result.fields ? { fields: result.fields } : {}) };
+    }
+    case 'bad-response':
+      // A 5xx page from a proxy is unreadable too: the request may have reached the service.
+      return { kind: 'may-exist', cause: 'unreadable', message: `unreadable answer (HTTP ${result.httpStatus}): ${result.message}`, error: null, retryAfterSeconds: null };
+    case 'transport':
+      return result.outcome === 'not-sent'
+        ? { kind: 'not-sent', message: result.message }
+        : { kind: 'may-exist', cause: 'no-answer', message: result.message, error: null, retryAfterSeconds: null };
+    default: {
+      const never: never = result;
+      throw new Error(`unhandled client result ${JSON.stringify(never)}`);
+    }
+  }
+}

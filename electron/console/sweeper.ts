@@ -1,0 +1,179 @@
+/**
+ * Following every open journal entry up until it is final, whoever sent it and whenever:
+ * - an accepted transaction whose status is not final is read again (by transaction id; the
+ *   local sandbox's in-process, others over HTTP);
+ * - an entry whose outcome is unknown is looked up by its external id: found, it is recorded;
+ *   not found, it becomes `not_found` (not sent: it is never sent again by this, only by a
+ *   Resume or the user's Resend). Rows of a batch that is sending are the runner's; entries of
+ *   a single send made in this run wait for the user's Look up (the screen asks for it).
+ *
+ * It runs at start (status changes that happened while the console was stopped reach the
+ * journal and the batch), after every batch run, and every few minutes of real time after
+ * that (a laptop that slept, a network that came back), in bursts with the watcher's backoff.
+ */
+import pLimit from 'p-limit';
+import { isFinalStatus } from '../../shared/contract';
+import type { Context } from './handlers/context';
+import { isNotFound, transactionOf } from './handlers/outcomes';
+import { getEntry, recordNotFound, recordObserved } from './journal/entries';
+import type { EntryRow } from './journal/rows';
+
+/** Real time between bursts once a burst has reached its time limit. */
+const GAP_INTERVAL_MS = 5 * 60 * 1000;
+const CONCURRENCY = 4;
+/** Entries looked at per sweep, oldest first (the next sweep takes the rest). */
+const PAGE = 2_000;
+
+export interface Sweeper {
+  /** Starts a burst of sweeps now (no-op while one runs: it sweeps again before it ends). */
+  poke(): void;
+  /** One sweep; resolves with how many entries are still open (tests, start-up). */
+  sweepOnce(): Promise<number>;
+  /** Resolves when the running burst has ended. */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+export interface SweeperHooks {
+  /** A batch row's entry changed (its batch's counters are pushed again). */
+  batchChanged(batchId: string): void;
+  /** Rows of a sending batch belong to its runner. */
+  isBatchRunning(batchId: string): boolean;
+}
+
+export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
+  const { deps } = context;
+  const db = deps.journal;
+  const now = () => deps.clock.now();
+  /** Single sends made before this time are looked up too (they are from an earlier run). */
+  const startedAt = now();
+  const limit = pLimit(CONCURRENCY);
+  let burst: Promise<void> | null = null;
+  let again = false;
+  const timer = setInterval(() => sweeper.poke(), GAP_INTERVAL_MS);
+  timer.unref?.();
+
+  function openEntries(): EntryRow[] {
+    return db
+      .prepare(
+        `SELECT * FROM entries
+         WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+            OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?))
+         ORDER BY updated_at LIMIT ?`,
+      )
+      .all(startedAt, PAGE) as EntryRow[];
+  }
+
+  /** The profile an entry was sent with, if it can still be used for it; null skips the entry. */
+  function profileFor(entry: EntryRow) {
+    try {
+      const profile = context.resolveProfile(entry.profile_id);
+      if (profile.environment !== entry.environment) return null;
+      context.requireAllowed(profile);
+      context.requireSecret(profile, entry.kind);
+      return profile;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Follows one entry up; true when it changed, null when it cannot be followed now (no usable profile). */
+  async function follow(entry: EntryRow): Promise<boolean | null> {
+    const profile = profileFor(entry);
+    if (!profile || deps.signal?.aborted) return null;
+    if (entry.batch_id && hooks.isBatchRunning(entry.batch_id) && entry.state === 'outcome_unknown') return false;
+    if (entry.state === 'known') {
+      if (context.verifying.has(entry.id)) return false;
+      const local = profile.builtIn ? (deps.engine?.transaction?.(entry.transaction_id!) ?? null) : null;
+      if (local) return recordObserved(db, entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now()).changed;
+      const client = context.clientFor(profile);
+      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transaction_id!) : await client.retrievePayout(entry.transaction_id!);
+      const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+      if (!tx || result.kind !== 'success' || deps.signal?.aborted) return false;
+      return recordObserved(db, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now()).changed;
+    }
+    const client = context.clientFor(profile);
+    const by = { by: 'external_id' as const };
+    const result = entry.kind === 'payment' ? await client.retrievePayment(entry.external_id!, by) : await client.retrievePayout(entry.external_id!, by);
+    if (deps.signal?.aborted) return false;
+    const current = getEntry(db, entry.id);
+    if (current?.state !== 'outcome_unknown') return false; // resolved meanwhile (a Look up, a Resume)
+    if (isNotFound(result)) {
+      recordNotFound(db, entry.id, now(), `no ${entry.kind} with external id ${entry.external_id}: it was not sent`);
+      return true;
+    }
+    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    if (!tx || result.kind !== 'success') return false;
+    recordObserved(db, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
+    return true;
+  }
+
+  async function sweepOnce(): Promise<number> {
+    const entries = openEntries();
+    const batches = new Set<string>();
+    let open = 0;
+    await Promise.all(
+      entries.map((entry) =>
+        limit(async () => {
+          let changed: boolean | null = false;
+          try {
+            changed = await follow(entry);
+          } catch (error) {
+            deps.logger?.warn('follow-up of an entry failed', { journalId: entry.id, error: error instanceof Error ? error.name : 'unknown' });
+          }
+          if (changed === null) return;
+          const after = getEntry(db, entry.id);
+          const final = after !== null && (after.state !== 'known' ? after.state !== 'outcome_unknown' : after.status !== null && isFinalStatus(after.status));
+          if (!final) open += 1;
+          if (changed && after) {
+            deps.emit('transaction:changed', { journalId: after.id, status: after.status, state: after.state });
+            if (entry.batch_id) batches.add(entry.batch_id);
+          }
+        }),
+      ),
+    );
+    for (const batchId of batches) hooks.batchChanged(batchId);
+    return open;
+  }
+
+  async function runBurst(): Promise<void> {
+    const started = now();
+    let delay = context.watch.initialDelayMs;
+    for (;;) {
+      again = false;
+      const open = await sweepOnce();
+      if (deps.signal?.aborted) return;
+      if (open === 0 && !again) return;
+      if (now() - started >= context.watch.limitMs) return;
+      try {
+        await deps.clock.sleep(delay, deps.signal);
+      } catch {
+        return; // the console is closing
+      }
+      delay = Math.min(delay * 2, context.watch.maxDelayMs);
+    }
+  }
+
+  const sweeper: Sweeper = {
+    poke() {
+      if (deps.signal?.aborted) return;
+      if (burst) {
+        again = true;
+        return;
+      }
+      burst = runBurst()
+        .catch((error: unknown) => deps.logger?.warn('follow-up sweep stopped', { error: error instanceof Error ? error.name : 'unknown' }))
+        .finally(() => {
+          burst = null;
+        });
+    },
+    sweepOnce,
+    async idle() {
+      while (burst) await burst;
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+  return sweeper;
+}
