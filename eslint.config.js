@@ -27,7 +27,7 @@ const ENGINE_INTERNALS = [['**/engine/**', '!**/engine/index', '!**/engine/index
 const NO_SHELL = [['**/shell', '**/shell/**'], 'shell/ is the Electron main process: nothing else imports it.'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'release/**', 'node_modules/**', '.electron-native/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

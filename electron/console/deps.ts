@@ -2,8 +2,8 @@
  * What the handlers depend on, as narrow interfaces, so that tests and the runtime can pass the
  * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
  */
-import type { Environment, FullTransaction, InspectedPage } from '../../shared/contract';
-import type { InspectorQuery } from '../engine';
+import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
+import type { InspectorQuery, Recording } from '../engine';
 import type { Logger } from '../log';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
@@ -84,14 +84,19 @@ export interface SandboxControl {
    */
   transaction?(transactionId: string): FullTransaction | null;
   /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`. */
-  deliveries?(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
-  redeliver?(deliveryId: string): void | Promise<void>;
-  setWebhookUrl?(url: string | null): void | Promise<void>;
+  deliveries(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
+  redeliver(deliveryId: string): void | Promise<void>;
+  setWebhookUrl(url: string | null): void | Promise<void>;
+  scenarios(): Scenario[];
+  /** HandlerFailure INVALID_INPUT or CONFLICT (another scenario steers the same transactions). */
+  addScenario(spec: ScenarioSpec): Scenario;
+  removeScenario(scenarioId: string): void;
+  recording(query: { format: 'har' | 'jsonl'; from?: string; to?: string }): Recording;
   /**
    * The local sandbox's own secrets for a developer's app: the webhook signing secret (`whsec_…`)
    * and the control API's admin token. Read only when the developer asks (never logged).
    */
-  revealSecret?(which: 'webhookSecret' | 'adminToken'): string;
+  revealSecret(which: 'webhookSecret' | 'adminToken'): string;
   /** The request inspector's records (newest first). */
   requests?(query: InspectorQuery): InspectedPage;
   /** Real time in whole seconds as the engine reads it: the clock request signatures are checked against. */

@@ -4,35 +4,12 @@
  */
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
-import { feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication } from '../engine';
+import { ControlError, feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '../engine';
 import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
 
-/** A webhook delivery as the engine reports it (issue 4). */
-interface EngineDelivery {
-  id: string;
-  appId?: string;
-  transactionId: string;
-  eventType: string;
-  /** `paused`: kept while the endpoint is disabled by a 410 Gone (the console shows it as stopped). */
-  status: 'pending' | 'paused' | 'delivered' | 'failed';
-  createdAt: string;
-  nextAttemptAt: string | null;
-  attempts: { at: string; url: string; httpStatus: number | null; error: string | null; durationMs: number }[];
-}
-
-/** Issue-4 members the handle may offer; used when present, so the console runs with an engine without them. */
-interface WebhookMembers {
-  deliveries?: (appId?: string) => EngineDelivery[];
-  deliveryPage?: (options: { appId?: string; limit?: number; cursor?: string }) => { deliveries: EngineDelivery[]; nextCursor: string | null };
-  delivery?: (id: string) => EngineDelivery | null;
-  redeliver?: (id: string) => unknown;
-  setWebhookUrl?: (appId: string, url: string | null) => void;
-  webhookUrl?: (appId: string) => string | null;
-}
-
-function toDelivery(delivery: EngineDelivery, currentUrl: string | null): WebhookDelivery {
+function toDelivery(delivery: WebhookDeliverySummary, currentUrl: string | null): WebhookDelivery {
   return {
     id: delivery.id,
     eventType: delivery.eventType,
@@ -63,10 +40,19 @@ function asInputError<T>(run: () => T): T {
   }
 }
 
+/** The control API's refusals (a scenario that clashes with another: CONFLICT) in the console's words. */
+function controlInputError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ControlError) throw new HandlerFailure(error.code === 'CONFLICT' ? 'CONFLICT' : 'INVALID_INPUT', error.message);
+    throw error;
+  }
+}
+
 export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { appId: string } {
   const appId = pickApplication(handle.seedInfo()).id;
   const application = () => handle.seedInfo().find((app) => app.id === appId) ?? pickApplication(handle.seedInfo());
-  const webhooks = handle as unknown as WebhookMembers;
 
   const control: SandboxControl & { appId: string } = {
     appId,
@@ -81,7 +67,7 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
         maintenance: handle.settings.maintenance,
         settleMs: handle.settings.settleMs,
         clockOffsetSeconds: handle.clock.offsetSeconds(),
-        webhookUrl: webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : application().webhookUrl,
+        webhookUrl: handle.webhookUrl(appId),
       };
     },
     walletBalance(environment: Environment) {
@@ -129,29 +115,23 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     requests: (query) => handle.inspector.list(query),
     wallSeconds: () => handle.clock.wallSeconds(),
     revealSecret: (which) => (which === 'adminToken' ? handle.adminToken : handle.webhookSecret(appId)),
-  };
-  if (webhooks.deliveryPage) {
-    control.deliveries = (cursor) => {
-      const currentUrl = webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : null;
+    deliveries(cursor) {
+      const currentUrl = handle.webhookUrl(appId);
       // Newest first, as the panel lists them; one page of the engine's default size.
-      const page = asInputError(() => webhooks.deliveryPage!.call(handle, { appId, cursor }));
+      const page = asInputError(() => handle.deliveryPage({ appId, cursor }));
       return { deliveries: page.deliveries.map((delivery) => toDelivery(delivery, currentUrl)), nextCursor: page.nextCursor };
-    };
-  } else if (webhooks.deliveries) {
-    control.deliveries = () => {
-      const currentUrl = webhooks.webhookUrl ? webhooks.webhookUrl.call(handle, appId) : null;
-      return { deliveries: webhooks.deliveries!.call(handle, appId).map((delivery) => toDelivery(delivery, currentUrl)).reverse(), nextCursor: null };
-    };
-  }
-  if (webhooks.redeliver) {
-    control.redeliver = (id) => {
-      const known = webhooks.delivery
-        ? webhooks.delivery.call(handle, id)?.appId === appId
-        : (webhooks.deliveries?.call(handle, appId).some((delivery) => delivery.id === id) ?? true);
-      if (!known) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
-      asInputError(() => webhooks.redeliver!.call(handle, id));
-    };
-  }
-  if (webhooks.setWebhookUrl) control.setWebhookUrl = (url) => asInputError(() => webhooks.setWebhookUrl!.call(handle, appId, url));
+    },
+    redeliver(id) {
+      if (handle.delivery(id)?.appId !== appId) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
+      asInputError(() => handle.redeliver(id));
+    },
+    setWebhookUrl: (url) => asInputError(() => handle.setWebhookUrl(appId, url)),
+    scenarios: () => handle.scenarios.list(),
+    addScenario: (spec) => controlInputError(() => handle.scenarios.add(spec)),
+    removeScenario(scenarioId) {
+      if (!handle.scenarios.remove(scenarioId)) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no scenario ${scenarioId}.`);
+    },
+    recording: (query) => handle.recording({ ...query, appId }),
+  };
   return control;
 }

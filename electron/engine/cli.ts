@@ -4,6 +4,7 @@
  * Starts the local sandbox engine and prints its URL and keys (or, with --json, one JSON line).
  * Bad flags or a bad seed file: a precise message on stderr and exit code 2 before anything listens.
  */
+import { realpathSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -189,7 +190,15 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** Runs only as the entry point, so tests can import the parser. */
 const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(resolve(entry)).href) {
+/** The script node was started with, symlinks resolved (an npm `bin` is a symlink to the package's file). */
+function entryUrl(file: string): string {
+  try {
+    return pathToFileURL(realpathSync(file)).href;
+  } catch {
+    return pathToFileURL(resolve(file)).href;
+  }
+}
+if (entry !== undefined && import.meta.url === entryUrl(entry)) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

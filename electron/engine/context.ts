@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { EngineClock } from './clock';
 import type { EngineEvent, EngineEventListener, EventHub } from './events';
 import type { Seed } from './seed';
-import type { StatusHook } from './transitions';
+import type { StatusHook } from './status-change';
 
 export interface EngineSettings {
   settleMs: number;

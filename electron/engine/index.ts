@@ -15,6 +15,11 @@ import { formatTimestamp, type Environment } from '../../shared/contract';
 import { createClock, type EngineClock } from './clock';
 import { resetEngineClock, type ClockReset } from './clock-reset';
 import { createSandboxTools, type SandboxTools } from './control';
+import type { ControlTarget } from './control/target';
+import type { ChaosOperations } from './control/chaos';
+import type { ScenarioOperations } from './control/scenarios';
+import { SCENARIO_MIGRATIONS } from './scenarios/store';
+import { buildRecording, type Recording, type RecordingQuery } from './recordings';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './db';
 import { EventHub, type EngineEventListener } from './events';
@@ -28,7 +33,7 @@ import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplic
 import { createServer } from './server';
 import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
 import { getTransaction, toFullTransaction, transactionEvents } from './store';
-import { addLedgerEntry, ledgerEntries, walletBalance, type LedgerRow } from './wallet';
+import { addLedgerEntry, ledgerEntries, walletBalance } from './wallet';
 import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
 
 export type { EngineContext, EngineSettings } from './context';
@@ -37,6 +42,10 @@ export type { ClockReset } from './clock-reset';
 export type { EngineEvent, EngineEventListener, StatusEvent, WalletEvent, TransactionKind } from './events';
 export type { StatusChange, StatusHook } from './transitions';
 export type { Migration } from './migrations';
+export type { ScenarioOperations } from './control/scenarios';
+export type { ChaosOperations } from './control/chaos';
+export type { Recording, RecordingQuery, RecordingFormat } from './recordings';
+export type { WebhookChaos, ChaosSettingsInput } from './webhooks/chaos';
 export type { Seed, SeedInput } from './seed';
 export type { SeededApplication, SeededKey } from './seeding';
 export type { LedgerRow } from './wallet';
@@ -101,7 +110,7 @@ export interface ApplicationKeys {
   keys: { environment: Environment; type: 'payment' | 'payout'; publicKey: string; secretKey: string }[];
 }
 
-export interface EngineHandle {
+export interface EngineHandle extends ControlTarget {
   url: string;
   port: number;
   host: string;
@@ -112,20 +121,6 @@ export interface EngineHandle {
   stop(): Promise<void>;
   seedInfo(): SeededApplication[];
   onEvent(listener: EngineEventListener): () => void;
-  /** Makes the provider decide now and delivers its notification (a needs-verify one still waits for verify). */
-  settleNow(transactionId: string): { status: string } | null;
-  setSettleMs(ms: number): void;
-  /** Requests per minute per key from now on (the current minute's count is kept); 0 turns the limit off. */
-  setRateLimit(perKeyPerMinute: number): void;
-  setMaintenance(on: boolean): void;
-  walletBalance(appId: string, environment: Environment): number;
-  topUp(appId: string, environment: Environment, amount: number, reason: string): number;
-  ledger(appId: string, environment: Environment): LedgerRow[];
-  /** The stored timeline of a transaction, oldest first. */
-  timeline(transactionId: string): { status: string; from: string | null; failedCode: string | null; at: string }[];
-  /** The full transaction object, unscoped (for the engine's own tools). */
-  transaction(transactionId: string): ReturnType<typeof toFullTransaction> | null;
-  reset(): void;
   /** The control API's bearer token (print it; never log it elsewhere). */
   adminToken: string;
   /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
@@ -151,6 +146,12 @@ export interface EngineHandle {
   maintenance(): boolean;
   /** The last answered public API requests, with diagnoses of authentication failures. */
   inspector: RequestInspector;
+  /** Scenarios per transaction (list, add, remove), as `/_sandbox/scenarios` offers them. */
+  scenarios: ScenarioOperations;
+  /** An application's webhook chaos (read, set, turn off), as `/_sandbox/applications/{id}/webhook-chaos` offers it. */
+  webhookChaos: ChaosOperations;
+  /** The inspector's records and the webhook deliveries of a period, as HAR or JSON lines, secrets redacted. */
+  recording(query: RecordingQuery): Recording;
 }
 
 function checkNonNegative(name: string, value: number, integer = true): number {
@@ -178,7 +179,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   };
   const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const seed = options.seed ?? defaultSeed();
-  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
+  const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...SCENARIO_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   // The offset survives restarts (migration 3); an advance is stored before its due work runs.
   const clock = createClock({ wallMicros: options.wallMicros, offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
@@ -317,6 +318,10 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     resetClock: () => resetEngineClock(ctx),
     maintenance: () => settings.maintenance,
     inspector,
+    scenarios: tools.scenarios,
+    webhookChaos: tools.chaos,
+    recording: (query) =>
+      buildRecording({ inspector, deliveries: (appId) => tools.webhooks.deliveries(appId), baseUrl: handle?.url ?? '', headerWord: options.headerWord ?? 'SVC', now: clock.nowMicros() }, query),
   };
   // Deliveries left pending by an earlier run go out now.
   tools.start();

@@ -12,6 +12,7 @@ import { feeFor } from './fees';
 import { newTransactionId, newUuidV7 } from './ids';
 import { resolveMethod } from './methods';
 import { submitToProvider } from './provider';
+import { takeScenario } from './scenarios/store';
 import { externalIdTaken, insertTransaction, type JoinedTransactionRow } from './store';
 import { recordCreation } from './transitions';
 import { addLedgerEntry, walletBalance } from './wallet';
@@ -91,11 +92,17 @@ export async function initiateTransaction(
         transactionId: created.id,
       });
     }
+    // A sandbox scenario for this phone number or external id, if any, decides instead of the outcome table.
+    const scenario =
+      auth.environment === 'sandbox'
+        ? takeScenario(ctx.db, { id: created.id, kind, phoneNumber: request.phone_number, externalId: created.external_id })
+        : null;
     // The provider sends the customer the prompt.
     notifiesAt = submitToProvider(
       ctx.db,
       { ref: created.provider_ref, kind, environment: auth.environment, phoneNumber: request.phone_number, amount: request.amount, now },
       { settleMs: ctx.settings.settleMs, expirySeconds: ctx.settings.expirySeconds },
+      scenario,
     );
     // The joined fields are simply not read by the insert.
     insertTransaction(ctx.db, created);

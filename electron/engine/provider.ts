@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { sandboxOutcomeFor, type Environment, type FailedCode } from '../../shared/contract';
 import type { TransactionKind } from './events';
+import type { ScenarioDecision } from './scenarios/store';
 import { statementsFor } from './statements';
 
 export type ProviderView =
@@ -54,7 +55,9 @@ export function submitToProvider(
   db: Database.Database,
   request: { ref: string; kind: TransactionKind; environment: Environment; phoneNumber: string; amount: number; now: number },
   timing: ProviderTiming,
+  scenario: ScenarioDecision | null = null,
 ): number | null {
+  if (scenario) return submitScenario(db, request, timing, scenario);
   const outcome = request.environment === 'sandbox' ? sandboxOutcomeFor(request.phoneNumber) : null;
   const settleAt = request.now + Math.round(timing.settleMs * 1000);
   let decidesAt = settleAt;
@@ -82,6 +85,20 @@ export function submitToProvider(
     notifies,
     request.now,
   );
+  return notifies === 1 ? decidesAt : null;
+}
+
+/** A transaction a scenario steers (scenarios/store.ts): its outcome, timing and notification as set there. */
+function submitScenario(
+  db: Database.Database,
+  request: { ref: string; kind: TransactionKind; phoneNumber: string; amount: number; now: number },
+  timing: ProviderTiming,
+  scenario: ScenarioDecision,
+): number | null {
+  const processingMicros = scenario.processingSeconds === null ? Math.round(timing.settleMs * 1000) : Math.round(scenario.processingSeconds * 1_000_000);
+  const decidesAt = request.now + processingMicros;
+  const notifies = scenario.notify ? 1 : 0;
+  statements(db).insert.run(request.ref, request.kind, request.phoneNumber, request.amount, scenario.finalStatus, scenario.failedCode, decidesAt, notifies, request.now);
   return notifies === 1 ? decidesAt : null;
 }
 

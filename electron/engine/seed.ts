@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { scenarioInputSchema } from '../../shared/contract';
 
 const KEY_CHARS = /^[A-Za-z0-9_]+$/;
 
@@ -81,6 +82,8 @@ export const seedSchema = z
       .default({ payment: { percentBps: 150, fixed: 0 }, payout: { percentBps: 100, fixed: 50 } }),
     /** Token for the loopback control API (issue 4); omitted: the engine makes one. */
     adminToken: z.string().min(16).max(200).optional(),
+    /** Scenarios per transaction (shared/contract/scenarios.ts), as `POST /_sandbox/scenarios` takes them. */
+    scenarios: z.array(scenarioInputSchema).max(10_000).default([]),
   })
   .superRefine((seed, ctx) => {
     const methods = seed.methods ?? DEFAULT_METHODS;
@@ -89,6 +92,16 @@ export const seedSchema = z
       const lower = method.code.toLowerCase();
       if (methodCodes.has(lower)) ctx.addIssue({ code: 'custom', path: ['methods', index, 'code'], message: 'is listed twice (codes are case-insensitive)' });
       methodCodes.add(lower);
+    });
+    const scenarioKeys = new Map<string, (string | null)[]>();
+    seed.scenarios.forEach((scenario, index) => {
+      const key = `${scenario.external_id === undefined ? 'phone_number' : 'external_id'}:${scenario.external_id ?? scenario.phone_number ?? ''}`;
+      const kinds = scenarioKeys.get(key) ?? [];
+      const kind = scenario.kind ?? null;
+      if (kinds.some((other) => other === null || kind === null || other === kind)) {
+        ctx.addIssue({ code: 'custom', path: ['scenarios', index], message: 'steers the same transactions as an earlier scenario' });
+      }
+      scenarioKeys.set(key, [...kinds, kind]);
     });
     const appIds = new Set<string>();
     const publicKeys = new Set<string>();

@@ -3,6 +3,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Environment, KeyType } from '../../shared/contract';
+import { addScenario } from './scenarios/store';
 import { seedMethods, stableUuid, type Seed } from './seed';
 
 export interface SeededKey {
@@ -76,6 +77,7 @@ export function applySeed(db: Database.Database, seed: Seed, now: number): void 
     const insertFee = db.prepare('INSERT INTO fee_schedule (kind, percent_bps, fixed) VALUES (?, ?, ?)');
     insertFee.run('payment', seed.fees.payment.percentBps, seed.fees.payment.fixed);
     insertFee.run('payout', seed.fees.payout.percentBps, seed.fees.payout.fixed);
+    for (const scenario of seed.scenarios) addScenario(db, scenario, now);
     if (seed.adminToken !== undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('admin_token', ?)").run(seed.adminToken);
     db.prepare("INSERT INTO meta (key, value) VALUES ('seeded_at', ?)").run(String(now));
   })();

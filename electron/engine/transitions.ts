@@ -6,28 +6,13 @@
  * registered status hook, so an extension's rows (issue 4: webhook deliveries) commit or roll back
  * together with the change. The in-process `status` event is emitted only after commit.
  */
-import type Database from 'better-sqlite3';
-import { FAILED_CODES, formatTimestamp, type Environment, type FailedCode, type TransactionStatus } from '../../shared/contract';
+import { FAILED_CODES, formatTimestamp, type FailedCode, type TransactionStatus } from '../../shared/contract';
 import type { EngineContext } from './context';
-import type { TransactionKind } from './events';
+import type { StatusChange } from './status-change';
 import { statementsFor } from './statements';
 import type { TransactionRow } from './store';
 
-export interface StatusChange {
-  transactionId: string;
-  kind: TransactionKind;
-  appId: string;
-  environment: Environment;
-  /** Null when the transaction is created. */
-  from: TransactionStatus | null;
-  to: TransactionStatus;
-  failedCode: FailedCode | null;
-  /** Engine time in microseconds. */
-  at: number;
-}
-
-/** Runs inside the status change's transaction; throwing rolls the whole operation back. */
-export type StatusHook = (db: Database.Database, change: StatusChange) => void;
+export type { StatusChange, StatusHook } from './status-change';
 
 const statements = statementsFor((db) => ({
   // Positional parameters: binding named ones from an object is markedly slower in better-sqlite3.

@@ -6,7 +6,7 @@
  * journal entry linked to the batch, written `pending` before its POST.
  */
 import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
-import type { CheckedRow } from '../batch/validate';
+import type { FieldErrors, TransactionRequest } from '../contract/schemas';
 
 /**
  * - `draft`: imported, editable (fix a cell, drop rows), nothing sent;
@@ -68,6 +68,16 @@ export interface RehearsalRowResult {
   message: string | null;
   /** True when the row would not end `completed`. */
   wouldFail: boolean;
+}
+
+/** A batch row after checking (shared/batch/validate.ts): its values, request, errors and duplicates. */
+export interface CheckedRow {
+  rowNumber: number;
+  values: BatchRowValues;
+  request: TransactionRequest | null;
+  errors: FieldErrors;
+  duplicates: { reason: DuplicateReason; rowNumbers: number[] }[];
+  externalId: string;
 }
 
 /** A checked row (shared/batch) and where its sending stands. */

@@ -6,6 +6,11 @@
 import { z } from 'zod';
 import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import { scenarioInputSchema, type Scenario } from '../contract/scenarios';
+import { isTimestamp } from '../contract/timestamps';
+
+/** The file formats of a sandbox recording (the engine's `GET /_sandbox/recordings?format=`). */
+export const RECORDING_FORMATS = ['har', 'jsonl'] as const;
 import { LANGUAGES, LANGUAGE_PREFERENCES, type LanguagePreference } from '../i18n/types';
 import type {
   JournalTransaction,
@@ -167,6 +172,16 @@ export const CHANNEL_INPUTS = {
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
   /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
   'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
+  /** Scenarios per transaction (the control API's `/_sandbox/scenarios`), oldest first. */
+  'sandbox:scenarios': none,
+  'sandbox:addScenario': scenarioInputSchema,
+  'sandbox:removeScenario': z.strictObject({ scenarioId: id }),
+  /** The inspector's records and the webhook deliveries of a period, as a file (secrets redacted). */
+  'sandbox:recording': z.strictObject({
+    format: z.enum(RECORDING_FORMATS),
+    from: z.string().refine((text) => isTimestamp(text), 'must be a timestamp').optional(),
+    to: z.string().refine((text) => isTimestamp(text), 'must be a timestamp').optional(),
+  }),
 
   // Bulk payouts from a CSV file (issue 10).
   'batches:template': z.strictObject({ language: z.enum(LANGUAGES) }),
@@ -290,6 +305,10 @@ export interface ChannelResults extends ReconcileChannelResults {
   'sandbox:resetClock': { clockOffsetSeconds: number; removedSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
   'sandbox:revealSecret': { value: string };
+  'sandbox:scenarios': { scenarios: Scenario[] };
+  'sandbox:addScenario': Scenario;
+  'sandbox:removeScenario': { removed: true };
+  'sandbox:recording': { filename: string; contentType: string; text: string; requests: number; deliveries: number };
   'batches:template': { filename: string; csv: string };
   'batches:import': BatchDetail;
   'batches:updateRow': BatchDetail;

@@ -3,8 +3,8 @@
  * duplicates: the same phone and amount (a warning: sent unless dropped) and the same external
  * id (an error on every row after the first: the service accepts an external id once).
  */
-import { transactionRequestSchema, type FieldErrors, type TransactionRequest } from '../contract/schemas';
-import type { BatchRowValues, DuplicateReason } from '../api/batch';
+import { transactionRequestSchema, type FieldErrors } from '../contract/schemas';
+import type { BatchRowValues, CheckedRow } from '../api/batch';
 
 export interface RowInput {
   rowNumber: number;
@@ -13,14 +13,7 @@ export interface RowInput {
   lineErrors?: string[];
 }
 
-export interface CheckedRow {
-  rowNumber: number;
-  values: BatchRowValues;
-  request: TransactionRequest | null;
-  errors: FieldErrors;
-  duplicates: { reason: DuplicateReason; rowNumbers: number[] }[];
-  externalId: string;
-}
+export type { CheckedRow } from '../api/batch';
 
 /** A spreadsheet turned the phone number into a number (`2.3765E+11`). */
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;

@@ -5,3 +5,4 @@ export * from './outcomes';
 export * from './inspector';
 export * from './canonical';
 export * from './charges';
+export * from './scenarios';

@@ -59,7 +59,7 @@ describe('GET /_sandbox/deliveries paging', () => {
     expect(first.nextCursor).toEqual(expect.any(String));
     const sample = first.deliveries[0] as WebhookDeliverySummary;
     expect(sample).not.toHaveProperty('payload');
-    expect(Object.keys(sample).sort()).toEqual(['appId', 'attempts', 'createdAt', 'eventType', 'finishedAt', 'id', 'lastError', 'nextAttemptAt', 'status', 'transactionId']);
+    expect(Object.keys(sample).sort()).toEqual(['appId', 'attempts', 'chaos', 'createdAt', 'eventType', 'finishedAt', 'id', 'lastError', 'nextAttemptAt', 'status', 'transactionId']);
     expect(sample.eventType).toBe('payment.processing');
     expect(Object.keys(sample.attempts[0] ?? {}).sort()).toEqual(['at', 'durationMs', 'error', 'httpStatus', 'url']);
   });

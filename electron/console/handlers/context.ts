@@ -5,7 +5,7 @@
 import type { FieldErrors, KeyType } from '../../../shared/contract';
 import type { Channel, ChannelParsedInput, ChannelResults, Profile, PushEvent, PushEvents, StartNotice } from '../../../shared/api';
 import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
-import type { JournalDb } from '../journal/entries';
+import type Database from 'better-sqlite3';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
 import { VaultError, type Vault } from '../vault';
 import type { Confirmations } from '../confirmations';
@@ -23,7 +23,8 @@ export const DEFAULT_WATCH: WatchOptions = { initialDelayMs: 1000, maxDelayMs: 1
 export interface HandlerDeps {
   vault: Vault;
   settings: Settings;
-  journal: JournalDb;
+  /** The journal's database (journal/entries.ts: JournalDb), typed here without importing it: that module reaches back to the handlers. */
+  journal: Database.Database;
   clientFactory: ClientFactory;
   /** The in-process local sandbox, when it runs. */
   engine?: SandboxControl | null;

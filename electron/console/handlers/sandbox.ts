@@ -18,7 +18,11 @@ type SandboxChannel =
   | 'sandbox:advanceClock'
   | 'sandbox:resetClock'
   | 'sandbox:setMaintenance'
-  | 'sandbox:revealSecret';
+  | 'sandbox:revealSecret'
+  | 'sandbox:scenarios'
+  | 'sandbox:addScenario'
+  | 'sandbox:removeScenario'
+  | 'sandbox:recording';
 
 /** An engine refusal (it throws errors carrying an API-style code) becomes a handler failure. */
 function engineFailure(error: unknown): never {
@@ -28,10 +32,6 @@ function engineFailure(error: unknown): never {
     throw new HandlerFailure(code, error.message);
   }
   throw error;
-}
-
-function notOffered(what: string): HandlerFailure {
-  return new HandlerFailure('SANDBOX_UNAVAILABLE', `The local sandbox engine does not offer ${what} in this version.`);
 }
 
 export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> {
@@ -76,7 +76,6 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
 
     async 'sandbox:deliveries'({ cursor }) {
       return withEngine(async (engine) => {
-        if (!engine.deliveries) throw notOffered('webhook deliveries');
         const page = await engine.deliveries(cursor);
         return { deliveries: page.deliveries, nextCursor: page.nextCursor };
       });
@@ -84,7 +83,6 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
 
     async 'sandbox:redeliver'({ deliveryId }) {
       return withEngine(async (engine) => {
-        if (!engine.redeliver) throw notOffered('redelivery');
         await engine.redeliver(deliveryId);
         return { queued: true as const };
       });
@@ -92,7 +90,6 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
 
     async 'sandbox:setWebhookUrl'({ url }) {
       return withEngine(async (engine) => {
-        if (!engine.setWebhookUrl) throw notOffered('a webhook URL');
         await engine.setWebhookUrl(url === '' ? null : url);
         return { url: url === '' ? null : url };
       });
@@ -126,6 +123,26 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       await withEngine((engine) => engine.setMaintenance(on));
       deps.emit('sandbox:event', { kind: 'engine', detail: on ? 'maintenance on' : 'maintenance off' });
       return { maintenance: on };
+    },
+
+    async 'sandbox:scenarios'() {
+      return withEngine((engine) => ({ scenarios: engine.scenarios() }));
+    },
+
+    async 'sandbox:addScenario'(spec) {
+      return withEngine((engine) => engine.addScenario(spec));
+    },
+
+    async 'sandbox:removeScenario'({ scenarioId }) {
+      await withEngine((engine) => engine.removeScenario(scenarioId));
+      return { removed: true as const };
+    },
+
+    async 'sandbox:recording'(query) {
+      return withEngine((engine) => {
+        const recording = engine.recording(query);
+        return { filename: recording.fileName, contentType: recording.contentType, text: recording.body, ...recording.counts };
+      });
     },
   };
 }

@@ -5,7 +5,10 @@
  */
 import type { JournalState } from '../../../shared/api';
 import { ENTRY_STATES, type EntryPhase } from '../states/tables';
-import type { JournalDb } from './entries';
+import type Database from 'better-sqlite3';
+
+/** The journal's database (entries.ts names it JournalDb; not imported from there: entries imports this module). */
+type JournalDb = Database.Database;
 
 /** The columns a phase is stored in. */
 export interface PhaseColumns {

@@ -11,7 +11,10 @@ import { registerInspectorRoutes } from '../inspector/routes';
 import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks';
 import { createEventStreams, type EventStreams } from './event-stream';
 import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
+import { chaosOperations, registerChaosRoutes, type ChaosOperations } from './chaos';
+import { registerRecordingRoutes } from './recordings';
 import { registerControlRoutes } from './routes';
+import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
 import type { ControlTarget } from './target';
 import { processLog } from '../../log';
 
@@ -30,6 +33,8 @@ export interface SandboxToolsOptions {
 export interface SandboxTools {
   adminToken: string;
   webhooks: Webhooks;
+  scenarios: ScenarioOperations;
+  chaos: ChaosOperations;
   /** Adds the control API and the OpenAPI document to the server (before it listens). */
   register(app: FastifyInstance): Promise<void>;
   /** Starts the webhook dispatcher (after the server listens). */
@@ -43,6 +48,9 @@ interface ControlApiOptions {
   target: () => ControlTarget;
   streams: EventStreams;
   inspector: RequestInspector;
+  scenarios: ScenarioOperations;
+  chaos: ChaosOperations;
+  headerWord: string;
 }
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
@@ -70,6 +78,9 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   });
 
   registerControlRoutes(app, options);
+  registerScenarioRoutes(app, options.ctx, options.scenarios);
+  registerChaosRoutes(app, options.chaos);
+  registerRecordingRoutes(app, { ctx: options.ctx, inspector: options.inspector, webhooks: options.webhooks, headerWord: options.headerWord });
   registerInspectorRoutes(app, options.inspector);
 }
 
@@ -80,12 +91,16 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
   }
   const webhooks = installWebhooks(ctx, options.webhooks);
   const streams = createEventStreams(ctx);
+  const scenarios = scenarioOperations(ctx);
+  const chaos = chaosOperations(ctx);
   ctx.onStop(() => streams.closeAll());
   return {
     adminToken,
     webhooks,
+    scenarios,
+    chaos,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos, headerWord: options.headerWord });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),

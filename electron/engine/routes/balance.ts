@@ -7,7 +7,7 @@ import type { Balance } from '../../../shared/contract';
 import type { EngineContext } from '../context';
 import { successBody } from '../errors';
 import { walletBalance } from '../wallet';
-import { requireAuth } from './public-api';
+import { requireAuth } from './authenticated';
 
 export function registerBalanceRoute(app: FastifyInstance, ctx: EngineContext): void {
   app.get('/v1/balance', { config: { keyType: 'payout' } }, async function balance(request, reply) {

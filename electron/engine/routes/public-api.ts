@@ -6,20 +6,15 @@
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { KeyType } from '../../../shared/contract';
 import { splitTarget } from '../../signing';
-import { authenticate, type Authenticated } from '../auth';
+import { authenticate } from '../auth';
 import type { EngineContext } from '../context';
 import { ApiError } from '../errors';
 import type { RateLimiter } from '../rate-limit';
+import { rememberAuth } from './authenticated';
 import { registerBalanceRoute } from './balance';
 import { registerTransactionRoutes } from './transactions';
 
-const authenticated = new WeakMap<FastifyRequest, Authenticated>();
-
-export function requireAuth(request: FastifyRequest): Authenticated {
-  const auth = authenticated.get(request);
-  if (!auth) throw new Error('route reached without authentication');
-  return auth;
-}
+export { requireAuth } from './authenticated';
 
 export interface PublicApiOptions {
   ctx: EngineContext;
@@ -74,7 +69,7 @@ export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, header
       headerWord,
     );
     rateLimiter.hit(auth.publicKey, ctx.clock.nowSeconds());
-    authenticated.set(request, auth);
+    rememberAuth(request, auth);
   }
 
   registerTransactionRoutes(app, ctx);

@@ -11,7 +11,7 @@ import { askProvider } from '../provider';
 import { applyProviderView } from '../settlement';
 import { findTransaction, toFullTransaction, toInitiatedTransaction, type JoinedTransactionRow } from '../store';
 import { readTransactionRequest } from './body';
-import { requireAuth } from './public-api';
+import { requireAuth } from './authenticated';
 
 const NOT_FOUND = { payment: 'PAYMENT_NOT_FOUND', payout: 'PAYOUT_NOT_FOUND' } as const;
 const TITLE = { payment: 'Payment', payout: 'Payout' } as const;

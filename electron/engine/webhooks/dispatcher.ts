@@ -8,6 +8,7 @@
  */
 import { Agent, request } from 'undici';
 import type { EngineContext } from '../context';
+import { takeDuplicate } from './chaos';
 import { signWebhook } from './signature';
 import {
   disableEndpoint,
@@ -184,6 +185,11 @@ export function createDispatcher(ctx: EngineContext, options: ResolvedWebhookOpt
     const now = ctx.clock.nowMicros();
     row.round_attempts += 1;
     if (outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300) {
+      if (takeDuplicate(ctx.db, row.id)) {
+        // Chaos or a scenario duplicates it: the same message goes out once more, now.
+        updateDelivery(ctx.db, { ...row, status: 'pending', round_attempts: 0, next_attempt_at: now, finished_at: null, last_error: null });
+        return;
+      }
       updateDelivery(ctx.db, { ...row, status: 'delivered', next_attempt_at: null, finished_at: now, last_error: null });
       return;
     }

@@ -77,4 +77,29 @@ export const WEBHOOK_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    // Webhook chaos and scenario effects (appended: earlier migrations never change).
+    // `webhook_chaos`: an application's chaos settings (JSON), their seed and how many deliveries
+    // have drawn from it; on each delivery, what chaos or a scenario did to it (`chaos`, JSON), how
+    // many extra sends a duplicate still owes, and whether it is held back until its transaction's
+    // next event (out of order).
+    version: 102,
+    name: 'webhook chaos',
+    up(db) {
+      db.exec(`
+        CREATE TABLE webhook_chaos (
+          app_id TEXT PRIMARY KEY,
+          config TEXT NOT NULL,
+          seed INTEGER NOT NULL,
+          draws INTEGER NOT NULL DEFAULT 0,
+          updated_at INTEGER NOT NULL
+        );
+        ALTER TABLE webhook_deliveries ADD COLUMN chaos TEXT;
+        ALTER TABLE webhook_deliveries ADD COLUMN duplicates_left INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE webhook_deliveries ADD COLUMN held_until_next INTEGER NOT NULL DEFAULT 0;
+        -- Every queued delivery releases its transaction's held ones: this index is empty unless chaos holds some.
+        CREATE INDEX webhook_deliveries_held ON webhook_deliveries (transaction_id) WHERE held_until_next = 1;
+      `);
+    },
+  },
 ];

@@ -3,7 +3,8 @@
  * hook), picking due ones, recording attempts, and reading them back for the console.
  */
 import type Database from 'better-sqlite3';
-import { formatTimestamp, type TransactionStatus } from '../../../shared/contract';
+import { formatTimestamp, isFinalStatus, type DeliveryChaos, type TransactionStatus } from '../../../shared/contract';
+import { applyDeliveryEffects } from './chaos';
 import type { TransactionKind } from '../events';
 import { cachedConfig } from '../config-cache';
 import { statementsFor } from '../statements';
@@ -29,6 +30,10 @@ export interface DeliveryRow {
   created_at: number;
   finished_at: number | null;
   last_error: string | null;
+  /** JSON list of what chaos or a scenario did (chaos.ts); null: nothing. */
+  chaos: string | null;
+  duplicates_left: number;
+  held_until_next: number;
 }
 
 interface AttemptRow {
@@ -64,6 +69,8 @@ export interface WebhookDelivery {
   /** The JSON body exactly as sent. */
   payload: string;
   attempts: WebhookAttempt[];
+  /** What webhook chaos or the transaction's scenario did to this delivery (empty: nothing). */
+  chaos: DeliveryChaos[];
 }
 
 export interface WebhookEndpoint {
@@ -164,6 +171,7 @@ export function queueDeliveryFor(db: Database.Database, change: StatusChange): D
   const payload = JSON.stringify({ type: eventType, timestamp: formatTimestamp(change.at), data: toFullTransaction(row) });
   const id = newMessageId();
   statements(db).insert.run(id, change.appId, change.transactionId, eventType, payload, paused ? 'paused' : 'pending', paused ? null : change.at, change.at);
+  if (!paused) applyDeliveryEffects(db, { id, appId: change.appId, transactionId: change.transactionId, at: change.at, finalEvent: isFinalStatus(change.to) });
   return getDelivery(db, id) ?? null;
 }
 
@@ -224,6 +232,7 @@ export function toWebhookDelivery(db: Database.Database, row: DeliveryRow): Webh
     finishedAt: row.finished_at === null ? null : formatTimestamp(row.finished_at),
     lastError: row.last_error,
     payload: row.payload,
+    chaos: row.chaos === null ? [] : (JSON.parse(row.chaos) as DeliveryChaos[]),
     attempts: attempts.map((attempt) => ({
       at: formatTimestamp(attempt.at),
       url: attempt.url,

@@ -6,7 +6,7 @@ import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { describeFailure } from '../messages/errors';
 import { useSandbox } from '../stores';
-import { useControl } from './SandboxScreen';
+import { useControl } from '../components/useControl';
 import { WebhookSigning } from './SandboxAccess';
 
 export function SandboxDeliveries() {

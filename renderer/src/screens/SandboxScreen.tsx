@@ -5,32 +5,18 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, Result } from '../../../shared/api';
 import { describeFailedCode } from '../messages/errors';
 import { CopyButton, Empty, ErrorNotice, Loading, statusLabel } from '../components/common';
 import { translateFieldError } from '../messages/fields';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
+import { useControl } from '../components/useControl';
 import { SandboxDeliveries } from './SandboxDeliveries';
 import { DeveloperAccess } from './SandboxAccess';
+import { SandboxRecordings, SandboxScenarios } from './SandboxScenarios';
 import { SandboxRequests } from './SandboxRequests';
 import { SandboxSignHelper } from './SandboxSignHelper';
-
-/** Runs a control and keeps its failure for display. */
-export function useControl() {
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function run<T>(call: () => Promise<Result<T>>): Promise<boolean> {
-    setBusy(true);
-    setFailure(null);
-    const result = await call();
-    setBusy(false);
-    if (!result.ok) setFailure(result.error);
-    return result.ok;
-  }
-  return { failure, busy, run };
-}
 
 function Outcomes() {
   const { t } = useTranslation(['sandbox', 'common']);
@@ -245,8 +231,10 @@ export function SandboxScreen() {
           </div>
           <SandboxRequests />
           <SandboxSignHelper />
+          <SandboxScenarios />
           <SandboxDeliveries />
           <DeveloperAccess />
+          <SandboxRecordings />
         </>
       ) : null}
     </section>

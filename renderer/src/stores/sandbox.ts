@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
-import type { SandboxOutcome } from '../../../shared/contract';
+import type { SandboxOutcome, Scenario, ScenarioInput } from '../../../shared/contract';
 
 export interface SandboxState {
   status: 'idle' | 'loading' | 'ready' | 'unavailable' | 'error';
@@ -15,7 +15,13 @@ export interface SandboxState {
   deliveries: WebhookDelivery[];
   /** Why deliveries could not be read (e.g. an engine without webhooks), or null. */
   deliveriesError: ApiFailure | null;
+  /** Scenarios per transaction, oldest first. */
+  scenarios: Scenario[];
   load(): Promise<void>;
+  addScenario(input: ScenarioInput): Promise<Result<Scenario>>;
+  removeScenario(scenarioId: string): Promise<Result<{ removed: true }>>;
+  /** A recording of the inspector's records and the deliveries, to download. */
+  recording(format: 'har' | 'jsonl'): Promise<Result<ChannelResults['sandbox:recording']>>;
   topUp(input: { environment: 'sandbox' | 'live'; amount: number; reason: string }): Promise<Result<{ balance: number }>>;
   redeliver(deliveryId: string): Promise<Result<{ queued: true }>>;
   setWebhookUrl(url: string): Promise<Result<{ url: string | null }>>;
@@ -43,13 +49,15 @@ export function createSandboxStore(api: PaydeskApi) {
       wallet: null,
       deliveries: [],
       deliveriesError: null,
+      scenarios: [],
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
-        const [status, outcomes, wallet, deliveries] = await Promise.all([
+        const [status, outcomes, wallet, deliveries, scenarios] = await Promise.all([
           api.invoke('sandbox:status', {}),
           api.invoke('sandbox:outcomes', {}),
           api.invoke('sandbox:wallet', {}),
           api.invoke('sandbox:deliveries', {}),
+          api.invoke('sandbox:scenarios', {}),
         ]);
         if (!status.ok) {
           set({ status: status.error.code === 'SANDBOX_UNAVAILABLE' ? 'unavailable' : 'error', error: status.error, engine: null });
@@ -63,6 +71,7 @@ export function createSandboxStore(api: PaydeskApi) {
           wallet: wallet.ok ? wallet.value : null,
           deliveries: deliveries.ok ? deliveries.value.deliveries : [],
           deliveriesError: deliveries.ok ? null : deliveries.error,
+          scenarios: scenarios.ok ? scenarios.value.scenarios : get().scenarios,
         });
       },
       topUp: (input) => control(api.invoke('sandbox:topUp', input)),
@@ -73,6 +82,9 @@ export function createSandboxStore(api: PaydeskApi) {
       resetClock: () => control(api.invoke('sandbox:resetClock', {})),
       setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
       revealSecret: (which) => api.invoke('sandbox:revealSecret', { which }),
+      addScenario: (input) => control(api.invoke('sandbox:addScenario', input)),
+      removeScenario: (scenarioId) => control(api.invoke('sandbox:removeScenario', { scenarioId })),
+      recording: (format) => api.invoke('sandbox:recording', { format }),
     };
   });
 }
