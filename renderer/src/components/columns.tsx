@@ -96,8 +96,8 @@ export function ColumnHeader({
   label: string;
   children?: ReactNode;
   className?: string;
-  /** `columnheader` inside a role=table; none over a list (Reconcile's report is a list of rows). */
-  role?: 'columnheader' | undefined;
+  /** `columnheader` inside a role=table; `none` over a list (Reconcile's report is a list of rows). */
+  role?: 'columnheader' | 'none';
 }) {
   const { t } = useTranslation('components');
   const resizable = column.resizable !== false;
@@ -130,15 +130,21 @@ export function ColumnHeader({
   }
 
   const current = widths.width(column.key);
+  const [measured, setMeasured] = useState<number | null>(null);
+  const measure = useCallback((node: HTMLSpanElement | null) => {
+    if (node) setMeasured(node.getBoundingClientRect().width);
+  }, []);
   return (
-    <span role={role} className={`grid-col-head${className ? ` ${className}` : ''}`} title={label}>
+    <span ref={measure} role={role === 'none' ? undefined : role} className={`grid-col-head${className ? ` ${className}` : ''}`} title={label}>
       <span className="grid-col-label">{children ?? label}</span>
       {resizable ? (
         <span
           role="separator"
           aria-orientation="vertical"
           aria-label={t('resizeColumn', { column: label })}
-          aria-valuenow={current ?? undefined}
+          // A focusable separator is a control: it always says its width (measured until one is set).
+          aria-valuenow={Math.round(current ?? measured ?? 0)}
+          aria-valuemin={column.min ?? 0}
           tabIndex={0}
           className="grid-col-resizer"
           data-column={column.key}

@@ -140,7 +140,7 @@ function ReportRows() {
       {/* The rows are a list (each one a button); the head names the columns and resizes them. */}
       <div className="rc-line rc-head" style={widths.style}>
         {REPORT_COLUMNS.map((column) => (
-          <ColumnHeader key={column.key} column={column} widths={widths} label={t(`columns.${column.key as ReportColumnKey}`)} role={undefined} className={column.key === 'amount' || column.key === 'serviceAmount' ? 'rc-col-amount' : undefined} />
+          <ColumnHeader key={column.key} column={column} widths={widths} label={t(`columns.${column.key as ReportColumnKey}`)} role="none" className={column.key === 'amount' || column.key === 'serviceAmount' ? 'rc-col-amount' : undefined} />
         ))}
       </div>
       <div className="rc-list" style={widths.style} ref={parent} role="region" aria-label={t('report.rowsLabel', { rows: formatCount(total) })} tabIndex={0}>
