@@ -83,6 +83,17 @@ describe('New batch: import and validation table', () => {
     await user.click(screen.getByRole('button', { name: 'Download the invalid rows (CSV)' }));
     await waitFor(() => expect(api.callsOf('batches:invalidRows')).toEqual([{ batchId: 'b1', language: 'en' }]));
     await user.click(screen.getByRole('button', { name: 'Drop the invalid row' }));
+    // It asks once, saying how many rows go; Cancel has the focus and drops nothing.
+    let dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
+    expect(within(dialog).getByText(/^1 row will be removed from this batch/)).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.callsOf('batches:dropRows')).toEqual([]);
+    expect(screen.getByText('1 invalid row: fix it in the table or drop it.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Drop the invalid row' }));
+    dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Drop' }));
     expect(await screen.findByText('Every row is valid.')).toBeTruthy();
     expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', rowNumbers: [3] }]);
     expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toBeTruthy();
