@@ -59,6 +59,8 @@ describe('New batch: import and validation table', () => {
     await user.type(input, 'jean@example.com{Enter}');
     expect(api.callsOf('batches:updateRow')).toEqual([{ batchId: 'b1', rowNumber: 3, values: { email: 'jean@example.com' } }]);
     expect(await screen.findByText('Every row is valid.')).toBeTruthy();
+    // Focus is back on the cell just edited, not lost to <body>.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: /Edit Email of row 3/ })));
     const preview = screen.getByRole('region', { name: 'Preview' });
     // 15,000 + 5,000 + 2,500; fees 1 % + 50 each: 200 + 100 + 75.
     expect(await within(preview).findByText('22,500 XAF')).toBeTruthy();
@@ -74,6 +76,15 @@ describe('New batch: import and validation table', () => {
     await user.type(screen.getByRole('textbox', { name: 'Edit Amount of row 2' }), '9{Escape}');
     expect(screen.getByRole('button', { name: /Edit Amount of row 2/ }).textContent).toBe('15,000 XAF');
     expect(api.callsOf('batches:updateRow')).toEqual([]);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /Edit Amount of row 2/ }));
+  });
+
+  it('a cell left with Tab keeps focus where Tab put it', async () => {
+    const { user } = await importCsv(FRENCH_EXCEL);
+    await user.click(screen.getByRole('button', { name: /Edit First name of row 2/ }));
+    await user.tab();
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Edit First name of row 2' })).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /Edit Last name of row 2/ }));
   });
 
   it('drops the invalid rows, filters rows, and asks main for the invalid rows as CSV', async () => {
@@ -83,6 +94,17 @@ describe('New batch: import and validation table', () => {
     await user.click(screen.getByRole('button', { name: 'Download the invalid rows (CSV)' }));
     await waitFor(() => expect(api.callsOf('batches:invalidRows')).toEqual([{ batchId: 'b1', language: 'en' }]));
     await user.click(screen.getByRole('button', { name: 'Drop the invalid row' }));
+    // It asks once, saying how many rows go; Cancel has the focus and drops nothing.
+    let dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
+    expect(within(dialog).getByText(/^1 row will be removed from this batch/)).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.callsOf('batches:dropRows')).toEqual([]);
+    expect(screen.getByText('1 invalid row: fix it in the table or drop it.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Drop the invalid row' }));
+    dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Drop' }));
     expect(await screen.findByText('Every row is valid.')).toBeTruthy();
     expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', rowNumbers: [3] }]);
     expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toBeTruthy();

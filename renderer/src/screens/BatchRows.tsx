@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
+import { Dialog } from '../components/Dialog';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { LIVE_ROWS_MAX, rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
@@ -42,6 +43,32 @@ export function DuplicateImportNotice({ detail }: { detail: BatchDetail }) {
   );
 }
 
+/** Dropping rows cannot be undone in the batch: ask once, with Cancel first (it has the focus). */
+function DropInvalidConfirm({ count, onClose, onDrop }: { count: number; onClose: () => void; onDrop: () => void }) {
+  const { t } = useTranslation('batch');
+  const n = formatCount(count);
+  return (
+    <Dialog title={t('table.dropConfirmTitle', { count, n })} onClose={onClose}>
+      <p>{t('table.dropConfirmBody', { count, n })}</p>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={onClose}>
+          {t('table.dropKeep')}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            onClose();
+            onDrop();
+          }}
+        >
+          {t('table.dropYes')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 export function BatchRows({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
   const filter = useBatch((s) => s.filter);
@@ -57,6 +84,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const refresh = useBatch((s) => s.refresh);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
   const [editFailure, setEditFailure] = useState<ApiFailure | null>(null);
+  const [confirmDrop, setConfirmDrop] = useState(false);
   const { batch, rows } = detail;
   const draft = batch.state === 'draft';
   const invalid = batch.counts.invalid;
@@ -104,12 +132,15 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
             <button type="button" className="secondary" onClick={() => void downloadInvalid()}>
               {t('table.downloadInvalid')}
             </button>
-            <button type="button" className="secondary" onClick={() => void dropRows(rows.filter(rowInvalid).map((row) => row.rowNumber))}>
+            <button type="button" className="secondary" onClick={() => setConfirmDrop(true)}>
               {t('table.dropSelected', { count: invalid, n: formatCount(invalid) })}
             </button>
           </div>
         ) : null}
       </div>
+      {confirmDrop && draft && invalid > 0 ? (
+        <DropInvalidConfirm count={invalid} onClose={() => setConfirmDrop(false)} onDrop={() => void dropRows(rows.filter(rowInvalid).map((row) => row.rowNumber))} />
+      ) : null}
       {!draft && rows.length > LIVE_ROWS_MAX ? (
         <p className="hint">
           {t('table.bigBatch', { n: formatCount(LIVE_ROWS_MAX) })}{' '}

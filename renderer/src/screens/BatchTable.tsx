@@ -47,6 +47,21 @@ function EditableCell({
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
+  const valueButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  // Editing ends (Enter, Escape, a save on blur): the input is gone, so focus would fall to <body>
+  // and the keyboard user would lose their place. It goes back to this cell's value, unless the blur
+  // that ended the edit already put it somewhere on purpose (Tab, a click on another control).
+  useEffect(() => {
+    if (editing) {
+      wasEditing.current = true;
+      return;
+    }
+    if (!wasEditing.current) return;
+    wasEditing.current = false;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) valueButton.current?.focus();
+  }, [editing]);
   const errors = row.errors[column]?.length ? translateFieldErrors(row.errors[column]) : undefined;
   const raw = row.values[column];
   const label = t('table.edit', { column: t(`columns.${column}`), row: row.rowNumber });
@@ -90,6 +105,7 @@ function EditableCell({
         />
       ) : editable ? (
         <button
+          ref={valueButton}
           type="button"
           className="value-button"
           aria-label={`${label}: ${raw}`}

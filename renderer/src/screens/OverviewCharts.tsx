@@ -12,7 +12,7 @@ import { formatCount } from '../format/money';
 import { describeFailedCode } from '../messages/errors';
 import { useOverview } from '../stores';
 import { OVERVIEW_MARKS } from '../stores/overview';
-import { amountsText, formatDay } from './overviewFormat';
+import { amountsText, fitLabel, formatDay, labelAxisWidth } from './overviewFormat';
 
 const tooltipStyle = { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--line)', borderRadius: 6 };
 const tick = { fontSize: 12 };
@@ -71,6 +71,9 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
     today: todayFailures.get(row.code) ?? 0,
     amounts: row.amounts,
   }));
+  // Axes as wide as their longest label (a failure code, a French name, a large count), so none is cut.
+  const countAxisWidth = labelAxisWidth([formatCount(Math.max(0, ...days.map((day) => day.payments + day.payouts)))]);
+  const reasonAxisWidth = labelAxisWidth(failures.map((row) => row.label), { min: 80 });
   const drawn = useDrawn(ref, version, failures.length > 0 ? 2 : 1);
   const names: Record<string, string> = { payments: t('kind.payment'), payouts: t('kind.payout'), week: t('period.week') };
   const formatTooltip = (value: unknown, name: unknown) => [formatCount(Number(value)), names[String(name)] ?? String(name)] as [string, string];
@@ -88,7 +91,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
           <BarChart data={days} responsive style={{ width: '100%', height: 240 }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid vertical={false} className="ov-grid-lines" />
             <XAxis dataKey="tick" tick={tick} tickLine={false} interval={0} className="ov-axis" />
-            <YAxis allowDecimals={false} tick={tick} tickLine={false} axisLine={false} width={40} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
+            <YAxis allowDecimals={false} tick={tick} tickLine={false} axisLine={false} width={countAxisWidth} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
             <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
             <Bar dataKey="payments" stackId="volume" className="ov-bar-payments" fill="var(--chart-payments)" isAnimationActive={false} />
             <Bar dataKey="payouts" stackId="volume" className="ov-bar-payouts" fill="var(--chart-payouts)" isAnimationActive={false} />
@@ -128,7 +131,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
               <BarChart data={failures} layout="vertical" responsive style={{ width: '100%', height: Math.max(120, 36 * failures.length + 30) }} margin={{ top: 0, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
                 <CartesianGrid horizontal={false} className="ov-grid-lines" />
                 <XAxis type="number" allowDecimals={false} tick={tick} tickLine={false} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
-                <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={170} className="ov-axis" />
+                <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={reasonAxisWidth} className="ov-axis" tickFormatter={(label: string) => fitLabel(label, reasonAxisWidth)} />
                 <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
                 <Bar dataKey="week" className="ov-bar-failed" fill="var(--chart-failed)" isAnimationActive={false} barSize={20} />
               </BarChart>
