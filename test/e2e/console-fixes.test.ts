@@ -113,7 +113,8 @@ describe('issue 9 in Chromium', () => {
     // No column runs into the next one.
     const overlaps = await page.evaluate(() =>
       [...document.querySelectorAll('.history-row .row-button')].flatMap((row) => {
-        const cells = [...row.children].map((cell) => cell.getBoundingClientRect());
+        // Cells drawn on screen: a screen-reader-only name and a column hidden at this width take no room.
+        const cells = [...row.children].map((cell) => cell.getBoundingClientRect()).filter((rect) => rect.width > 1);
         return cells.slice(1).filter((cell, i) => cell.left < cells[i]!.right - 0.5).map(() => row.getAttribute('aria-label'));
       }),
     );

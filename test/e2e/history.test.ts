@@ -128,7 +128,7 @@ describe('History at 100,000 rows', () => {
     console.log(`exported ${count.toLocaleString('en')} rows as CSV in ${Math.round(performance.now() - started)} ms`);
     expect(lines).toHaveLength(count + 1);
     expect(lines[0]).toContain('status');
-    expect(lines.slice(1).every((line) => line.includes(',failed,'))).toBe(true);
+    expect(lines.slice(1).every((line) => line.includes(',"failed",'))).toBe(true);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
   });
 

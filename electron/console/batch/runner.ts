@@ -96,6 +96,7 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
       final: figures.final,
       processing: figures.processing,
       settled: figures.settled,
+      inFlight: figures.inFlight,
       waitingUntil: run && waitMs > 0 && run.stop === null ? new Date(run.notBefore).toISOString() : null,
       // A Pause or Cancel is written at once; until the run has ended, it is still settling.
       stopping: run ? (summary.state === 'paused' ? 'pause' : summary.state === 'cancelled' ? 'cancel' : null) : null,
