@@ -73,8 +73,6 @@ export type TimelineEventType =
   | 'transport_failure'
   | 'status_seen'
   | 'verify_result'
-  /** A real webhook delivery (kept for journals that hold one; the console has no receiver yet). */
-  | 'webhook_received'
   /** The local sandbox said the status changed; the console read the transaction again. */
   | 'sandbox_status';
 

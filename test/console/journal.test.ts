@@ -51,6 +51,23 @@ describe('journal entries', () => {
   });
 });
 
+describe('journal migration 6', () => {
+  it('renames the webhook_received events earlier versions wrote for sandbox status pushes', () => {
+    const file = `${tempDir()}/journal.db`;
+    const db = openJournal(file);
+    const id = recordRequest(db, { profile: PROFILE, kind: 'payment', request: paymentRequest({ external_id: 'OLD-1' }), currency: 'XAF', at: 1_000 }).id;
+    db.prepare(`INSERT INTO timeline (entry_seq, type, at, status) SELECT seq, 'webhook_received', 2000, 'failed' FROM entries WHERE id = ?`).run(id);
+    db.pragma('user_version = 5');
+    db.close();
+    const reopened = openJournal(file);
+    expect(getTimeline(reopened, id).map((event) => [event.type, event.status])).toEqual([
+      ['sandbox_status', 'failed'],
+      ['request_sent', null],
+    ]);
+    reopened.close();
+  });
+});
+
 describe('journal search', () => {
   const base = Date.UTC(2026, 0, 1);
   const { db } = journalWith(

@@ -109,43 +109,94 @@ export function getTimeline(db: JournalDb, id: string): TimelineEvent[] {
   return rows.map(toTimelineEvent);
 }
 
+/** The columns a new entry is written with; the one INSERT of the journal's entries. */
+interface NewEntry {
+  profile: JournalProfile;
+  kind: TransactionKind;
+  state: 'pending' | 'known';
+  transactionId: string | null;
+  externalId: string | null;
+  status: string | null;
+  failedCode: string | null;
+  amount: number;
+  currency: string;
+  phoneNumber: string;
+  paymentMethod: string;
+  customer: { first_name: string; last_name: string; email: string };
+  description: string | null;
+  metadata: unknown;
+  request: TransactionRequest | null;
+  transaction: ServiceTransaction | null;
+  at: number;
+}
+
+/** Inserts an entry (checked against ENTRY_STATES as a new record); returns its id and seq. */
+function insertEntry(db: JournalDb, entry: NewEntry): { id: string; seq: number } {
+  const id = randomUUID();
+  ENTRY_STATES.assertMove(null, entry.state, id);
+  const result = db
+    .prepare(
+      `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, external_id, status,
+         failed_code, amount, currency, phone_number, payment_method, customer_first_name, customer_last_name,
+         customer_email, description, metadata, request, transaction_json, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      entry.profile.id,
+      entry.profile.name,
+      entry.profile.environment,
+      entry.kind,
+      entry.state,
+      entry.transactionId,
+      entry.externalId,
+      entry.status,
+      entry.failedCode,
+      entry.amount,
+      entry.currency,
+      entry.phoneNumber,
+      entry.paymentMethod,
+      entry.customer.first_name,
+      entry.customer.last_name,
+      entry.customer.email,
+      entry.description,
+      entry.metadata ? JSON.stringify(entry.metadata) : null,
+      entry.request ? JSON.stringify(entry.request) : null,
+      entry.transaction ? JSON.stringify(entry.transaction) : null,
+      entry.at,
+      entry.at,
+    );
+  return { id, seq: Number(result.lastInsertRowid) };
+}
+
 /** Writes the request before it is sent: state `pending`, timeline `request_sent`. */
 export function recordRequest(
   db: JournalDb,
   input: { profile: JournalProfile; kind: TransactionKind; request: TransactionRequest; currency: string; at: number },
 ): JournalTransaction {
-  const id = randomUUID();
   const { request } = input;
-  ENTRY_STATES.assertMove(null, 'pending', id);
-  db.transaction(() => {
-    const result = db
-      .prepare(
-        `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency,
-           phone_number, payment_method, customer_first_name, customer_last_name, customer_email, description, metadata,
-           request, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        input.profile.id,
-        input.profile.name,
-        input.profile.environment,
-        input.kind,
-        request.external_id ?? null,
-        request.amount,
-        input.currency,
-        request.phone_number,
-        request.payment_method,
-        request.customer.first_name,
-        request.customer.last_name,
-        request.customer.email,
-        request.description ?? null,
-        request.metadata ? JSON.stringify(request.metadata) : null,
-        JSON.stringify(request),
-        input.at,
-        input.at,
-      );
-    addEvent(db, Number(result.lastInsertRowid), input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+  const id = db.transaction(() => {
+    const inserted = insertEntry(db, {
+      profile: input.profile,
+      kind: input.kind,
+      state: 'pending',
+      transactionId: null,
+      externalId: request.external_id ?? null,
+      status: null,
+      failedCode: null,
+      amount: request.amount,
+      currency: input.currency,
+      phoneNumber: request.phone_number,
+      paymentMethod: request.payment_method,
+      customer: request.customer,
+      description: request.description ?? null,
+      metadata: request.metadata ?? null,
+      request,
+      transaction: null,
+      at: input.at,
+    });
+    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+    return inserted.id;
   })();
   return getEntry(db, id)!;
 }
@@ -212,7 +263,7 @@ export function recordObserved(
   db: JournalDb,
   id: string,
   tx: ServiceTransaction,
-  event: { type: 'status_seen' | 'verify_result' | 'webhook_received' | 'sandbox_status'; httpStatus?: number | null; message?: string | null; quietUnlessChanged?: boolean },
+  event: { type: 'status_seen' | 'verify_result' | 'sandbox_status'; httpStatus?: number | null; message?: string | null; quietUnlessChanged?: boolean },
   at: number,
 ): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
@@ -315,44 +366,31 @@ export function recordLookedUp(
 ): JournalTransaction {
   const existing = findByTransactionId(db, input.tx.transaction_id, { profileId: input.profile.id, environment: input.profile.environment })[0];
   if (existing) return recordObserved(db, existing.id, input.tx, { type: 'status_seen', httpStatus: input.httpStatus, message: 'looked up' }, input.at).entry;
-  const id = randomUUID();
   const { tx } = input;
-  ENTRY_STATES.assertMove(null, 'known', id);
-  db.transaction(() => {
-    const result = db
-      .prepare(
-        `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, external_id, status,
-           failed_code, amount, currency, phone_number, payment_method, customer_first_name, customer_last_name,
-           customer_email, description, metadata, transaction_json, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'known', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        input.profile.id,
-        input.profile.name,
-        input.profile.environment,
-        input.kind,
-        tx.transaction_id,
-        tx.external_id,
-        tx.status,
-        tx.failed_code,
-        tx.amount,
-        tx.currency,
-        // The service returns the (partly masked) account number, not the phone number typed.
-        tx.account_number,
-        tx.payment_method.code,
-        tx.customer.first_name,
-        tx.customer.last_name,
-        tx.customer.email,
-        tx.description,
-        tx.metadata ? JSON.stringify(tx.metadata) : null,
-        JSON.stringify(tx),
-        input.at,
-        input.at,
-      );
-    const seq = Number(result.lastInsertRowid);
+  const id = db.transaction(() => {
+    const { id: newId, seq } = insertEntry(db, {
+      profile: input.profile,
+      kind: input.kind,
+      state: 'known',
+      transactionId: tx.transaction_id,
+      externalId: tx.external_id,
+      status: tx.status,
+      failedCode: tx.failed_code,
+      amount: tx.amount,
+      currency: tx.currency,
+      // The service returns the (partly masked) account number, not the phone number typed.
+      phoneNumber: tx.account_number,
+      paymentMethod: tx.payment_method.code,
+      customer: tx.customer,
+      description: tx.description,
+      metadata: tx.metadata ?? null,
+      request: null,
+      transaction: tx,
+      at: input.at,
+    });
     applyTransaction(db, seq, tx, input.at);
     addEvent(db, seq, input.at, { type: 'status_seen', status: tx.status, httpStatus: input.httpStatus, message: 'looked up' });
+    return newId;
   })();
   return getEntry(db, id)!;
 }

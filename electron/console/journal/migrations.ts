@@ -159,6 +159,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       END;
     `,
   },
+  {
+    version: 6,
+    name: 'sandbox status events named for what they are',
+    // Earlier versions recorded a local sandbox status push as `webhook_received` (the console has
+    // no webhook receiver): those events are what `sandbox_status` is now, the only name left.
+    sql: `UPDATE timeline SET type = 'sandbox_status' WHERE type = 'webhook_received';`,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -31,8 +31,6 @@ export function eventTitle(event: TimelineEvent): string {
       return t('transaction:event.status_seen', { status: event.status ? status : t('transaction:unknownStatus') });
     case 'verify_result':
       return t('transaction:event.verify_result', { status });
-    case 'webhook_received':
-      return t('transaction:event.webhook_received', { status });
     case 'sandbox_status':
       return t('transaction:event.sandbox_status', { status });
     default: {

@@ -61,7 +61,6 @@ export default {
     notFound: 'Looked up: the service does not have it',
     status_seen: 'Status seen: {{status}}',
     verify_result: 'Verified with the provider: {{status}}',
-    webhook_received: 'Webhook received: {{status}}',
     sandbox_status: 'Status changed in the local sandbox: {{status}}',
     notSentDetail: 'Nothing reached the service.',
     unknownDetail: 'The request may have reached the service.',

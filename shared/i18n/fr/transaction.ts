@@ -62,7 +62,6 @@ export default {
     notFound: 'Recherchée : le service ne l’a pas',
     status_seen: 'Statut constaté : {{status}}',
     verify_result: 'Vérifiée auprès de l’opérateur : {{status}}',
-    webhook_received: 'Webhook reçu : {{status}}',
     sandbox_status: 'Statut changé dans le bac à sable local : {{status}}',
     notSentDetail: 'Rien n’a atteint le service.',
     unknownDetail: 'La demande a pu atteindre le service.',
