@@ -87,8 +87,8 @@ describe('Overview days', () => {
     const { today } = readOverview(db, { profile, dayBoundaries: days, now: days[7]! });
     expect(today.total).toEqual({ count: 6, amounts: [{ currency: 'XAF', amount: 5150 }, { currency: 'USD', amount: 1250 }] });
     expect(today.failures).toEqual([
-      { code: 'EXPIRED', count: 2, amounts: [{ currency: 'XAF', amount: 30 }] },
-      { code: null, count: 1, amounts: [{ currency: 'XAF', amount: 40 }] },
+      { code: 'EXPIRED', count: 2, payouts: 0, amounts: [{ currency: 'XAF', amount: 30 }] },
+      { code: null, count: 1, payouts: 0, amounts: [{ currency: 'XAF', amount: 40 }] },
     ]);
     expect(today.byStatus.find((s) => s.status === 'outcome_unknown')!.count).toBe(1);
     expect(today.success).toEqual({ completed: 2, final: 5, rate: 0.4 });
