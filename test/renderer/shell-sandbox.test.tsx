@@ -89,7 +89,7 @@ describe('Window shell', () => {
     await user.type(screen.getByLabelText('Max amount'), '100{Enter}');
     expect(screen.getByText('The minimum amount is above the maximum amount.')).toBeTruthy();
     await user.clear(screen.getByLabelText('Max amount'));
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'failed');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'status:failed');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(api.callsOf('transactions:search').at(-1)).toMatchObject({ query: { minAmount: 5000, status: 'failed' }, offset: 0 }));
   });

@@ -15,7 +15,10 @@
  * the candidates, an AND that FTS5 answers by skipping through the doclists, and the word itself
  * is then checked on those rows (`paydesk_fold`, registered on the connection by openJournal).
  */
-import type { JournalDb } from './entries';
+import type Database from 'better-sqlite3';
+
+/** The journal's connection (the type entries.ts names JournalDb; named here so the two files do not import each other). */
+type JournalDb = Database.Database;
 
 export interface SqlClause {
   sql: string;
