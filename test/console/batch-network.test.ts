@@ -72,6 +72,18 @@ function engineCount(externalId: string): number {
   return (runtime.engine!.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
 }
 
+/** The proxy answers the first POST of `externalId` with a 429 asking to wait `seconds`, and forwards the rest. */
+function throttleOnce(externalId: string, seconds: number): void {
+  let throttled = false;
+  proxy.decide = (request) => {
+    if (request.externalId === externalId && !throttled) {
+      throttled = true;
+      return RATE_LIMITED(seconds);
+    }
+    return 'forward';
+  };
+}
+
 const postsFor = (externalId: string) => proxy.seen.filter((request) => request.method === 'POST' && request.externalId === externalId).length;
 
 describe('a batch on a flaky service', () => {
@@ -284,14 +296,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
 
   it('sends nothing more when paused during a Retry-After wait; the rows caught are not sent, then sent once on Resume', async () => {
     const { batchId, confirmationToken } = await confirmed(6, 'pause-wait');
-    let throttled = false;
-    proxy.decide = (request) => {
-      if (request.externalId === `${batchId}-3` && !throttled) {
-        throttled = true;
-        return RATE_LIMITED(30);
-      }
-      return 'forward';
-    };
+    throttleOnce(`${batchId}-3`, 30);
     onSleep = async (ms) => {
       if (ms < 1000) return;
       onSleep = null;
@@ -313,14 +318,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
 
   it('writes a Cancel before it answers, so a kill right after cannot bring the rows back; then Pause is refused', async () => {
     const { batchId, confirmationToken } = await confirmed(6, 'cancel-wait');
-    let throttled = false;
-    proxy.decide = (request) => {
-      if (request.externalId === `${batchId}-3` && !throttled) {
-        throttled = true;
-        return RATE_LIMITED(30);
-      }
-      return 'forward';
-    };
+    throttleOnce(`${batchId}-3`, 30);
     let stateAtCancel = '';
     onSleep = async (ms) => {
       if (ms < 1000) return;

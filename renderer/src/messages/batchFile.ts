@@ -7,10 +7,11 @@
 import type enBatch from '../../../shared/i18n/en/batch';
 import { acceptedHeadersIn } from '../../../shared/batch/columns';
 import { currentLanguage, t } from '../i18n';
+import { matchMessage, type MessagePatterns } from './fields';
 
 type FileErrorKey = keyof (typeof enBatch)['fileErrors'];
 
-const PATTERNS: readonly (readonly [RegExp, FileErrorKey, readonly string[]])[] = [
+const PATTERNS: MessagePatterns<FileErrorKey> = [
   [/^row (\d+): .* \(a quote is opened and never closed\)$/s, 'quote', ['row']],
   [/^the file is empty: it needs a header line, then one line per payout$/, 'empty', []],
   [/^column (\d+) "(.*)" is not a known column \(accepted: (.*), or meta\.KEY for metadata\)$/s, 'unknownColumn', ['position', 'header', 'accepted']],
@@ -21,14 +22,7 @@ const PATTERNS: readonly (readonly [RegExp, FileErrorKey, readonly string[]])[] 
 ];
 
 export function fileErrorKey(message: string): { key: FileErrorKey; params: Record<string, string> } | null {
-  for (const [pattern, key, names] of PATTERNS) {
-    const match = pattern.exec(message);
-    if (!match) continue;
-    const params: Record<string, string> = {};
-    names.forEach((name, index) => (params[name] = match[index + 1] ?? ''));
-    return { key, params };
-  }
-  return null;
+  return matchMessage(PATTERNS, message);
 }
 
 /** One problem of the file in the console's language; one nobody listed keeps its English words. */

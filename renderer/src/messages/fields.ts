@@ -12,7 +12,7 @@ import { currentLanguage, t } from '../i18n';
 type FieldKey = keyof typeof enFields;
 
 /** English message pattern -> key, with its captures as named parameters. */
-const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
+const PATTERNS: MessagePatterns<FieldKey> = [
   [/^is required$/, 'required', []],
   [/^must be a string$/, 'string', []],
   [/^must be a number$/, 'number', []],
@@ -65,9 +65,12 @@ const PATTERNS: readonly (readonly [RegExp, FieldKey, readonly string[]])[] = [
   [/^Invalid option: expected one of/, 'invalidChoice', []],
 ];
 
-/** The catalogue key and parameters of an English field message, or null when it is not a known one. */
-export function fieldMessageKey(message: string): { key: FieldKey; params: Record<string, string> } | null {
-  for (const [pattern, key, names] of PATTERNS) {
+/** An English sentence matched against a table of (pattern, catalogue key, names of its captures). */
+export type MessagePatterns<K extends string> = readonly (readonly [RegExp, K, readonly string[]])[];
+
+/** The first pattern that matches, as its catalogue key and named captures; null when none does. */
+export function matchMessage<K extends string>(patterns: MessagePatterns<K>, message: string): { key: K; params: Record<string, string> } | null {
+  for (const [pattern, key, names] of patterns) {
     const match = pattern.exec(message);
     if (!match) continue;
     const params: Record<string, string> = {};
@@ -75,6 +78,11 @@ export function fieldMessageKey(message: string): { key: FieldKey; params: Recor
     return { key, params };
   }
   return null;
+}
+
+/** The catalogue key and parameters of an English field message, or null when it is not a known one. */
+export function fieldMessageKey(message: string): { key: FieldKey; params: Record<string, string> } | null {
+  return matchMessage(PATTERNS, message);
 }
 
 /** One field error in the console's language. */
