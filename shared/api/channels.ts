@@ -31,7 +31,10 @@ import {
   type BatchDetail,
   type BatchPreview,
   type BatchProgress,
+  type BatchRowsPage,
   type BatchSummary,
+  BATCH_ROW_FILTERS,
+  BATCH_ROWS_PAGE_MAX,
   type RehearsalSummary,
 } from './batch';
 import type { InspectedPage, InspectedRequest } from '../contract/inspector';
@@ -201,7 +204,10 @@ export const CHANNEL_INPUTS = {
     rowNumber,
     values: z.record(z.string().max(200), cell).refine((values) => Object.keys(values).length <= 60, 'too many cells'),
   }),
-  'batches:dropRows': z.strictObject({ batchId, rowNumbers: z.array(rowNumber).min(1).max(10_000) }),
+  /** Draft only: drops the given rows, or (`invalid: true`) every row with errors; one of the two. */
+  'batches:dropRows': z
+    .strictObject({ batchId, rowNumbers: z.array(rowNumber).min(1).max(10_000).optional(), invalid: z.literal(true).optional() })
+    .refine((input) => (input.rowNumbers === undefined) !== (input.invalid === undefined), { message: 'needs either rowNumbers or invalid: true, not both', path: ['rowNumbers'] }),
   'batches:invalidRows': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
   'batches:preview': z.strictObject({ batchId }),
   /** Runs the rows against the local sandbox engine (distinct external ids); never the profile's service. */
@@ -225,6 +231,13 @@ export const CHANNEL_INPUTS = {
   /** Stops sending: rows not yet sent stay not_sent. */
   'batches:cancel': z.strictObject({ batchId }),
   'batches:get': z.strictObject({ batchId }),
+  /** One page of a batch's rows in row order (the virtual table asks for the pages it shows). */
+  'batches:rows': z.strictObject({
+    batchId,
+    filter: z.enum(BATCH_ROW_FILTERS).default('all'),
+    offset: z.number().int().nonnegative().max(1_000_000).default(0),
+    limit: z.number().int().positive().max(BATCH_ROWS_PAGE_MAX, `must be at most ${BATCH_ROWS_PAGE_MAX}`).default(100),
+  }),
   'batches:list': none,
   /** A new draft of the rows that were rejected or ended failed/cancelled, with new external ids. */
   'batches:retryFailed': z.strictObject({ batchId }),
@@ -322,6 +335,7 @@ export interface ChannelResults extends ReconcileChannelResults {
   'batches:resume': BatchSummary;
   'batches:cancel': BatchSummary;
   'batches:get': BatchDetail;
+  'batches:rows': BatchRowsPage;
   'batches:list': { batches: BatchSummary[] };
   'batches:retryFailed': BatchDetail;
   'batches:report': { filename: string; csv: string; rows: number };

@@ -10,14 +10,14 @@
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
  */
 import pLimit from 'p-limit';
-import { batchFigures, type BatchProgress, type BatchRow, type BatchState } from '../../../shared/api';
+import { BATCH_DELTA_MAX, batchFigures, type BatchProgress, type BatchRow, type BatchState } from '../../../shared/api';
 import { backoffDelayMs, DEFAULT_RETRY } from '../../client/retry';
 import { recordInitiateOutcome, recordNotFound, recordObserved, recordRequest, recordResend } from '../journal/entries';
 import type { Context } from '../handlers/context';
 import { DEFAULT_CURRENCY } from '../handlers/context';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
 import { classifyInitiate } from '../outcome';
-import { countRows, getSummary, linkRow, rowsInState, setState } from './store';
+import { countRows, getSummary, linkRow, rowsByNumber, rowsInState, setState } from './store';
 
 type Stop = 'pause' | 'cancel' | 'interrupt';
 type Client = ReturnType<Context['clientFor']>;
@@ -69,6 +69,19 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
   const runs = new Map<string, Run>();
   const lastEmit = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Rows whose state changed since the batch's previous push: the next push carries them (a delta). */
+  const changed = new Map<string, Set<number>>();
+  const touched = (batchId: string, rowNumber: number) => {
+    const rows = changed.get(batchId) ?? new Set<number>();
+    changed.set(batchId, rows);
+    rows.add(rowNumber);
+  };
+  function changedRows(batchId: string): Pick<BatchProgress, 'changedRows'> {
+    const rows = changed.get(batchId);
+    if (!rows) return {};
+    changed.delete(batchId);
+    return { changedRows: rows.size > BATCH_DELTA_MAX ? null : rowsByNumber(db, batchId, [...rows]) };
+  }
 
   function progressOf(batchId: string, mode: BatchProgress['mode']): BatchProgress | null {
     const summary = getSummary(db, batchId);
@@ -121,7 +134,7 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
     }
     lastEmit.set(batchId, at);
     const progress = progressOf(batchId, mode);
-    if (progress) deps.emit('batch:progress', { ...progress, ...extra });
+    if (progress) deps.emit('batch:progress', { ...progress, ...changedRows(batchId), ...extra });
   }
 
   function changeState(batchId: string, state: BatchState, extra: Parameters<typeof setState>[4] = {}): void {
@@ -159,12 +172,14 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
       const result = await client.retrievePayout(row.externalId, { by: 'external_id' });
       if (isNotFound(result)) {
         recordNotFound(db, journalId, now(), `batch: no payout with external id ${row.externalId}: not sent, so it may be sent again with the same one`);
+        touched(run.batchId, row.rowNumber);
         emitProgress(run.batchId, 'send');
         continue;
       }
       const tx = result.kind === 'success' ? transactionOf(result.data) : null;
       if (tx && result.kind === 'success') {
         recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, now());
+        touched(run.batchId, row.rowNumber);
         run.answered += 1;
         emitProgress(run.batchId, 'send');
         continue;
@@ -202,8 +217,10 @@ export function createBatchRunner(context: Context, hooks: RunnerHooks): BatchRu
     for (let refusals = 1; ; refusals += 1) {
       if (!(await waitTurn(run))) return;
       journalId = startRow(run, row, journalId, profile);
+      touched(run.batchId, row.rowNumber); // shown as in flight if no answer comes before the next push
       const outcome = classifyInitiate(await client.initiatePayout(row.request!));
       recordInitiateOutcome(db, journalId, outcome, now());
+      touched(run.batchId, row.rowNumber);
       switch (outcome.kind) {
         case 'retry-later':
           // Refused before anything was created (the row is `not_sent`): wait as asked, send again.

@@ -7,6 +7,7 @@ import type { FieldErrors } from '../../../shared/contract';
 import type {
   BatchCounts,
   BatchRow,
+  BatchRowFilter,
   BatchRowState,
   BatchRowValues,
   BatchState,
@@ -155,6 +156,40 @@ export function loadRows(db: JournalDb, id: string): BatchRow[] {
 export function loadRow(db: JournalDb, id: string, rowNumber: number): BatchRow | null {
   const row = db.prepare(`${ROWS_SQL} WHERE b.id = ? AND br.row_number = ?`).get(id, rowNumber) as (RowDbRow & { row_state: BatchRowState }) | undefined;
   return row ? toRow(row) : null;
+}
+
+/**
+ * Each row list's condition on a row of ROWS_SQL (`row_state` is computed there, so the
+ * conditions are applied to it as a subquery). Keep in step with BATCH_ROW_FILTERS' words.
+ */
+const FILTER_SQL: Record<BatchRowFilter, string> = {
+  all: '1',
+  invalid: 'request IS NULL',
+  duplicates: "duplicates != '[]'",
+  wouldFail: "json_extract(rehearsal, '$.wouldFail') = 1",
+  failed: "row_state IN ('rejected', 'unknown') OR e_status IN ('failed', 'cancelled')",
+};
+
+/** One page of a batch's rows in row order under a filter, and how many rows the filter keeps. */
+export function rowsPage(db: JournalDb, id: string, filter: BatchRowFilter, offset: number, limit: number): { total: number; rows: BatchRow[] } {
+  const kept = `SELECT * FROM (${ROWS_SQL} WHERE b.id = ?) WHERE ${FILTER_SQL[filter]}`;
+  const total = filter === 'all' ? countAll(db, id) : (db.prepare(`SELECT COUNT(*) AS n FROM (${kept})`).get(id) as { n: number }).n;
+  if (offset >= total) return { total, rows: [] };
+  const rows = db.prepare(`${kept} ORDER BY row_number LIMIT ? OFFSET ?`).all(id, limit, offset) as (RowDbRow & { row_state: BatchRowState })[];
+  return { total, rows: rows.map(toRow) };
+}
+
+function countAll(db: JournalDb, id: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ?').get(id) as { n: number }).n;
+}
+
+/** The given rows of a batch, whole, in row order (a progress push's changed rows). */
+export function rowsByNumber(db: JournalDb, id: string, rowNumbers: readonly number[]): BatchRow[] {
+  if (rowNumbers.length === 0) return [];
+  const rows = db
+    .prepare(`${ROWS_SQL} WHERE b.id = ? AND br.row_number IN (SELECT value FROM json_each(?)) ORDER BY br.row_number`)
+    .all(id, JSON.stringify(rowNumbers)) as (RowDbRow & { row_state: BatchRowState })[];
+  return rows.map(toRow);
 }
 
 /** Valid rows in a given sending state, in row order (what the runner works on). */

@@ -1,5 +1,4 @@
 /** The rehearsal: the same rows on the local sandbox engine, and which of them would fail. */
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchDetail } from '../../../shared/api';
 import { ErrorNotice, Spinner, statusLabel } from '../components/common';
@@ -17,8 +16,6 @@ function rehearsalSentence(result: RehearsalRowResult | null): string {
 }
 import { useBatch } from '../stores';
 
-/** The failures list stays short; the table's result column has every row. */
-const LISTED = 100;
 
 export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
@@ -26,7 +23,8 @@ export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
   const rehearse = useBatch((s) => s.rehearse);
   const progress = useBatch((s) => (s.progress?.mode === 'rehearsal' ? s.progress : null));
   const summary = detail.rehearsal;
-  const failing = useMemo(() => detail.rows.filter((row) => row.rehearsal?.wouldFail), [detail.rows]);
+  const wouldFail = useBatch((s) => s.wouldFail);
+  const failing = wouldFail?.rows ?? [];
   const blocked = detail.batch.counts.invalid > 0 || detail.batch.counts.valid === 0;
   return (
     <section className="card" aria-labelledby="batch-rehearsal-title">
@@ -57,7 +55,7 @@ export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
                     </tr>
                   </thead>
                   <tbody>
-                    {failing.slice(0, LISTED).map((row) => (
+                    {failing.map((row) => (
                       <tr key={row.rowNumber}>
                         <td>{formatCount(row.rowNumber)}</td>
                         <td className="mono">{row.values.phone_number}</td>
@@ -70,7 +68,7 @@ export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
                     ))}
                   </tbody>
                 </table>
-                {failing.length > LISTED ? <p className="muted small">{t('rehearsal.more', { n: formatCount(failing.length - LISTED) })}</p> : null}
+                {(wouldFail?.total ?? 0) > failing.length ? <p className="muted small">{t('rehearsal.more', { n: formatCount((wouldFail?.total ?? 0) - failing.length) })}</p> : null}
               </div>
             </>
           )}

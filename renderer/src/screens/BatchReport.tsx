@@ -4,7 +4,6 @@ import { batchFigures, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
-import { rowFailed } from '../stores/batch';
 import { downloadCsv } from '../components/download';
 
 export function BatchReportCard({ detail }: { detail: BatchDetail }) {
@@ -16,7 +15,8 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
   const { counts, state } = detail.batch;
   const figures = batchFigures(counts);
   const stopped = state === 'done' || state === 'cancelled';
-  const failedRows = detail.rows.reduce((n, row) => n + (row.state !== 'unknown' && rowFailed(row) ? 1 : 0), 0);
+  // Refused, or created and then failed or cancelled (a row whose outcome is unknown is looked up, not retried).
+  const failedRows = figures.failed;
 
   async function exportReport() {
     const file = await reportCsv();

@@ -1,12 +1,12 @@
 /** The rows section: what is wrong in words, a filter, the table, and what to do with invalid rows. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, BatchDetail } from '../../../shared/api';
+import { batchFigures, type ApiFailure, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { Dialog } from '../components/Dialog';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { LIVE_ROWS_MAX, rowFailed, rowInvalid, type RowFilter } from '../stores/batch';
+import type { RowFilter } from '../stores/batch';
 import { useBatch, useProfiles } from '../stores';
 import { downloadCsv } from '../components/download';
 import { BatchTable } from './BatchTable';
@@ -73,24 +73,26 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
   const filter = useBatch((s) => s.filter);
   const setFilter = useBatch((s) => s.setFilter);
-  // Re-read on every row change (the store replaces `visible` with the detail).
-  useBatch((s) => s.visible);
   const rowAt = useBatch((s) => s.rowAt);
-  const count = useBatch((s) => s.visibleCount());
+  const ensureRows = useBatch((s) => s.ensureRows);
+  const pages = useBatch((s) => s.pages);
+  const count = useBatch((s) => s.total ?? 0);
+  // While sending, the pushed figures are newer than the summary's counts.
+  const sending = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress : null));
   const editCell = useBatch((s) => s.editCell);
   const dropRows = useBatch((s) => s.dropRows);
   const invalidRowsCsv = useBatch((s) => s.invalidRowsCsv);
   const actionError = useBatch((s) => s.actionError);
-  const refresh = useBatch((s) => s.refresh);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
   const [editFailure, setEditFailure] = useState<ApiFailure | null>(null);
   const [confirmDrop, setConfirmDrop] = useState(false);
-  const { batch, rows } = detail;
+  const { batch } = detail;
   const draft = batch.state === 'draft';
   const invalid = batch.counts.invalid;
   const duplicates = batch.counts.duplicates;
-  const failed = draft ? 0 : rows.reduce((n, row) => n + (rowFailed(row) ? 1 : 0), 0);
-  const filters: [RowFilter, number][] = [['all', rows.length], ['invalid', invalid], ['duplicates', duplicates]];
+  // The `failed` list: refused, outcome unknown, or created and then failed or cancelled.
+  const failed = draft ? 0 : sending ? sending.failed + sending.unknown : batchFigures(batch.counts).failed + batch.counts.unknown;
+  const filters: [RowFilter, number][] = [['all', batch.counts.rows], ['invalid', invalid], ['duplicates', duplicates]];
   if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
   if (!draft) filters.push(['failed', failed]);
 
@@ -139,21 +141,15 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
         ) : null}
       </div>
       {confirmDrop && draft && invalid > 0 ? (
-        <DropInvalidConfirm count={invalid} onClose={() => setConfirmDrop(false)} onDrop={() => void dropRows(rows.filter(rowInvalid).map((row) => row.rowNumber))} />
-      ) : null}
-      {!draft && rows.length > LIVE_ROWS_MAX ? (
-        <p className="hint">
-          {t('table.bigBatch', { n: formatCount(LIVE_ROWS_MAX) })}{' '}
-          <button type="button" className="link" onClick={() => void refresh()}>
-            {t('table.refresh')}
-          </button>
-        </p>
+        <DropInvalidConfirm count={invalid} onClose={() => setConfirmDrop(false)} onDrop={() => void dropRows('invalid')} />
       ) : null}
       {editFailure ? <ErrorNotice failure={editFailure} /> : null}
       {actionError ? <ErrorNotice failure={actionError} /> : null}
       <BatchTable
         count={count}
         rowAt={rowAt}
+        ensureRows={ensureRows}
+        pages={pages}
         batchState={batch.state}
         currency={currency}
         editable={draft}

@@ -3,7 +3,6 @@
  * errors beside it, duplicates flagged, a cell fixed in place, a row dropped. After sending, the same
  * table shows each row's result.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, formatMoney } from '../format/money';
@@ -12,6 +11,7 @@ import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/bat
 import { BatchRowResult } from './BatchRowResult';
 import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
 import { translateFieldErrors } from '../messages/fields';
+import { usePagedList } from '../components/usePagedList';
 
 /** The estimate of a row's height; rows grow to show a wrapped error or a long name whole. */
 const ROW_HEIGHT = 50;
@@ -203,6 +203,8 @@ function Row({
 export function BatchTable({
   count,
   rowAt,
+  ensureRows,
+  pages,
   batchState,
   currency,
   editable,
@@ -212,6 +214,9 @@ export function BatchTable({
 }: {
   count: number;
   rowAt: (index: number) => BatchRow | undefined;
+  ensureRows: (first: number, last: number) => Promise<void>;
+  /** The store's pages: a new set redraws the rows and asks for the ones on screen. */
+  pages: unknown;
   batchState: BatchState;
   currency: string;
   editable: boolean;
@@ -220,11 +225,9 @@ export function BatchTable({
   resultHeading: string;
 }) {
   const { t } = useTranslation('batch');
-  const parent = useRef<HTMLDivElement>(null);
   const widths = useColumnWidths('batch-rows', COLUMNS);
   // Rows are measured once drawn: a wrapped error or name makes its row taller, never cut.
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 10, measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT });
-  const items = virtualizer.getVirtualItems();
+  const { parent, virtualizer, items } = usePagedList({ count, rowHeight: ROW_HEIGHT, overscan: 10, measured: true, ensureRows, pages });
   // A filter that shrinks the list must not leave the view scrolled past its end.
   useEffect(() => {
     if (parent.current && parent.current.scrollTop > count * ROW_HEIGHT) parent.current.scrollTop = 0;

@@ -2,7 +2,6 @@
  * History: the journal with search and filters, a virtualised list fetched page by page (smooth
  * at 100,000 rows), and CSV export.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchQuery } from '../../../shared/api';
@@ -14,6 +13,7 @@ import { dayBoundIso, formatDateTime } from '../format/time';
 import { t } from '../i18n';
 import { useHistory, useProfiles, useUi } from '../stores';
 import { downloadCsv } from '../components/download';
+import { usePagedList } from '../components/usePagedList';
 
 const ROW_HEIGHT = 56;
 
@@ -81,14 +81,7 @@ function HistoryList() {
   const ensureRows = useHistory((s) => s.ensureRows);
   const rowAt = useHistory((s) => s.rowAt);
   const openTransaction = useUi((s) => s.openTransaction);
-  const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    void ensureRows(first, last);
-  }, [first, last, ensureRows, pages]);
+  const { parent, virtualizer, items } = usePagedList({ count: total, rowHeight: ROW_HEIGHT, overscan: 12, measured: false, ensureRows, pages });
   return (
     <>
     <div className="history-head" aria-hidden="true">

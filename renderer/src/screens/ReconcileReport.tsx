@@ -3,8 +3,6 @@
  * the rows), the rows in a virtual list fetched page by page (each opens its transaction), Verify
  * of the rows still processing, and CSV export.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
 import { Empty, ErrorNotice, storedProfileName } from '../components/common';
@@ -14,6 +12,7 @@ import { currentLanguage } from '../i18n';
 import { useReconcile, useUi } from '../stores';
 import { downloadCsv } from '../components/download';
 import { ColumnHeader, useColumnWidths, type ColumnSpec } from '../components/columns';
+import { usePagedList } from '../components/usePagedList';
 
 const ROW_HEIGHT = 44;
 type ReportColumnKey = 'row' | 'externalId' | 'kind' | 'amount' | 'expected' | 'category' | 'serviceStatus' | 'serviceAmount' | 'detail';
@@ -124,16 +123,9 @@ function ReportRows() {
   const pages = useReconcile((s) => s.pages);
   const ensureRows = useReconcile((s) => s.ensureRows);
   const rowAt = useReconcile((s) => s.rowAt);
-  const parent = useRef<HTMLDivElement>(null);
   const widths = useColumnWidths('reconcile-report', REPORT_COLUMNS);
   // Rows are measured: a long external id wraps onto a second line rather than being cut.
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12, measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    void ensureRows(first, last);
-  }, [first, last, ensureRows, pages]);
+  const { parent, virtualizer, items } = usePagedList({ count: total, rowHeight: ROW_HEIGHT, overscan: 12, measured: true, ensureRows, pages });
   if (total === 0) return <Empty>{t('report.empty')}</Empty>;
   return (
     <>

@@ -1,40 +1,31 @@
 /**
- * Bulk payouts store: the past batches, the open batch (all its rows: a batch holds at most 10,000,
- * shown through a virtual list), the preview, the rehearsal, the confirmation, and the progress main
- * pushes while sending. Progress pushes are coalesced: counters are applied at most every
- * PROGRESS_FLUSH_MS and the rows fetched again at most every ROWS_REFRESH_MS, so 10,000 pushes do not
- * mean 10,000 renders or 10,000 fetches.
+ * Bulk payouts store: the past batches, the open batch (its summary; its rows come page by page,
+ * `batches:rows`, as the virtual table shows them: a batch holds up to 10,000), the preview, the
+ * rehearsal, the confirmation, and the progress main pushes while sending. A push carries the rows
+ * that changed since the previous one (a delta): the rows held are patched in place, nothing is
+ * fetched for them. Pushes are coalesced: applied at most every PROGRESS_FLUSH_MS; the summary's
+ * counts and the rows on screen are fetched again at most every ROWS_REFRESH_MS when a push cannot
+ * say which rows changed (a filtered list, a state change, a status seen after sending).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchSummary, PaydeskApi, Result } from '../../../shared/api';
+import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchRowFilter, BatchSummary, PaydeskApi, Result } from '../../../shared/api';
 import { currentLanguage } from '../i18n';
+import { createPager, emptyPages, type PagedRows } from './pages';
 
 export const PROGRESS_FLUSH_MS = 200;
 export const ROWS_REFRESH_MS = 1500;
-/**
- * Above this many rows, fetching the whole batch costs a long frame (about 100 ms for 10,000 rows
- * through JSON on a busy 2-core machine, see bench/batch-ui.ts): while such a batch sends, its rows
- * are fetched when its state changes (and on demand), the counters staying live from the pushes;
- * once it has stopped, every BIG_ROWS_REFRESH_MS while statuses settle.
- */
-export const LIVE_ROWS_MAX = 2000;
-export const BIG_ROWS_REFRESH_MS = 10_000;
+/** Rows per `batches:rows` page (a screen shows about 15). */
+export const BATCH_PAGE_SIZE = 100;
+/** The rehearsal card lists this many failing rows; the table's filter has all of them. */
+export const WOULD_FAIL_LISTED = 100;
 
 /** The columns the table shows and lets the user fix in place, in file order. */
 export const EDITABLE_COLUMNS = ['phone_number', 'amount', 'first_name', 'last_name', 'email', 'description', 'external_id'] as const;
 export type EditableColumn = (typeof EDITABLE_COLUMNS)[number];
 
-export type RowFilter = 'all' | 'invalid' | 'duplicates' | 'wouldFail' | 'failed';
+export type RowFilter = BatchRowFilter;
 
 export const rowInvalid = (row: BatchRow) => Object.keys(row.errors).length > 0;
-export const rowFailed = (row: BatchRow) =>
-  row.state === 'rejected' || row.state === 'unknown' || row.status === 'failed' || row.status === 'cancelled';
-const FILTERS: Record<Exclude<RowFilter, 'all'>, (row: BatchRow) => boolean> = {
-  invalid: rowInvalid,
-  duplicates: (row) => row.duplicates.length > 0,
-  wouldFail: (row) => row.rehearsal?.wouldFail === true,
-  failed: rowFailed,
-};
 
 interface Loadable<T> {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -43,14 +34,15 @@ interface Loadable<T> {
 }
 const idle = <T,>(): Loadable<T> => ({ status: 'idle', value: null, error: null });
 
-export interface BatchState {
+export interface BatchState extends PagedRows<BatchRow> {
   list: Loadable<BatchSummary[]>;
   importing: { status: 'idle' | 'reading' | 'error'; fileName: string | null; error: ApiFailure | null };
   openId: string | null;
   detail: Loadable<BatchDetail>;
+  /** The rows the table lists (`batches:rows` filter); `total` counts them. */
   filter: RowFilter;
-  /** Indexes into detail.rows that the filter keeps (all rows: null, to spare a 10,000-entry array). */
-  visible: number[] | null;
+  /** The first rows the rehearsal says would fail, and how many there are. */
+  wouldFail: { rows: BatchRow[]; total: number } | null;
   preview: Loadable<BatchPreview>;
   rehearsing: { running: boolean; error: ApiFailure | null };
   /** The latest pushed progress of the open batch (send or rehearsal). */
@@ -68,10 +60,10 @@ export interface BatchState {
   close(): void;
   refresh(): Promise<void>;
   setFilter(filter: RowFilter): void;
+  ensureRows(first: number, last: number): Promise<void>;
   rowAt(index: number): BatchRow | undefined;
-  visibleCount(): number;
   editCell(rowNumber: number, column: string, value: string): Promise<ApiFailure | null>;
-  dropRows(rowNumbers: number[]): Promise<void>;
+  dropRows(rows: number[] | 'invalid'): Promise<void>;
   invalidRowsCsv(): Promise<{ filename: string; csv: string } | null>;
   runPreview(): Promise<void>;
   rehearse(): Promise<void>;
@@ -89,28 +81,44 @@ export interface BatchState {
   transactionChanged(): void;
 }
 
-function visibleRows(detail: BatchDetail | null, filter: RowFilter): number[] | null {
-  if (!detail || filter === 'all') return null;
-  const keep = FILTERS[filter];
-  const out: number[] = [];
-  detail.rows.forEach((row, index) => keep(row) && out.push(index));
-  return out;
-}
-
 export function createBatchStore(api: PaydeskApi) {
   let pendingProgress: BatchProgress | null = null;
+  /** Changed rows of the pushes not applied yet, by row number (a later push wins). */
+  let pendingRows = new Map<number, BatchRow>();
+  /** A push said rows changed without saying which: the rows on screen are fetched again. */
+  let rowsUnknown = false;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
-  let lastRowsFetch = 0;
-  let rowsTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastRefresh = 0;
+  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
   let listTimer: ReturnType<typeof setTimeout> | null = null;
-  let fetching = false;
   /** Bumped whenever another batch is opened, so a late answer for the old one is dropped. */
   let generation = 0;
 
   return createStore<BatchState>()((set, get) => {
+    const pager = createPager<BatchRow>({
+      pageSize: BATCH_PAGE_SIZE,
+      get,
+      set,
+      fetch: (offset, limit) => {
+        const batchId = get().openId;
+        return batchId ? api.invoke('batches:rows', { batchId, filter: get().filter, offset, limit }) : null;
+      },
+      answered: (failure) => failure && set({ detail: { ...get().detail, error: failure } }),
+    });
+
+    /** The failing rows the rehearsal card lists (the first WOULD_FAIL_LISTED). */
+    async function loadWouldFail(detail: BatchDetail): Promise<void> {
+      if (!detail.rehearsal || detail.rehearsal.wouldFail === 0) return set({ wouldFail: null });
+      const mine = generation;
+      const result = await api.invoke('batches:rows', { batchId: detail.batch.id, filter: 'wouldFail', limit: WOULD_FAIL_LISTED });
+      if (mine === generation && result.ok) set({ wouldFail: { rows: result.value.rows, total: result.value.total } });
+    }
+    /** A batch's detail arrived (open, import, edit, drop, retry): its rows are fetched again from the top. */
     function applyDetail(detail: BatchDetail) {
       if (detail.batch.id !== get().openId) return;
-      set({ detail: { status: 'ready', value: detail, error: null }, visible: visibleRows(detail, get().filter) });
+      set({ detail: { status: 'ready', value: detail, error: null } });
+      void pager.restart();
+      void loadWouldFail(detail);
     }
     /** Answers that carry a whole detail (edit, drop, retry) replace the rows; the preview is stale then. */
     function tookDetail(result: Result<BatchDetail>): ApiFailure | null {
@@ -123,34 +131,27 @@ export function createBatchStore(api: PaydeskApi) {
       const detail = get().detail.value;
       if (detail && detail.batch.id === summary.id) set({ detail: { ...get().detail, value: { ...detail, batch: summary } } });
     }
-    async function fetchRows() {
+    /** The summary (counts, state, rehearsal) and the rows on screen again; the rest are fetched when scrolled to. */
+    async function refreshOpen(): Promise<void> {
       const batchId = get().openId;
-      if (!batchId || fetching) return;
-      fetching = true;
-      lastRowsFetch = Date.now();
+      if (!batchId) return;
+      lastRefresh = Date.now();
       const mine = generation;
-      try {
-        const result = await api.invoke('batches:get', { batchId });
-        if (mine !== generation) return;
-        if (result.ok) applyDetail(result.value);
-        else set({ detail: { ...get().detail, error: result.error } });
-      } finally {
-        fetching = false;
-      }
+      const [detail] = await Promise.all([api.invoke('batches:get', { batchId }), pager.refreshShown()]);
+      if (mine !== generation) return;
+      if (detail.ok) set({ detail: { status: 'ready', value: detail.value, error: null } });
+      else set({ detail: { ...get().detail, error: detail.error } });
     }
-    /** Rows again soon, but never more often than ROWS_REFRESH_MS (BIG_ROWS_REFRESH_MS for a large batch). */
-    function scheduleRows(now = false) {
-      if (rowsTimer) {
+    /** refreshOpen soon, but never more often than ROWS_REFRESH_MS (`now`: at once). */
+    function scheduleRefresh(now = false) {
+      if (refreshTimer) {
         if (!now) return;
-        clearTimeout(rowsTimer);
+        clearTimeout(refreshTimer);
       }
-      const detail = get().detail.value;
-      const big = (detail?.rows.length ?? 0) > LIVE_ROWS_MAX;
-      if (!now && big && detail?.batch.state === 'sending') return;
-      const wait = now ? 0 : Math.max(0, lastRowsFetch + (big ? BIG_ROWS_REFRESH_MS : ROWS_REFRESH_MS) - Date.now());
-      rowsTimer = setTimeout(() => {
-        rowsTimer = null;
-        void fetchRows();
+      const wait = now ? 0 : Math.max(0, lastRefresh + ROWS_REFRESH_MS - Date.now());
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        void refreshOpen();
       }, wait);
     }
     function scheduleListReload() {
@@ -162,13 +163,19 @@ export function createBatchStore(api: PaydeskApi) {
     function flushProgress() {
       flushTimer = null;
       const event = pendingProgress;
+      const changed = pendingRows;
+      const unknown = rowsUnknown;
       pendingProgress = null;
+      pendingRows = new Map();
+      rowsUnknown = false;
       if (!event) return;
       const before = get().progress;
       set({ progress: event });
-      // The first push of a run only confirms the state the rows already have: no fetch for it.
+      // The rows held are patched with the pushed ones; a filtered list may gain or lose rows, so it is fetched.
+      if (changed.size > 0 && get().filter === 'all') pager.patch((row) => changed.get(row.rowNumber));
       const stateChanged = get().detail.value?.batch.state !== event.state || (before !== null && before.mode !== event.mode);
-      scheduleRows(stateChanged);
+      if (stateChanged) scheduleRefresh(true);
+      else if (unknown || (changed.size > 0 && get().filter !== 'all')) scheduleRefresh();
     }
 
     return {
@@ -177,7 +184,8 @@ export function createBatchStore(api: PaydeskApi) {
       openId: null,
       detail: idle(),
       filter: 'all',
-      visible: null,
+      ...emptyPages<BatchRow>(),
+      wouldFail: null,
       preview: idle(),
       rehearsing: { running: false, error: null },
       progress: null,
@@ -207,13 +215,13 @@ export function createBatchStore(api: PaydeskApi) {
         }
         set({ importing: { status: 'idle', fileName: null, error: null } });
         generation += 1;
-        set({ openId: result.value.batch.id, filter: 'all', preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
+        set({ openId: result.value.batch.id, filter: 'all', total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
         applyDetail(result.value);
         void get().loadList();
       },
       async open(batchId) {
         generation += 1;
-        set({ openId: batchId, detail: idle(), filter: 'all', visible: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null, rehearsing: { running: false, error: null } });
+        set({ openId: batchId, detail: idle(), filter: 'all', total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null, rehearsing: { running: false, error: null } });
         set({ detail: { status: 'loading', value: null, error: null } });
         const mine = generation;
         const result = await api.invoke('batches:get', { batchId });
@@ -223,34 +231,29 @@ export function createBatchStore(api: PaydeskApi) {
       },
       close() {
         generation += 1;
-        set({ openId: null, detail: idle(), visible: null, preview: idle(), progress: null, actionError: null, exported: null });
+        set({ openId: null, detail: idle(), total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, actionError: null, exported: null });
         void get().loadList();
       },
       async refresh() {
-        await fetchRows();
+        await refreshOpen();
       },
       setFilter(filter) {
-        set({ filter, visible: visibleRows(get().detail.value, filter) });
+        if (filter === get().filter) return;
+        set({ filter, total: null });
+        void pager.restart();
       },
-      rowAt(index) {
-        const { visible, detail } = get();
-        const rows = detail.value?.rows;
-        if (!rows) return undefined;
-        return visible ? rows[visible[index] ?? -1] : rows[index];
-      },
-      visibleCount() {
-        const { visible, detail } = get();
-        return visible ? visible.length : (detail.value?.rows.length ?? 0);
-      },
+      ensureRows: (first, last) => pager.ensureRows(first, last),
+      rowAt: (index) => pager.rowAt(index),
       async editCell(rowNumber, column, value) {
         const batchId = get().openId;
         if (!batchId) return null;
         return tookDetail(await api.invoke('batches:updateRow', { batchId, rowNumber, values: { [column]: value } }));
       },
-      async dropRows(rowNumbers) {
+      async dropRows(rows) {
         const batchId = get().openId;
-        if (!batchId || rowNumbers.length === 0) return;
-        set({ actionError: tookDetail(await api.invoke('batches:dropRows', { batchId, rowNumbers })) });
+        if (!batchId || rows.length === 0) return;
+        const which = rows === 'invalid' ? { invalid: true as const } : { rowNumbers: rows };
+        set({ actionError: tookDetail(await api.invoke('batches:dropRows', { batchId, ...which })) });
       },
       async invalidRowsCsv() {
         const batchId = get().openId;
@@ -277,7 +280,9 @@ export function createBatchStore(api: PaydeskApi) {
         const result = await api.invoke('batches:rehearse', { batchId });
         if (batchId !== get().openId) return;
         set({ rehearsing: { running: false, error: result.ok ? null : result.error } });
-        await fetchRows();
+        await refreshOpen();
+        const detail = get().detail.value;
+        if (detail) await loadWouldFail(detail);
       },
       setAcceptDuplicateFile(accept) {
         set({ acceptDuplicateFile: accept });
@@ -296,7 +301,7 @@ export function createBatchStore(api: PaydeskApi) {
         const result = await api.invoke('batches:start', { batchId, confirmationToken, concurrency });
         if (result.ok) {
           patchSummary(result.value);
-          scheduleRows(true);
+          scheduleRefresh(true);
         }
         return result;
       },
@@ -313,7 +318,7 @@ export function createBatchStore(api: PaydeskApi) {
         const result = await api.invoke('batches:resume', { batchId });
         if (result.ok) patchSummary(result.value);
         set({ actionError: result.ok ? null : result.error });
-        scheduleRows(true);
+        scheduleRefresh(true);
       },
       async cancel() {
         const batchId = get().openId;
@@ -321,7 +326,7 @@ export function createBatchStore(api: PaydeskApi) {
         const result = await api.invoke('batches:cancel', { batchId });
         if (result.ok) patchSummary(result.value);
         set({ actionError: result.ok ? null : result.error });
-        scheduleRows(true);
+        scheduleRefresh(true);
       },
       async retryFailed() {
         const batchId = get().openId;
@@ -332,7 +337,7 @@ export function createBatchStore(api: PaydeskApi) {
           return;
         }
         generation += 1;
-        set({ openId: result.value.batch.id, filter: 'all', preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
+        set({ openId: result.value.batch.id, filter: 'all', total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
         applyDetail(result.value);
         void get().loadList();
       },
@@ -354,11 +359,13 @@ export function createBatchStore(api: PaydeskApi) {
           return;
         }
         pendingProgress = event;
+        if (event.changedRows === null) rowsUnknown = true;
+        for (const row of event.changedRows ?? []) pendingRows.set(row.rowNumber, row);
         flushTimer ??= setTimeout(flushProgress, PROGRESS_FLUSH_MS);
       },
       transactionChanged() {
         const state = get().detail.value?.batch.state;
-        if (state && state !== 'draft') scheduleRows();
+        if (state && state !== 'draft') scheduleRefresh();
       },
     };
   });

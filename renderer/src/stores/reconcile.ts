@@ -15,6 +15,7 @@ import {
   type ReconciliationSummary,
 } from '../../../shared/api';
 import type { Language } from '../../../shared/i18n';
+import { createPager, emptyPages, type PagedRows } from './pages';
 
 export const RECONCILE_PAGE_SIZE = 200;
 
@@ -25,14 +26,11 @@ export interface ImportOptions {
   period?: { from: string; to: string };
 }
 
-export interface ReconcileState {
+export interface ReconcileState extends PagedRows<ReconciliationRow> {
   upload: { phase: 'idle' | 'sending' | 'checking' | 'done'; percent: number; rejected: Rejected | null; failure: ApiFailure | null };
   list: ReconciliationSummary[];
   current: ReconciliationSummary | null;
   category: ReconcileCategory | undefined;
-  generation: number;
-  total: number | null;
-  pages: Record<number, ReconciliationRow[]>;
   failure: ApiFailure | null;
   exported: { rows: number; filename: string } | null;
   importFile(fileName: string, text: string, options: ImportOptions): Promise<void>;
@@ -49,33 +47,27 @@ export interface ReconcileState {
 }
 
 export function createReconcileStore(api: PaydeskApi) {
-  const inFlight = new Set<string>();
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
   return createStore<ReconcileState>()((set, get) => {
-    async function fetchPage(page: number, generation: number): Promise<void> {
-      const current = get().current;
-      const key = `${generation}:${page}`;
-      if (!current || inFlight.has(key)) return;
-      inFlight.add(key);
-      try {
+    const pager = createPager<ReconciliationRow>({
+      pageSize: RECONCILE_PAGE_SIZE,
+      get,
+      set,
+      fetch: (offset, limit) => {
+        const current = get().current;
         const category = get().category;
-        const result = await api.invoke('reconcile:rows', { id: current.id, offset: page * RECONCILE_PAGE_SIZE, limit: RECONCILE_PAGE_SIZE, ...(category ? { category } : {}) });
-        if (generation !== get().generation) return;
-        if (!result.ok) return set({ failure: result.error });
-        set({ total: result.value.total, pages: { ...get().pages, [page]: result.value.rows } });
-      } finally {
-        inFlight.delete(key);
-      }
-    }
+        return current ? api.invoke('reconcile:rows', { id: current.id, offset, limit, ...(category ? { category } : {}) }) : null;
+      },
+      answered: (failure) => failure && set({ failure }),
+    });
 
     /** Summary and the first page again (after progress, a verify, a category change). */
     async function reload(id = get().current?.id): Promise<void> {
       if (!id) return;
       const summary = await api.invoke('reconcile:get', { id });
       if (!summary.ok) return set({ failure: summary.error });
-      const generation = get().generation + 1;
-      set({ current: summary.value, generation, pages: {} });
-      await fetchPage(0, generation);
+      set({ current: summary.value });
+      await pager.restart();
     }
 
     async function act(channel: 'reconcile:cancel' | 'reconcile:resume' | 'reconcile:verify'): Promise<void> {
@@ -92,9 +84,7 @@ export function createReconcileStore(api: PaydeskApi) {
       list: [],
       current: null,
       category: undefined,
-      generation: 0,
-      total: null,
-      pages: {},
+      ...emptyPages<ReconciliationRow>(),
       failure: null,
       exported: null,
       async importFile(fileName, text, options) {
@@ -131,17 +121,8 @@ export function createReconcileStore(api: PaydeskApi) {
         set({ category, total: null });
         await reload();
       },
-      async ensureRows(first, last) {
-        const { generation, pages, total } = get();
-        if (total === null) return;
-        const lastPage = Math.floor(Math.min(last, Math.max(total - 1, 0)) / RECONCILE_PAGE_SIZE);
-        const wanted: number[] = [];
-        for (let page = Math.floor(first / RECONCILE_PAGE_SIZE); page <= lastPage; page += 1) if (!pages[page]) wanted.push(page);
-        await Promise.all(wanted.map((page) => fetchPage(page, generation)));
-      },
-      rowAt(index) {
-        return get().pages[Math.floor(index / RECONCILE_PAGE_SIZE)]?.[index % RECONCILE_PAGE_SIZE];
-      },
+      ensureRows: (first, last) => pager.ensureRows(first, last),
+      rowAt: (index) => pager.rowAt(index),
       progress(event) {
         const current = get().current;
         if (current?.id === event.id) {

@@ -1,0 +1,166 @@
+/**
+ * Bulk payouts, from draft to sending: the preview (count, totals, fees, balance), the rehearsal
+ * on the local engine, the confirmation (a single-use token bound to a hash of every row) and the
+ * start. Each step takes only the parts of the handler context it uses.
+ */
+import type { BatchConfirmation, BatchPreview, BatchSummary, RehearsalSummary } from '../../../shared/api';
+import { balanceSchema } from '../../../shared/contract';
+import { rehearseBatch } from '../batch/rehearsal';
+import type { BatchRunner } from '../batch/runner';
+import { earlierImports, loadRows, setState } from '../batch/store';
+import { canonicalJson } from '../confirmations';
+import type { Logger } from '../deps';
+import type { JournalDb } from '../journal/entries';
+import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
+import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
+import { sha256 } from './batch-draft';
+
+type Profile = ReturnType<Context['activeProfile']>;
+/** Which profile may send, and with which keys. */
+type Profiles = Pick<Context, 'activeProfile' | 'resolveProfile' | 'requireAllowed' | 'requireSecret'>;
+/** What a preview reads besides the journal: the wallet (a client) and the local engine's fees. */
+interface Quoting {
+  clientFor: Context['clientFor'];
+  engine: HandlerDeps['engine'];
+}
+
+/** The hash a confirmation is bound to: profile, environment, and every request with its external id. */
+export function batchBindingHash(profileId: string, environment: string, rows: readonly { rowNumber: number; request: unknown }[]): string {
+  return sha256(canonicalJson({ profileId, environment, rows: rows.map((row) => ({ row: row.rowNumber, request: row.request })) }));
+}
+
+function hashOf(db: JournalDb, batchId: string, profileId: string, environment: string): string {
+  const rows = loadRows(db, batchId).filter((row) => row.request !== null);
+  return batchBindingHash(profileId, environment, rows);
+}
+
+async function balanceOf({ clientFor }: Quoting, profile: Profile): Promise<{ balance: number; currency: string } | null> {
+  const result = await clientFor(profile).getBalance();
+  if (result.kind !== 'success') return null;
+  const parsed = balanceSchema.safeParse(result.data);
+  return parsed.success ? parsed.data : null;
+}
+
+/** What the batch costs under a profile: amounts, the fees where the local engine tells them, the wallet. */
+async function quote(db: JournalDb, quoting: Quoting, batchId: string, profile: Profile): Promise<BatchPreview> {
+  const batch = summaryOf(db, batchId);
+  const rows = loadRows(db, batchId).filter((row) => row.request !== null);
+  const { engine } = quoting;
+  const feeOf = profile.builtIn && engine?.feeFor ? engine.feeFor.bind(engine) : null;
+  let totalFees: number | null = feeOf ? 0 : null;
+  let totalAmount = 0;
+  for (const row of rows) {
+    totalAmount += row.request!.amount;
+    const fee = feeOf ? feeOf('payout', profile.environment, row.request!.amount, row.request!.payment_method) : null;
+    totalFees = totalFees === null || fee === null ? null : totalFees + fee;
+  }
+  const balance = await balanceOf(quoting, profile);
+  const totalDebit = totalAmount + (totalFees ?? 0);
+  return {
+    batchId,
+    profileId: profile.id,
+    profileName: profile.name,
+    environment: profile.environment,
+    count: rows.length,
+    totalAmount,
+    totalFees,
+    feesKnown: totalFees !== null,
+    totalDebit,
+    currency: balance?.currency ?? DEFAULT_CURRENCY,
+    balance: balance?.balance ?? null,
+    overBalance: balance !== null && totalDebit > balance.balance,
+    invalid: batch.counts.invalid,
+    duplicates: batch.counts.duplicates,
+  };
+}
+
+/** `batches:preview`: a draft under the active profile, a started batch under its own. */
+export async function previewBatch(db: JournalDb, profiles: Profiles, quoting: Quoting, input: { batchId: string }): Promise<BatchPreview> {
+  const batch = summaryOf(db, input.batchId);
+  const profile = batch.state === 'draft' ? profiles.activeProfile() : profiles.resolveProfile(batch.profileId);
+  profiles.requireAllowed(profile);
+  return quote(db, quoting, input.batchId, profile);
+}
+
+/** `batches:rehearse`: the valid rows on the local engine (../batch/rehearsal.ts). */
+export async function rehearse(context: Context, input: { batchId: string }): Promise<RehearsalSummary> {
+  const batch = summaryOf(context.deps.journal, input.batchId);
+  if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no valid row to rehearse.');
+  return rehearseBatch(context, input.batchId);
+}
+
+function overBalance(preview: BatchPreview): HandlerFailure {
+  return new HandlerFailure(
+    'INSUFFICIENT_FUNDS',
+    `This batch takes ${preview.totalDebit} ${preview.currency}${preview.feesKnown ? ' with fees' : ' before fees'} and the wallet holds ${preview.balance} ${preview.currency}: nothing was sent.`,
+  );
+}
+
+/** The same rows already sent in an earlier batch must be accepted explicitly. */
+function requireNotSentBefore(db: JournalDb, batch: BatchSummary, acceptDuplicateFile: boolean | undefined): void {
+  const sentBefore = earlierImports(db, batch.fileHash, batch.id).filter((earlier) => earlier.state !== 'draft');
+  if (sentBefore.length === 0 || acceptDuplicateFile === true) return;
+  const first = sentBefore[0]!;
+  throw new HandlerFailure('CONFIRMATION_REQUIRED', `The same rows were already sent in batch ${first.batchId} (${first.fileName}, ${first.createdAt}): confirm that this is not a mistake.`, {
+    fields: { acceptDuplicateFile: [`the same rows were sent in batch ${first.batchId}`] },
+  });
+}
+
+/** `batches:prepare`: every check before money moves, then a single-use token bound to the batch's hash. */
+export async function prepareBatch(
+  { db, now }: BatchJournal,
+  profiles: Profiles,
+  quoting: Quoting,
+  confirmations: Context['confirmations'],
+  input: { batchId: string; typedTotal?: number | undefined; acceptDuplicateFile?: boolean | undefined },
+): Promise<BatchConfirmation> {
+  const { batchId, typedTotal } = input;
+  const batch = requireDraft(db, batchId);
+  if (batch.counts.invalid > 0) {
+    throw new HandlerFailure('CONFLICT', `${batch.counts.invalid} row(s) have errors: fix or drop them before confirming.`);
+  }
+  if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no row to send.');
+  const profile = profiles.activeProfile();
+  profiles.requireAllowed(profile);
+  profiles.requireSecret(profile, 'payout');
+  requireNotSentBefore(db, batch, input.acceptDuplicateFile);
+  const preview = await quote(db, quoting, batchId, profile);
+  if (preview.overBalance) throw overBalance(preview);
+  if (profile.environment === 'live' && typedTotal !== preview.totalDebit) {
+    throw new HandlerFailure('CONFIRMATION_REQUIRED', 'This is a live batch: type its total again to confirm it.', {
+      fields: { typedTotal: [typedTotal === undefined ? 'is required for a live batch' : 'does not match the total'] },
+    });
+  }
+  // The batch is bound to the profile it is confirmed under.
+  setState(db, batchId, 'draft', now(), { profile: { id: profile.id, name: profile.name, environment: profile.environment } });
+  const batchHash = hashOf(db, batchId, profile.id, profile.environment);
+  const { token, expiresAt } = confirmations.issue(`batch:${batchId}:${batchHash}`);
+  return { ...preview, profileId: profile.id, batchHash, confirmationToken: token, expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** `batches:start`: the token used up first (a double submit finds it gone), then the run begins. */
+export function startBatch(
+  { db, now, logger }: BatchJournal & { logger?: Logger | undefined },
+  profiles: Profiles,
+  confirmations: Context['confirmations'],
+  runner: Pick<BatchRunner, 'run'>,
+  input: { batchId: string; confirmationToken: string; concurrency?: number | undefined },
+): BatchSummary {
+  const { batchId, concurrency } = input;
+  const found = summaryOf(db, batchId);
+  const batchHash = hashOf(db, batchId, found.profileId, found.environment);
+  // Used up before anything else, synchronously: a double submit finds it gone.
+  const consumed = confirmations.consume(input.confirmationToken, `batch:${batchId}:${batchHash}`);
+  if (!consumed.ok) {
+    const why = { unknown: 'the confirmation is missing or was already used', expired: 'the confirmation has expired', mismatch: 'the batch, its rows, profile or environment changed since it was confirmed' }[consumed.reason];
+    throw new HandlerFailure('CONFIRMATION_REQUIRED', `Confirm the batch again: ${why}. Nothing was sent.`);
+  }
+  const batch = requireDraft(db, batchId);
+  const profile = profiles.resolveProfile(batch.profileId);
+  profiles.requireAllowed(profile);
+  profiles.requireSecret(profile, 'payout');
+  setState(db, batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency });
+  logger?.info('batch started', { batchId, rows: batch.counts.valid, environment: batch.environment });
+  runner.run(batchId);
+  return summaryOf(db, batchId);
+}

@@ -1,0 +1,158 @@
+/**
+ * Bulk payouts, the draft: a file read and checked into a new batch, a cell fixed, rows dropped,
+ * the invalid rows as a file, and a new draft of a stopped batch's failed rows. Parsing and
+ * checking are the shared module's (shared/batch); each step takes only what it touches.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/api';
+import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
+import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
+import type { Language } from '../../../shared/i18n';
+import { createBatch, loadRows, replaceDraftRows, rowInputs } from '../batch/store';
+import { canonicalJson } from '../confirmations';
+import type { Logger } from '../deps';
+import type { Context } from './context';
+import { HandlerFailure } from './context';
+import { detailOf, fileStamp, requireDraft, summaryOf, type BatchJournal } from './batch-read';
+
+/** The profile a new draft is imported under. */
+type ActiveProfile = Pick<Context, 'activeProfile'>;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function newBatchId(now: number): string {
+  return `B-${now.toString(36)}${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * A retry batch's own name: `october.csv` → `october (retry 1).csv`, and a retry of that one
+ * `october (retry 2).csv`, so the list tells the original and its retries apart.
+ */
+export function retryName(fileName: string): string {
+  const match = /^(.*?)(?: \(retry (\d+)\))?(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
+  const stem = match?.[1] ?? fileName;
+  const n = Number(match?.[2] ?? 0) + 1;
+  return `${stem} (retry ${n})${match?.[3] ?? ''}`;
+}
+
+/** Checks the rows again as a whole; a row's own line error (cell count) stays until it is edited. */
+function recheck(batch: BatchSummary, inputs: RowInput[]) {
+  return checkRows(inputs, { batchId: batch.id, defaultPaymentMethod: batch.paymentMethod });
+}
+
+/** `batches:import`: the file parsed and every row checked, a new draft. */
+export function importBatch(
+  { db, now, logger }: BatchJournal & { logger?: Logger | undefined },
+  profiles: ActiveProfile,
+  input: { fileName: string; text: string; paymentMethod?: string | undefined },
+): BatchDetail {
+  const { fileName, paymentMethod } = input;
+  const parsed = parseBatchCsv(input.text);
+  if (!parsed.ok) throw new HandlerFailure('INVALID_INPUT', `${fileName} cannot be read as a batch file.`, { fields: { text: parsed.errors } });
+  const profile = profiles.activeProfile();
+  const id = newBatchId(now());
+  const rows = checkRows(parsed.file.rows, { batchId: id, defaultPaymentMethod: paymentMethod ?? null });
+  createBatch(db, {
+    id,
+    fileName,
+    fileHash: sha256(canonicalJson(parsed.file.rows.map((row) => row.values))),
+    profile: { id: profile.id, name: profile.name, environment: profile.environment },
+    paymentMethod: paymentMethod ?? null,
+    concurrency: BATCH_DEFAULT_CONCURRENCY,
+    retryOf: null,
+    rows,
+    at: now(),
+  });
+  logger?.info('batch imported', { batchId: id, rows: rows.length });
+  return detailOf(db, id);
+}
+
+/** The cells of one row with the given ones replaced (`meta.KEY` for metadata); unknown columns are errors. */
+function withCells(current: BatchRowValues, values: Record<string, string>): BatchRowValues {
+  const fields: Record<string, string[]> = {};
+  const next: BatchRowValues = { ...current, meta: { ...current.meta } };
+  for (const [key, value] of Object.entries(values)) {
+    if (key.startsWith(META_PREFIX) && key.length > META_PREFIX.length) {
+      const metaKey = key.slice(META_PREFIX.length);
+      if (value.trim() === '') delete next.meta[metaKey];
+      else next.meta[metaKey] = value.trim();
+    } else if ((BATCH_COLUMNS as readonly string[]).includes(key)) {
+      next[key as (typeof BATCH_COLUMNS)[number]] = value.trim();
+    } else {
+      fields[`values.${key.slice(0, 60)}`] = ['is not a column of a batch file'];
+    }
+  }
+  if (Object.keys(fields).length > 0) throw new HandlerFailure('INVALID_INPUT', 'Invalid input for batches:updateRow.', { fields });
+  return next;
+}
+
+/** `batches:updateRow`: a draft's row fixed in place, and the whole batch checked again (duplicates span rows). */
+export function updateRow({ db, now }: BatchJournal, input: { batchId: string; rowNumber: number; values: Record<string, string> }): BatchDetail {
+  const { batchId, rowNumber } = input;
+  const batch = requireDraft(db, batchId);
+  const inputs = rowInputs(db, batchId);
+  const target = inputs.find((row) => row.rowNumber === rowNumber);
+  if (!target) throw new HandlerFailure('NOT_FOUND', `Batch ${batchId} has no row ${rowNumber}.`);
+  const next = withCells(target.values, input.values);
+  const rows = recheck(
+    batch,
+    inputs.map((row) => (row.rowNumber === rowNumber ? { rowNumber, values: next } : { rowNumber: row.rowNumber, values: row.values, lineErrors: row.errors._ ?? [] })),
+  );
+  replaceDraftRows(db, batchId, rows, now());
+  return detailOf(db, batchId);
+}
+
+/** `batches:dropRows`: the given rows, or every row with errors (`invalid`), dropped from a draft. */
+export function dropRows({ db, now }: BatchJournal, input: { batchId: string; rowNumbers?: number[] | undefined; invalid?: true | undefined }): BatchDetail {
+  const { batchId } = input;
+  const batch = requireDraft(db, batchId);
+  const inputs = rowInputs(db, batchId);
+  const rowNumbers = input.invalid ? inputs.filter((row) => Object.keys(row.errors).length > 0).map((row) => row.rowNumber) : (input.rowNumbers ?? []);
+  if (rowNumbers.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row with errors to drop.`);
+  const dropping = new Set(rowNumbers);
+  const missing = rowNumbers.filter((rowNumber) => !inputs.some((row) => row.rowNumber === rowNumber));
+  if (missing.length > 0) throw new HandlerFailure('NOT_FOUND', `Batch ${batchId} has no row ${missing.slice(0, 10).join(', ')}.`);
+  const rows = recheck(
+    batch,
+    inputs.filter((row) => !dropping.has(row.rowNumber)).map((row) => ({ rowNumber: row.rowNumber, values: row.values, lineErrors: row.errors._ ?? [] })),
+  );
+  replaceDraftRows(db, batchId, rows, now());
+  return detailOf(db, batchId);
+}
+
+/** `batches:invalidRows`: the rows with errors as a file to fix elsewhere. */
+export function invalidRowsFile({ db, now }: BatchJournal, input: { batchId: string; language: Language }) {
+  summaryOf(db, input.batchId);
+  return invalidRowsCsv(input.language, loadRows(db, input.batchId), fileStamp(now()));
+}
+
+/** `batches:retryFailed`: a new draft of a stopped batch's failed rows, with new external ids. */
+export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
+  const { batchId } = input;
+  const batch = summaryOf(db, batchId);
+  if (batch.state === 'draft' || batch.state === 'sending') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: retry its failed rows once it has stopped.`);
+  const rows = loadRows(db, batchId);
+  const open = rows.filter((row) => row.state === 'unknown' || row.state === 'pending').length;
+  if (open > 0) {
+    // A row whose outcome is unknown may have been paid: it is looked up, never retried blindly.
+    throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`);
+  }
+  const failed = rows.filter((row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')));
+  if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`);
+  const profile = profiles.activeProfile();
+  const id = newBatchId(now());
+  // New external ids: the failed ones are spent at the service.
+  const inputs = failed.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: '' } }));
+  createBatch(db, {
+    id,
+    fileName: retryName(batch.fileName),
+    fileHash: sha256(canonicalJson({ retryOf: batchId, rows: inputs.map((row) => row.values) })),
+    profile: { id: profile.id, name: profile.name, environment: profile.environment },
+    paymentMethod: batch.paymentMethod,
+    concurrency: batch.concurrency,
+    retryOf: batchId,
+    rows: checkRows(inputs, { batchId: id, defaultPaymentMethod: batch.paymentMethod }),
+    at: now(),
+  });
+  return detailOf(db, id);
+}

@@ -1,0 +1,57 @@
+/**
+ * Bulk payouts, reading: a batch's summary and detail, one page of its rows, the list, and the
+ * checks every other step starts with (the batch exists; it is still a draft). Each step takes
+ * only the journal and the time (`BatchJournal`).
+ */
+import type { BatchDetail, BatchRowFilter, BatchRowsPage, BatchSummary } from '../../../shared/api';
+import type { Language } from '../../../shared/i18n';
+import { reportCsv } from '../../../shared/batch';
+import type { JournalDb } from '../journal/entries';
+import { earlierImports, getSummary, listSummaries, loadRows, rehearsalOf, rowsPage } from '../batch/store';
+import { DEFAULT_CURRENCY, HandlerFailure } from './context';
+
+/** What a step that reads or writes batches needs: the journal, and the console's time. */
+export interface BatchJournal {
+  db: JournalDb;
+  now(): number;
+}
+
+/** A file name's time stamp (`2026-11-24-05-10-00`). */
+export function fileStamp(now: number): string {
+  return new Date(now).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+}
+
+export function summaryOf(db: JournalDb, batchId: string): BatchSummary {
+  const summary = getSummary(db, batchId);
+  if (!summary) throw new HandlerFailure('NOT_FOUND', `No batch ${batchId}.`);
+  return summary;
+}
+
+/** The batch without its rows (those come page by page: rowsPageOf). */
+export function detailOf(db: JournalDb, batchId: string): BatchDetail {
+  const batch = summaryOf(db, batchId);
+  return { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
+}
+
+export function requireDraft(db: JournalDb, batchId: string): BatchSummary {
+  const batch = summaryOf(db, batchId);
+  if (batch.state !== 'draft') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a draft can be changed.`);
+  return batch;
+}
+
+/** `batches:rows`: a page past the end is empty (the list shrank under the table), not an error. */
+export function rowsPageOf(db: JournalDb, input: { batchId: string; filter: BatchRowFilter; offset: number; limit: number }): BatchRowsPage {
+  summaryOf(db, input.batchId);
+  const { total, rows } = rowsPage(db, input.batchId, input.filter, input.offset, input.limit);
+  return { batchId: input.batchId, filter: input.filter, total, offset: input.offset, rows };
+}
+
+export function listBatches(db: JournalDb): { batches: BatchSummary[] } {
+  return { batches: listSummaries(db) };
+}
+
+/** `batches:report`: every row's final status, as CSV. */
+export function reportFile({ db, now }: BatchJournal, input: { batchId: string; language: Language }) {
+  summaryOf(db, input.batchId);
+  return reportCsv(input.language, input.batchId, loadRows(db, input.batchId), DEFAULT_CURRENCY, fileStamp(now()));
+}

@@ -1,0 +1,42 @@
+/**
+ * The one virtual list over paged rows (History, the Reconcile report, a batch's rows): the
+ * virtualizer on a scrolling element, and the pages of the rows it shows asked for as it scrolls
+ * (the store's `ensureRows`, see stores/pages.ts). `measured`: rows grow to fit (a wrapped error
+ * or a long id) and are measured once drawn, never cut.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+
+export function usePagedList({
+  count,
+  rowHeight,
+  overscan,
+  measured,
+  ensureRows,
+  pages,
+}: {
+  count: number;
+  /** A row's height, or its estimate when `measured`. */
+  rowHeight: number;
+  overscan: number;
+  measured: boolean;
+  ensureRows: (first: number, last: number) => Promise<void>;
+  /** The store's pages: a new set (a new query, a refresh) asks again for what is on screen. */
+  pages: unknown;
+}) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => parent.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    ...(measured ? { measureElement: (element: Element) => element.getBoundingClientRect().height || rowHeight } : {}),
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    void ensureRows(first, last);
+  }, [first, last, ensureRows, pages]);
+  return { parent, virtualizer, items };
+}

@@ -1,0 +1,124 @@
+/**
+ * The one way a long list is fetched: page by page, as the virtual list shows it (History's
+ * journal, a Reconcile report, a batch's rows). The pages live in the screen's store (`total`,
+ * `pages`, `generation`, so a change re-renders); a new query bumps the generation, and a page
+ * answered for an older one is dropped. `refreshShown` fetches again only the pages on screen,
+ * keeping their rows until the new ones arrive (no flash); `patch` replaces rows the store holds.
+ */
+import type { ApiFailure, Result } from '../../../shared/api';
+
+export interface PagedRows<Row> {
+  /** Rows the query keeps (null until the first page answers). */
+  total: number | null;
+  /** Page index → its rows; a page not fetched yet is absent. */
+  pages: Record<number, Row[]>;
+  /** Bumped on every new query or refresh, so late pages of an old query are dropped. */
+  generation: number;
+}
+
+export const emptyPages = <Row,>(): PagedRows<Row> => ({ total: null, pages: {}, generation: 0 });
+
+export interface Pager<Row> {
+  /** A new query: the pages are dropped and page 0 fetched (`total` stays until it answers). */
+  restart(): Promise<void>;
+  /** The rows `first`..`last` are on screen: fetch the pages of them not held yet. */
+  ensureRows(first: number, last: number): Promise<void>;
+  rowAt(index: number): Row | undefined;
+  /** The pages on screen again (the rest are dropped: they are fetched when scrolled to). */
+  refreshShown(): Promise<void>;
+  /** Rows the store holds replaced in place (`replace` answers the new row, or undefined to keep it). */
+  patch(replace: (row: Row) => Row | undefined): void;
+}
+
+export function createPager<Row>(options: {
+  pageSize: number;
+  get: () => PagedRows<Row>;
+  set: (patch: Partial<PagedRows<Row>>) => void;
+  /** One page of the current query; null when there is nothing to ask (no open item). */
+  fetch: (offset: number, limit: number) => Promise<Result<{ total: number; rows: Row[] }>> | null;
+  /** A page answered (`ok`) or failed: the screen's own status and error. */
+  answered?: (failure: ApiFailure | null) => void;
+}): Pager<Row> {
+  const { pageSize, get, set } = options;
+  const inFlight = new Set<string>();
+  /** The rows on screen, so a refresh fetches only those pages (not every page ever scrolled past). */
+  let onScreen: [number, number] = [0, pageSize - 1];
+  const pagesOf = ([first, last]: [number, number]) => {
+    const pages: number[] = [];
+    for (let page = Math.floor(first / pageSize); page <= Math.floor(last / pageSize); page += 1) pages.push(page);
+    return pages;
+  };
+
+  async function fetchPage(page: number, generation: number): Promise<Row[] | null> {
+    const key = `${generation}:${page}`;
+    if (inFlight.has(key)) return null;
+    const asked = options.fetch(page * pageSize, pageSize);
+    if (!asked) return null;
+    inFlight.add(key);
+    try {
+      const result = await asked;
+      if (generation !== get().generation) return null;
+      options.answered?.(result.ok ? null : result.error);
+      if (!result.ok) return null;
+      set({ total: result.value.total });
+      return result.value.rows;
+    } finally {
+      inFlight.delete(key);
+    }
+  }
+
+  async function fetchInto(page: number, generation: number): Promise<void> {
+    const rows = await fetchPage(page, generation);
+    if (rows && generation === get().generation) set({ pages: { ...get().pages, [page]: rows } });
+  }
+
+  return {
+    async restart() {
+      const generation = get().generation + 1;
+      onScreen = [0, pageSize - 1];
+      set({ generation, pages: {} });
+      await fetchInto(0, generation);
+    },
+    async ensureRows(first, last) {
+      onScreen = [first, Math.max(first, last)];
+      const { generation, pages, total } = get();
+      if (total === null) return;
+      const lastPage = Math.floor(Math.min(last, Math.max(total - 1, 0)) / pageSize);
+      const wanted: number[] = [];
+      for (let page = Math.floor(first / pageSize); page <= lastPage; page += 1) if (!pages[page]) wanted.push(page);
+      await Promise.all(wanted.map((page) => fetchInto(page, generation)));
+    },
+    rowAt(index) {
+      return get().pages[Math.floor(index / pageSize)]?.[index % pageSize];
+    },
+    async refreshShown() {
+      const generation = get().generation + 1;
+      set({ generation });
+      const fresh: Record<number, Row[]> = {};
+      await Promise.all(
+        pagesOf(onScreen).map(async (page) => {
+          const rows = await fetchPage(page, generation);
+          if (rows) fresh[page] = rows;
+        }),
+      );
+      if (generation === get().generation) set({ pages: fresh });
+    },
+    patch(replace) {
+      const pages = get().pages;
+      let changed = false;
+      const next: Record<number, Row[]> = {};
+      for (const [page, rows] of Object.entries(pages)) {
+        let copy: Row[] | null = null;
+        rows.forEach((row, index) => {
+          const replaced = replace(row);
+          if (replaced === undefined) return;
+          copy ??= [...rows];
+          copy[index] = replaced;
+        });
+        next[Number(page)] = copy ?? rows;
+        changed ||= copy !== null;
+      }
+      if (changed) set({ pages: next });
+    },
+  };
+}
