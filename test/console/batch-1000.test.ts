@@ -9,7 +9,7 @@ import { sandboxOutcomeFor } from '../../shared/contract';
 import { countRows } from '../../electron/console/batch/store';
 import { systemClock } from '../../electron/console/deps';
 import { expectOk, startRuntime } from './helpers';
-import { OUTCOME_PHONES, batchCsv, batchReaches, until } from './batch-helpers';
+import { OUTCOME_PHONES, batchCsv, batchReaches, until, withRows } from './batch-helpers';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
@@ -42,11 +42,11 @@ it('sends 1,000 rows on every outcome number: one engine transaction per row, fi
   expectOk(await runtime.handlers['sandbox:advanceClock']({ seconds: 121 }));
   await until(runtime, ['transaction:changed'], () => countRows(runtime.journal, batch.id).counts.processing === per('08'));
   // The provider completed the 08 rows without telling the service: Verify learns it.
-  const detail = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id }));
+  const detail = await withRows(runtime.handlers, batch.id);
   for (const row of detail.rows.filter((candidate) => candidate.status === 'processing')) {
     expectOk(await runtime.handlers['transactions:verify']({ journalId: row.journalId! }));
   }
-  const settled = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id }));
+  const settled = await withRows(runtime.handlers, batch.id);
   expect(settled.batch.counts).toMatchObject({ accepted: 1000, processing: 0, rejected: 0, unknown: 0, notSent: 0 });
   for (const row of settled.rows) {
     const outcome = sandboxOutcomeFor(row.request!.phone_number);

@@ -2,7 +2,8 @@
  * Helpers for the bulk payout tests: CSV text of N rows, and waiting for a batch state or a
  * condition on push events (never a fixed sleep).
  */
-import type { BatchProgress, BatchState, PushEvent } from '../../shared/api';
+import { BATCH_ROWS_PAGE_MAX, type BatchDetail, type BatchProgress, type BatchRow, type BatchState, type PushEvent, type Result } from '../../shared/api';
+import type { HandlerTable } from '../../electron/console/handlers';
 import type { ConsoleRuntime } from '../../electron/console/runtime';
 
 export const BATCH_HEADER = 'phone_number,amount,first_name,last_name,email,description,external_id';
@@ -47,4 +48,24 @@ export function until(runtime: ConsoleRuntime, events: readonly PushEvent[], che
       }),
     );
   });
+}
+
+/**
+ * A batch's detail with every row, read page by page through `batches:rows` as the screen reads
+ * them (`batches:get` answers the batch without its rows). Pass an id, or a detail an action answered.
+ */
+export async function withRows(handlers: HandlerTable, batch: string | BatchDetail): Promise<BatchDetail & { rows: BatchRow[] }> {
+  const batchId = typeof batch === 'string' ? batch : batch.batch.id;
+  const detail = typeof batch === 'string' ? ok(await handlers['batches:get']({ batchId })) : batch;
+  const rows: BatchRow[] = [];
+  for (;;) {
+    const page = ok(await handlers['batches:rows']({ batchId, offset: rows.length, limit: BATCH_ROWS_PAGE_MAX }));
+    rows.push(...page.rows);
+    if (page.rows.length === 0 || rows.length >= page.total) return { ...detail, rows };
+  }
+}
+
+function ok<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
 }

@@ -13,7 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '../../electron/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectOk, tempDir, virtualClock } from './helpers';
-import { batchReaches } from './batch-helpers';
+import { batchReaches, withRows } from './batch-helpers';
 import { startGateProxy, type GateProxy } from './gate-proxy';
 
 const ROWS = 60;
@@ -67,7 +67,7 @@ it('never pays a row twice when the console is killed mid-batch: interrupted on 
   runtime = await createConsoleRuntime({ userDataDir: userData, transport: 'browser', allowLive: false, version: 'test', engine: false, clock: virtualClock(), client: { now: Date.now, retry: { attempts: 1 } } });
   const info = expectOk(await runtime.handlers['app:info']({}));
   expect(info.notices?.map((notice) => notice.code)).toContain('BATCH_INTERRUPTED');
-  const interrupted = expectOk(await runtime.handlers['batches:get']({ batchId }));
+  const interrupted = await withRows(runtime.handlers, batchId);
   expect(interrupted.batch.state).toBe('interrupted');
   const byRow = new Map(interrupted.rows.map((row) => [row.rowNumber, row]));
   expect(byRow.get(20)!.state).toBe('unknown');
@@ -82,7 +82,7 @@ it('never pays a row twice when the console is killed mid-batch: interrupted on 
   const postsOf = (row: number) => proxy!.seen.filter((request) => request.method === 'POST' && request.externalId === `${batchId}-${row}`).length;
   expect(postsOf(20)).toBe(1); // created before the kill: found by its external id, never sent again
   expect(postsOf(21)).toBe(2); // lost before the kill: not found, sent again with the same id
-  const final = expectOk(await runtime.handlers['batches:get']({ batchId }));
+  const final = await withRows(runtime.handlers, batchId);
   expect(final.batch.counts).toMatchObject({ accepted: ROWS, unknown: 0, notSent: 0, rejected: 0 });
   const counts = engine.db.prepare(`SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${batchId}-%`) as { external_id: string; n: number }[];
   expect(counts).toHaveLength(ROWS);

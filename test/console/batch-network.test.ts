@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../shared/api';
 import { countRows } from '../../electron/console/batch/store';
 import { expectFail, expectOk, startRuntime, virtualClock } from './helpers';
-import { batchCsv, batchReaches, until } from './batch-helpers';
+import { batchCsv, batchReaches, until, withRows } from './batch-helpers';
 import { RATE_LIMITED, SERVER_ERROR, startGateProxy, type GateProxy } from './gate-proxy';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -111,7 +111,7 @@ describe('a batch on a flaky service', () => {
     expect(Number(between[0]!.replace('sleep ', ''))).toBeGreaterThan(6000);
     expect(Number(between[0]!.replace('sleep ', ''))).toBeLessThanOrEqual(7000);
     expect(engineCount(`${batchId}-3`)).toBe(1);
-    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const detail = await withRows(runtime.handlers, batchId);
     expect(detail.batch.counts).toMatchObject({ accepted: 5, unknown: 0, rejected: 0 });
     const timeline = expectOk(await runtime.handlers['transactions:get']({ journalId: detail.rows[1]!.journalId! })).timeline;
     expect(timeline.map((event) => event.type).reverse()).toEqual(['request_sent', 'api_error', 'request_sent', 'response', ...timeline.slice(0, -4).map((event) => event.type).reverse()]);
@@ -147,7 +147,7 @@ describe('a batch on a flaky service', () => {
     const cancelled = batchReaches(runtime, batchId, ['cancelled']);
     expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
     expect(await cancelled).toMatchObject({ accepted: 2, remaining: 4 });
-    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const detail = await withRows(runtime.handlers, batchId);
     expect(detail.rows.map((row) => row.state)).toEqual(['accepted', 'accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
     expect(detail.batch.stateReason).toBe('Cancelled: 4 row(s) were not sent.');
     expectFail(await runtime.handlers['batches:resume']({ batchId }), 'CONFLICT');
@@ -160,7 +160,7 @@ describe('a batch on a flaky service', () => {
     const interrupted = batchReaches(runtime, batchId, ['interrupted']);
     expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
     expect(await interrupted).toMatchObject({ unknown: 1, remaining: 4 });
-    const stopped = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const stopped = await withRows(runtime.handlers, batchId);
     expect(stopped.batch.stateReason).toMatch(/connection to the service failed/);
     expect(stopped.rows[1]).toMatchObject({ state: 'unknown', externalId: `${batchId}-3` });
 
@@ -196,10 +196,10 @@ describe('a batch on a flaky service', () => {
     expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken }));
     await done;
     await until(runtime, ['transaction:changed', 'batch:progress'], () => countRows(runtime.journal, batchId).counts.processing === 0);
-    const sent = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const sent = await withRows(runtime.handlers, batchId);
     expect(sent.rows.map((row) => [row.status, row.failedCode])).toEqual([['completed', null], ['failed', 'PAYER_NOT_FOUND'], ['cancelled', null], ['completed', null]]);
 
-    const retry = expectOk(await runtime.handlers['batches:retryFailed']({ batchId }));
+    const retry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId })));
     expect(retry.batch).toMatchObject({ state: 'draft', retryOf: batchId });
     expect(retry.rows.map((row) => row.rowNumber)).toEqual([3, 4]);
     expect(retry.rows.map((row) => row.externalId)).toEqual([`${retry.batch.id}-3`, `${retry.batch.id}-4`]);
@@ -256,7 +256,7 @@ describe('a batch on a flaky service', () => {
 });
 
 describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
-  const rowStates = async (batchId: string) => expectOk(await runtime.handlers['batches:get']({ batchId })).rows.map((row) => row.state);
+  const rowStates = async (batchId: string) => (await withRows(runtime.handlers, batchId)).rows.map((row) => row.state);
   const journalState = (batchId: string) => {
     // A second connection, as the next start would read the file after a kill -9.
     const db = new Database(join(runtime.dir, 'journal.db'), { readonly: true });
@@ -281,7 +281,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
     expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
     expect((await done).state).toBe('done');
-    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const detail = await withRows(runtime.handlers, batchId);
     expect(detail.batch.counts).toMatchObject({ accepted: 4, rejected: 0, unknown: 0 });
     expect(postsFor(`${batchId}-3`)).toBe(1); // found by its external id: never sent again
     expect(postsFor(`${batchId}-4`)).toBe(2); // not found: sent again with the same external id
@@ -307,7 +307,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     expect(await paused).toMatchObject({ state: 'paused', accepted: 1, remaining: 5, unknown: 0 });
     expect(await rowStates(batchId)).toEqual(['accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
     expect(postsFor(`${batchId}-4`)).toBe(0);
-    const summary = expectOk(await runtime.handlers['batches:get']({ batchId })).batch;
+    const summary = (await withRows(runtime.handlers, batchId)).batch;
     expect(summary.counts.pending).toBe(0);
 
     const done = batchReaches(runtime, batchId, ['done', 'interrupted']);
@@ -335,7 +335,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     expect(journalState(batchId)).toBe('cancelled');
     expect(postsFor(`${batchId}-3`)).toBe(1);
     expect(postsFor(`${batchId}-4`)).toBe(0);
-    expect(expectOk(await runtime.handlers['batches:get']({ batchId })).batch.stateReason).toBe('Cancelled: 5 row(s) were not sent.');
+    expect((await withRows(runtime.handlers, batchId)).batch.stateReason).toBe('Cancelled: 5 row(s) were not sent.');
   });
 
   it('looks up the unknown rows of a cancelled batch: one the service never had is counted not sent, never sent again', async () => {
@@ -348,7 +348,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     expectOk(await runtime.handlers['batches:cancel']({ batchId }));
     await until(runtime, ['batch:progress', 'transaction:changed'], () => countRows(runtime.journal, batchId).counts.unknown === 0);
     await runtime.followUpsIdle();
-    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const detail = await withRows(runtime.handlers, batchId);
     expect(detail.batch.state).toBe('cancelled');
     expect(detail.rows.map((row) => row.state)).toEqual(['accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
     expect(detail.batch.counts).toMatchObject({ notSent: 4, unknown: 0, rejected: 0 });
@@ -371,7 +371,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
     expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
     const progress = await ended;
     expect(progress).toMatchObject({ state: 'interrupted', unknown: 1, settled: false });
-    const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+    const detail = await withRows(runtime.handlers, batchId);
     expect(detail.batch.stateReason).toMatch(/unknown outcome after 3 look-ups/);
     expect(postsFor(`${batchId}-3`)).toBe(1); // never sent again while unknown
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
@@ -391,7 +391,7 @@ describe('what a pause, a cancel or a 5xx must not undo (issue 15)', () => {
       const interrupted = batchReaches(runtime, batchId, ['interrupted', 'done']);
       expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
       expect(await interrupted).toMatchObject({ state: 'interrupted', failed: 0, unknown: 0, remaining: 3 });
-      const detail = expectOk(await runtime.handlers['batches:get']({ batchId }));
+      const detail = await withRows(runtime.handlers, batchId);
       expect(detail.rows.map((row) => row.state)).toEqual(['not_sent', 'not_sent', 'not_sent']);
       expect(detail.batch.counts.rejected).toBe(0);
 

@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '../../electron/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectOk, tempDir, virtualClock } from './helpers';
-import { batchCsv, batchReaches } from './batch-helpers';
+import { batchCsv, batchReaches, withRows } from './batch-helpers';
 
 const dir = tempDir('paydesk-batch-rate-');
 let engine: EngineHandle | undefined;
@@ -53,7 +53,7 @@ it('waits out the engine\'s 429 Retry-After and sends each row once', async () =
   expectOk(await runtime.handlers['batches:start']({ batchId: batch.id, confirmationToken, concurrency: 2 }));
   expect((await done).state).toBe('done');
 
-  const detail = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id }));
+  const detail = await withRows(runtime.handlers, batch.id);
   expect(detail.batch.counts).toMatchObject({ accepted: 7, rejected: 0, unknown: 0 });
   const refusals = [];
   for (const row of detail.rows) {

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFail, expectOk, startRuntime } from './helpers';
-import { BATCH_HEADER, batchCsv, batchReaches } from './batch-helpers';
+import { BATCH_HEADER, batchCsv, batchReaches, withRows } from './batch-helpers';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
@@ -32,7 +32,7 @@ describe('importing a batch file', () => {
       '+23765,abc,Jean,Mbarga,jean@example.com,,',
       '+237650000002,700,Paul,Biya,not-an-email,,',
     ].join('\r\n');
-    const detail = expectOk(await handlers()['batches:import']({ fileName: 'october.csv', text, paymentMethod: 'momo_cm' }));
+    const detail = await withRows(handlers(), expectOk(await handlers()['batches:import']({ fileName: 'october.csv', text, paymentMethod: 'momo_cm' })));
     expect(detail.batch).toMatchObject({ state: 'draft', fileName: 'october.csv', profileName: 'Local sandbox', environment: 'sandbox' });
     expect(detail.batch.counts).toMatchObject({ rows: 4, valid: 2, invalid: 2, duplicates: 2 });
     expect(detail.rows.map((row) => row.rowNumber)).toEqual([2, 3, 4, 5]);
@@ -48,13 +48,13 @@ describe('importing a batch file', () => {
     // The formula guard marks a leading + (import removes the mark again).
     expect(cells[1]!.slice(0, 3)).toEqual(['4', "'+23765", 'abc']);
 
-    const fixed = expectOk(await handlers()['batches:updateRow']({ batchId: detail.batch.id, rowNumber: 5, values: { email: 'paul@example.com', 'meta.agent': 'A-7' } }));
+    const fixed = await withRows(handlers(), expectOk(await handlers()['batches:updateRow']({ batchId: detail.batch.id, rowNumber: 5, values: { email: 'paul@example.com', 'meta.agent': 'A-7' } })));
     expect(fixed.rows[3]!.errors).toEqual({});
     expect(fixed.rows[3]!.request).toMatchObject({ customer: { email: 'paul@example.com' }, metadata: { agent: 'A-7' } });
     expectFail(await handlers()['batches:updateRow']({ batchId: detail.batch.id, rowNumber: 5, values: { colour: 'red' } }), 'INVALID_INPUT');
     expectFail(await handlers()['batches:updateRow']({ batchId: detail.batch.id, rowNumber: 99, values: { amount: '1' } }), 'NOT_FOUND');
 
-    const dropped = expectOk(await handlers()['batches:dropRows']({ batchId: detail.batch.id, rowNumbers: [3, 4] }));
+    const dropped = await withRows(handlers(), expectOk(await handlers()['batches:dropRows']({ batchId: detail.batch.id, rowNumbers: [3, 4] })));
     expect(dropped.rows.map((row) => row.rowNumber)).toEqual([2, 5]);
     expect(dropped.batch.counts).toMatchObject({ rows: 2, valid: 2, invalid: 0, duplicates: 0 });
     expect(dropped.batch.totalAmount).toBe(5700);
@@ -93,7 +93,7 @@ describe('confirming and sending', () => {
     expectFail(await handlers()['batches:start']({ batchId: batch.id, confirmationToken: again.confirmationToken }), 'CONFIRMATION_REQUIRED');
     expect((await done).state).toBe('done');
 
-    const detail = expectOk(await handlers()['batches:get']({ batchId: batch.id }));
+    const detail = await withRows(handlers(), batch.id);
     expect(detail.batch.counts).toMatchObject({ accepted: 6, notSent: 0, unknown: 0, rejected: 0 });
     expect(detail.batch.concurrency).toBe(2);
     for (const row of detail.rows) {
@@ -141,7 +141,7 @@ describe('confirming and sending', () => {
     // 02, 03, 04, 05, 06, 07 fail, 09 is cancelled; 01, 08 (after Verify) and the ordinary number complete.
     expect(summary.wouldFail).toBe(7);
     expect(runtime.engine!.walletBalance(appId, 'sandbox')).toBe(before);
-    const detail = expectOk(await handlers()['batches:get']({ batchId: batch.id }));
+    const detail = await withRows(handlers(), batch.id);
     expect(detail.rows.map((row) => row.rehearsal?.status)).toEqual(['completed', 'failed', 'failed', 'failed', 'failed', 'failed', 'failed', 'completed', 'cancelled', 'completed']);
     expect(detail.rows[3]!.rehearsal).toMatchObject({ failedCode: 'EXPIRED', wouldFail: true });
     expect(detail.batch.counts.notSent).toBe(10);

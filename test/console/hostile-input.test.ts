@@ -73,6 +73,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'batches:resume': { batchId: 'b1' },
   'batches:cancel': { batchId: 'b1' },
   'batches:get': { batchId: 'b1' },
+  'batches:rows': { batchId: 'b1', filter: 'failed', offset: 0, limit: 100 },
   'batches:list': {},
   'batches:retryFailed': { batchId: 'b1' },
   'batches:report': { batchId: 'b1', language: 'en' },

@@ -3,7 +3,7 @@
  * and rows checked with the real shared code (parseBatchCsv, checkRows), so the table shows the
  * same errors and duplicates main would. Sending is driven by the test (setRows, emit progress).
  */
-import type { BatchCounts, BatchDetail, BatchRow, BatchState, BatchSummary, EarlierImport } from '../../shared/api';
+import type { BatchCounts, BatchDetail, BatchRow, BatchRowFilter, BatchState, BatchSummary, EarlierImport } from '../../shared/api';
 import { checkRows, parseBatchCsv, reportCsv, invalidRowsCsv, templateCsv } from '../../shared/batch';
 import { sandboxOutcomeFor } from '../../shared/contract';
 import { fail, ok, type Handlers } from './fakeApi';
@@ -45,16 +45,29 @@ export function countsOf(rows: readonly BatchRow[]): BatchCounts {
   return c;
 }
 
+/** A batch as the fake keeps it: the detail main answers, and its rows (answered page by page). */
+type Stored = BatchDetail & { rows: BatchRow[] };
+
+const FILTERS: Record<BatchRowFilter, (row: BatchRow) => boolean> = {
+  all: () => true,
+  invalid: (row) => row.request === null,
+  duplicates: (row) => row.duplicates.length > 0,
+  wouldFail: (row) => row.rehearsal?.wouldFail === true,
+  failed: (row) => row.state === 'rejected' || row.state === 'unknown' || row.status === 'failed' || row.status === 'cancelled',
+};
+
+const withoutRows = ({ rows: _rows, ...detail }: Stored): BatchDetail => detail;
+
 export function createBatchBackend(options: { balance?: number | null; environment?: 'sandbox' | 'live'; profileName?: string } = {}) {
-  const batches = new Map<string, BatchDetail>();
+  const batches = new Map<string, Stored>();
   let serial = 0;
   const hashes = new Map<string, string>();
   const tokens = new Set<string>();
 
-  function touch(id: string, patch: Partial<BatchSummary> = {}, rows?: BatchRow[]): BatchDetail {
+  function touch(id: string, patch: Partial<BatchSummary> = {}, rows?: BatchRow[]): Stored {
     const detail = batches.get(id)!;
     const nextRows = rows ?? detail.rows;
-    const next: BatchDetail = {
+    const next: Stored = {
       ...detail,
       rows: nextRows,
       batch: { ...detail.batch, ...patch, counts: countsOf(nextRows), totalAmount: nextRows.reduce((n, r) => n + (r.request?.amount ?? 0), 0) },
@@ -66,7 +79,7 @@ export function createBatchBackend(options: { balance?: number | null; environme
     const checked = checkRows(rows, { batchId: id, defaultPaymentMethod: batches.get(id)?.batch.paymentMethod ?? null });
     return checked.map((row, i) => ({ ...rows[i]!, ...row }));
   }
-  function create(fileName: string, rows: BatchRow[], importedBefore: EarlierImport[], paymentMethod: string | null): BatchDetail {
+  function create(fileName: string, rows: BatchRow[], importedBefore: EarlierImport[], paymentMethod: string | null): Stored {
     serial += 1;
     const id = `b${serial}`;
     const now = new Date(Date.UTC(2026, 10, 23, 9, serial)).toISOString();
@@ -104,18 +117,27 @@ export function createBatchBackend(options: { balance?: number | null; environme
       const earlier = [...batches.values()].filter((d) => hashes.get(d.batch.id) === input.text).map((d) => ({ batchId: d.batch.id, fileName: d.batch.fileName, state: d.batch.state, createdAt: d.batch.createdAt }));
       const detail = create(input.fileName, rows, earlier, input.paymentMethod ?? null);
       hashes.set(detail.batch.id, input.text);
-      return ok(detail);
+      return ok(withoutRows(detail));
     },
-    'batches:get': (input) => (batches.has(input.batchId) ? ok(batches.get(input.batchId)!) : fail('NOT_FOUND', 'no such batch')),
+    'batches:get': (input) => (batches.has(input.batchId) ? ok(withoutRows(batches.get(input.batchId)!)) : fail('NOT_FOUND', 'no such batch')),
+    'batches:rows': (input) => {
+      const stored = batches.get(input.batchId);
+      if (!stored) return fail('NOT_FOUND', 'no such batch');
+      const filter = input.filter ?? 'all';
+      const offset = input.offset ?? 0;
+      const kept = stored.rows.filter(FILTERS[filter]);
+      return ok({ batchId: input.batchId, filter, total: kept.length, offset, rows: kept.slice(offset, offset + (input.limit ?? 100)) });
+    },
     'batches:updateRow': (input) => {
       const detail = batches.get(input.batchId)!;
       if (detail.batch.state !== 'draft') return fail('CONFLICT', 'only a draft can be edited');
       const rows = detail.rows.map((r) => (r.rowNumber === input.rowNumber ? { ...r, values: { ...r.values, ...input.values } } : r));
-      return ok(touch(input.batchId, {}, recheck(input.batchId, rows)));
+      return ok(withoutRows(touch(input.batchId, {}, recheck(input.batchId, rows))));
     },
     'batches:dropRows': (input) => {
-      const rows = batches.get(input.batchId)!.rows.filter((r) => !input.rowNumbers.includes(r.rowNumber));
-      return ok(touch(input.batchId, {}, recheck(input.batchId, rows)));
+      const dropping = (r: BatchRow) => (input.invalid ? r.request === null : (input.rowNumbers ?? []).includes(r.rowNumber));
+      const rows = batches.get(input.batchId)!.rows.filter((r) => !dropping(r));
+      return ok(withoutRows(touch(input.batchId, {}, recheck(input.batchId, rows))));
     },
     'batches:invalidRows': (input) => ok(invalidRowsCsv(input.language, batches.get(input.batchId)!.rows, '20261123')),
     'batches:preview': (input) => ok(preview(input.batchId)),
@@ -151,7 +173,7 @@ export function createBatchBackend(options: { balance?: number | null; environme
       const failed = batches.get(input.batchId)!.rows.filter((r) => r.state === 'rejected' || r.status === 'failed' || r.status === 'cancelled');
       const rows = failed.map((r) => ({ ...r, values: { ...r.values, external_id: '' }, state: 'not_sent' as const, status: null, failedCode: null, journalId: null, transactionId: null, error: null, rehearsal: null }));
       const detail = create(`${batches.get(input.batchId)!.batch.fileName} (retry)`, rows, [], batches.get(input.batchId)!.batch.paymentMethod);
-      return ok(touch(detail.batch.id, { retryOf: input.batchId }));
+      return ok(withoutRows(touch(detail.batch.id, { retryOf: input.batchId })));
     },
   };
 
@@ -161,6 +183,10 @@ export function createBatchBackend(options: { balance?: number | null; environme
     /** Sets the batch's state and lets the test change its rows (as the runner would). */
     update(id: string, state: BatchState, change: (row: BatchRow) => BatchRow = (r) => r) {
       return touch(id, { state }, batches.get(id)!.rows.map(change));
+    },
+    /** The rows of a batch as main holds them (a test builds a push's changed rows from them). */
+    rowsOf(id: string): BatchRow[] {
+      return batches.get(id)!.rows;
     },
   };
 }
