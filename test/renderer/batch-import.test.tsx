@@ -106,7 +106,7 @@ describe('New batch: import and validation table', () => {
     dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
     await user.click(within(dialog).getByRole('button', { name: 'Drop' }));
     expect(await screen.findByText('Every row is valid.')).toBeTruthy();
-    expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', rowNumbers: [3] }]);
+    expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', invalid: true }]);
     expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toBeTruthy();
     expect(screen.getByText('No rows match this filter.')).toBeTruthy();
     await user.click(screen.getByRole('radio', { name: 'All rows (2)' }));

@@ -113,17 +113,21 @@ export function createBatchStore(api: PaydeskApi) {
       const result = await api.invoke('batches:rows', { batchId: detail.batch.id, filter: 'wouldFail', limit: WOULD_FAIL_LISTED });
       if (mine === generation && result.ok) set({ wouldFail: { rows: result.value.rows, total: result.value.total } });
     }
-    /** A batch's detail arrived (open, import, edit, drop, retry): its rows are fetched again from the top. */
-    function applyDetail(detail: BatchDetail) {
+    /**
+     * A batch's detail arrived: a batch just opened (import, retry) gets its rows from the top; after
+     * an edit or a drop the rows on screen are fetched again and replace the old ones at once, so a
+     * row that stays keeps its place and the keyboard focus.
+     */
+    function applyDetail(detail: BatchDetail, rows: 'opened' | 'changed' = 'opened') {
       if (detail.batch.id !== get().openId) return;
       set({ detail: { status: 'ready', value: detail, error: null } });
-      void pager.restart();
+      void (rows === 'opened' ? pager.restart() : pager.refreshShown());
       void loadWouldFail(detail);
     }
     /** Answers that carry a whole detail (edit, drop, retry) replace the rows; the preview is stale then. */
     function tookDetail(result: Result<BatchDetail>): ApiFailure | null {
       if (!result.ok) return result.error;
-      applyDetail(result.value);
+      applyDetail(result.value, 'changed');
       set({ preview: idle() });
       return null;
     }

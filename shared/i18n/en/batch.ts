@@ -110,8 +110,6 @@ export default {
     duplicateCount_many: '{{n}} rows look like duplicates. Check them before sending.',
     duplicateCount_other: '{{n}} rows look like duplicates. Check them before sending.',
     allValid: 'Every row is valid.',
-    bigBatch: 'In a batch of more than {{n}} rows, the table is refreshed when sending stops or pauses; the counters above are live.',
-    refresh: 'Refresh the rows now',
     downloadInvalid: 'Download the invalid rows (CSV)',
     result: 'Result',
   },

@@ -111,8 +111,6 @@ export default {
     duplicateCount_many: '{{n}} lignes semblent être des doublons. Vérifiez-les avant l’envoi.',
     duplicateCount_other: '{{n}} lignes semblent être des doublons. Vérifiez-les avant l’envoi.',
     allValid: 'Toutes les lignes sont valides.',
-    bigBatch: 'Dans un lot de plus de {{n}} lignes, le tableau est actualisé quand l’envoi s’arrête ou se met en pause ; les compteurs ci-dessus sont en direct.',
-    refresh: 'Actualiser les lignes maintenant',
     downloadInvalid: 'Télécharger les lignes invalides (CSV)',
     result: 'Résultat',
   },
