@@ -11,8 +11,8 @@
  * measured in the same run before anything is sent), sending, and the end (END_MS after the last
  * row: the final pushes, the summary and rows fetched again, statuses settling). Prints the worst
  * frame of each phase with the machine's load; asserts nothing. `BENCH_SCREENSHOTS=1` also takes a
- * screenshot while sending and one at the end (a screenshot costs a frame: figures of such a run
- * are not the ones to quote).
+ * screenshot halfway through sending and one at the end (test-results/batch-ui-*.png), with the
+ * recorders paused around them (a screenshot costs the page a frame).
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -80,7 +80,8 @@ async function main() {
   if (!existsSync(join(DIST, 'index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const userData = benchTempDir('paydesk-bench-batch-ui-');
   browserTempDir();
-  const runtime = await createConsoleRuntime({ userDataDir: userData.path, transport: 'browser', allowLive: false, version: 'bench', engine: { settleMs: 800 } });
+  // The sandbox's per-key rate limit off, as in bench:batch: the rows go at the engine's pace (the most pushes).
+  const runtime = await createConsoleRuntime({ userDataDir: userData.path, transport: 'browser', allowLive: false, version: 'bench', engine: { settleMs: 800, rateLimit: { perKeyPerMinute: 0 } } });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
@@ -123,9 +124,19 @@ async function main() {
     const started = Date.now();
     const start = await runtime.handlers['batches:start']({ batchId, confirmationToken: confirmation.value.confirmationToken, concurrency: CONCURRENCY });
     if (!start.ok) throw new Error(`start: ${start.error.message}`);
+    const halfway = new Promise<void>((resolveHalf) => {
+      const off = runtime.on('batch:progress', (progress) => {
+        if (progress.batchId !== batchId || progress.sent < ROWS / 2) return;
+        off();
+        resolveHalf();
+      });
+    });
     if (SCREENSHOTS) {
-      await page.waitForTimeout(5_000);
+      await halfway;
+      // Not measured: a screenshot costs the page a frame.
+      await setPhase(page, 'off');
       await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-sending.png') });
+      await setPhase(page, 'sending');
     }
     const last = await ended;
     const sendingSeconds = (Date.now() - started) / 1000;

@@ -1,5 +1,5 @@
 /** The rows section: what is wrong in words, a filter, the table, and what to do with invalid rows. */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchFigures, type ApiFailure, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
@@ -76,9 +76,9 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const rowAt = useBatch((s) => s.rowAt);
   const ensureRows = useBatch((s) => s.ensureRows);
   const pages = useBatch((s) => s.pages);
-  const count = useBatch((s) => s.total ?? 0);
-  // While sending, the pushed figures are newer than the summary's counts.
-  const sending = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress : null));
+  const total = useBatch((s) => s.total);
+  // While sending, the pushed figures are newer than the summary's counts (a number: the table is not drawn again for every push).
+  const failedPushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress.failed + s.progress.unknown : null));
   const editCell = useBatch((s) => s.editCell);
   const dropRows = useBatch((s) => s.dropRows);
   const invalidRowsCsv = useBatch((s) => s.invalidRowsCsv);
@@ -91,16 +91,21 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const invalid = batch.counts.invalid;
   const duplicates = batch.counts.duplicates;
   // The `failed` list: refused, outcome unknown, or created and then failed or cancelled.
-  const failed = draft ? 0 : sending ? sending.failed + sending.unknown : batchFigures(batch.counts).failed + batch.counts.unknown;
+  const failed = draft ? 0 : (failedPushed ?? batchFigures(batch.counts).failed + batch.counts.unknown);
   const filters: [RowFilter, number][] = [['all', batch.counts.rows], ['invalid', invalid], ['duplicates', duplicates]];
   if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
   if (!draft) filters.push(['failed', failed]);
 
-  async function onEdit(rowNumber: number, column: string, value: string) {
-    const failure = await editCell(rowNumber, column, value);
-    setEditFailure(failure);
-    return failure === null;
-  }
+  // Stable across renders: the table's rows are drawn again only when they change.
+  const onEdit = useCallback(
+    async (rowNumber: number, column: string, value: string) => {
+      const failure = await editCell(rowNumber, column, value);
+      setEditFailure(failure);
+      return failure === null;
+    },
+    [editCell],
+  );
+  const dropOne = useCallback((rowNumber: number) => void dropRows([rowNumber]), [dropRows]);
   async function downloadInvalid() {
     const file = await invalidRowsCsv();
     if (file) downloadCsv(file.filename, file.csv);
@@ -146,7 +151,8 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
       {editFailure ? <ErrorNotice failure={editFailure} /> : null}
       {actionError ? <ErrorNotice failure={actionError} /> : null}
       <BatchTable
-        count={count}
+        count={total ?? 0}
+        loading={total === null}
         rowAt={rowAt}
         ensureRows={ensureRows}
         pages={pages}
@@ -154,7 +160,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
         currency={currency}
         editable={draft}
         onEdit={onEdit}
-        onDrop={draft ? (rowNumber) => void dropRows([rowNumber]) : null}
+        onDrop={draft ? dropOne : null}
         resultHeading={draft && detail.rehearsal ? t('confirm.rehearsal') : t('table.result')}
       />
     </section>
