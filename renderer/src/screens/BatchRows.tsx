@@ -91,7 +91,8 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const invalid = batch.counts.invalid;
   const duplicates = batch.counts.duplicates;
   // The `failed` list: refused, outcome unknown, or created and then failed or cancelled.
-  const failed = draft ? 0 : (failedPushed ?? batchFigures(batch.counts).failed + batch.counts.unknown);
+  // Once it has stopped, statuses still settle (the follow-up sweep) and the summary, fetched again, is the newer.
+  const failed = draft ? 0 : batch.state === 'sending' && failedPushed !== null ? failedPushed : batchFigures(batch.counts).failed + batch.counts.unknown;
   const filters: [RowFilter, number][] = [['all', batch.counts.rows], ['invalid', invalid], ['duplicates', duplicates]];
   if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
   if (!draft) filters.push(['failed', failed]);
