@@ -3,7 +3,7 @@
  * errors beside it, duplicates flagged, a cell fixed in place, a row dropped. After sending, the same
  * table shows each row's result.
  */
-import { memo, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, formatMoney } from '../format/money';
 import type { BatchRow, BatchState } from '../../../shared/api';
@@ -149,15 +149,7 @@ type RowProps = {
   onDrop: ((rowNumber: number) => void) | null;
 };
 
-/**
- * A row draws again only when what it shows changed: while a batch sends, pushes and refreshes
- * bring new row objects several times a second, and most of the rows on screen are the same.
- * Comparing a row's JSON (about 1 kB) costs far less than drawing its eleven cells.
- */
-const sameRow = (a: RowProps, b: RowProps) =>
-  a.batchState === b.batchState && a.currency === b.currency && a.editable === b.editable && a.onEdit === b.onEdit && a.onDrop === b.onDrop && (a.row === b.row || JSON.stringify(a.row) === JSON.stringify(b.row));
-
-const Row = memo(function Row({
+function Row({
   row,
   batchState,
   currency,
@@ -208,7 +200,7 @@ const Row = memo(function Row({
       </div>
     </>
   );
-}, sameRow);
+}
 
 export function BatchTable({
   count,
