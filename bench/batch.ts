@@ -6,6 +6,8 @@
  * (the never-answering and needs-Verify numbers are left out: they wait for a clock or a person).
  * BENCH_ROWS (default 1000) and BENCH_CONCURRENCY (default 4) change the size.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '../electron/client';
@@ -103,6 +105,12 @@ async function main(): Promise<void> {
         }
       });
     });
+    const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const c1 = process.cpuUsage();
     const t1 = performance.now();
     const started = await runtime.handlers['batches:start']({ batchId, confirmationToken: prepared.value.confirmationToken, concurrency: CONCURRENCY });
@@ -110,6 +118,11 @@ async function main(): Promise<void> {
     const final = await done;
     const batchSeconds = (performance.now() - t1) / 1000;
     const batchCpu = cpuMicros(process.cpuUsage(c1)) / ROWS;
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const allFinal = new Promise<void>((resolve) => {
       const check = () => countRows(runtime.journal, batchId).counts.processing === 0;
       if (check()) return resolve();

@@ -302,10 +302,12 @@ function writeState(db: JournalDb, id: string, state: BatchState, at: number, ex
   );
 }
 
-/** Links a row to the journal entry that sends it (inside the transaction that writes the entry). */
+/**
+ * Links a row to the journal entry that sends it, inside the transaction that writes the entry
+ * (the entry itself is written with its batch and row: writeRequest's `batch`).
+ */
 export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId: string): void {
   db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ?').run(journalId, id, rowNumber);
-  db.prepare('UPDATE entries SET batch_id = ?, batch_row = ? WHERE id = ?').run(id, rowNumber, journalId);
 }
 
 export function saveRehearsal(db: JournalDb, id: string, summary: RehearsalSummary, results: ReadonlyMap<number, RehearsalRowResult>, at: number): void {
