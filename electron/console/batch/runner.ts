@@ -3,7 +3,7 @@
  * - prepare (`usableProfile`): the batch's profile may still send (edited, key removed?);
  * - follow up (./look-up.ts): each row whose outcome is unknown looked up by its external id first;
  * - send a row (./send-row.ts): its journal entry committed `pending` BEFORE its POST, the answer
- *   recorded; several rows' entries and answers share one SQLite transaction (./group-commit.ts);
+ *   recorded; several rows' entries and answers share one SQLite transaction (../journal/group-commit.ts);
  * - wait for the rate limit (./run.ts): the service's 429/503 Retry-After honoured by every worker;
  * - finish (`endOf`, `finish`): the state the run ends in, written through BATCH_STATE_TABLE.
  * `concurrency` workers take the rows not sent in row order. A row is never sent while its outcome
@@ -16,7 +16,7 @@
 import type { BatchProgress, BatchRow, BatchState } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
 import type { JournalDb } from '../journal/entries';
-import { groupCommit, type GroupCommit } from './group-commit';
+import { journalWrites, type GroupCommit } from '../journal/group-commit';
 import { lookUpUnknown } from './look-up';
 import { progressEmitter } from './progress';
 import { newRun, stopped, type Run } from './run';
@@ -113,8 +113,8 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks): B
   const db = deps.journal;
   const runs = new Map<string, Run>();
   const progress = progressEmitter(deps, (batchId) => runs.get(batchId));
-  /** One group commit for every batch of this console: rows of two batches share transactions too. */
-  const writes: GroupCommit = groupCommit(db);
+  /** The journal's one group commit: rows of two batches and status pushes share transactions. */
+  const writes: GroupCommit = journalWrites(db);
 
   function changeState(batchId: string, state: BatchState, extra: StateExtra = {}): void {
     setState(db, batchId, state, deps.clock.now(), extra);

@@ -1,8 +1,8 @@
 /**
  * Sending one row of a batch: its journal entry written `pending` and committed BEFORE its POST,
  * the answer read by ../outcome.ts and recorded, and a 429 (nothing created: the row is
- * `not_sent`) sent again after the service's wait. Entries and answers go through the batch's
- * group commit (./group-commit.ts): the pending entry is awaited before the POST; the answer is
+ * `not_sent`) sent again after the service's wait. Entries and answers go through the journal's
+ * group commit (../journal/group-commit.ts): the pending entry is awaited before the POST; the answer is
  * not (it commits with the next rows' pending entries, and the run drains the group before it
  * counts anything).
  */
@@ -13,7 +13,7 @@ import { DEFAULT_CURRENCY } from '../handlers/context';
 import { writeInitiateOutcome, writeRequest, writeResend, type JournalDb, type JournalProfile } from '../journal/entries';
 import type { Logger } from '../../log';
 import { classifyInitiate, type InitiateOutcome } from '../outcome';
-import type { GroupCommit } from './group-commit';
+import type { GroupCommit } from '../journal/group-commit';
 import { interrupt, waitAtLeast, waitTurn, type Run } from './run';
 import { linkRow } from './store';
 

@@ -1,15 +1,17 @@
 /**
- * Group commit for a batch's journal writes: the writes queued in one event-loop turn (the answers
- * that came back in it, and the pending entries of the rows about to be sent) go into ONE SQLite
- * transaction, at the end of the turn (setImmediate). A commit cost more than the rows it wrote
- * (profile of `bench:batch`: two commits per row were a third of the batch's CPU).
+ * Group commit for the journal's bulk writes: the writes queued in one event-loop turn (a batch's
+ * answers that came back in it, the pending entries of the rows about to be sent, the local
+ * sandbox's status pushes) go into ONE SQLite transaction, at the end of the turn (setImmediate).
+ * A commit cost more than the rows it wrote (profile of `bench:batch`: two commits per row were a
+ * third of the batch's CPU). One group per journal connection (`journalWrites`), so every writer
+ * of a turn shares it.
  *
  * `write` resolves only once the transaction holding the work has committed, so a caller that
  * awaits it before a POST still has its pending entry durable before the request leaves. Each
  * work runs in its own savepoint: one that throws (a move the state table refuses) is rolled back
  * alone and rejects alone; the others commit. A failed COMMIT rejects them all.
  */
-import type { JournalDb } from '../journal/entries';
+import type { JournalDb } from './entries';
 
 export interface GroupCommit {
   /** Runs `work` in the next group transaction; resolves with its result once that has committed. */
@@ -73,4 +75,16 @@ export function groupCommit(db: JournalDb): GroupCommit {
       await write(() => undefined);
     },
   };
+}
+
+const groups = new WeakMap<JournalDb, GroupCommit>();
+
+/** The journal connection's one group commit. */
+export function journalWrites(db: JournalDb): GroupCommit {
+  let group = groups.get(db);
+  if (!group) {
+    group = groupCommit(db);
+    groups.set(db, group);
+  }
+  return group;
 }
