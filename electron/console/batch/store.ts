@@ -167,11 +167,15 @@ export function rowsInState(db: JournalDb, id: string, states: readonly BatchRow
   ).map(toRow);
 }
 
-export function countRows(db: JournalDb, id: string): { counts: BatchCounts; totalAmount: number } {
+/**
+ * The batch's counters (and its total amount unless `withAmount` is false: reading each row's
+ * request JSON was a quarter of a count at 10,000 rows, and progress events do not show it).
+ */
+export function countRows(db: JournalDb, id: string, withAmount = true): { counts: BatchCounts; totalAmount: number } {
   const groups = db
     .prepare(
       `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate,
-         COUNT(*) AS n, SUM(COALESCE(json_extract(br.request, '$.amount'), 0)) AS amount
+         COUNT(*) AS n, ${withAmount ? `SUM(COALESCE(json_extract(br.request, '$.amount'), 0))` : '0'} AS amount
        FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
        WHERE b.id = ? GROUP BY 1, 2, 3, 4`,
     )
@@ -237,6 +241,12 @@ function toSummary(db: JournalDb, row: BatchDbRow): BatchSummary {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
   };
+}
+
+/** What a progress event needs: the batch's state and counters (no amounts). */
+export function progressCounts(db: JournalDb, id: string): { state: BatchState; counts: BatchCounts } | null {
+  const row = db.prepare('SELECT state FROM batches WHERE id = ?').get(id) as { state: BatchState } | undefined;
+  return row ? { state: row.state, counts: countRows(db, id, false).counts } : null;
 }
 
 export function getSummary(db: JournalDb, id: string): BatchSummary | null {
