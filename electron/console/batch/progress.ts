@@ -12,8 +12,10 @@ import { progressCounts } from './store';
 
 /** Each progress event counts the rows in SQLite: four a second keep a bar moving at a few % of the CPU. */
 export const PROGRESS_INTERVAL_MS = 250;
-/** The interval is at least this many times the last count's duration. */
+/** The interval is at least this many times the last count's duration... */
 const COUNT_COST_FACTOR = 10;
+/** ...but never longer than this (one count slowed down by a loaded machine must not silence the bar). */
+const MAX_INTERVAL_MS = 2000;
 
 export interface ProgressEmitter {
   /** Throttled unless `force`: at most one event per PROGRESS_INTERVAL_MS, the last one never lost. */
@@ -76,7 +78,7 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
     }
     lastEmit.set(batchId, at);
     const progress = progressOf(deps.journal, batchId, mode, runOf(batchId), deps.clock.now());
-    interval.set(batchId, Math.max(PROGRESS_INTERVAL_MS, COUNT_COST_FACTOR * (Date.now() - at)));
+    interval.set(batchId, Math.min(MAX_INTERVAL_MS, Math.max(PROGRESS_INTERVAL_MS, COUNT_COST_FACTOR * (Date.now() - at))));
     if (progress) deps.emit('batch:progress', { ...progress, ...extra });
   }
 
