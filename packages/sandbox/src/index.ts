@@ -14,29 +14,8 @@ import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type
 import { payloadFor, signParts, splitTarget } from '../../../electron/signing';
 import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
 
-export {
-  startEngine,
-  parseSeed,
-  loadSeedFile,
-  SeedError,
-  DEFAULT_SEED_INPUT,
-  defaultSeed,
-  signWebhook,
-  buildOpenApiDocument,
-} from './engine';
-export type {
-  EngineHandle,
-  EngineOptions,
-  EngineEvent,
-  Seed,
-  SeedInput,
-  WebhookDelivery,
-  WebhookAttempt,
-  WebhookChaos,
-  ChaosSettingsInput,
-  Recording,
-  RecordingQuery,
-} from './engine';
+// The engine's whole public surface (what the console uses too), then the helpers of this file.
+export * from './engine';
 export type { Scenario, ScenarioInput, DeliveryChaos, WebhookEffect, FullTransaction, TransactionStatus, FailedCode } from '../../../shared/contract';
 export { canonicalString, signParts } from '../../../electron/signing';
 
