@@ -189,7 +189,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
   core.sweeper.poke();
 
-  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
+  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.api.url ?? null });
   let closed = false;
   return {
     handlers: core.handlers,
@@ -214,7 +214,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       unrouteProcessLog();
       await logger.close();
     },
-    engineUrl: engine?.url ?? null,
+    engineUrl: engine?.api.url ?? null,
     journal,
     logPath: logger.path,
     engine,
