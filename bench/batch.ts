@@ -49,7 +49,7 @@ interface Timed {
 
 /** The engine's create throughput: the bare client, the same kind of rows, the same concurrency. */
 async function bare(runtime: ConsoleRuntime, rows: number, tag: string): Promise<Timed & { failures: number }> {
-  const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const payout = keys.find((key) => key.type === 'payout')!;
   const payment = keys.find((key) => key.type === 'payment')!;
   const client = createClient(
@@ -154,8 +154,8 @@ async function phase(rows: number): Promise<string> {
   try {
     // The seeded wallet holds too little for the bare runs and a 10,000-row batch: fund it for all three.
     const engine = runtime.engine!;
-    const appId = engine.seedInfo()[0]!.id;
-    engine.topUp(appId, 'sandbox', 4 * rows * (100 + rows) * 2, 'bench:batch float');
+    const appId = engine.api.applications()[0]!.id;
+    engine.control.topUp(appId, 'sandbox', 4 * rows * (100 + rows) * 2, 'bench:batch float');
     // Unmeasured: the first thousand requests of a process pay for compiling (JIT); without this the
     // first measured run (the bare client's) was 2.5 times slower per row at 1,000 rows.
     await bare(runtime, Math.min(rows, 1000), 'warm-up');

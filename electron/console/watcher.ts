@@ -87,7 +87,7 @@ export function createWatcher(context: Context): Watcher {
     if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
     if (context.verifying.has(journalId)) return; // the Verify in flight records the whole object
     // The local sandbox's push comes from the engine in this process: read it there, not over HTTP.
-    const local = entry.profileId === LOCAL_SANDBOX_ID ? (deps.engine?.transaction?.(entry.transactionId) ?? null) : null;
+    const local = entry.profileId === LOCAL_SANDBOX_ID ? (deps.engine?.transaction(entry.transactionId) ?? null) : null;
     if (local) {
       // Grouped with the other writes of this turn (a batch's rows settle in bursts).
       const at = deps.clock.now();
