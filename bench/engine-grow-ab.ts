@@ -14,6 +14,7 @@ import { loadavg } from 'node:os';
 import type { TransactionRequest } from '../shared/contract';
 import type { Authenticated } from '../packages/sandbox/src/auth/auth';
 import { startEngine, type EngineHandle } from '../packages/sandbox/src/engine';
+import { engineInternals } from '../packages/sandbox/src/internals';
 import { initiateTransaction } from '../packages/sandbox/src/lifecycle/initiate';
 import { findTransaction, toFullTransaction } from '../packages/sandbox/src/storage/store';
 import { growSandbox } from './engine-grow';
@@ -52,7 +53,7 @@ function paymentRequest(): TransactionRequest {
 async function side(dir: string, name: string): Promise<Side> {
   // settleMs 1: the clock advance after each round of creates settles all of them.
   const engine = await startEngine({ db: join(dir, `${name}.db`), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: 1 });
-  const app = engine.seedInfo()[0];
+  const app = engine.api.applications()[0];
   if (!app) throw new Error('default seed has no application');
   const auth: Authenticated = { publicKey: 'bench', appId: app.id, appRef: app.ref, appName: app.name, currency: app.currency, environment: 'sandbox', keyType: 'payment' };
   return { engine, auth, ids: [] };
@@ -62,10 +63,10 @@ async function side(dir: string, name: string): Promise<Side> {
 async function creates(target: Side, groups: number): Promise<number> {
   const before = cpuMicros();
   for (let group = 0; group < groups; group += 1) {
-    const rows = await Promise.all(Array.from({ length: GROUP }, () => initiateTransaction(target.engine.ctx, target.auth, 'payment', paymentRequest())));
+    const rows = await Promise.all(Array.from({ length: GROUP }, () => initiateTransaction(engineInternals(target.engine).ctx, target.auth, 'payment', paymentRequest())));
     for (const row of rows) if (target.ids.length < IDS) target.ids.push(row.id);
   }
-  target.engine.advanceClock(1);
+  target.engine.clock.advance(1);
   return (cpuMicros() - before) / (groups * GROUP);
 }
 
@@ -74,7 +75,7 @@ function retrieves(target: Side, count: number): number {
   const scope = { appId: target.auth.appId, environment: target.auth.environment, kind: 'payment' as const };
   const before = cpuMicros();
   for (let index = 0; index < count; index += 1) {
-    const row = findTransaction(target.engine.db, scope, 'transaction_id', target.ids[(index * 7919) % target.ids.length] as string);
+    const row = findTransaction(engineInternals(target.engine).db, scope, 'transaction_id', target.ids[(index * 7919) % target.ids.length] as string);
     if (!row) throw new Error('a created payment was not found');
     JSON.stringify(toFullTransaction(row));
   }
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
   try {
     await creates(small, IDS / GROUP);
     await creates(grown, IDS / GROUP);
-    const result = await growSandbox(grown.engine.db, grown.ids[0] as string, GROW_TO);
+    const result = await growSandbox(engineInternals(grown.engine).db, grown.ids[0] as string, GROW_TO);
     console.log(`grown to ${result.rows.toLocaleString('en')} transactions in ${result.seconds.toFixed(0)} s; the other database holds ${IDS.toLocaleString('en')}`);
     const figures = { createSmall: [] as number[], createGrown: [] as number[], retrieveSmall: [] as number[], retrieveGrown: [] as number[] };
     for (let round = 0; round < ROUNDS; round += 1) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../packages/sandbox/src/engine';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 import { clientFor, DEMO_APP, ok, paymentBody, tempDir } from './helpers';
 
 const temp = tempDir();
@@ -38,7 +39,7 @@ describe('engine migration 4 (provider request names its transaction)', () => {
     try {
       const created = ok(await client.createPayment(paymentBody({ amount: 10_000 })));
       transactionId = created.transaction_id;
-      balanceBefore = first.walletBalance(DEMO_APP, 'sandbox');
+      balanceBefore = first.control.walletBalance(DEMO_APP, 'sandbox');
     } finally {
       await client.close();
       await first.stop();
@@ -47,14 +48,14 @@ describe('engine migration 4 (provider request names its transaction)', () => {
 
     const second = await startEngine({ db: file, port: 0, settleMs: 60_000 });
     try {
-      const indexes = second.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('transactions_provider_ref', 'ledger_entries_wallet')").pluck().all();
+      const indexes = engineInternals(second).db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('transactions_provider_ref', 'ledger_entries_wallet')").pluck().all();
       expect(indexes).toEqual([]);
-      expect(second.transaction(transactionId)?.status).toBe('processing');
-      second.advanceClock(120);
-      const settled = second.transaction(transactionId);
+      expect(second.control.transaction(transactionId)?.status).toBe('processing');
+      second.clock.advance(120);
+      const settled = second.control.transaction(transactionId);
       expect(settled?.status).toBe('completed');
-      expect(second.walletBalance(DEMO_APP, 'sandbox')).toBe(balanceBefore + (settled?.net_amount ?? Number.NaN));
-      expect(second.ledger(DEMO_APP, 'sandbox').filter((entry) => entry.transactionId === transactionId)).toHaveLength(1);
+      expect(second.control.walletBalance(DEMO_APP, 'sandbox')).toBe(balanceBefore + (settled?.net_amount ?? Number.NaN));
+      expect(second.control.ledger(DEMO_APP, 'sandbox').filter((entry) => entry.transactionId === transactionId)).toHaveLength(1);
     } finally {
       await second.stop();
     }
