@@ -18,6 +18,7 @@ import { startEngine } from '../packages/sandbox/src/engine';
 import { startFloorServer } from './floor-server';
 import { benchTempDir } from './temp';
 import { growSandbox, grownIds } from './engine-grow';
+import { engineInternals } from '../packages/sandbox/src/internals';
 
 /** The parts of autocannon's API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -58,7 +59,7 @@ async function serve(): Promise<void> {
   const temp = benchTempDir('paydesk-bench-engine-');
   const dir = temp.path;
   const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000), ...(process.env.BENCH_INSPECTOR_SIZE === undefined ? {} : { inspectorSize: Number(process.env.BENCH_INSPECTOR_SIZE) }) });
-  const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
+  const payment = engine.api.applications()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
   // The bare baseline answers what a retrieve answers: a full transaction envelope.
   const fixed = JSON.stringify({
@@ -77,16 +78,16 @@ async function serve(): Promise<void> {
   const address = bare.address();
   if (address === null || typeof address === 'string') throw new Error('bare server has no port');
   const floor = await startFloorServer(payment);
-  const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, floorUrl: floor.url, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
+  const ready: Ready = { engineUrl: engine.api.url, bareUrl: `http://127.0.0.1:${address.port}`, floorUrl: floor.url, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
   console.log(JSON.stringify(ready));
   // Each stdin line asks for the process's CPU time so far (µs), answered as one stdout line.
   // `unsettled` answers how many transactions wait for a provider notification due within 3 s.
-  const unsettled = engine.db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
+  const unsettled = engineInternals(engine).db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line.startsWith('grow ')) {
       // `grow TEMPLATE_ID ROWS`: copies of one settled payment until the table holds ROWS.
       const [, templateId, rows] = line.split(' ');
-      void growSandbox(engine.db, templateId!, Number(rows)).then(
+      void growSandbox(engineInternals(engine).db, templateId!, Number(rows)).then(
         (result) => console.log(JSON.stringify(result)),
         (error: unknown) => console.log(JSON.stringify({ error: String(error) })),
       );
@@ -292,11 +293,13 @@ async function main(): Promise<void> {
       console.log(row(only, await load(ready.engineUrl, only === 'create' ? creates : retrieves)));
       return;
     }
+    const loadBefore = loadavg()[0] ?? 0;
     const bareCreate = await load(ready.bareUrl, creates);
     console.log(row('bare node:http (POST)', bareCreate));
     // The stack's own floor for a create (see floor-server.ts): the target can be no easier than this.
     // It runs before the engine's create, whose settlements would otherwise land in its run.
-    console.log(row('floor: minimal signed create', await load(ready.floorUrl, creates), bareCreate));
+    const floorCreate = await load(ready.floorUrl, creates);
+    console.log(row('floor: minimal signed create', floorCreate, bareCreate));
     const engineCreate = await load(ready.engineUrl, creates);
     console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
     await drain();
@@ -304,7 +307,20 @@ async function main(): Promise<void> {
     console.log(row('bare node:http (GET)', bareRetrieve));
     const engineRetrieve = await load(ready.engineUrl, retrieves);
     console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
-    console.log(`\ntargets: create >= 35 % of bare, retrieve >= 50 % of bare`);
+    const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
+    // The API's own cost: what the engine's create spends beyond the floor's (same stack, one INSERT).
+    console.log(
+      `\nengine create vs floor: ${percent(engineCreate.rps, floorCreate.rps)} by req/s; the API's own work ` +
+        `${(engineCreate.cpuPerRequest - floorCreate.cpuPerRequest).toFixed(0)} µs of server CPU per create beyond the floor's ${floorCreate.cpuPerRequest.toFixed(0)}`,
+    );
+    console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare (Prism and Mockoon are not run here: not installed)`);
+    // One line to paste: the figures of this run and the machine's load around it.
+    console.log(
+      `summary: create ${percent(engineCreate.rps, bareCreate.rps)} of bare (floor ${percent(floorCreate.rps, bareCreate.rps)}), ` +
+        `retrieve ${percent(engineRetrieve.rps, bareRetrieve.rps)} of bare; server CPU µs/req create ${engineCreate.cpuPerRequest.toFixed(0)} ` +
+        `(floor ${floorCreate.cpuPerRequest.toFixed(0)}, bare ${bareCreate.cpuPerRequest.toFixed(0)}), retrieve ${engineRetrieve.cpuPerRequest.toFixed(0)} ` +
+        `(bare ${bareRetrieve.cpuPerRequest.toFixed(0)}); load average ${loadBefore.toFixed(2)} -> ${(loadavg()[0] ?? 0).toFixed(2)}`,
+    );
     if (GROW_TO > 0) await growth(ready, ids, drain, askLine);
   } finally {
     child.stdin.end();

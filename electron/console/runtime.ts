@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
 import { createClient, type ClientOptions } from '../client';
-import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../../packages/sandbox/src/engine';
+import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
@@ -148,7 +148,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.
   const unsubscribe = sandbox?.onStatusChange((event) => {
     try {
-      const profile = core.context.resolveProfile(LOCAL_SANDBOX_ID);
+      const profile = () => core.context.resolveProfile(LOCAL_SANDBOX_ID);
       for (const entry of findByTransactionId(journal, event.transactionId)) {
         if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
         void core.watcher.refresh(entry.id, profile, event.status, 'status changed in the local sandbox');
@@ -189,7 +189,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
   core.sweeper.poke();
 
-  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
+  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.api.url ?? null });
   let closed = false;
   return {
     handlers: core.handlers,
@@ -214,7 +214,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       unrouteProcessLog();
       await logger.close();
     },
-    engineUrl: engine?.url ?? null,
+    engineUrl: engine?.api.url ?? null,
     journal,
     logPath: logger.path,
     engine,
