@@ -59,6 +59,8 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
   /** Per batch: the wait between two events, from the last count's cost. */
   const interval = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per batch: the run whose written rows the next push carries. */
+  const lastRun = new Map<string, Run>();
 
   function emit(batchId: string, mode: BatchProgress['mode'], extra: Partial<BatchProgress> = {}, force = false): void {
     const at = Date.now();
@@ -78,9 +80,13 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
     }
     lastEmit.set(batchId, at);
     const run = runOf(batchId);
+    // The run is gone from the runner before its last push (its end state): that push still carries its rows.
+    if (run) lastRun.set(batchId, run);
+    const written = lastRun.get(batchId);
+    if (!run) lastRun.delete(batchId);
     const progress = progressOf(deps.journal, batchId, mode, run, deps.clock.now());
     interval.set(batchId, Math.min(MAX_INTERVAL_MS, Math.max(PROGRESS_INTERVAL_MS, COUNT_COST_FACTOR * (Date.now() - at))));
-    if (progress) deps.emit('batch:progress', { ...progress, ...changedRows(run), ...extra });
+    if (progress) deps.emit('batch:progress', { ...progress, ...changedRows(written), ...extra });
   }
 
   /** The rows the run wrote since its previous push, whole (a delta); over BATCH_DELTA_MAX, null: fetch what is shown. */
