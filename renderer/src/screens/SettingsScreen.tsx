@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorNotice, Field, Loading, describedBy, profileName } from '../components/common';
 import { useProfiles } from '../stores';
 import { refusesProfile } from '../stores/profiles';
@@ -180,15 +180,20 @@ export function SettingsScreen() {
         </div>
       </div>
       {confirmDelete ? (
-        <Dialog title={t('deleteTitle', { name: profileName(confirmDelete) })} onClose={() => setConfirmDelete(null)}>
-          <p>{t('deleteBody')}</p>
-          <div className="actions">
-            <button type="button" className="secondary" onClick={() => setConfirmDelete(null)}>{t('cancel')}</button>
-            <button type="button" className="danger" onClick={() => { const p = confirmDelete; setConfirmDelete(null); setSelectedId(null); void remove(p.id).then((r) => { if (!r.ok) setFailure(r.error); }); }}>
-              {t('deleteConfirm')}
-            </button>
-          </div>
-        </Dialog>
+        <ConfirmDialog
+          title={t('deleteTitle', { name: profileName(confirmDelete) })}
+          keepLabel={t('cancel')}
+          actLabel={t('deleteConfirm')}
+          onClose={() => setConfirmDelete(null)}
+          onConfirm={() => {
+            setSelectedId(null);
+            void remove(confirmDelete.id).then((r) => {
+              if (!r.ok) setFailure(r.error);
+            });
+          }}
+        >
+          {t('deleteBody')}
+        </ConfirmDialog>
       ) : null}
     </section>
   );
