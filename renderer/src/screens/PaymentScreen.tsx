@@ -1,12 +1,9 @@
 /** New payment: the form, local validation, the API's field errors, then the timeline. */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure } from '../../../shared/api';
 import { ErrorNotice, Spinner, profileName } from '../components/common';
-import { useSingleFlight } from '../components/useSingleFlight';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
-import { TransactionFields, useTransactionForm } from './transactionForm';
+import { TransactionFields, useTransactionSubmit } from './transactionForm';
 
 export function PaymentScreen() {
   const { t } = useTranslation(['payment', 'common']);
@@ -15,33 +12,17 @@ export function PaymentScreen() {
   const profile = useProfiles((s) => activeProfile(s));
   const createPayment = useTransactions((s) => s.createPayment);
   const openTransaction = useUi((s) => s.openTransaction);
-  const prefill = useUi((s) => s.prefill);
-  const clearPrefill = useUi((s) => s.clearPrefill);
-  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const flight = useSingleFlight();
-  const sending = flight.busy;
+  const { form, failure, busy: sending, submitWith, showFailure } = useTransactionSubmit(methods, currency);
 
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    void flight.run(async () => {
-      setFailure(null);
-      const request = form.build();
-      if (!request) return;
-      const result = await createPayment(request);
-      if (result.ok) {
-        form.reset();
-        openTransaction(result.value.id);
-        return;
-      }
-      if (result.error.code === 'OUTCOME_UNKNOWN' && result.error.journalId) {
-        openTransaction(result.error.journalId);
-        return;
-      }
-      if (result.error.fields) form.showServerErrors(result.error.fields);
-      setFailure(result.error);
-    });
-  }
+  const submit = submitWith(async (request) => {
+    const result = await createPayment(request);
+    if (result.ok) {
+      form.reset();
+      openTransaction(result.value.id);
+    } else if (result.error.code === 'OUTCOME_UNKNOWN' && result.error.journalId) {
+      openTransaction(result.error.journalId);
+    } else showFailure(result.error);
+  });
 
   return (
     <section aria-labelledby="payment-title" className="screen">

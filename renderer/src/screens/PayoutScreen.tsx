@@ -4,15 +4,14 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, PayoutQuote } from '../../../shared/api';
+import type { PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading, profileName } from '../components/common';
-import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { activeProfile, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
-import { TransactionFields, useTransactionForm } from './transactionForm';
+import { TransactionFields, useTransactionSubmit } from './transactionForm';
 
 export function PayoutScreen() {
   const { t } = useTranslation('payout');
@@ -25,37 +24,23 @@ export function PayoutScreen() {
   const profile = useProfiles((s) => activeProfile(s));
   const preparePayout = useTransactions((s) => s.preparePayout);
   const openTransaction = useUi((s) => s.openTransaction);
-  const prefill = useUi((s) => s.prefill);
-  const clearPrefill = useUi((s) => s.clearPrefill);
-  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const { form, failure, busy: preparing, submitWith, showFailure } = useTransactionSubmit(methods, currency);
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
-  const flight = useSingleFlight();
-  const preparing = flight.busy;
   // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
   useEffect(() => {
     void loadBalance();
   }, [loadBalance]);
 
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    void flight.run(async () => {
-      setFailure(null);
-      const request = form.build();
-      if (!request) return;
-      if (profile?.environment === 'live') {
-        // Live: the dialog asks for the typed amount first; main issues the quote only with it.
-        setReview({ request, quote: null });
-        return;
-      }
-      const result = await preparePayout(request);
-      if (result.ok) setReview({ request, quote: result.value });
-      else {
-        if (result.error.fields) form.showServerErrors(result.error.fields);
-        setFailure(result.error);
-      }
-    });
-  }
+  const submit = submitWith(async (request) => {
+    if (profile?.environment === 'live') {
+      // Live: the dialog asks for the typed amount first; main issues the quote only with it.
+      setReview({ request, quote: null });
+      return;
+    }
+    const result = await preparePayout(request);
+    if (result.ok) setReview({ request, quote: result.value });
+    else showFailure(result.error);
+  });
 
   return (
     <section aria-labelledby="payout-title" className="screen">
@@ -101,8 +86,7 @@ export function PayoutScreen() {
           }}
           onFailed={(error) => {
             setReview(null);
-            if (error.fields) form.showServerErrors(error.fields);
-            setFailure(error);
+            showFailure(error);
             void loadBalance();
           }}
         />
