@@ -4,6 +4,7 @@ import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
+import { Screen } from '../components/Screen';
 
 export function PaymentScreen() {
   const { t } = useTranslation(['payment', 'common']);
@@ -25,11 +26,7 @@ export function PaymentScreen() {
   });
 
   return (
-    <section aria-labelledby="payment-title" className="screen">
-      <header className="screen-head">
-        <h1 id="payment-title">{t('title')}</h1>
-        <p className="muted">{profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}</p>
-      </header>
+    <Screen id="payment" title={t('title')} intro={profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
@@ -40,6 +37,6 @@ export function PaymentScreen() {
           </button>
         </div>
       </form>
-    </section>
+    </Screen>
   );
 }

@@ -12,6 +12,7 @@ import { activeProfile, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
+import { Screen } from '../components/Screen';
 
 export function PayoutScreen() {
   const { t } = useTranslation('payout');
@@ -43,11 +44,7 @@ export function PayoutScreen() {
   });
 
   return (
-    <section aria-labelledby="payout-title" className="screen">
-      <header className="screen-head">
-        <h1 id="payout-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="payout" title={t('title')} intro={t('intro')}>
       <div className="card balance-card" aria-live="polite">
         <span className="muted">{profile ? t('balanceOf', { name: profileName(profile) }) : t('balance')}</span>
         {balance === null && !balanceError && !refused ? <Loading label={t('loadingBalance')} /> : null}
@@ -91,6 +88,6 @@ export function PayoutScreen() {
           }}
         />
       ) : null}
-    </section>
+    </Screen>
   );
 }

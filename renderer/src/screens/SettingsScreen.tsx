@@ -11,6 +11,7 @@ import { LanguageSetting } from './LanguageSetting';
 import { ThemeSetting } from './ThemeSetting';
 import { SecretKeys } from './SecretKeys';
 import { t as tg } from '../i18n';
+import { Screen } from '../components/Screen';
 
 const BLANK: ProfileInput = { name: '', baseUrl: 'https://', environment: 'sandbox', headerWord: DEFAULT_HEADER_WORD, paymentPublicKey: '', payoutPublicKey: '' };
 
@@ -114,11 +115,7 @@ export function SettingsScreen() {
   }
 
   return (
-    <section className="screen wide" aria-labelledby="settings-title">
-      <header className="screen-head">
-        <h1 id="settings-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="settings" title={t('title')} intro={t('intro')} width="wide">
       {failure ? <ErrorNotice failure={failure} /> : null}
       <div className="preferences">
         <LanguageSetting />
@@ -195,6 +192,6 @@ export function SettingsScreen() {
           {t('deleteBody')}
         </ConfirmDialog>
       ) : null}
-    </section>
+    </Screen>
   );
 }
