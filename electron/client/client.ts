@@ -14,16 +14,7 @@ import {
 import type { z } from 'zod';
 import { headerValue, interpretResponse, parseRetryAfter } from './response';
 import { nextDelayMs, resolveRetryPolicy, RETRYABLE_STATUSES } from './retry';
-import {
-  buildSignedRequest,
-  encodePathSegment,
-  headerWordOf,
-  parseBaseUrl,
-  ProfileError,
-  publicKeyFor,
-  type ParsedBaseUrl,
-  type SignedRequest,
-} from './sign';
+import { buildSignedRequest, encodePathSegment, headerWordOf, parseBaseUrl, ProfileError, publicKeyFor, type ParsedBaseUrl, type SignedRequest } from './sign';
 import { classifyFailure, exchange } from './transport';
 import type { ClientOptions, ClientProfile, ClientResult, PaydeskClient, SecretSource } from './types';
 
