@@ -23,7 +23,7 @@ function forbid(...rules) {
   };
 }
 
-const ENGINE_INTERNALS = [['**/engine/**', '!**/engine/index', '!**/engine/index.ts'], 'The console reaches the engine only through its public entry (electron/engine/index.ts).'];
+const ENGINE_INTERNALS = [['**/packages/sandbox/src/**', '!**/packages/sandbox/src/engine', '!**/packages/sandbox/src/engine.ts'], 'The console reaches the engine only through its public entry (packages/sandbox/src/engine.ts).'];
 const NO_SHELL = [['**/shell', '**/shell/**'], 'shell/ is the Electron main process: nothing else imports it.'];
 
 export default tseslint.config(
@@ -84,11 +84,25 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox engine runs alone too (npm run sandbox): it knows nothing of the console around it.
-    files: ['electron/engine/**/*.ts'],
-    rules: forbid(
-      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**'], 'electron/engine/ never imports console/, shell/ or browser-host/: it runs without them.'],
-    ),
+    // The sandbox engine runs alone too (npm run sandbox, npx @paydesk/sandbox): it knows nothing of the
+    // console around it. Of electron/ it uses only the Node-only modules that import no Electron:
+    // signing, log, net/loopback, net/sse (esbuild inlines them into the package).
+    files: ['packages/sandbox/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The sandbox package runs without Electron.' }],
+          patterns: [
+            {
+              regex: '(^|/)electron/(?!(signing|log|net/loopback|net/sse)$)',
+              message: 'The sandbox package uses of electron/ only signing, log, net/loopback and net/sse: it runs without the console, shell/, client/ or browser-host/.',
+            },
+            { group: ['**/renderer/**'], message: 'The sandbox package never imports renderer/.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['electron/console/**/*.ts'],
@@ -103,7 +117,7 @@ export default tseslint.config(
     // Neutral pieces both servers and both transports use: they depend on none of them.
     files: ['electron/net/**/*.ts'],
     rules: forbid(
-      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**', '**/engine', '**/engine/**'], 'electron/net/ is shared by the servers and transports: it imports none of them.'],
+      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**', '**/packages/sandbox/**'], 'electron/net/ is shared by the servers and transports: it imports none of them.'],
       [['electron'], 'electron/net/ runs without Electron.'],
     ),
   },

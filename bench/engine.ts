@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
-import { startEngine } from '../electron/engine';
+import { startEngine } from '../packages/sandbox/src/engine';
 import { startFloorServer } from './floor-server';
 import { benchTempDir } from './temp';
 import { growSandbox, grownIds } from './engine-grow';

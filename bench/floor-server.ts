@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { transactionRequestSchema } from '../shared/contract';
-import { newTransactionId } from '../electron/engine/ids';
+import { newTransactionId } from '../packages/sandbox/src/storage/ids';
 import { verifySignature } from '../electron/signing';
 import { benchTempDir } from './temp';
 

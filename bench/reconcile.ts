@@ -20,7 +20,7 @@ import { openJournal, type JournalDb } from '../electron/console/journal/entries
 import { sandboxControlFrom } from '../electron/console/sandbox-engine';
 import { createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from '../electron/console/settings';
 import { createVault, memoryKeyring } from '../electron/console/vault';
-import { startEngine } from '../electron/engine';
+import { startEngine } from '../packages/sandbox/src/engine';
 import { benchTempDir } from './temp';
 
 const SIZES = [10_000, 100_000];

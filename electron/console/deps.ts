@@ -3,7 +3,7 @@
  * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
  */
 import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
-import type { InspectorQuery, Recording } from '../engine';
+import type { InspectorQuery, Recording } from '../../packages/sandbox/src/engine';
 import type { Logger } from '../log';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 

@@ -10,7 +10,7 @@ import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
 import { TypedEmitter } from '../../shared/events';
 import { createClient, type ClientOptions } from '../client';
-import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../engine';
+import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';

@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
-import { ControlError, feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '../engine';
+import { ControlError, feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '../../packages/sandbox/src/engine';
 import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';

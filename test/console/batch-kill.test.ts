@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
-import { startEngine, type EngineHandle } from '../../electron/engine';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectOk, tempDir, virtualClock } from './helpers';
 import { batchReaches } from './batch-helpers';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { startEngine } from '../../electron/engine';
+import { startEngine } from '../../packages/sandbox/src/engine';
 import { countRows } from '../../electron/console/batch/store';
 import { expectOk, startRuntime, tempDir } from './helpers';
 import { batchCsv, batchReaches, until } from './batch-helpers';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { startEngine, type EngineHandle } from '../../electron/engine';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectFail, expectOk, tempDir, virtualClock } from './helpers';
 import { startGateProxy, type GateProxy } from './gate-proxy';

@@ -2,7 +2,7 @@
  * Who may use the control API: loopback callers with the admin token, and nobody else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkControlAccess, ControlError, isLoopbackAddress, startEngine, type EngineHandle } from '../../electron/engine';
+import { checkControlAccess, ControlError, isLoopbackAddress, startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { control } from './control';
 
 let engine: EngineHandle;

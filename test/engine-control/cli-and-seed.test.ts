@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../electron/engine';
-import { parseCliArgs } from '../../electron/engine/cli';
+import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../packages/sandbox/src/engine';
+import { parseCliArgs } from '../../packages/sandbox/src/cli';
 import { control } from './control';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const CLI = join(process.cwd(), 'electron', 'engine', 'cli.ts');
+const CLI = join(process.cwd(), 'packages', 'sandbox', 'src', 'cli.ts');
 
 /** Starts the CLI and resolves with its stdout once `until` matches it (the CLI prints when listening). */
 function startCli(args: string[], until = /\n/): Promise<{ output: string; stop: () => Promise<number | null> }> {

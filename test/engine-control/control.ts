@@ -1,7 +1,7 @@
 /**
  * Calling the control API over real HTTP, as a developer's script would.
  */
-import type { EngineHandle } from '../../electron/engine';
+import type { EngineHandle } from '../../packages/sandbox/src/engine';
 
 export interface ControlAnswer<T = unknown> {
   status: number;

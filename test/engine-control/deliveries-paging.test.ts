@@ -4,7 +4,7 @@
  * console's Sandbox panel reads the first page through the same engine call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryPage, WebhookDeliverySummary } from '../../electron/engine';
+import type { DeliveryPage, WebhookDeliverySummary } from '../../packages/sandbox/src/engine';
 import { HandlerFailure } from '../../electron/console/handlers/context';
 import { sandboxControlFrom } from '../../electron/console/sandbox-engine';
 import { CHANNEL_INPUTS } from '../../shared/api/channels';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle } from '../../electron/engine';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 
 let engine: EngineHandle;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FullTransaction } from '../../shared/contract';
-import type { SeededApplication, SeededKey, LedgerRow } from '../../electron/engine';
+import type { SeededApplication, SeededKey, LedgerRow } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
 import { control, data } from './control';
 

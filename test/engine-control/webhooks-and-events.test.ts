@@ -5,7 +5,7 @@
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryPage, WebhookDelivery, WebhookEndpoint } from '../../electron/engine';
+import type { DeliveryPage, WebhookDelivery, WebhookEndpoint } from '../../packages/sandbox/src/engine';
 import { ok, paymentBody, startTestEngine, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Receiver } from '../engine-webhooks/receiver';
 import { control, data } from './control';

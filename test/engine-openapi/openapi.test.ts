@@ -7,8 +7,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 // ajv comes with fastify and the OpenAPI validator; its 2020-12 build matches OpenAPI 3.1's dialect.
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../electron/engine';
-import { CODES_OUTSIDE_ENDPOINTS } from '../../electron/engine/openapi';
+import { buildOpenApiDocument } from '../../packages/sandbox/src/engine';
+import { CODES_OUTSIDE_ENDPOINTS } from '../../packages/sandbox/src/api/openapi';
 import { ERROR_CODE_LIST, ERROR_CODES } from '../../shared/contract';
 import { ok, paymentBody, startTestEngine, type TestEngine } from '../engine/helpers';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSeed, DEFAULT_SEED_INPUT, startEngine } from '../../electron/engine';
+import { parseSeed, DEFAULT_SEED_INPUT, startEngine } from '../../packages/sandbox/src/engine';
 import type { Scenario } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
 import { clientFor, ok, paymentBody, startTestEngine, tempDir, waitForStatus, type TestEngine } from '../engine/helpers';

@@ -4,7 +4,7 @@
  * delivery records what was done to it; the same seed replays the same decisions.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookChaos, WebhookDelivery } from '../../electron/engine';
+import type { WebhookChaos, WebhookDelivery } from '../../packages/sandbox/src/engine';
 import { control, data } from '../engine-control/control';
 import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Receiver, type ReceivedWebhook } from './receiver';

@@ -4,7 +4,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../electron/engine';
+import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../packages/sandbox/src/engine';
 import { fullTransactionSchema, isTimestamp } from '../../shared/contract';
 import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Receiver, type ReceivedWebhook } from './receiver';

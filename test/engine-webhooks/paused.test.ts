@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type DeliveryPage, type EngineHandle, type Migration, type WebhookDelivery } from '../../electron/engine';
+import { startEngine, type DeliveryPage, type EngineHandle, type Migration, type WebhookDelivery } from '../../packages/sandbox/src/engine';
 import { sandboxControlFrom } from '../../electron/console/sandbox-engine';
-import { openEngineDb } from '../../electron/engine/db';
-import { WEBHOOK_MIGRATIONS } from '../../electron/engine/webhooks';
+import { openEngineDb } from '../../packages/sandbox/src/storage/db';
+import { WEBHOOK_MIGRATIONS } from '../../packages/sandbox/src/webhooks';
 import { control, data } from '../engine-control/control';
 import { ok, paymentBody, startTestEngine, tempDir, waitForStatus } from '../engine/helpers';
 import { startReceiver, type Answer } from './receiver';

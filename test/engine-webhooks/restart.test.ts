@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle, type WebhookDelivery } from '../../electron/engine';
+import { startEngine, type EngineHandle, type WebhookDelivery } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, profileFor, tempDir } from '../engine/helpers';
 import { startReceiver, type Receiver } from './receiver';
 

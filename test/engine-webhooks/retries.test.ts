@@ -4,7 +4,7 @@
  * holds up the API. 410 Gone: see paused.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineHandle, WebhookDelivery, WebhookOptions } from '../../electron/engine';
+import type { EngineHandle, WebhookDelivery, WebhookOptions } from '../../packages/sandbox/src/engine';
 import { ok, paymentBody, startTestEngine, type TestEngine } from '../engine/helpers';
 import { startReceiver, type Answer, type Receiver } from './receiver';
 

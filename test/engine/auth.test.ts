@@ -174,7 +174,7 @@ describe('authentication checks (spec 5.4)', () => {
   });
 });
 
-describe('check order (documented in electron/engine/auth.ts)', () => {
+describe('check order (documented in packages/sandbox/src/auth/auth.ts)', () => {
   const get = (signer: RawSigner, headers: Record<string, string> = {}, omitHeaders: string[] = []) =>
     sendRaw(signer, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers, omitHeaders });
 

@@ -3,14 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../electron/client';
-import { parseCliArgs } from '../../electron/engine/cli';
+import { parseCliArgs } from '../../packages/sandbox/src/cli';
 import { tempDir } from './helpers';
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const CLI = join(process.cwd(), 'electron', 'engine', 'cli.ts');
+const CLI = join(process.cwd(), 'packages', 'sandbox', 'src', 'cli.ts');
 
 /** Runs the CLI to completion (for refusals) and collects its output. */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../electron/engine';
+import { startEngine } from '../../packages/sandbox/src/engine';
 import { control, data } from '../engine-control/control';
 import { clientFor, ok, paymentBody, tempDir } from './helpers';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type PaydeskClient } from '../../electron/client';
-import { startEngine, type EngineHandle } from '../../electron/engine';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { control, data } from '../engine-control/control';
 import { ok, paymentBody, profileFor, secretsOf } from './helpers';
 

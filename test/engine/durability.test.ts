@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../electron/engine';
+import { startEngine } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, tempDir } from './helpers';
 
 const temp = tempDir();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusChange } from '../../electron/engine';
+import type { StatusChange } from '../../packages/sandbox/src/engine';
 import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from './helpers';
 
 let t: TestEngine;

@@ -1,7 +1,7 @@
 /**
  * A seed with every kind of application and key the auth and isolation tests need.
  */
-import { parseSeed, type Seed } from '../../electron/engine';
+import { parseSeed, type Seed } from '../../packages/sandbox/src/engine';
 
 const key = (environment: 'sandbox' | 'live', type: 'payment' | 'payout', name: string, extra: Record<string, unknown> = {}) => ({
   environment,

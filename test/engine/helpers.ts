@@ -3,7 +3,7 @@
  */
 import { rmSync } from 'node:fs';
 import { createClient, type ClientProfile, type PaydeskClient } from '../../electron/client';
-import { startEngine, type EngineHandle, type EngineOptions, type StatusEvent } from '../../electron/engine';
+import { startEngine, type EngineHandle, type EngineOptions, type StatusEvent } from '../../packages/sandbox/src/engine';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../shared/contract';
 import type { RawSigner } from '../helpers/raw-request';
 import { makeTempDir } from '../temp-dir';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newTransactionId, newUuidV7 } from '../../electron/engine/ids';
+import { newTransactionId, newUuidV7 } from '../../packages/sandbox/src/storage/ids';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const NOW = Date.UTC(2026, 10, 22, 10, 0, 0) * 1000 + 123_456;

@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OVERSIZED_BODY_DRAIN_MS } from '../../electron/engine';
+import { OVERSIZED_BODY_DRAIN_MS } from '../../packages/sandbox/src/engine';
 import { startTestEngine, type TestEngine } from './helpers';
 
 let t: TestEngine;

@@ -4,7 +4,7 @@
  * can load-test an app against the sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../electron/engine';
+import { startEngine } from '../../packages/sandbox/src/engine';
 import { control, data } from '../engine-control/control';
 import { startTestEngine, type TestEngine } from './helpers';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEED_INPUT, parseSeed, SeedError, startEngine } from '../../electron/engine';
+import { DEFAULT_SEED_INPUT, parseSeed, SeedError, startEngine } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, profileFor } from './helpers';
 
-const example = JSON.parse(readFileSync(new URL('../../electron/engine/seed.example.json', import.meta.url), 'utf8')) as unknown;
+const example = JSON.parse(readFileSync(new URL('../../packages/sandbox/src/storage/seed.example.json', import.meta.url), 'utf8')) as unknown;
 
 function problemsOf(value: unknown): string[] {
   try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaydeskClient } from '../../electron/client';
-import { parseSeed } from '../../electron/engine';
-import { computeFee } from '../../electron/engine/fees';
+import { parseSeed } from '../../packages/sandbox/src/engine';
+import { computeFee } from '../../packages/sandbox/src/ledger/fees';
 import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from './helpers';
 
 const PAYOUT_AMOUNT = 10_000;

@@ -3,7 +3,7 @@
  * against a real engine; the record arrives through the engine's `request` event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SeededApplication } from '../../electron/engine';
+import type { SeededApplication } from '../../packages/sandbox/src/engine';
 import type { SignatureDiagnosis } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
 import { startTestEngine, type TestEngine } from '../engine/helpers';

@@ -3,7 +3,7 @@
  * purpose (the real client would always sign correctly).
  */
 import { canonicalBytes, computeSignature, payloadFor } from '../../electron/signing';
-import type { EngineHandle } from '../../electron/engine';
+import type { EngineHandle } from '../../packages/sandbox/src/engine';
 import type { InspectedPage, InspectedRequest } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
 

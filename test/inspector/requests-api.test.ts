@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { parseSeed, type SeededApplication } from '../../electron/engine';
-import { parseCliArgs } from '../../electron/engine/cli';
+import { parseSeed, type SeededApplication } from '../../packages/sandbox/src/engine';
+import { parseCliArgs } from '../../packages/sandbox/src/cli';
 import type { InspectedRequest } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
 import { startTestEngine, type TestEngine } from '../engine/helpers';

@@ -24,16 +24,23 @@ const cases: { zone: string; file: string; forbidden: string[]; allowed: string[
     allowed: ["import { z } from 'zod';"],
   },
   {
-    zone: 'electron/engine/ never imports console/, shell/ or browser-host/',
-    file: 'electron/engine/control/zone-probe.ts',
-    forbidden: ["import { x } from '../../console/runtime';", "import { x } from '../../shell/window';", "import { x } from '../../browser-host/server';"],
-    allowed: ["import { secretMatches } from '../../net/loopback';"],
+    zone: 'the sandbox package never imports the console, shell/, browser-host/, renderer/ or Electron',
+    file: 'packages/sandbox/src/control/zone-probe.ts',
+    forbidden: [
+      "import { x } from '../../../../electron/console/runtime';",
+      "import { x } from '../../../../electron/shell/window';",
+      "import { x } from '../../../../electron/browser-host/server';",
+      "import { x } from '../../../../electron/client/sign';",
+      "import { x } from '../../../../renderer/src/router';",
+      "import { app } from 'electron';",
+    ],
+    allowed: ["import { secretMatches } from '../../../../electron/net/loopback';", "import { splitTarget } from '../../../../electron/signing';", "import { x } from '../engine';"],
   },
   {
     zone: 'the console reaches the engine only through its public entry',
     file: 'electron/console/zone-probe.ts',
-    forbidden: ["import { feeFor } from '../engine/fees';", "import { x } from '../engine/control/outcomes';", "import { x } from '../shell/ipc';"],
-    allowed: ["import { startEngine } from '../engine';", "import { startEngine } from '../engine/index';"],
+    forbidden: ["import { feeFor } from '../../packages/sandbox/src/ledger/fees';", "import { x } from '../../packages/sandbox/src/control/outcomes';", "import { x } from '../shell/ipc';"],
+    allowed: ["import { startEngine } from '../../packages/sandbox/src/engine';"],
   },
   {
     zone: 'browser-host/ never imports shell/',
@@ -50,7 +57,7 @@ const cases: { zone: string; file: string; forbidden: string[]; allowed: string[
   {
     zone: 'electron/net/ depends on none of the servers or transports',
     file: 'electron/net/zone-probe.ts',
-    forbidden: ["import { x } from '../engine';", "import { x } from '../console/transport';", "import { x } from '../shell/window';"],
+    forbidden: ["import { x } from '../../packages/sandbox/src/engine';", "import { x } from '../console/transport';", "import { x } from '../shell/window';"],
     allowed: ["import { createHash } from 'node:crypto';"],
   },
 ];

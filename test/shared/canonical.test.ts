@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSignedRequest } from '../../electron/client/sign';
-import { authenticate } from '../../electron/engine/auth';
+import { authenticate } from '../../packages/sandbox/src/auth/auth';
 import { canonicalHead, canonicalText, payloadFor, payloadSourceFor } from '../../shared/contract';
 import { startTestEngine, type TestEngine } from '../engine/helpers';
 

@@ -19,7 +19,7 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 await build({ ...common, entryPoints: [join(here, 'src', 'index.ts')], outfile: join(here, 'dist', 'index.js') });
 await build({
   ...common,
-  entryPoints: [join(root, 'electron', 'engine', 'cli.ts')],
+  entryPoints: [join(here, 'src', 'cli.ts')],
   outfile: join(here, 'dist', 'cli.js'),
   banner: { js: '#!/usr/bin/env node' },
 });

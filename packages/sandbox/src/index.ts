@@ -12,7 +12,7 @@
  */
 import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type ScenarioInput } from '../../../shared/contract';
 import { payloadFor, signParts, splitTarget } from '../../../electron/signing';
-import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from '../../../electron/engine';
+import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
 
 export {
   startEngine,
@@ -23,7 +23,7 @@ export {
   defaultSeed,
   signWebhook,
   buildOpenApiDocument,
-} from '../../../electron/engine';
+} from './engine';
 export type {
   EngineHandle,
   EngineOptions,
@@ -36,7 +36,7 @@ export type {
   ChaosSettingsInput,
   Recording,
   RecordingQuery,
-} from '../../../electron/engine';
+} from './engine';
 export type { Scenario, ScenarioInput, DeliveryChaos, WebhookEffect, FullTransaction, TransactionStatus, FailedCode } from '../../../shared/contract';
 export { canonicalString, signParts } from '../../../electron/signing';
 

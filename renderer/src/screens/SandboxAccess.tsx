@@ -84,7 +84,7 @@ export function WebhookSigning() {
 
 /**
  * Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
- * keyed with the base64 part of the `whsec_` secret (electron/engine/webhooks/signature.ts).
+ * keyed with the base64 part of the `whsec_` secret (packages/sandbox/src/webhooks/signature.ts).
  */
 export const VERIFY_EXAMPLE =
   "require('crypto').createHmac('sha256', Buffer.from(process.env.WEBHOOK_SECRET.slice(6), 'base64')).update(`${h['webhook-id']}.${h['webhook-timestamp']}.${rawBody}`).digest('base64') === h['webhook-signature'].split(' ')[0].slice(3)";

@@ -1,0 +1,87 @@
+/**
+ * The public API's transaction endpoints, for payments and payouts alike:
+ * initiate, retrieve (by transaction id or external id) and verify.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EngineContext } from '../context';
+import { ApiError, successBody } from './errors';
+import type { TransactionKind } from '../events';
+import { initiateTransaction } from '../lifecycle/initiate';
+import { askProvider } from '../lifecycle/provider';
+import { applyProviderView } from '../ledger/settlement';
+import { findTransaction, toFullTransaction, toInitiatedTransaction, type JoinedTransactionRow } from '../storage/store';
+import { readTransactionRequest } from './body';
+import { requireAuth } from './authenticated';
+
+const NOT_FOUND = { payment: 'PAYMENT_NOT_FOUND', payout: 'PAYOUT_NOT_FOUND' } as const;
+const TITLE = { payment: 'Payment', payout: 'Payout' } as const;
+
+function identifierType(query: unknown): 'transaction_id' | 'external_id' {
+  const value = (query as Record<string, unknown> | undefined)?.identifier_type;
+  if (value === undefined || value === 'transaction_id') return 'transaction_id';
+  if (value === 'external_id') return 'external_id';
+  throw new ApiError('MALFORMED_REQUEST', 'identifier_type must be transaction_id or external_id.', {
+    identifier_type: ['must be transaction_id or external_id'],
+  });
+}
+
+function lookup(ctx: EngineContext, request: FastifyRequest, kind: TransactionKind, by: 'transaction_id' | 'external_id'): JoinedTransactionRow {
+  const auth = requireAuth(request);
+  const { id } = request.params as { id: string };
+  const row = findTransaction(ctx.db, { appId: auth.appId, environment: auth.environment, kind }, by, id);
+  if (!row) {
+    throw new ApiError(NOT_FOUND[kind], `No ${kind} ${id} in the ${auth.environment} environment.`);
+  }
+  return row;
+}
+
+function verifyMessage(kind: TransactionKind, row: JoinedTransactionRow): string {
+  switch (row.status) {
+    case 'completed':
+      return `${TITLE[kind]} completed.`;
+    case 'failed':
+      return `${TITLE[kind]} failed: ${row.failed_code ?? 'unknown reason'}.`;
+    case 'cancelled':
+      return `${TITLE[kind]} cancelled.`;
+    case 'initiated':
+    case 'processing':
+      return `${TITLE[kind]} is still ${row.status}: the customer has not decided yet.`;
+    default: {
+      const unknown: never = row.status;
+      throw new Error(`unknown status ${String(unknown)}`);
+    }
+  }
+}
+
+export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  const routes: { kind: TransactionKind; create: string; base: string }[] = [
+    { kind: 'payment', create: '/v1/payments', base: '/v1/payments' },
+    { kind: 'payout', create: '/v1/payouts/initiate', base: '/v1/payouts' },
+  ];
+  for (const { kind, create, base } of routes) {
+    const config = { keyType: kind };
+
+    app.post(create, { config }, async function initiate(request, reply) {
+      const auth = requireAuth(request);
+      const body = readTransactionRequest(request.headers['content-type'], request.body as Buffer | undefined);
+      const row = await initiateTransaction(ctx, auth, kind, body);
+      return reply
+        .code(200)
+        .send(successBody(`${TITLE[kind]} initiated: the customer will receive a prompt to approve it.`, toInitiatedTransaction(row)));
+    });
+
+    app.get(`${base}/:id`, { config }, async function retrieve(request, reply) {
+      const row = lookup(ctx, request, kind, identifierType(request.query));
+      return reply.code(200).send(successBody(`${TITLE[kind]} retrieved.`, toFullTransaction(row)));
+    });
+
+    app.get(`${base}/:id/verify`, { config }, async function verify(request, reply) {
+      const row = lookup(ctx, request, kind, 'transaction_id');
+      // Ask the provider, then store what it says before answering.
+      const view = askProvider(ctx.db, row.provider_ref, ctx.clock.nowMicros());
+      // Answered only once the refreshed status is committed.
+      await ctx.writeGrouped(() => applyProviderView(ctx, row, view));
+      return reply.code(200).send(successBody(verifyMessage(kind, row), toFullTransaction(row)));
+    });
+  }
+}
