@@ -23,7 +23,7 @@ function forbid(...rules) {
   };
 }
 
-const ENGINE_INTERNALS = [['**/packages/sandbox/src/**', '!**/packages/sandbox/src/engine', '!**/packages/sandbox/src/engine.ts'], 'The console reaches the engine only through its public entry (packages/sandbox/src/engine.ts).'];
+const ENGINE_INTERNALS = [['**/packages/**', '@paydesk/sandbox/*'], "The console reaches the engine only through its public entry: import from '@paydesk/sandbox'."];
 const NO_SHELL = [['**/shell', '**/shell/**'], 'shell/ is the Electron main process: nothing else imports it.'];
 
 export default tseslint.config(
@@ -117,7 +117,7 @@ export default tseslint.config(
     // Neutral pieces both servers and both transports use: they depend on none of them.
     files: ['electron/net/**/*.ts'],
     rules: forbid(
-      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**', '**/packages/sandbox/**'], 'electron/net/ is shared by the servers and transports: it imports none of them.'],
+      [['**/console', '**/console/**', '**/shell', '**/shell/**', '**/browser-host', '**/browser-host/**', '**/packages/sandbox/**', '@paydesk/sandbox', '@paydesk/sandbox/*'], 'electron/net/ is shared by the servers and transports: it imports none of them.'],
       [['electron'], 'electron/net/ runs without Electron.'],
     ),
   },

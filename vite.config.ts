@@ -8,6 +8,7 @@
  * Also the vitest configuration: Node tests, and renderer component tests in jsdom.
  */
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
@@ -19,10 +20,14 @@ const nodeExternals = [
   ...Object.keys(pkg.dependencies),
 ].map((name) => new RegExp(`^${name.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&')}(/.*)?$`));
 
+/** The console imports the engine by its package name: its source here (tsconfig.json `paths` says the same). */
+const resolve = { alias: { '@paydesk/sandbox': fileURLToPath(new URL('./packages/sandbox/src/index.ts', import.meta.url)) } };
+
 export default defineConfig(({ mode }) => {
   if (mode === 'main' || mode === 'preload') {
     const preload = mode === 'preload';
     return {
+      resolve,
       build: {
         outDir: preload ? 'dist/preload' : 'dist/main',
         emptyOutDir: true,
@@ -45,6 +50,7 @@ export default defineConfig(({ mode }) => {
   return {
     root: 'renderer',
     base: './',
+    resolve,
     plugins: [react()],
     build: { outDir: '../dist/renderer', emptyOutDir: true, sourcemap: true },
     test: {

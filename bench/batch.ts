@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   });
   try {
     const engine = runtime.engine!;
-    const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+    const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
     const payout = keys.find((key) => key.type === 'payout')!;
     const payment = keys.find((key) => key.type === 'payment')!;
 

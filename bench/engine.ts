@@ -18,6 +18,7 @@ import { startEngine } from '../packages/sandbox/src/engine';
 import { startFloorServer } from './floor-server';
 import { benchTempDir } from './temp';
 import { growSandbox, grownIds } from './engine-grow';
+import { engineInternals } from '../packages/sandbox/src/internals';
 
 /** The parts of autocannon's API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -58,7 +59,7 @@ async function serve(): Promise<void> {
   const temp = benchTempDir('paydesk-bench-engine-');
   const dir = temp.path;
   const engine = await startEngine({ db: join(dir, 'bench.db'), port: 0, rateLimit: { perKeyPerMinute: 0 }, settleMs: Number(process.env.BENCH_SETTLE_MS ?? 2000), ...(process.env.BENCH_INSPECTOR_SIZE === undefined ? {} : { inspectorSize: Number(process.env.BENCH_INSPECTOR_SIZE) }) });
-  const payment = engine.seedInfo()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
+  const payment = engine.api.applications()[0]?.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment');
   if (!payment) throw new Error('default seed has no sandbox payment key');
   // The bare baseline answers what a retrieve answers: a full transaction envelope.
   const fixed = JSON.stringify({
@@ -77,16 +78,16 @@ async function serve(): Promise<void> {
   const address = bare.address();
   if (address === null || typeof address === 'string') throw new Error('bare server has no port');
   const floor = await startFloorServer(payment);
-  const ready: Ready = { engineUrl: engine.url, bareUrl: `http://127.0.0.1:${address.port}`, floorUrl: floor.url, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
+  const ready: Ready = { engineUrl: engine.api.url, bareUrl: `http://127.0.0.1:${address.port}`, floorUrl: floor.url, payment: { publicKey: payment.publicKey, secretKey: payment.secretKey } };
   console.log(JSON.stringify(ready));
   // Each stdin line asks for the process's CPU time so far (µs), answered as one stdout line.
   // `unsettled` answers how many transactions wait for a provider notification due within 3 s.
-  const unsettled = engine.db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
+  const unsettled = engineInternals(engine).db.prepare('SELECT COUNT(*) FROM provider_requests WHERE notifies = 1 AND notified = 0 AND decides_at <= ?').pluck();
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line.startsWith('grow ')) {
       // `grow TEMPLATE_ID ROWS`: copies of one settled payment until the table holds ROWS.
       const [, templateId, rows] = line.split(' ');
-      void growSandbox(engine.db, templateId!, Number(rows)).then(
+      void growSandbox(engineInternals(engine).db, templateId!, Number(rows)).then(
         (result) => console.log(JSON.stringify(result)),
         (error: unknown) => console.log(JSON.stringify({ error: String(error) })),
       );

@@ -3,7 +3,7 @@
  * real things (keychain, SQLite file, engine, HTTP client) or stand-ins at the edges.
  */
 import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
-import type { InspectorQuery, Recording } from '../../packages/sandbox/src/engine';
+import type { InspectorQuery, Recording } from '@paydesk/sandbox';
 import type { Logger } from '../log';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
@@ -60,8 +60,8 @@ export interface SandboxStatusEvent {
 }
 
 /**
- * The local sandbox engine as the console sees it (the runtime adapts the engine's handle).
- * Optional members are features the engine may not offer (yet): their channels then answer
+ * The local sandbox engine as the console sees it (sandbox-engine.ts adapts the engine's ports).
+ * When the engine is not running at all, `deps.engine` is null and its channels answer
  * SANDBOX_UNAVAILABLE.
  */
 export interface SandboxControl {
@@ -82,7 +82,7 @@ export interface SandboxControl {
    * The whole transaction as retrieve would answer it, read in-process: after a status push the
    * console stores all of it without a request back over HTTP (one per row of a batch otherwise).
    */
-  transaction?(transactionId: string): FullTransaction | null;
+  transaction(transactionId: string): FullTransaction | null;
   /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`. */
   deliveries(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
   redeliver(deliveryId: string): void | Promise<void>;
@@ -98,16 +98,16 @@ export interface SandboxControl {
    */
   revealSecret(which: 'webhookSecret' | 'adminToken'): string;
   /** The request inspector's records (newest first). */
-  requests?(query: InspectorQuery): InspectedPage;
+  requests(query: InspectorQuery): InspectedPage;
   /** Real time in whole seconds as the engine reads it: the clock request signatures are checked against. */
-  wallSeconds?(): number;
-  /** The fee the engine will charge, where it can tell in advance. */
-  feeFor?(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number | null;
+  wallSeconds(): number;
+  /** The fee the engine will charge. */
+  feeFor(kind: 'payment' | 'payout', environment: Environment, amount: number, paymentMethod: string): number;
   /**
    * Brings a transaction to its final status now (batch rehearsal): the provider decides at once,
    * and one that would wait (no answer, needs Verify) gets its outcome-table result immediately.
    */
-  finishNow?(transactionId: string, phoneNumber: string): { status: string; failedCode: string | null } | null;
+  finishNow(transactionId: string, phoneNumber: string): { status: string; failedCode: string | null } | null;
 }
 
 

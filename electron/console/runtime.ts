@@ -10,7 +10,7 @@ import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
 import { TypedEmitter } from '../../shared/events';
 import { createClient, type ClientOptions } from '../client';
-import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '../../packages/sandbox/src/engine';
+import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
@@ -186,7 +186,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
   core.sweeper.poke();
 
-  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.url ?? null });
+  logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.api.url ?? null });
   let closed = false;
   return {
     handlers: core.handlers,
@@ -208,7 +208,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       unrouteProcessLog();
       await logger.close();
     },
-    engineUrl: engine?.url ?? null,
+    engineUrl: engine?.api.url ?? null,
     journal,
     logPath: logger.path,
     engine,

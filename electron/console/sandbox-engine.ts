@@ -1,10 +1,10 @@
 /**
- * Adapts the in-process engine's handle to the console's `SandboxControl`: one seeded application
+ * Adapts the in-process engine's ports to the console's `SandboxControl`: one seeded application
  * (the first active one with sandbox keys) is the built-in "Local sandbox" profile's.
  */
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
-import { ControlError, feeFor, setCustomerOutcome, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '../../packages/sandbox/src/engine';
+import { ControlError, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '@paydesk/sandbox';
 import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
 import type { SandboxControl } from './deps';
 import { HandlerFailure } from './handlers/context';
@@ -51,12 +51,12 @@ function controlInputError<T>(run: () => T): T {
 }
 
 export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { appId: string } {
-  const appId = pickApplication(handle.seedInfo()).id;
-  const application = () => handle.seedInfo().find((app) => app.id === appId) ?? pickApplication(handle.seedInfo());
+  const appId = pickApplication(handle.api.applications()).id;
+  const application = () => handle.api.applications().find((app) => app.id === appId) ?? pickApplication(handle.api.applications());
 
   const control: SandboxControl & { appId: string } = {
     appId,
-    url: handle.url,
+    url: handle.api.url,
     keys(): SandboxKeys[] {
       return application()
         .keys.filter((key) => key.active)
@@ -64,19 +64,19 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
     },
     state() {
       return {
-        maintenance: handle.settings.maintenance,
-        settleMs: handle.settings.settleMs,
+        maintenance: handle.control.settings().maintenance,
+        settleMs: handle.control.settings().settleMs,
         clockOffsetSeconds: handle.clock.offsetSeconds(),
-        webhookUrl: handle.webhookUrl(appId),
+        webhookUrl: handle.webhooks.url(appId),
       };
     },
     walletBalance(environment: Environment) {
-      return { balance: handle.walletBalance(appId, environment), currency: application().currency };
+      return { balance: handle.control.walletBalance(appId, environment), currency: application().currency };
     },
-    ledger: (environment) => [...handle.ledger(appId, environment)].reverse(),
-    topUp: (environment, amount, reason) => asInputError(() => ({ balance: handle.topUp(appId, environment, amount, reason) })),
+    ledger: (environment) => [...handle.control.ledger(appId, environment)].reverse(),
+    topUp: (environment, amount, reason) => asInputError(() => ({ balance: handle.control.topUp(appId, environment, amount, reason) })),
     settleNow(transactionId) {
-      const result = handle.settleNow(transactionId);
+      const result = handle.control.settleNow(transactionId);
       if (!result) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no transaction ${transactionId}.`);
       return result;
     },
@@ -85,53 +85,53 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       return { clockOffsetSeconds: handle.clock.offsetSeconds() };
     },
     resetClock() {
-      const { removedSeconds } = handle.resetClock();
+      const { removedSeconds } = handle.clock.reset();
       return { clockOffsetSeconds: handle.clock.offsetSeconds(), removedSeconds };
     },
-    setMaintenance: (on) => handle.setMaintenance(on),
+    setMaintenance: (on) => handle.control.setMaintenance(on),
     onStatusChange(listener) {
       return handle.onEvent((event) => {
         if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to });
       });
     },
-    transaction: (transactionId) => handle.transaction(transactionId),
-    feeFor: (kind, _environment, amount) => feeFor(handle.db, kind, amount),
+    transaction: (transactionId) => handle.control.transaction(transactionId),
+    feeFor: (kind, _environment, amount) => handle.api.feeFor(kind, amount),
     finishNow(transactionId, phoneNumber) {
-      if (!handle.settleNow(transactionId)) return null;
-      let tx = handle.transaction(transactionId);
+      if (!handle.control.settleNow(transactionId)) return null;
+      let tx = handle.control.transaction(transactionId);
       if (tx && !isFinalStatus(tx.status)) {
         const outcome = sandboxOutcomeFor(phoneNumber);
-        setCustomerOutcome(handle.ctx, transactionId, {
+        handle.control.setCustomerOutcome(transactionId, {
           status: outcome.finalStatus,
           ...(outcome.failedCode ? { failed_code: outcome.failedCode } : {}),
           notify: true,
           now: true,
         });
-        handle.settleNow(transactionId);
-        tx = handle.transaction(transactionId);
+        handle.control.settleNow(transactionId);
+        tx = handle.control.transaction(transactionId);
       }
       return tx ? { status: tx.status, failedCode: tx.failed_code } : null;
     },
     requests: (query) => handle.inspector.list(query),
     wallSeconds: () => handle.clock.wallSeconds(),
-    revealSecret: (which) => (which === 'adminToken' ? handle.adminToken : handle.webhookSecret(appId)),
+    revealSecret: (which) => (which === 'adminToken' ? handle.control.adminToken : handle.webhooks.secret(appId)),
     deliveries(cursor) {
-      const currentUrl = handle.webhookUrl(appId);
+      const currentUrl = handle.webhooks.url(appId);
       // Newest first, as the panel lists them; one page of the engine's default size.
-      const page = asInputError(() => handle.deliveryPage({ appId, cursor }));
+      const page = asInputError(() => handle.webhooks.deliveryPage({ appId, cursor }));
       return { deliveries: page.deliveries.map((delivery) => toDelivery(delivery, currentUrl)), nextCursor: page.nextCursor };
     },
     redeliver(id) {
-      if (handle.delivery(id)?.appId !== appId) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
-      asInputError(() => handle.redeliver(id));
+      if (handle.webhooks.delivery(id)?.appId !== appId) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no webhook delivery ${id}.`);
+      asInputError(() => handle.webhooks.redeliver(id));
     },
-    setWebhookUrl: (url) => asInputError(() => handle.setWebhookUrl(appId, url)),
-    scenarios: () => handle.scenarios.list(),
-    addScenario: (spec) => controlInputError(() => handle.scenarios.add(spec)),
+    setWebhookUrl: (url) => asInputError(() => handle.webhooks.setUrl(appId, url)),
+    scenarios: () => handle.control.scenarios.list(),
+    addScenario: (spec) => controlInputError(() => handle.control.scenarios.add(spec)),
     removeScenario(scenarioId) {
-      if (!handle.scenarios.remove(scenarioId)) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no scenario ${scenarioId}.`);
+      if (!handle.control.scenarios.remove(scenarioId)) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no scenario ${scenarioId}.`);
     },
-    recording: (query) => handle.recording({ ...query, appId }),
+    recording: (query) => handle.inspector.recording({ ...query, appId }),
   };
   return control;
 }

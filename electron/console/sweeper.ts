@@ -84,7 +84,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     if (entry.batch_id && hooks.isBatchRunning(entry.batch_id) && entry.state === 'outcome_unknown') return false;
     if (entry.state === 'known') {
       if (context.verifying.has(entry.id)) return false;
-      const local = profile.builtIn ? (deps.engine?.transaction?.(entry.transaction_id!) ?? null) : null;
+      const local = profile.builtIn ? (deps.engine?.transaction(entry.transaction_id!) ?? null) : null;
       if (local) return recordObserved(db, entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now()).changed;
       const client = context.clientFor(profile);
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transaction_id!) : await client.retrievePayout(entry.transaction_id!);

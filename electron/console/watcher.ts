@@ -84,7 +84,7 @@ export function createWatcher(context: Context): Watcher {
     if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
     if (context.verifying.has(journalId)) return; // the Verify in flight records the whole object
     // The local sandbox's push comes from the engine in this process: read it there, not over HTTP.
-    const local = profile.builtIn ? (deps.engine?.transaction?.(entry.transactionId) ?? null) : null;
+    const local = profile.builtIn ? (deps.engine?.transaction(entry.transactionId) ?? null) : null;
     if (local) {
       const observed = recordObserved(deps.journal, journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, deps.clock.now());
       deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });

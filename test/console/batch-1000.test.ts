@@ -10,6 +10,7 @@ import { countRows } from '../../electron/console/batch/store';
 import { systemClock } from '../../electron/console/deps';
 import { expectOk, startRuntime } from './helpers';
 import { OUTCOME_PHONES, batchCsv, batchReaches, until } from './batch-helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
@@ -26,11 +27,11 @@ afterAll(async () => {
 
 it('sends 1,000 rows on every outcome number: one engine transaction per row, final statuses as the outcome table says, and the wallet adds up', async () => {
   const engine = runtime.engine!;
-  const appId = engine.seedInfo()[0]!.id;
+  const appId = engine.api.applications()[0]!.id;
   const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'thousand.csv', text: batchCsv(1000), paymentMethod: 'momo_cm' }));
   expect(batch.counts).toMatchObject({ rows: 1000, valid: 1000, invalid: 0 });
   const confirmation = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));
-  const before = engine.walletBalance(appId, 'sandbox');
+  const before = engine.control.walletBalance(appId, 'sandbox');
   const done = batchReaches(runtime, batch.id, ['done', 'interrupted', 'cancelled']);
   expectOk(await runtime.handlers['batches:start']({ batchId: batch.id, confirmationToken: confirmation.confirmationToken }));
   const finished = await done;
@@ -54,7 +55,7 @@ it('sends 1,000 rows on every outcome number: one engine transaction per row, fi
   }
 
   // One to one: the engine holds exactly the batch's rows, each once, as sent.
-  const engineRows = engine.db
+  const engineRows = engineInternals(engine).db
     .prepare(`SELECT external_id, amount, fee, phone_number, status FROM transactions WHERE kind = 'payout' AND external_id LIKE ? ORDER BY external_id`)
     .all(`${batch.id}-%`) as { external_id: string; amount: number; fee: number; phone_number: string; status: string }[];
   expect(engineRows).toHaveLength(1000);
@@ -68,5 +69,5 @@ it('sends 1,000 rows on every outcome number: one engine transaction per row, fi
   const debited = engineRows.reduce((sum, row) => sum + row.amount + row.fee, 0);
   const refunded = engineRows.filter((row) => row.status === 'failed' || row.status === 'cancelled').reduce((sum, row) => sum + row.amount + row.fee, 0);
   expect(refunded).toBeGreaterThan(0);
-  expect(engine.walletBalance(appId, 'sandbox')).toBe(before - debited + refunded);
+  expect(engine.control.walletBalance(appId, 'sandbox')).toBe(before - debited + refunded);
 }, 240_000);

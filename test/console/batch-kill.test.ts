@@ -15,6 +15,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/consol
 import { expectOk, tempDir, virtualClock } from './helpers';
 import { batchReaches } from './batch-helpers';
 import { startGateProxy, type GateProxy } from './gate-proxy';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const ROWS = 60;
 const dir = tempDir('paydesk-batch-kill-');
@@ -33,8 +34,8 @@ afterAll(async () => {
 
 it('never pays a row twice when the console is killed mid-batch: interrupted on restart, unknown rows looked up, one engine transaction per row', async () => {
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
-  proxy = await startGateProxy(engine.url);
-  const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  proxy = await startGateProxy(engine.api.url);
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   let batchId = '';
   // Row 20 reaches the engine but its answer never comes back; row 21 never reaches the engine.
   proxy.decide = (request) => (request.externalId === `${batchId}-20` ? 'forward-then-hang' : request.externalId === `${batchId}-21` ? 'hang' : 'forward');
@@ -84,7 +85,7 @@ it('never pays a row twice when the console is killed mid-batch: interrupted on 
   expect(postsOf(21)).toBe(2); // lost before the kill: not found, sent again with the same id
   const final = expectOk(await runtime.handlers['batches:get']({ batchId }));
   expect(final.batch.counts).toMatchObject({ accepted: ROWS, unknown: 0, notSent: 0, rejected: 0 });
-  const counts = engine.db.prepare(`SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${batchId}-%`) as { external_id: string; n: number }[];
+  const counts = engineInternals(engine).db.prepare(`SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${batchId}-%`) as { external_id: string; n: number }[];
   expect(counts).toHaveLength(ROWS);
   expect(counts.every((row) => row.n === 1)).toBe(true);
   expect(new Set(counts.map((row) => row.external_id))).toEqual(new Set(final.rows.map((row) => row.externalId)));

@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
@@ -40,7 +41,7 @@ beforeAll(async () => {
     if (request.method === 'POST') log.push(`POST ${request.externalId}`);
     return decide(request);
   };
-  const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   profileInput = {
     name: 'Finance through a proxy',
     baseUrl: proxy.url,
@@ -69,7 +70,7 @@ async function confirmed(count: number, tag: string, phone: (index: number) => s
 }
 
 function engineCount(externalId: string): number {
-  return (runtime.engine!.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
+  return (engineInternals(runtime.engine!).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
 }
 
 /** The proxy answers the first POST of `externalId` with a 429 asking to wait `seconds`, and forwards the rest. */
@@ -221,7 +222,7 @@ describe('a batch on a flaky service', () => {
     expect(summary).toMatchObject({ rows: 4, accepted: 4, walletRestored: true });
     // (An earlier batch's follow-up may still read statuses through the proxy: GETs by transaction id.)
     expect(proxy.seen.slice(before).filter((request) => request.method !== 'GET' || request.path.includes(batch.id))).toEqual([]);
-    expect(runtime.engine!.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?').get(`rh%-${batch.id}-%`)).toEqual({ n: 4 });
+    expect(engineInternals(runtime.engine!).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?').get(`rh%-${batch.id}-%`)).toEqual({ n: 4 });
   });
 
   it('asks for the batch total typed on a live profile before it issues a confirmation', async () => {

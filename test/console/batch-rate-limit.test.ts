@@ -10,6 +10,7 @@ import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engin
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectOk, tempDir, virtualClock } from './helpers';
 import { batchCsv, batchReaches } from './batch-helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const dir = tempDir('paydesk-batch-rate-');
 let engine: EngineHandle | undefined;
@@ -33,11 +34,11 @@ it('waits out the engine\'s 429 Retry-After and sends each row once', async () =
     return sleep(ms, signal);
   };
   runtime = await createConsoleRuntime({ userDataDir: join(dir, 'console'), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
-  const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const profile = expectOk(
     await runtime.handlers['profiles:save']({
       name: 'Rate limited',
-      baseUrl: engine.url,
+      baseUrl: engine.api.url,
       environment: 'sandbox',
       headerWord: 'SVC',
       paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
@@ -64,7 +65,7 @@ it('waits out the engine\'s 429 Retry-After and sends each row once', async () =
   expect(refusals.length).toBeGreaterThan(0);
   expect(refusals.length).toBeLessThanOrEqual(6);
   expect(waits.filter((ms) => ms >= 1000).length).toBeGreaterThanOrEqual(1);
-  const counts = engine.db.prepare('SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id').all(`${batch.id}-%`) as { n: number }[];
+  const counts = engineInternals(engine).db.prepare('SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id').all(`${batch.id}-%`) as { n: number }[];
   expect(counts).toHaveLength(7);
   expect(counts.every((row) => row.n === 1)).toBe(true);
 }, 60_000);

@@ -10,6 +10,7 @@ import { countRows } from '../../electron/console/batch/store';
 import type { BatchProgress } from '../../shared/api';
 import { expectOk, startRuntime, tempDir, virtualClock } from './helpers';
 import { batchCsv, batchReaches, until } from './batch-helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 const SEED = Number(process.env.PAYDESK_STOPS_SEED ?? Date.now() % 100_000);
@@ -85,7 +86,7 @@ it(`pays each of 1,000 rows exactly once through random pauses, resumes and a st
     await until(runtime, ['batch:progress', 'transaction:changed'], () => countRows(runtime.journal, batchId).counts.completed === 1000);
     await runtime.followUpsIdle();
     expect(countRows(runtime.journal, batchId).counts).toMatchObject({ valid: 1000, accepted: 1000, completed: 1000, notSent: 0, pending: 0, unknown: 0, rejected: 0 });
-    const perRow = runtime.engine!.db.prepare('SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id').all(`${batchId}-%`) as { n: number }[];
+    const perRow = engineInternals(runtime.engine!).db.prepare('SELECT external_id, COUNT(*) AS n FROM transactions WHERE external_id LIKE ? GROUP BY external_id').all(`${batchId}-%`) as { n: number }[];
     expect(perRow).toHaveLength(1000);
     expect(perRow.filter((row) => row.n !== 1)).toEqual([]);
     // The rate limit did bite: rows waited out 429s (each a row `not_sent`, then sent again).

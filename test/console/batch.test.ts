@@ -8,6 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFail, expectOk, startRuntime } from './helpers';
 import { BATCH_HEADER, batchCsv, batchReaches } from './batch-helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
@@ -101,7 +102,7 @@ describe('confirming and sending', () => {
       expect(entry.transaction).toMatchObject({ kind: 'payout', externalId: row.externalId, batch: { batchId: batch.id, rowNumber: row.rowNumber } });
       expect(entry.timeline.at(-1)).toMatchObject({ type: 'request_sent' });
     }
-    const engineRows = runtime.engine!.db.prepare(`SELECT external_id, amount FROM transactions WHERE external_id LIKE ? ORDER BY external_id`).all(`${batch.id}-%`);
+    const engineRows = engineInternals(runtime.engine!).db.prepare(`SELECT external_id, amount FROM transactions WHERE external_id LIKE ? ORDER BY external_id`).all(`${batch.id}-%`);
     expect(engineRows).toHaveLength(6);
     expect(engineRows).toContainEqual({ external_id: `${batch.id}-7`, amount: 6001 });
     // A batch that has started is no longer a draft.
@@ -123,31 +124,31 @@ describe('confirming and sending', () => {
   });
 
   it('refuses a batch over the wallet balance before anything is sent', async () => {
-    const balance = runtime.engine!.walletBalance(runtime.engine!.seedInfo()[0]!.id, 'sandbox');
+    const balance = runtime.engine!.control.walletBalance(runtime.engine!.api.applications()[0]!.id, 'sandbox');
     const text = batchCsv(2, { phone: () => '+237650000001', amount: () => Math.ceil(balance / 2), tag: 'Too much' });
     const { batch } = expectOk(await handlers()['batches:import']({ fileName: 'big.csv', text, paymentMethod: 'momo_cm' }));
     expect(expectOk(await handlers()['batches:preview']({ batchId: batch.id })).overBalance).toBe(true);
     expectFail(await handlers()['batches:prepare']({ batchId: batch.id }), 'INSUFFICIENT_FUNDS');
-    expect(runtime.engine!.db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`${batch.id}-%`)).toEqual({ n: 0 });
+    expect(engineInternals(runtime.engine!).db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`${batch.id}-%`)).toEqual({ n: 0 });
   });
 
   it('rehearses on the local engine with distinct external ids, shows the rows that would fail, and leaves the wallet as it was', async () => {
-    const appId = runtime.engine!.seedInfo()[0]!.id;
+    const appId = runtime.engine!.api.applications()[0]!.id;
     const text = batchCsv(10, { tag: 'Rehearsed' });
     const { batch } = expectOk(await handlers()['batches:import']({ fileName: 'rehearse.csv', text, paymentMethod: 'momo_cm' }));
-    const before = runtime.engine!.walletBalance(appId, 'sandbox');
+    const before = runtime.engine!.control.walletBalance(appId, 'sandbox');
     const summary = expectOk(await handlers()['batches:rehearse']({ batchId: batch.id }));
     expect(summary).toMatchObject({ rows: 10, accepted: 10, rejected: 0, walletRestored: true });
     // 02, 03, 04, 05, 06, 07 fail, 09 is cancelled; 01, 08 (after Verify) and the ordinary number complete.
     expect(summary.wouldFail).toBe(7);
-    expect(runtime.engine!.walletBalance(appId, 'sandbox')).toBe(before);
+    expect(runtime.engine!.control.walletBalance(appId, 'sandbox')).toBe(before);
     const detail = expectOk(await handlers()['batches:get']({ batchId: batch.id }));
     expect(detail.rows.map((row) => row.rehearsal?.status)).toEqual(['completed', 'failed', 'failed', 'failed', 'failed', 'failed', 'failed', 'completed', 'cancelled', 'completed']);
     expect(detail.rows[3]!.rehearsal).toMatchObject({ failedCode: 'EXPIRED', wouldFail: true });
     expect(detail.batch.counts.notSent).toBe(10);
     expect(detail.rows.every((row) => row.journalId === null)).toBe(true);
-    const rehearsed = runtime.engine!.db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`rh%-${batch.id}-%`) as { n: number };
+    const rehearsed = engineInternals(runtime.engine!).db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`rh%-${batch.id}-%`) as { n: number };
     expect(rehearsed.n).toBe(10);
-    expect(runtime.engine!.db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`${batch.id}-%`)).toEqual({ n: 0 });
+    expect(engineInternals(runtime.engine!).db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ?`).get(`${batch.id}-%`)).toEqual({ n: 0 });
   });
 });

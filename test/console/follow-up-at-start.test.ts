@@ -9,6 +9,7 @@ import { startEngine } from '../../packages/sandbox/src/engine';
 import { countRows } from '../../electron/console/batch/store';
 import { expectOk, startRuntime, tempDir } from './helpers';
 import { batchCsv, batchReaches, until } from './batch-helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 it('shows the rows that settled while the console was stopped as final soon after it starts again', async () => {
   const dir = tempDir('paydesk-follow-up-');
@@ -30,7 +31,7 @@ it('shows the rows that settled while the console was stopped as final soon afte
   // While the console is stopped, the sandbox moves on: its hour passes and every payout settles.
   const alone = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'sandbox.db') });
   alone.clock.advance(3_600);
-  const settled = alone.db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ? AND status = 'completed'`).get(`${batchId}-%`) as { n: number };
+  const settled = engineInternals(alone).db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE external_id LIKE ? AND status = 'completed'`).get(`${batchId}-%`) as { n: number };
   await alone.stop();
   expect(settled.n).toBe(20);
 

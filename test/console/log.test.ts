@@ -66,7 +66,7 @@ describe('the console log after a send with a secret from the real keychain', ()
 
   it('holds no secret: neither the keychain secret nor any engine key, even when a line quotes one', async () => {
     runtime = await startRuntime();
-    const [app] = runtime.engine!.seedInfo();
+    const [app] = runtime.engine!.api.applications();
     const paymentKey = app!.keys.find((key) => key.environment === 'sandbox' && key.type === 'payment')!;
     const profile = expectOk(
       await runtime.handlers['profiles:save']({

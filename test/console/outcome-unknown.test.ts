@@ -63,7 +63,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
-  const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const profile = expectOk(
     await runtime.handlers['profiles:save']({
       name: 'Through a flaky network',
@@ -154,7 +154,7 @@ describe('a POST that gets no answer', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const keys = runtime.engine!.seedInfo()[0]!.keys;
+    const keys = runtime.engine!.api.applications()[0]!.keys;
     const profile = expectOk(
       await runtime.handlers['profiles:save']({
         name: 'Nobody home',

@@ -15,6 +15,7 @@ import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engin
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectFail, expectOk, tempDir, virtualClock } from './helpers';
 import { startGateProxy, type GateProxy } from './gate-proxy';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const dir = tempDir('paydesk-payment-kill-');
 let engine: EngineHandle | undefined;
@@ -32,10 +33,10 @@ afterAll(async () => {
 
 it('finds a payment whose answer never came after a kill -9, as outcome unknown, and never sends it twice', async () => {
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
-  proxy = await startGateProxy(engine.url);
+  proxy = await startGateProxy(engine.api.url);
   const externalId = `PAY-kill-${Date.now()}`;
   proxy.decide = (request) => (request.externalId === externalId ? 'forward-then-hang' : 'forward');
-  const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const userData = join(dir, 'console');
   child = spawn(process.execPath, ['--import', 'tsx', 'test/console/fixtures/batch-kill-child.ts', userData, proxy.url, `payment:${externalId}`], {
     env: { ...process.env, PAYDESK_TEST_KEYS: JSON.stringify(keys) },
@@ -70,5 +71,5 @@ it('finds a payment whose answer never came after a kill -9, as outcome unknown,
   expect(expectOk(await runtime.handlers['transactions:get']({ journalId: entry.id })).transaction.state).toBe('known');
   const posts = proxy.seen.filter((request) => request.method === 'POST' && request.externalId === externalId);
   expect(posts).toHaveLength(1);
-  expect((engine.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n).toBe(1);
+  expect((engineInternals(engine).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n).toBe(1);
 }, 60_000);

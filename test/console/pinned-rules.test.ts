@@ -41,18 +41,18 @@ describe('a batch whose total equals the wallet balance', () => {
 
   it('is accepted by the preview and the confirmation; one minor unit less in the wallet is over the balance', async () => {
     const engine = runtime.engine!;
-    const appId = engine.seedInfo()[0]!.id;
+    const appId = engine.api.applications()[0]!.id;
     const text = batchCsv(3, { phone: () => '+237650000001', amount: (index) => 10_000 + index, tag: 'Exact' });
     const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'exact.csv', text, paymentMethod: 'momo_cm' }));
     const first = expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id }));
     expect(first.feesKnown).toBe(true);
     // The wallet to exactly the batch's total debit (amounts plus fees).
-    engine.topUp(appId, 'sandbox', first.totalDebit - engine.walletBalance(appId, 'sandbox'), 'exact balance for the test');
+    engine.control.topUp(appId, 'sandbox', first.totalDebit - engine.control.walletBalance(appId, 'sandbox'), 'exact balance for the test');
     const exact = expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id }));
     expect(exact).toMatchObject({ balance: first.totalDebit, totalDebit: first.totalDebit, overBalance: false });
     expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));
 
-    engine.topUp(appId, 'sandbox', -1, 'one minor unit short');
+    engine.control.topUp(appId, 'sandbox', -1, 'one minor unit short');
     expect(expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id })).overBalance).toBe(true);
     expectFail(await runtime.handlers['batches:prepare']({ batchId: batch.id }), 'INSUFFICIENT_FUNDS');
   });

@@ -85,7 +85,7 @@ beforeAll(async () => {
     expectOk(await runtime.handlers['transactions:lookup']({ id: p.ext, by: 'external_id', kind: 'payment' }));
   }
   // The lost callbacks are 20 minutes old when the file is matched (threshold: 15).
-  runtime.engine!.advanceClock(20 * 60);
+  runtime.engine!.clock.advance(20 * 60);
   const now = runtime.engine!.clock.nowMicros() / 1000;
   summary = await reconcile(runtime, merchantFile(), {
     processingMinutes: 15,

@@ -23,7 +23,7 @@ export async function startEngineTimeRuntime(dir = tempDir('paydesk-reconcile-')
     now: engineNow,
     async sleep(ms, signal) {
       if (signal?.aborted) throw new Error('aborted');
-      runtime?.engine?.advanceClock(ms / 1000);
+      runtime?.engine?.clock.advance(ms / 1000);
       await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new Error('aborted');
     },
@@ -42,10 +42,10 @@ export async function closeRuntime(runtime: Runtime | undefined, removeDir = tru
 /** The merchant's own backend: a client of the engine's public API with the sandbox keys. */
 export function merchantClient(runtime: Runtime): PaydeskClient {
   const engine = runtime.engine!;
-  const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const key = (type: 'payment' | 'payout') => keys.find((k) => k.type === type)!;
   return createClient(
-    { baseUrl: engine.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey },
+    { baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey },
     async (publicKey) => keys.find((k) => k.publicKey === publicKey)!.secretKey,
     { now: () => engine.clock.wallSeconds() * 1000, retry: { attempts: 1 } },
   );
@@ -65,7 +65,7 @@ export async function createAtService(runtime: Runtime, client: PaydeskClient, k
     if (result.kind === 'api-error' && result.httpStatus === 429) {
       // Several creators are told at once: only one moves the clock (to the next one-minute
       // window), or it would run past the 5-minute timestamp window of requests in flight.
-      if (Math.floor(clock.nowSeconds() / 60) === sentMinute) runtime.engine!.advanceClock(result.retryAfterSeconds ?? 1);
+      if (Math.floor(clock.nowSeconds() / 60) === sentMinute) runtime.engine!.clock.advance(result.retryAfterSeconds ?? 1);
       continue;
     }
     throw new Error(`create failed: ${JSON.stringify(result).slice(0, 300)}`);
@@ -75,9 +75,9 @@ export async function createAtService(runtime: Runtime, client: PaydeskClient, k
 /** Settles a transaction now through the control API (the provider decides; +237650000008 stays processing). */
 export async function settleViaControlApi(runtime: Runtime, transactionId: string): Promise<string> {
   const engine = runtime.engine!;
-  const response = await fetch(`${engine.url}/_sandbox/transactions/${transactionId}/settle`, {
+  const response = await fetch(`${engine.api.url}/_sandbox/transactions/${transactionId}/settle`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${engine.control.adminToken}`, 'content-type': 'application/json' },
     body: '{}',
   });
   const body = (await response.json()) as { data?: { status?: string } };

@@ -37,7 +37,7 @@ beforeAll(async () => {
     .run();
   const periodEnd = engineNow() + 60_000;
   // Two hours later (engine time), after the period's end: not this run's business.
-  engine.advanceClock(2 * 3600);
+  engine.clock.advance(2 * 3600);
   await create('late-x', 2222, '+237650000001');
   expectOk(await runtime.handlers['transactions:lookup']({ id: 'late-x', by: 'external_id', kind: 'payment' }));
   await merchant.close();

@@ -17,11 +17,11 @@ beforeAll(async () => {
     await settleViaControlApi(runtime, await createAtService(runtime, merchant, kind, request(ext, 1500, '+237650000001')));
   }
   await merchant.close();
-  const keys = runtime.engine!.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const profile = expectOk(
     await runtime.handlers['profiles:save']({
       name: 'Hosted service',
-      baseUrl: runtime.engine!.url,
+      baseUrl: runtime.engine!.api.url,
       environment: 'sandbox',
       headerWord: 'SVC',
       paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,

@@ -132,7 +132,7 @@ describe('reconciling against the service', () => {
     await create('extra-1', 1234, '+237650000001');
     // The console looked this one up earlier: it is in the journal, not in the file.
     expectOk(await runtime.handlers['transactions:lookup']({ id: 'extra-1', by: 'external_id', kind: 'payment' }));
-    runtime.engine!.advanceClock(20 * 60);
+    runtime.engine!.clock.advance(20 * 60);
 
     const period = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() + 86_400_000 * 2).toISOString() };
     const file = 'external_id,kind,amount,expected_status\nok-1,payment,5000,paid\nok-po,payout,2000,completed\namt-1,payment,5100,paid\nfailed-1,payment,5000,paid\nlost-1,payment,5000,paid\nnobody-1,payment,900,\n';

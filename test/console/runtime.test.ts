@@ -27,7 +27,7 @@ beforeAll(async () => {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
   }
   runtime = await startRuntime();
-  for (const key of runtime.engine!.seedInfo()[0]!.keys) secretsUsed.add(key.secretKey);
+  for (const key of runtime.engine!.api.applications()[0]!.keys) secretsUsed.add(key.secretKey);
 });
 
 afterAll(async () => {
@@ -65,7 +65,7 @@ describe('local sandbox profile', () => {
     const settle = runtime.on('watch:progress', (p) => {
       if (p.attempt === 2) {
         const entry = runtime.journal.prepare('SELECT transaction_id FROM entries WHERE id = ?').get(p.journalId) as { transaction_id: string };
-        runtime.engine!.settleNow(entry.transaction_id);
+        runtime.engine!.control.settleNow(entry.transaction_id);
       }
     });
     const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest() }));
@@ -88,7 +88,7 @@ describe('local sandbox profile', () => {
   it('verifies a needs-verify payment: it completes only when Verify asks the provider', async () => {
     const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ phone_number: '+237650000008', external_id: 'ORDER-needs-verify-1' }) }));
     expect(created.externalId).toBe('ORDER-needs-verify-1');
-    runtime.engine!.settleNow(created.transactionId!);
+    runtime.engine!.control.settleNow(created.transactionId!);
     const verified = expectOk(await runtime.handlers['transactions:verify']({ journalId: created.id }));
     expect(verified.transaction.status).toBe('completed');
     expect(verified.message.length).toBeGreaterThan(0);
@@ -196,7 +196,7 @@ describe('payout confirmation', () => {
     // The payout is followed up like a payment: verify and lookup use the payout endpoints.
     const payout = sent.rows[0]!;
     expect(payout.kind).toBe('payout');
-    runtime.engine!.settleNow(payout.transactionId!);
+    runtime.engine!.control.settleNow(payout.transactionId!);
     expect(expectOk(await runtime.handlers['transactions:verify']({ journalId: payout.id })).transaction.status).toBe('completed');
     const found = expectOk(await runtime.handlers['transactions:lookup']({ id: payout.transactionId!, by: 'transaction_id', kind: 'payout' }));
     expect(found).toMatchObject({ found: true, transaction: { id: payout.id, status: 'completed' } });

@@ -60,7 +60,7 @@ describe('sandbox access for a developer', () => {
     const { value: secret } = expectOk(await runtime.handlers['sandbox:revealSecret']({ which: 'webhookSecret' }));
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     const created = expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ phone_number: '+237650000001' }) }));
-    runtime.engine!.settleNow(created.transactionId!);
+    runtime.engine!.control.settleNow(created.transactionId!);
     await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const delivery = received[0]!;
     expect(verify(secret, delivery.headers, delivery.body)).toBe(true);

@@ -35,7 +35,7 @@ describe('a status pushed by the local sandbox', () => {
   it('stores the whole transaction: failed code, the stored object and its timestamps, without Verify', async () => {
     const created = await createAndOutwait('+237650000002');
     const failed = nextEvent(runtime, 'transaction:changed', (e) => e.journalId === created.id && e.status === 'failed');
-    runtime.engine!.settleNow(created.transactionId!);
+    runtime.engine!.control.settleNow(created.transactionId!);
     await failed;
     await runtime.watchesIdle();
     const detail = expectOk(await runtime.handlers['transactions:get']({ journalId: created.id }));
@@ -51,7 +51,7 @@ describe('a status pushed by the local sandbox', () => {
   it('records a completed one the same way, with its fee and net amount', async () => {
     const created = await createAndOutwait('+237650000001');
     const completed = nextEvent(runtime, 'transaction:changed', (e) => e.journalId === created.id && e.status === 'completed');
-    runtime.engine!.settleNow(created.transactionId!);
+    runtime.engine!.control.settleNow(created.transactionId!);
     await completed;
     await runtime.watchesIdle();
     const detail = expectOk(await runtime.handlers['transactions:get']({ journalId: created.id }));
@@ -64,7 +64,7 @@ describe('a status pushed by the local sandbox', () => {
 describe('a status push after Verify', () => {
   it('adds no second event when Verify has already recorded the change', async () => {
     const created = await createAndOutwait('+237650000008');
-    runtime.engine!.settleNow(created.transactionId!);
+    runtime.engine!.control.settleNow(created.transactionId!);
     const verified = expectOk(await runtime.handlers['transactions:verify']({ journalId: created.id }));
     expect(verified.transaction.status).toBe('completed');
     await runtime.watchesIdle();

@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('Outcome unknown in Chromium', () => {
   it('looks the payment up, then sends it again with the same external id only because it never arrived', async () => {
-    const key = h.runtime.engine!.seedInfo()[0]!.keys.find((k) => k.environment === 'sandbox' && k.type === 'payment')!;
+    const key = h.runtime.engine!.api.applications()[0]!.keys.find((k) => k.environment === 'sandbox' && k.type === 'payment')!;
     // A profile that reaches the same engine through the flaky proxy, set up as a user would.
     const nav = page.getByRole('navigation', { name: 'Screens' });
     await nav.getByRole('button', { name: 'Settings' }).click();

@@ -18,10 +18,10 @@ const ids: Record<string, string> = {};
 /** The merchant's backend creates transactions at the engine; the control API settles them. */
 async function createTransactions(): Promise<void> {
   const engine = h.runtime.engine!;
-  const keys = engine.seedInfo()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const key = (type: string) => keys.find((k) => k.type === type)!;
   const client = createClient(
-    { baseUrl: engine.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey },
+    { baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey },
     async (publicKey) => keys.find((k) => k.publicKey === publicKey)!.secretKey,
   );
   const make = async (ext: string, amount: number, phone: string, kind: 'payment' | 'payout' = 'payment') => {
@@ -29,7 +29,7 @@ async function createTransactions(): Promise<void> {
     const result = kind === 'payment' ? await client.createPayment(request) : await client.initiatePayout(request);
     if (result.kind !== 'success') throw new Error(JSON.stringify(result));
     ids[ext] = result.data.transaction_id;
-    const settled = await fetch(`${engine.url}/_sandbox/transactions/${ids[ext]}/settle`, { method: 'POST', headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' }, body: '{}' });
+    const settled = await fetch(`${engine.api.url}/_sandbox/transactions/${ids[ext]}/settle`, { method: 'POST', headers: { authorization: `Bearer ${engine.control.adminToken}`, 'content-type': 'application/json' }, body: '{}' });
     expect(settled.status).toBe(200);
   };
   for (let i = 1; i <= 5; i += 1) await make(`order-${i}`, 5000 * i, '+237650000001');

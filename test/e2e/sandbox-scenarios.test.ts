@@ -46,14 +46,14 @@ describe('scenarios and recordings on the Sandbox screen', () => {
     await screenshot(page, 'sandbox-scenarios');
 
     // The engine has it: over its control API, as a developer's script sees it.
-    const listed = h.runtime.engine?.scenarios.list() ?? [];
+    const listed = h.runtime.engine?.control.scenarios.list() ?? [];
     expect(listed.map((s) => [s.match.value, s.status, s.failed_code, s.processing_seconds, s.webhooks, s.webhook_delay_seconds])).toEqual([
       ['+237677000555', 'failed', 'PAYER_NOT_FOUND', 45, 'late', 20],
     ]);
 
     await page.getByRole('button', { name: 'Remove the scenario for +237677000555' }).click();
     await page.getByText('No scenarios: the outcome table above decides.').waitFor({ timeout: STATE_TIMEOUT });
-    expect(h.runtime.engine?.scenarios.list()).toEqual([]);
+    expect(h.runtime.engine?.control.scenarios.list()).toEqual([]);
   });
 
   it('exports a HAR recording', async () => {

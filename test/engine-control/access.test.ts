@@ -25,7 +25,7 @@ describe('control API access', () => {
     ['the token without Bearer', 'TOKEN'],
     ['Basic auth', 'Basic YWRtaW46YWRtaW4='],
   ])('answers 401 INVALID_ADMIN_TOKEN for %s', async (_name, header) => {
-    const answer = await control(engine, 'GET', '/applications', undefined, { authorization: header.replace('TOKEN', engine.adminToken) });
+    const answer = await control(engine, 'GET', '/applications', undefined, { authorization: header.replace('TOKEN', engine.control.adminToken) });
     expect(answer.status).toBe(401);
     expect(answer.body.code).toBe('INVALID_ADMIN_TOKEN');
   });
@@ -35,12 +35,12 @@ describe('control API access', () => {
       const answer = await control(engine, method, path, method === 'GET' ? undefined : { enabled: true, seconds: 100 }, {});
       expect(answer.status, `${method} ${path}`).toBe(401);
     }
-    expect(engine.maintenance()).toBe(false);
+    expect(engine.control.maintenance()).toBe(false);
     expect(engine.clock.offsetSeconds()).toBe(0);
   });
 
   it('accepts the admin token (case-insensitive Bearer)', async () => {
-    const answer = await control(engine, 'GET', '/applications', undefined, { authorization: `bearer ${engine.adminToken}` });
+    const answer = await control(engine, 'GET', '/applications', undefined, { authorization: `bearer ${engine.control.adminToken}` });
     expect(answer.status).toBe(200);
   });
 
@@ -54,26 +54,26 @@ describe('control API access', () => {
   it('refuses a non-loopback caller with 403 LOOPBACK_ONLY even with the right token, before looking at the token', () => {
     const refusal = (address: string, authorization: string | undefined) => {
       try {
-        checkControlAccess(address, authorization, engine.adminToken);
+        checkControlAccess(address, authorization, engine.control.adminToken);
         return null;
       } catch (error) {
         expect(error).toBeInstanceOf(ControlError);
         return { status: (error as ControlError).status, code: (error as ControlError).code };
       }
     };
-    expect(refusal('192.168.1.20', `Bearer ${engine.adminToken}`)).toEqual({ status: 403, code: 'LOOPBACK_ONLY' });
+    expect(refusal('192.168.1.20', `Bearer ${engine.control.adminToken}`)).toEqual({ status: 403, code: 'LOOPBACK_ONLY' });
     expect(refusal('::ffff:10.0.0.5', undefined)).toEqual({ status: 403, code: 'LOOPBACK_ONLY' });
     expect(refusal('127.0.0.1', undefined)).toEqual({ status: 401, code: 'ADMIN_TOKEN_REQUIRED' });
-    expect(refusal('::1', `Bearer ${engine.adminToken}`)).toBeNull();
+    expect(refusal('::1', `Bearer ${engine.control.adminToken}`)).toBeNull();
   });
 
   it('takes the token from the options, else from the seed, and refuses a weak one', async () => {
     const given = await startEngine({ db: ':memory:', port: 0, adminToken: 'dev-admin-token-0123456789' });
-    expect(given.adminToken).toBe('dev-admin-token-0123456789');
+    expect(given.control.adminToken).toBe('dev-admin-token-0123456789');
     expect((await control(given, 'GET', '/clock')).status).toBe(200);
     await given.stop();
     await expect(startEngine({ db: ':memory:', port: 0, adminToken: 'short' })).rejects.toThrow(/adminToken must be 16 to 200 characters/);
     // A random token per start otherwise.
-    expect(engine.adminToken).toMatch(/^adm_[A-Za-z0-9_-]{32}$/);
+    expect(engine.control.adminToken).toMatch(/^adm_[A-Za-z0-9_-]{32}$/);
   });
 });

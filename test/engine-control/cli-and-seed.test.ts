@@ -40,10 +40,10 @@ describe('admin token sources', () => {
     const seed = parseSeed({ ...DEFAULT_SEED_INPUT, adminToken: 'seeded-admin-token-abcdef' });
     const engine = await startEngine({ db: ':memory:', port: 0, seed });
     try {
-      expect(engine.adminToken).toBe('seeded-admin-token-abcdef');
+      expect(engine.control.adminToken).toBe('seeded-admin-token-abcdef');
       expect((await control(engine, 'GET', '/clock')).status).toBe(200);
       const overridden = await startEngine({ db: ':memory:', port: 0, seed, adminToken: 'flag-wins-over-seed-0000' });
-      expect(overridden.adminToken).toBe('flag-wins-over-seed-0000');
+      expect(overridden.control.adminToken).toBe('flag-wins-over-seed-0000');
       await overridden.stop();
     } finally {
       await engine.stop();

@@ -13,9 +13,9 @@ export async function control<T = unknown>(
   method: string,
   path: string,
   body?: unknown,
-  headers: Record<string, string> = { authorization: `Bearer ${engine.adminToken}` },
+  headers: Record<string, string> = { authorization: `Bearer ${engine.control.adminToken}` },
 ): Promise<ControlAnswer<T>> {
-  const response = await fetch(`${engine.url}/_sandbox${path}`, {
+  const response = await fetch(`${engine.api.url}/_sandbox${path}`, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

@@ -18,9 +18,9 @@ let receiver: Receiver;
 
 /** Payments whose customer never answers: one delivery (payment.processing) each, awaited until recorded as delivered. */
 async function createDeliveries(count: number): Promise<void> {
-  const target = t.engine.deliveries().length + count;
+  const target = t.engine.webhooks.deliveries().length + count;
   const allDelivered = () => {
-    const all = t.engine.deliveries();
+    const all = t.engine.webhooks.deliveries();
     return all.length === target && all.every((delivery) => delivery.status === 'delivered');
   };
   const done = new Promise<void>((resolve) => {
@@ -38,7 +38,7 @@ async function createDeliveries(count: number): Promise<void> {
 beforeAll(async () => {
   receiver = await startReceiver();
   t = await startTestEngine({ settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
   await createDeliveries(120);
 });
 afterAll(async () => {
@@ -50,7 +50,7 @@ async function page(query: string): Promise<DeliveryPage> {
   return data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries${query}`));
 }
 
-const newestFirstIds = () => t.engine.deliveries().map((delivery) => delivery.id).reverse();
+const newestFirstIds = () => t.engine.webhooks.deliveries().map((delivery) => delivery.id).reverse();
 
 describe('GET /_sandbox/deliveries paging', () => {
   it('answers the 50 newest by default, without payloads, with the documented fields', async () => {

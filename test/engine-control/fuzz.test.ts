@@ -50,9 +50,9 @@ describe('control API under hostile input', () => {
       fc.asyncProperty(fc.constantFrom(...ROUTES), ids, ids, bodies, fc.string({ maxLength: 20 }), async ([method, template], first, second, body, query) => {
         let used = 0;
         const path = template.replace(/\{id\}/g, () => encodeURIComponent((used++ === 0 ? first : second)));
-        const response = await fetch(`${engine.url}/_sandbox${path}?${encodeURIComponent(query)}=${encodeURIComponent(query)}`, {
+        const response = await fetch(`${engine.api.url}/_sandbox${path}?${encodeURIComponent(query)}=${encodeURIComponent(query)}`, {
           method,
-          headers: { authorization: `Bearer ${engine.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { authorization: `Bearer ${engine.control.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: method === 'GET' ? undefined : body,
         });
         const text = await response.text();
@@ -65,7 +65,7 @@ describe('control API under hostile input', () => {
       { numRuns: 300 },
     );
     // Whatever was thrown at it, the engine still works.
-    engine.setMaintenance(false);
-    expect(engine.seedInfo().some((app) => app.id === 'app_paydesk_demo')).toBe(true);
+    engine.control.setMaintenance(false);
+    expect(engine.api.applications().some((app) => app.id === 'app_paydesk_demo')).toBe(true);
   });
 });

@@ -19,7 +19,7 @@ afterAll(async () => {
 function clientForApp(app: SeededApplication, environment: 'sandbox' | 'live' = 'sandbox') {
   const key = (type: 'payment' | 'payout') => app.keys.find((k) => k.environment === environment && k.type === type && k.active) as SeededKey;
   const secrets = Object.fromEntries(app.keys.map((k) => [k.publicKey, k.secretKey]));
-  return clientFor(t.engine, { baseUrl: t.engine.url, environment, paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey }, secrets);
+  return clientFor(t.engine, { baseUrl: t.engine.api.url, environment, paymentPublicKey: key('payment').publicKey, payoutPublicKey: key('payout').publicKey }, secrets);
 }
 
 async function errorCodeOf(promise: Promise<{ kind: string } & Record<string, unknown>>): Promise<string> {
@@ -92,7 +92,7 @@ describe('applications and keys', () => {
 
 describe('wallets', () => {
   it('tops up and withdraws with a reason, each a ledger entry, and refuses to go below zero', async () => {
-    const start = t.engine.walletBalance(APP, 'sandbox');
+    const start = t.engine.control.walletBalance(APP, 'sandbox');
     const topUp = data(await control<{ balance: number }>(t.engine, 'POST', `/applications/${APP}/wallets/sandbox/top-up`, { amount: 2500, reason: 'test float' }));
     expect(topUp.balance).toBe(start + 2500);
     const withdrawn = data(await control<{ balance: number }>(t.engine, 'POST', `/applications/${APP}/wallets/sandbox/withdraw`, { amount: 1000, reason: 'sweep' }));
@@ -104,7 +104,7 @@ describe('wallets', () => {
     const tooMuch = await control(t.engine, 'POST', `/applications/${APP}/wallets/sandbox/withdraw`, { amount: start + 1501, reason: 'all of it' });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: { amount: [`must be at most the balance (${start + 1500})`] } });
-    expect(t.engine.walletBalance(APP, 'sandbox')).toBe(start + 1500);
+    expect(t.engine.control.walletBalance(APP, 'sandbox')).toBe(start + 1500);
   });
 
   it('names every bad field at once, and refuses a bad environment or application', async () => {
@@ -123,7 +123,7 @@ describe('time and outcomes', () => {
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
     const early = data(await control<{ offsetSeconds: number }>(t.engine, 'POST', '/clock/advance', { seconds: 60 }));
     expect(early.offsetSeconds).toBeGreaterThanOrEqual(60);
-    expect(t.engine.transaction(created.transaction_id)?.status).toBe('processing');
+    expect(t.engine.control.transaction(created.transaction_id)?.status).toBe('processing');
     data(await control(t.engine, 'POST', '/clock/advance', { seconds: 61 }));
     await waitForStatus(t.engine, created.transaction_id, 'failed');
     const tx = ok(await t.client.retrievePayment(created.transaction_id));
@@ -144,7 +144,7 @@ describe('time and outcomes', () => {
       // A silent outcome: only verify learns it.
       const silent = ok(await t.client.createPayment(paymentBody()));
       data(await control(t.engine, 'POST', `/transactions/${silent.transaction_id}/outcome`, { status: 'cancelled', notify: false, now: true }));
-      expect(t.engine.transaction(silent.transaction_id)?.status).toBe('processing');
+      expect(t.engine.control.transaction(silent.transaction_id)?.status).toBe('processing');
       expect(ok(await t.client.verifyPayment(silent.transaction_id)).status).toBe('cancelled');
 
       const final = await control(t.engine, 'POST', `/transactions/${steered.transaction_id}/outcome`, { status: 'completed' });
@@ -170,7 +170,7 @@ describe('time and outcomes', () => {
 describe('maintenance, reset and bad requests', () => {
   it('switches maintenance mode: the public API answers 503, the control API keeps working', async () => {
     expect(data(await control<{ maintenance: boolean }>(t.engine, 'PUT', '/maintenance', { enabled: true })).maintenance).toBe(true);
-    expect(t.engine.maintenance()).toBe(true);
+    expect(t.engine.control.maintenance()).toBe(true);
     try {
       const result = await t.client.createPayment(paymentBody());
       expect(result).toMatchObject({ kind: 'api-error', code: 'MAINTENANCE_MODE', httpStatus: 503 });
@@ -186,7 +186,7 @@ describe('maintenance, reset and bad requests', () => {
     expect(badJson).toMatchObject({ status: 400, body: { success: false, code: 'MALFORMED_REQUEST' } });
     const array = await control(t.engine, 'PUT', '/maintenance', '[true]');
     expect(array.body.message).toBe('The request body must be a JSON object.');
-    const response = await fetch(`${t.engine.url}/_sandbox/maintenance`, { method: 'PUT', headers: { authorization: `Bearer ${t.engine.adminToken}`, 'content-type': 'text/plain' }, body: 'on' });
+    const response = await fetch(`${t.engine.api.url}/_sandbox/maintenance`, { method: 'PUT', headers: { authorization: `Bearer ${t.engine.control.adminToken}`, 'content-type': 'text/plain' }, body: 'on' });
     expect(response.status).toBe(415);
     const unknown = await control(t.engine, 'GET', '/nothing-here');
     expect(unknown).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', message: 'No control endpoint GET /_sandbox/nothing-here.' } });
@@ -197,8 +197,8 @@ describe('maintenance, reset and bad requests', () => {
     const created = ok(await t.client.createPayment(paymentBody()));
     const apps = data(await control<SeededApplication[]>(t.engine, 'POST', '/reset'));
     expect(apps.map((app) => app.id)).toEqual([APP]);
-    expect(t.engine.transaction(created.transaction_id)).toBeNull();
-    expect(t.engine.deliveries()).toEqual([]);
+    expect(t.engine.control.transaction(created.transaction_id)).toBeNull();
+    expect(t.engine.webhooks.deliveries()).toEqual([]);
     ok(await t.client.createPayment(paymentBody()));
   });
 });

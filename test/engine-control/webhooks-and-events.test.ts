@@ -31,7 +31,7 @@ describe('webhooks through the control API', () => {
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
     await receiver.waitFor((received) => received.length === 1);
     const listed = data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries?app_id=${APP}`));
-    await expect.poll(() => t.engine.deliveries(APP)[0]?.status).toBe('delivered');
+    await expect.poll(() => t.engine.webhooks.deliveries(APP)[0]?.status).toBe('delivered');
     const [delivery] = data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries?app_id=${APP}`)).deliveries;
     expect(listed.deliveries).toHaveLength(1);
     expect(listed.nextCursor).toBeNull();
@@ -47,7 +47,7 @@ describe('webhooks through the control API', () => {
     await receiver.waitFor((received) => received.length === 2);
     expect(receiver.received[1]?.headers['webhook-id']).toBe(delivery?.id);
     expect(receiver.received[1]?.body).toBe(receiver.received[0]?.body);
-    await expect.poll(() => t.engine.deliveries(APP)[0]?.attempts.length).toBe(2);
+    await expect.poll(() => t.engine.webhooks.deliveries(APP)[0]?.attempts.length).toBe(2);
 
     // A rotated secret signs the next deliveries.
     const rotated = data(await control<WebhookEndpoint>(t.engine, 'POST', `/applications/${APP}/webhook/rotate-secret`));
@@ -67,7 +67,7 @@ describe('webhooks through the control API', () => {
     expect((await control(t.engine, 'POST', '/deliveries/msg_nothing/redeliver')).status).toBe(404);
     expect((await control(t.engine, 'PUT', '/applications/app_nobody/webhook', { url: receiver.url })).status).toBe(404);
 
-    const [delivery] = t.engine.deliveries(APP);
+    const [delivery] = t.engine.webhooks.deliveries(APP);
     data(await control(t.engine, 'PUT', `/applications/${APP}/webhook`, { url: null }));
     const refused = await control(t.engine, 'POST', `/deliveries/${delivery?.id}/redeliver`);
     expect(refused).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
@@ -78,11 +78,11 @@ describe('webhooks through the control API', () => {
 
 describe('the live event stream', () => {
   it('streams status changes and delivery attempts as server-sent events, and only with the token', async () => {
-    const refused = await request(`${t.engine.url}/_sandbox/events`);
+    const refused = await request(`${t.engine.api.url}/_sandbox/events`);
     expect(refused.statusCode).toBe(401);
     await refused.body.dump();
 
-    const response = await request(`${t.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.adminToken}` } });
+    const response = await request(`${t.engine.api.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.control.adminToken}` } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     const events: { event: string; data: Record<string, unknown> }[] = [];
@@ -115,7 +115,7 @@ describe('the live event stream', () => {
 
   it('ends open streams when the engine stops, so stopping never hangs', async () => {
     const other = await startTestEngine();
-    const response = await request(`${other.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${other.engine.adminToken}` } });
+    const response = await request(`${other.engine.api.url}/_sandbox/events`, { headers: { authorization: `Bearer ${other.engine.control.adminToken}` } });
     const drained = response.body.text();
     await other.stop();
     await expect(drained).resolves.toContain(': paydesk sandbox events');

@@ -28,7 +28,7 @@ let t: TestEngine;
 let doc: Document;
 beforeAll(async () => {
   t = await startTestEngine({ settleMs: 0 });
-  const response = await fetch(`${t.engine.url}/openapi.json`);
+  const response = await fetch(`${t.engine.api.url}/openapi.json`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   doc = (await response.json()) as Document;
@@ -130,7 +130,7 @@ describe('the OpenAPI document', () => {
     expect(checkFull({ success: true, message: 'Payment retrieved.', data: retrieved }), JSON.stringify(checkFull.errors)).toBe(true);
 
     // Raw error answers, as sent on the wire.
-    const missingHeaders = await fetch(`${t.engine.url}/v1/payments/TE_x`);
+    const missingHeaders = await fetch(`${t.engine.api.url}/v1/payments/TE_x`);
     const body = (await missingHeaders.json()) as { code: string };
     const check401 = responseValidator('/v1/payments/{transactionId}', 'get', String(missingHeaders.status));
     expect(check401(body), JSON.stringify(check401.errors)).toBe(true);

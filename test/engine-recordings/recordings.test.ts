@@ -56,7 +56,7 @@ const harSchema = z.object({
 });
 
 async function fetchRecording(query: string): Promise<{ status: number; type: string | null; disposition: string | null; text: string }> {
-  const response = await fetch(`${t.engine.url}/_sandbox/recordings${query}`, { headers: { authorization: `Bearer ${t.engine.adminToken}` } });
+  const response = await fetch(`${t.engine.api.url}/_sandbox/recordings${query}`, { headers: { authorization: `Bearer ${t.engine.control.adminToken}` } });
   return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), text: await response.text() };
 }
 
@@ -65,13 +65,13 @@ let paymentId: string;
 beforeAll(async () => {
   receiver = await startReceiver();
   t = await startTestEngine({ settleMs: 0 });
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
   startedAt = formatTimestamp(t.engine.clock.nowMicros());
   paymentId = ok(await t.client.createPayment(paymentBody())).transaction_id;
   await waitForStatus(t.engine, paymentId, 'completed');
   await receiver.waitFor(() => receiver.received.length === 2);
   // A request that sends a secret key as the public key, and one with a secret in its query.
-  await fetch(`${t.engine.url}/v1/payments/${paymentId}?note=sk_sandbox_payment_paydeskdemo01_secret`, {
+  await fetch(`${t.engine.api.url}/v1/payments/${paymentId}?note=sk_sandbox_payment_paydeskdemo01_secret`, {
     headers: { 'X-SVC-Authorization': 'sk_sandbox_payment_paydeskdemo01_secret', 'X-SVC-Environment': 'sandbox' },
   });
 });
@@ -82,7 +82,7 @@ afterAll(async () => {
 
 function expectNoSecrets(text: string): void {
   expect(text).not.toContain('sk_sandbox_payment_paydeskdemo01_secret');
-  expect(text).not.toContain(t.engine.webhookSecret(APP));
+  expect(text).not.toContain(t.engine.webhooks.secret(APP));
   for (const webhook of receiver.received) expect(text).not.toContain(webhook.headers['webhook-signature']);
   expect(text).not.toMatch(/whsec_[A-Za-z0-9+/=]{8,}/);
 }
@@ -94,7 +94,7 @@ describe('recordings', () => {
     expect(answer.type).toContain('application/json');
     expect(answer.disposition).toMatch(/^attachment; filename="paydesk-sandbox-\d{14}\.har"$/);
     const har = harSchema.parse(JSON.parse(answer.text));
-    const requests = har.log.entries.filter((entry) => entry.request.url.startsWith(t.engine.url));
+    const requests = har.log.entries.filter((entry) => entry.request.url.startsWith(t.engine.api.url));
     const webhooks = har.log.entries.filter((entry) => entry.request.url === receiver.url);
     expect(requests.map((entry) => `${entry.request.method} ${new URL(entry.request.url).pathname} ${entry.response.status}`)).toEqual([
       'POST /v1/payments 200',
@@ -129,7 +129,7 @@ describe('recordings', () => {
     const all = harSchema.parse(JSON.parse((await fetchRecording(`?from=${startedAt}&to=${later}`)).text));
     expect(all.log.entries).toHaveLength(4);
     expect((await fetchRecording(`?format=jsonl&to=${startedAt}`)).text).toBe('');
-    expect(t.engine.recording({ format: 'jsonl', appId: 'app_other' }).counts).toEqual({ requests: 2, deliveries: 0 });
+    expect(t.engine.inspector.recording({ format: 'jsonl', appId: 'app_other' }).counts).toEqual({ requests: 2, deliveries: 0 });
   });
 
   it('refuses a bad query with a 422 naming it', async () => {

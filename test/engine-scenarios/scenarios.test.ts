@@ -35,7 +35,7 @@ describe('scenarios per transaction', () => {
     const payout = ok(await t.client.initiatePayout(paymentBody({ phone_number: '+237677000101' })));
     for (const id of [payment.transaction_id, payout.transaction_id]) {
       await waitForStatus(t.engine, id, 'failed');
-      expect(t.engine.transaction(id)).toMatchObject({ status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' });
+      expect(t.engine.control.transaction(id)).toMatchObject({ status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' });
     }
     const listed = data(await control<{ scenarios: Scenario[] }>(t.engine, 'GET', '/scenarios')).scenarios.find((s) => s.id === scenario.id);
     expect(listed?.applied).toBe(2);
@@ -52,18 +52,18 @@ describe('scenarios per transaction', () => {
     const byPhone = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000001' })));
     await waitForStatus(t.engine, byId.transaction_id, 'failed');
     await waitForStatus(t.engine, byPhone.transaction_id, 'cancelled');
-    expect(t.engine.transaction(byId.transaction_id)?.failed_code).toBe('PAYER_NOT_FOUND');
+    expect(t.engine.control.transaction(byId.transaction_id)?.failed_code).toBe('PAYER_NOT_FOUND');
     expect(data(await control(t.engine, 'DELETE', '/scenarios'))).toEqual({ removed: 2 });
   });
 
   it('stays processing for processing_seconds of engine time, then settles', async () => {
     await addScenario({ phone_number: '+237677000102', status: 'completed', processing_seconds: 90 });
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237677000102' })));
-    t.engine.advanceClock(89);
-    expect(t.engine.transaction(created.transaction_id)?.status).toBe('processing');
+    t.engine.clock.advance(89);
+    expect(t.engine.control.transaction(created.transaction_id)?.status).toBe('processing');
     // Verify asks the provider, which has not decided yet either.
     expect(ok(await t.client.verifyPayment(created.transaction_id)).status).toBe('processing');
-    t.engine.advanceClock(2);
+    t.engine.clock.advance(2);
     await waitForStatus(t.engine, created.transaction_id, 'completed');
     await control(t.engine, 'DELETE', '/scenarios');
   });
@@ -71,8 +71,8 @@ describe('scenarios per transaction', () => {
   it('notify false: the provider never reports, the transaction stays processing until Verify', async () => {
     await addScenario({ phone_number: '+237677000103', status: 'failed', failed_code: 'EXPIRED', notify: false });
     const created = ok(await t.client.initiatePayout(paymentBody({ phone_number: '+237677000103' })));
-    t.engine.advanceClock(3600);
-    expect(t.engine.transaction(created.transaction_id)?.status).toBe('processing');
+    t.engine.clock.advance(3600);
+    expect(t.engine.control.transaction(created.transaction_id)?.status).toBe('processing');
     const verified = ok(await t.client.verifyPayout(created.transaction_id));
     expect(verified).toMatchObject({ status: 'failed', failed_code: 'EXPIRED' });
     await control(t.engine, 'DELETE', '/scenarios');
@@ -144,7 +144,7 @@ describe('scenarios from the seed file and across a restart', () => {
       const client = clientFor(second);
       const seeded = ok(await client.createPayment(paymentBody({ phone_number: '+237677000201' })));
       await waitForStatus(second, seeded.transaction_id, 'failed');
-      expect(second.transaction(seeded.transaction_id)?.failed_code).toBe('SERVICE_UNAVAILABLE');
+      expect(second.control.transaction(seeded.transaction_id)?.failed_code).toBe('SERVICE_UNAVAILABLE');
       await client.close();
     } finally {
       await second.stop();

@@ -24,7 +24,7 @@ beforeAll(async () => {
       },
     ],
   });
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
 });
 afterAll(async () => {
   await t.stop();
@@ -37,13 +37,13 @@ describe('webhook rows and status changes commit together', () => {
     await receiver.waitFor((received) => received.length === 1);
 
     failCompletion = true;
-    expect(() => t.engine.settleNow(created.transaction_id)).toThrow('hook refused the change');
-    expect(t.engine.transaction(created.transaction_id)?.status).toBe('processing');
-    expect(t.engine.deliveries().map((delivery) => delivery.eventType)).toEqual(['payment.processing']);
+    expect(() => t.engine.control.settleNow(created.transaction_id)).toThrow('hook refused the change');
+    expect(t.engine.control.transaction(created.transaction_id)?.status).toBe('processing');
+    expect(t.engine.webhooks.deliveries().map((delivery) => delivery.eventType)).toEqual(['payment.processing']);
 
     failCompletion = false;
-    expect(t.engine.settleNow(created.transaction_id)).toEqual({ status: 'completed' });
-    expect(t.engine.deliveries().map((delivery) => delivery.eventType)).toEqual(['payment.processing', 'payment.completed']);
+    expect(t.engine.control.settleNow(created.transaction_id)).toEqual({ status: 'completed' });
+    expect(t.engine.webhooks.deliveries().map((delivery) => delivery.eventType)).toEqual(['payment.processing', 'payment.completed']);
     const [, completed] = await receiver.waitFor((received) => received.length === 2);
     expect(completed?.json).toMatchObject({ type: 'payment.completed', data: { transaction_id: created.transaction_id, status: 'completed' } });
   });

@@ -16,7 +16,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   t = await startTestEngine({ settleMs: 0, webhooks: { jitter: 0 } });
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
 });
 afterAll(async () => {
   await t.stop();
@@ -31,7 +31,7 @@ function eventsFor(transactionId: string): ReceivedWebhook[] {
 }
 
 function deliveriesOf(transactionId: string): WebhookDelivery[] {
-  return t.engine.deliveries(APP).filter((delivery) => delivery.transactionId === transactionId);
+  return t.engine.webhooks.deliveries(APP).filter((delivery) => delivery.transactionId === transactionId);
 }
 
 /** Resolves once the engine's delivery records satisfy `predicate` (checked on each delivery event). */
@@ -119,7 +119,7 @@ describe('webhook chaos', () => {
       expect(delivery.chaos).toMatchObject([{ effect: 'late', seconds: 30 }]);
     }
     expect(eventsFor(id)).toEqual([]);
-    t.engine.advanceClock(31);
+    t.engine.clock.advance(31);
     await receiver.waitFor(() => eventsFor(id).length === 2);
   });
 

@@ -16,7 +16,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   t = await startTestEngine({ settleMs: 0 });
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
 });
 afterAll(async () => {
   await t.stop();
@@ -42,7 +42,7 @@ describe('webhook delivery', () => {
     }
     await receiver.waitFor(() => ids.every(({ id }) => eventsFor(id).length === 2));
 
-    const verifier = new Webhook(t.engine.webhookSecret(APP));
+    const verifier = new Webhook(t.engine.webhooks.secret(APP));
     const seenTypes = new Set<string>();
     for (const { id, kind, final, metadata } of ids) {
       const events = eventsFor(id);
@@ -63,7 +63,7 @@ describe('webhook delivery', () => {
         expect(data.application.id).toBe(APP);
       }
       const final_ = events.find((event) => event.json.type.endsWith(final));
-      const retrieved = t.engine.transaction(id);
+      const retrieved = t.engine.control.transaction(id);
       expect(final_?.json.data).toEqual(JSON.parse(JSON.stringify(retrieved)));
     }
     expect([...seenTypes].sort()).toEqual(
@@ -75,7 +75,7 @@ describe('webhook delivery', () => {
     const created = ok(await t.client.createPayment(paymentBody()));
     await receiver.waitFor(() => eventsFor(created.transaction_id).length === 2);
     const event = eventsFor(created.transaction_id)[0] as ReceivedWebhook;
-    const verifier = new Webhook(t.engine.webhookSecret(APP));
+    const verifier = new Webhook(t.engine.webhooks.secret(APP));
     expect(() => verifier.verify(event.body.replace('"amount":5000', '"amount":5001'), event.headers)).toThrow();
     expect(() => verifier.verify(event.body, { ...event.headers, 'webhook-id': 'msg_other' })).toThrow();
     expect(() => new Webhook('whsec_' + Buffer.from('another secret entirely').toString('base64')).verify(event.body, event.headers)).toThrow();
@@ -84,10 +84,10 @@ describe('webhook delivery', () => {
   it('records each delivery with its attempt, and the webhook-id stays the delivery id', async () => {
     const created = ok(await t.client.createPayment(paymentBody()));
     await receiver.waitFor(() => eventsFor(created.transaction_id).length === 2);
-    const deliveries = t.engine.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id);
-    await expect.poll(() => t.engine.deliveries(APP).filter((d) => d.transactionId === created.transaction_id).every((d) => d.status === 'delivered')).toBe(true);
+    const deliveries = t.engine.webhooks.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id);
+    await expect.poll(() => t.engine.webhooks.deliveries(APP).filter((d) => d.transactionId === created.transaction_id).every((d) => d.status === 'delivered')).toBe(true);
     expect(deliveries.map((delivery) => delivery.eventType).sort()).toEqual(['payment.completed', 'payment.processing']);
-    for (const delivery of t.engine.deliveries(APP).filter((d) => d.transactionId === created.transaction_id)) {
+    for (const delivery of t.engine.webhooks.deliveries(APP).filter((d) => d.transactionId === created.transaction_id)) {
       expect(delivery.attempts).toHaveLength(1);
       expect(delivery.attempts[0]).toMatchObject({ url: receiver.url, httpStatus: 200, error: null });
       expect(delivery.attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
@@ -100,9 +100,9 @@ describe('webhook delivery', () => {
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000008' })));
     await receiver.waitFor(() => eventsFor(created.transaction_id).length === 1);
     // The provider has decided (settle delay 0, and settled now), but never tells the service.
-    t.engine.settleNow(created.transaction_id);
-    expect(t.engine.transaction(created.transaction_id)?.status).toBe('processing');
-    expect(t.engine.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id).map((d) => d.eventType)).toEqual(['payment.processing']);
+    t.engine.control.settleNow(created.transaction_id);
+    expect(t.engine.control.transaction(created.transaction_id)?.status).toBe('processing');
+    expect(t.engine.webhooks.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id).map((d) => d.eventType)).toEqual(['payment.processing']);
     const verified = ok(await t.client.verifyPayment(created.transaction_id));
     expect(verified.status).toBe('completed');
     await receiver.waitFor(() => eventsFor(created.transaction_id).length === 2);
@@ -110,22 +110,22 @@ describe('webhook delivery', () => {
   });
 
   it('queues nothing for an application without a webhook URL', async () => {
-    t.engine.setWebhookUrl(APP, null);
+    t.engine.webhooks.setUrl(APP, null);
     try {
       const created = ok(await t.client.createPayment(paymentBody()));
       await waitForStatus(t.engine, created.transaction_id, 'completed');
-      expect(t.engine.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id)).toEqual([]);
-      expect(t.engine.webhookUrl(APP)).toBeNull();
+      expect(t.engine.webhooks.deliveries(APP).filter((delivery) => delivery.transactionId === created.transaction_id)).toEqual([]);
+      expect(t.engine.webhooks.url(APP)).toBeNull();
     } finally {
-      t.engine.setWebhookUrl(APP, receiver.url);
+      t.engine.webhooks.setUrl(APP, receiver.url);
     }
   });
 
   it('refuses a webhook URL that is not http or https', () => {
-    expect(() => t.engine.setWebhookUrl(APP, 'ftp://127.0.0.1/hook')).toThrow(/http or https/);
-    expect(() => t.engine.setWebhookUrl(APP, 'not a url')).toThrow(/absolute http or https URL/);
-    expect(() => t.engine.setWebhookUrl('app_missing', receiver.url)).toThrow(/No application app_missing/);
-    expect(t.engine.webhookUrl(APP)).toBe(receiver.url);
+    expect(() => t.engine.webhooks.setUrl(APP, 'ftp://127.0.0.1/hook')).toThrow(/http or https/);
+    expect(() => t.engine.webhooks.setUrl(APP, 'not a url')).toThrow(/absolute http or https URL/);
+    expect(() => t.engine.webhooks.setUrl('app_missing', receiver.url)).toThrow(/No application app_missing/);
+    expect(t.engine.webhooks.url(APP)).toBe(receiver.url);
   });
 
   it('uses the webhook URL and whsec_ secret given in the seed', async () => {
@@ -136,7 +136,7 @@ describe('webhook delivery', () => {
     const engine = await startEngine({ db: ':memory:', port: 0, settleMs: 0, seed });
     const client = clientFor(engine, profileFor(engine));
     try {
-      expect(engine.webhookSecret(APP)).toBe(secret);
+      expect(engine.webhooks.secret(APP)).toBe(secret);
       ok(await client.createPayment(paymentBody()));
       const [first] = await seedReceiver.waitFor((received) => received.length === 2);
       expect(() => new Webhook(secret).verify(first?.body ?? '', first?.headers ?? {})).not.toThrow();

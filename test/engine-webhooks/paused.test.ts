@@ -22,7 +22,7 @@ afterEach(async () => {
 function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs = 10_000): Promise<WebhookDelivery[]> {
   return new Promise((resolve, reject) => {
     const check = (): void => {
-      const all = engine.deliveries();
+      const all = engine.webhooks.deliveries();
       if (!predicate(all)) return;
       clearTimeout(timer);
       unsubscribe();
@@ -30,7 +30,7 @@ function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: Webhook
     };
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error(`deliveries never matched; have ${JSON.stringify(engine.deliveries().map((d) => [d.transactionId.slice(-4), d.eventType, d.status, d.attempts.length]))}`));
+      reject(new Error(`deliveries never matched; have ${JSON.stringify(engine.webhooks.deliveries().map((d) => [d.transactionId.slice(-4), d.eventType, d.status, d.attempts.length]))}`));
     }, timeoutMs);
     const unsubscribe = engine.onEvent((event) => {
       if (event.type === 'extension' && event.topic === 'webhook.delivery') check();
@@ -47,7 +47,7 @@ describe('a 410-disabled endpoint', () => {
     cleanups.push(() => receiver.close());
     const t = await startTestEngine({ settleMs: 0, webhooks: { retryDelaysSeconds: [5], jitter: 0 } });
     cleanups.push(() => t.stop());
-    t.engine.setWebhookUrl(APP, receiver.url);
+    t.engine.webhooks.setUrl(APP, receiver.url);
     const of = (id: string) => (all: WebhookDelivery[]) => all.filter((d) => d.transactionId === id);
 
     // B's delivery fails with a 500 and waits for its retry (pending, on the engine clock) ...
@@ -70,14 +70,14 @@ describe('a 410-disabled endpoint', () => {
     const c = ok(await t.client.createPayment(paymentBody()));
     await waitForStatus(t.engine, c.transaction_id, 'completed');
     const receivedWhileGone = receiver.received.length;
-    t.engine.advanceClock(7200);
-    const paused = t.engine.deliveries();
+    t.engine.clock.advance(7200);
+    const paused = t.engine.webhooks.deliveries();
     expect(of(c.transaction_id)(paused).map((d) => [d.eventType, d.status])).toEqual([
       ['payment.processing', 'paused'],
       ['payment.completed', 'paused'],
     ]);
     expect(paused.every((d) => d.status === 'paused')).toBe(true);
-    expect(() => t.engine.redeliver(deliveryA.id)).toThrow(/410 Gone/);
+    expect(() => t.engine.webhooks.redeliver(deliveryA.id)).toThrow(/410 Gone/);
     const listed = data(await control<DeliveryPage>(t.engine, 'GET', `/deliveries?app_id=${APP}`)).deliveries;
     expect(listed.filter((d) => d.status === 'paused' && d.nextAttemptAt === null)).toHaveLength(paused.length);
     expect(receiver.received.length).toBe(receivedWhileGone);
@@ -103,14 +103,14 @@ describe('a 410-disabled endpoint whose URL is removed', () => {
     cleanups.push(() => receiver.close());
     const t = await startTestEngine({ settleMs: 0 });
     cleanups.push(() => t.stop());
-    t.engine.setWebhookUrl(APP, receiver.url);
+    t.engine.webhooks.setUrl(APP, receiver.url);
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
     await waitForDeliveries(t.engine, (all) => all[0]?.status === 'paused');
-    t.engine.setWebhookUrl(APP, null);
-    expect(t.engine.deliveries().map((d) => d.status)).toEqual(['paused']);
-    expect(() => t.engine.redeliver(t.engine.deliveries()[0]?.id ?? '')).toThrow(/no webhook URL/);
+    t.engine.webhooks.setUrl(APP, null);
+    expect(t.engine.webhooks.deliveries().map((d) => d.status)).toEqual(['paused']);
+    expect(() => t.engine.webhooks.redeliver(t.engine.webhooks.deliveries()[0]?.id ?? '')).toThrow(/no webhook URL/);
     answer = 200;
-    t.engine.setWebhookUrl(APP, receiver.url);
+    t.engine.webhooks.setUrl(APP, receiver.url);
     const [delivered] = await waitForDeliveries(t.engine, (all) => all[0]?.status === 'delivered');
     expect(delivered).toMatchObject({ transactionId: created.transaction_id, eventType: 'payment.processing' });
     expect(delivered?.attempts.map((attempt) => attempt.httpStatus)).toEqual([410, 200]);
@@ -128,6 +128,6 @@ describe('migration 101 (paused deliveries)', () => {
     old.close();
     const engine = await startEngine({ db: file, port: 0 });
     cleanups.push(() => engine.stop());
-    expect(engine.deliveries()).toMatchObject([{ id: 'msg_old', status: 'failed', transactionId: 'TE_old', lastError: 'HTTP 500' }]);
+    expect(engine.webhooks.deliveries()).toMatchObject([{ id: 'msg_old', status: 'failed', transactionId: 'TE_old', lastError: 'HTTP 500' }]);
   });
 });

@@ -18,7 +18,7 @@ afterEach(async () => {
 function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs = 10_000): Promise<WebhookDelivery[]> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      const deliveries = engine.deliveries();
+      const deliveries = engine.webhooks.deliveries();
       if (!predicate(deliveries)) return;
       clearTimeout(timer);
       unsubscribe();
@@ -26,7 +26,7 @@ function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: Webhook
     };
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error(`deliveries never matched: ${JSON.stringify(engine.deliveries().map((d) => [d.eventType, d.status, d.attempts.length]))}`));
+      reject(new Error(`deliveries never matched: ${JSON.stringify(engine.webhooks.deliveries().map((d) => [d.eventType, d.status, d.attempts.length]))}`));
     }, timeoutMs);
     const unsubscribe = engine.onEvent((event) => {
       if (event.type === 'extension' && event.topic === 'webhook.delivery') check();
@@ -51,8 +51,8 @@ describe('webhook delivery across a restart', () => {
     await probe.close();
 
     const first = await engineOn(db);
-    first.setWebhookUrl(APP, `http://127.0.0.1:${port}/hooks`);
-    const secret = first.webhookSecret(APP);
+    first.webhooks.setUrl(APP, `http://127.0.0.1:${port}/hooks`);
+    const secret = first.webhooks.secret(APP);
     const client = clientFor(first, profileFor(first));
     const created = ok(await client.createPayment(paymentBody({ metadata: { order: 'survives-restart' } })));
     await client.close();
@@ -70,11 +70,11 @@ describe('webhook delivery across a restart', () => {
     cleanups.push(() => receiver.close());
     const second = await engineOn(db);
     cleanups.push(() => second.stop());
-    if (receiver.port !== port) second.setWebhookUrl(APP, receiver.url);
-    expect(second.webhookSecret(APP)).toBe(secret);
-    expect(second.deliveries().every((d) => d.status === 'pending')).toBe(true);
+    if (receiver.port !== port) second.webhooks.setUrl(APP, receiver.url);
+    expect(second.webhooks.secret(APP)).toBe(secret);
+    expect(second.webhooks.deliveries().every((d) => d.status === 'pending')).toBe(true);
     // The retry is due 5-6 s after the failure; the new engine's clock is moved, not waited for.
-    second.advanceClock(7);
+    second.clock.advance(7);
     await receiver.waitFor((received) => received.length === 2);
     const delivered = await waitForDeliveries(second, (list) => list.every((d) => d.status === 'delivered'));
     expect(delivered.map((d) => d.attempts.map((a) => a.error ?? a.httpStatus))).toEqual([
@@ -99,7 +99,7 @@ describe('webhook delivery across a restart', () => {
     cleanups.push(() => receiver.close());
 
     const first = await engineOn(db, 30_000);
-    first.setWebhookUrl(APP, receiver.url);
+    first.webhooks.setUrl(APP, receiver.url);
     const client = clientFor(first, profileFor(first));
     const created = ok(await client.createPayment(paymentBody({ phone_number: '+237650000004' })));
     await client.close();
@@ -110,9 +110,9 @@ describe('webhook delivery across a restart', () => {
     hang = false;
     const second = await engineOn(db, 30_000);
     cleanups.push(() => second.stop());
-    const [pending] = second.deliveries();
+    const [pending] = second.webhooks.deliveries();
     expect(pending).toMatchObject({ transactionId: created.transaction_id, status: 'pending', attempts: [] });
-    second.advanceClock(31 + 1);
+    second.clock.advance(31 + 1);
     await receiver.waitFor((received) => received.length === 2);
     const [delivered] = await waitForDeliveries(second, (list) => list[0]?.status === 'delivered');
     expect(delivered?.attempts.map((attempt) => attempt.httpStatus)).toEqual([200]);

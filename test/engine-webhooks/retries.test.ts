@@ -19,7 +19,7 @@ async function setup(answer: (index: number) => Answer, webhooks: WebhookOptions
   cleanups.push(() => receiver.close());
   const t = await startTestEngine({ settleMs: 0, webhooks });
   cleanups.push(() => t.stop());
-  t.engine.setWebhookUrl(APP, receiver.url);
+  t.engine.webhooks.setUrl(APP, receiver.url);
   return { t, receiver };
 }
 
@@ -27,7 +27,7 @@ async function setup(answer: (index: number) => Answer, webhooks: WebhookOptions
 function waitForDelivery(engine: EngineHandle, predicate: (delivery: WebhookDelivery) => boolean, timeoutMs = 10_000): Promise<WebhookDelivery> {
   return new Promise((resolve, reject) => {
     const check = (): boolean => {
-      const found = engine.deliveries().find(predicate);
+      const found = engine.webhooks.deliveries().find(predicate);
       if (!found) return false;
       clearTimeout(timer);
       unsubscribe();
@@ -36,7 +36,7 @@ function waitForDelivery(engine: EngineHandle, predicate: (delivery: WebhookDeli
     };
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error(`no delivery matched; have ${JSON.stringify(engine.deliveries().map((d) => [d.eventType, d.status, d.attempts.length]))}`));
+      reject(new Error(`no delivery matched; have ${JSON.stringify(engine.webhooks.deliveries().map((d) => [d.eventType, d.status, d.attempts.length]))}`));
     }, timeoutMs);
     const unsubscribe = engine.onEvent((event) => {
       if (event.type === 'extension' && event.topic === 'webhook.delivery') check();
@@ -49,10 +49,10 @@ describe('webhook retries', () => {
   it('retries a receiver that answers 500 three times and delivers on the fourth attempt, every attempt recorded', async () => {
     const { t, receiver } = await setup((index) => (index < 3 ? 500 : 200), { retryDelaysSeconds: [5, 30, 120], jitter: 0.2 });
     // Only the completed event: the processing one is sent before the URL matters here.
-    t.engine.setWebhookUrl(APP, null);
+    t.engine.webhooks.setUrl(APP, null);
     const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
-    t.engine.setWebhookUrl(APP, receiver.url);
-    t.engine.settleNow(created.transaction_id);
+    t.engine.webhooks.setUrl(APP, receiver.url);
+    t.engine.control.settleNow(created.transaction_id);
     const isOurs = (delivery: WebhookDelivery) => delivery.transactionId === created.transaction_id;
 
     const delays = [5, 30, 120];
@@ -66,7 +66,7 @@ describe('webhook retries', () => {
       expect(wait).toBeLessThanOrEqual((delays[attempt - 1] as number) * 1.2 + 1);
       expect(receiver.received).toHaveLength(attempt);
       // Time moves on the engine clock; nothing sleeps.
-      t.engine.advanceClock((delays[attempt - 1] as number) * 1.2 + 1);
+      t.engine.clock.advance((delays[attempt - 1] as number) * 1.2 + 1);
     }
     const delivered = await waitForDelivery(t.engine, (d) => isOurs(d) && d.status === 'delivered');
     expect(delivered.attempts.map((attempt) => attempt.httpStatus)).toEqual([500, 500, 500, 200]);
@@ -83,9 +83,9 @@ describe('webhook retries', () => {
     const created = ok(await t.client.createPayment(paymentBody()));
     const isCompleted = (d: WebhookDelivery) => d.transactionId === created.transaction_id && d.eventType === 'payment.completed';
     await waitForDelivery(t.engine, (d) => isCompleted(d) && d.attempts.length === 1);
-    t.engine.advanceClock(1.5);
+    t.engine.clock.advance(1.5);
     await waitForDelivery(t.engine, (d) => isCompleted(d) && d.attempts.length === 2);
-    t.engine.advanceClock(2.5);
+    t.engine.clock.advance(2.5);
     const failed = await waitForDelivery(t.engine, (d) => isCompleted(d) && d.status === 'failed');
     expect(failed.attempts.map((attempt) => attempt.httpStatus)).toEqual([503, 503, 503]);
     expect(failed.lastError).toBe('HTTP 503 (after 3 attempts)');
@@ -93,8 +93,8 @@ describe('webhook retries', () => {
     const sentForIt = receiver.received.filter((webhook) => webhook.headers['webhook-id'] === failed.id);
     expect(sentForIt).toHaveLength(3);
     // Nothing more, however far the clock moves.
-    t.engine.advanceClock(3600);
-    expect(t.engine.deliveries().find(isCompleted)?.attempts).toHaveLength(3);
+    t.engine.clock.advance(3600);
+    expect(t.engine.webhooks.deliveries().find(isCompleted)?.attempts).toHaveLength(3);
   });
 
   it('records a refused connection and a timeout as attempts with their error, and retries them', async () => {
@@ -104,7 +104,7 @@ describe('webhook retries', () => {
     expect(processing.attempts[0]).toMatchObject({ httpStatus: null, error: 'timed out after 300 ms' });
     expect(processing.status).toBe('pending');
     await receiver.close();
-    t.engine.advanceClock(1.5);
+    t.engine.clock.advance(1.5);
     const refused = await waitForDelivery(t.engine, (d) => d.id === processing.id && d.attempts.length === 2);
     expect(refused.attempts[1]).toMatchObject({ httpStatus: null, error: 'connection refused' });
     expect(refused.status).toBe('failed');
@@ -119,6 +119,6 @@ describe('webhook retries', () => {
       const created = ok(await t.client.createPayment(paymentBody({ phone_number: '+237650000004' })));
       expect(ok(await t.client.retrievePayment(created.transaction_id)).status).toBe('processing');
     }
-    expect(t.engine.deliveries().find((d) => d.transactionId === first.transaction_id)?.attempts).toEqual([]);
+    expect(t.engine.webhooks.deliveries().find((d) => d.transactionId === first.transaction_id)?.attempts).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { fullTransactionSchema, initiatedTransactionSchema, balanceSchema, parse
 import { TEST_SEED } from './fixtures';
 import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from './helpers';
 import { sendRaw } from '../helpers/raw-request';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 let t: TestEngine;
 let main: PaydeskClient;
@@ -27,7 +28,7 @@ function expectError(result: ClientResult<unknown>, httpStatus: number, code: st
 }
 
 function transactionCount(): number {
-  return t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
+  return engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
 }
 
 describe('POST /v1/payments', () => {
@@ -265,8 +266,8 @@ describe('payouts', () => {
 
   it('GET /v1/balance answers the wallet of the key’s application and environment', async () => {
     const balance = balanceSchema.parse(ok(await main.getBalance()));
-    expect(balance).toEqual({ environment: 'sandbox', currency: 'XAF', balance: t.engine.walletBalance('app_main', 'sandbox') });
-    expect(ok(await mainLive.getBalance())).toEqual({ environment: 'live', currency: 'XAF', balance: t.engine.walletBalance('app_main', 'live') });
+    expect(balance).toEqual({ environment: 'sandbox', currency: 'XAF', balance: t.engine.control.walletBalance('app_main', 'sandbox') });
+    expect(ok(await mainLive.getBalance())).toEqual({ environment: 'live', currency: 'XAF', balance: t.engine.control.walletBalance('app_main', 'live') });
   });
 });
 
@@ -278,7 +279,7 @@ describe('routes', () => {
     ['GET', '/'],
     ['GET', '/v1/payments/TE_x/verify/extra'],
   ] as const)('answers %s %s with 404 ROUTE_NOT_FOUND in the envelope', async (method, path) => {
-    const result = await fetch(`${t.engine.url}${path}`, { method });
+    const result = await fetch(`${t.engine.api.url}${path}`, { method });
     expect(result.status).toBe(404);
     expect(await result.json()).toEqual({ success: false, message: expect.any(String), code: 'ROUTE_NOT_FOUND', errors: [] });
   });

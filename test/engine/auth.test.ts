@@ -91,7 +91,7 @@ describe('authentication checks (spec 5.4)', () => {
       // A client that signed with the sandbox's advanced time is 400 s in the future of real time.
       expectError(await engineTimeClient.createPayment(paymentBody()), 401, 'TIMESTAMP_EXPIRED');
     } finally {
-      t.engine.resetClock();
+      t.engine.clock.reset();
     }
   });
 

@@ -76,15 +76,15 @@ describe('POST /_sandbox/clock/reset', () => {
 
   it('keeps the wait a transaction had left: one made while the clock was a day ahead still settles after its delay', async () => {
     const engine = await pinnedEngine(60_000);
-    engine.advanceClock(86_400);
+    engine.clock.advance(86_400);
     const created = ok(await signingAt(engine, 0).createPayment(paymentBody()));
     expect(created.status).toBe('processing');
-    expect(engine.resetClock().rescheduled.decisions).toBeGreaterThanOrEqual(1);
-    engine.advanceClock(59);
-    expect(engine.transaction(created.transaction_id)?.status).toBe('processing');
+    expect(engine.clock.reset().rescheduled.decisions).toBeGreaterThanOrEqual(1);
+    engine.clock.advance(59);
+    expect(engine.control.transaction(created.transaction_id)?.status).toBe('processing');
     // 60 s after it was made, on the reset clock (without the move it would wait a whole day).
-    engine.advanceClock(1);
-    expect(engine.transaction(created.transaction_id)?.status).toBe('completed');
+    engine.clock.advance(1);
+    expect(engine.control.transaction(created.transaction_id)?.status).toBe('completed');
   });
 
   it('refuses a body', async () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, tempDir } from './helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());
@@ -10,27 +11,27 @@ describe('restart with the same database file', () => {
   it('keeps transactions, timelines, wallets and external_id uniqueness, in WAL mode', async () => {
     const file = join(temp.dir, 'nested', 'sandbox.db');
     const first = await startEngine({ db: file, port: 0, settleMs: 0 });
-    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(engineInternals(first).db.pragma('journal_mode', { simple: true })).toBe('wal');
     const client = clientFor(first);
     const body = paymentBody();
     const payment = ok(await client.createPayment(body));
-    first.settleNow(payment.transaction_id);
+    first.control.settleNow(payment.transaction_id);
     const payout = ok(await client.initiatePayout(paymentBody({ amount: 20_000 })));
-    first.settleNow(payout.transaction_id);
-    const balance = first.walletBalance('app_paydesk_demo', 'sandbox');
-    const timeline = first.timeline(payment.transaction_id);
-    const keys = first.seedInfo();
+    first.control.settleNow(payout.transaction_id);
+    const balance = first.control.walletBalance('app_paydesk_demo', 'sandbox');
+    const timeline = first.control.timeline(payment.transaction_id);
+    const keys = first.api.applications();
     await client.close();
     await first.stop();
 
     const second = await startEngine({ db: file, port: 0, settleMs: 0 });
     const again = clientFor(second);
     try {
-      expect(second.seedInfo()).toEqual(keys);
+      expect(second.api.applications()).toEqual(keys);
       expect(ok(await again.retrievePayment(payment.transaction_id))).toMatchObject({ status: 'completed', external_id: body.external_id });
       expect(ok(await again.retrievePayout(payout.transaction_id)).status).toBe('completed');
-      expect(second.walletBalance('app_paydesk_demo', 'sandbox')).toBe(balance);
-      expect(second.timeline(payment.transaction_id)).toEqual(timeline);
+      expect(second.control.walletBalance('app_paydesk_demo', 'sandbox')).toBe(balance);
+      expect(second.control.timeline(payment.transaction_id)).toEqual(timeline);
       expect(await again.createPayment(body)).toMatchObject({ kind: 'api-error', code: 'VALIDATION_ERROR', fields: { external_id: [expect.any(String)] } });
     } finally {
       await again.close();
@@ -43,7 +44,7 @@ describe('restart with the same database file', () => {
     const first = await startEngine({ db: file, port: 0, settleMs: 60_000 });
     const client = clientFor(first);
     const pending = ok(await client.initiatePayout(paymentBody({ phone_number: '+237650000002' })));
-    const balanceAfterDebit = first.walletBalance('app_paydesk_demo', 'sandbox');
+    const balanceAfterDebit = first.control.walletBalance('app_paydesk_demo', 'sandbox');
     await client.close();
     await first.stop();
 
@@ -51,10 +52,10 @@ describe('restart with the same database file', () => {
     // its own clock, which runs the due work before answering.
     const second = await startEngine({ db: file, port: 0, settleMs: 0 });
     try {
-      expect(second.transaction(pending.transaction_id)?.status).toBe('processing');
+      expect(second.control.transaction(pending.transaction_id)?.status).toBe('processing');
       second.clock.advance(61);
-      expect(second.transaction(pending.transaction_id)).toMatchObject({ status: 'failed', failed_code: 'PAYER_NOT_FOUND' });
-      expect(second.walletBalance('app_paydesk_demo', 'sandbox')).toBeGreaterThan(balanceAfterDebit);
+      expect(second.control.transaction(pending.transaction_id)).toMatchObject({ status: 'failed', failed_code: 'PAYER_NOT_FOUND' });
+      expect(second.control.walletBalance('app_paydesk_demo', 'sandbox')).toBeGreaterThan(balanceAfterDebit);
     } finally {
       await second.stop();
     }
@@ -63,12 +64,12 @@ describe('restart with the same database file', () => {
   it('does not re-seed an existing database with a different seed', async () => {
     const file = join(temp.dir, 'seeded.db');
     const first = await startEngine({ db: file, port: 0 });
-    first.topUp('app_paydesk_demo', 'sandbox', 5, 'kept');
+    first.control.topUp('app_paydesk_demo', 'sandbox', 5, 'kept');
     await first.stop();
     const second = await startEngine({ db: file, port: 0 });
     try {
-      expect(second.walletBalance('app_paydesk_demo', 'sandbox')).toBe(10_000_005);
-      expect(second.db.prepare('SELECT COUNT(*) FROM applications').pluck().get()).toBe(1);
+      expect(second.control.walletBalance('app_paydesk_demo', 'sandbox')).toBe(10_000_005);
+      expect(engineInternals(second).db.prepare('SELECT COUNT(*) FROM applications').pluck().get()).toBe(1);
     } finally {
       await second.stop();
     }

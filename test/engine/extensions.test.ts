@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusChange } from '../../packages/sandbox/src/engine';
 import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from './helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 let t: TestEngine;
 let failHooks = false;
@@ -32,21 +33,21 @@ afterAll(async () => {
 
 describe('extension points', () => {
   it('serves extension routes outside the authenticated API', async () => {
-    expect(await (await fetch(`${t.engine.url}/_test/ping`)).json()).toEqual({ pong: true });
+    expect(await (await fetch(`${t.engine.api.url}/_test/ping`)).json()).toEqual({ pong: true });
   });
 
   it('runs status hooks in the same transaction as every status change', async () => {
     const created = ok(await t.client.createPayment(paymentBody()));
     await waitForStatus(t.engine, created.transaction_id, 'completed');
-    const rows = t.engine.db.prepare('SELECT status FROM test_deliveries WHERE transaction_id = ? ORDER BY id').pluck().all(created.transaction_id);
+    const rows = engineInternals(t.engine).db.prepare('SELECT status FROM test_deliveries WHERE transaction_id = ? ORDER BY id').pluck().all(created.transaction_id);
     expect(rows).toEqual(['initiated', 'processing', 'completed']);
     expect(seenInHook.filter((change) => change.transactionId === created.transaction_id).map((change) => change.from)).toEqual([null, 'initiated', 'processing']);
   });
 
   it('rolls the whole initiation back when a hook throws, answering 500 INTERNAL_ERROR without detail', async () => {
-    const count = () => t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get();
-    const ledger = () => t.engine.ledger('app_paydesk_demo', 'sandbox').length;
-    const providerRequests = () => t.engine.db.prepare('SELECT COUNT(*) FROM provider_requests').pluck().get();
+    const count = () => engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM transactions').pluck().get();
+    const ledger = () => t.engine.control.ledger('app_paydesk_demo', 'sandbox').length;
+    const providerRequests = () => engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM provider_requests').pluck().get();
     const before = [count(), ledger(), providerRequests()];
     failHooks = true;
     try {
@@ -60,7 +61,7 @@ describe('extension points', () => {
   });
 
   it('maps an unexpected error to 500 INTERNAL_ERROR without leaking its message', async () => {
-    const response = await fetch(`${t.engine.url}/_test/boom`);
+    const response = await fetch(`${t.engine.api.url}/_test/boom`);
     expect(response.status).toBe(500);
     const body = await response.json();
     expect(body).toEqual({ success: false, message: 'An unexpected error occurred.', code: 'INTERNAL_ERROR', errors: [] });
@@ -68,10 +69,10 @@ describe('extension points', () => {
 
   it('reset() empties every table (extension tables too) and seeds again', async () => {
     ok(await t.client.createPayment(paymentBody()));
-    t.engine.reset();
-    expect(t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get()).toBe(0);
-    expect(t.engine.db.prepare('SELECT COUNT(*) FROM test_deliveries').pluck().get()).toBe(0);
-    expect(t.engine.walletBalance('app_paydesk_demo', 'sandbox')).toBe(10_000_000);
+    t.engine.control.reset();
+    expect(engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM transactions').pluck().get()).toBe(0);
+    expect(engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM test_deliveries').pluck().get()).toBe(0);
+    expect(t.engine.control.walletBalance('app_paydesk_demo', 'sandbox')).toBe(10_000_000);
     expect((await t.client.createPayment(paymentBody())).kind).toBe('success');
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSignedRequest } from '../../electron/client';
 import { envelopeSchema } from '../../shared/contract';
 import { keysOf, profileFor, startTestEngine, type TestEngine } from './helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 let t: TestEngine;
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 function snapshot() {
-  const one = (sql: string) => t.engine.db.prepare(sql).pluck().get();
+  const one = (sql: string) => engineInternals(t.engine).db.prepare(sql).pluck().get();
   return {
     transactions: one('SELECT COUNT(*) FROM transactions'),
     events: one('SELECT COUNT(*) FROM transaction_events'),

@@ -19,7 +19,7 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 /** Secret source over every key the engine was seeded with. */
 export function secretsOf(engine: EngineHandle, extra: Record<string, string> = {}): (publicKey: string) => Promise<string> {
   const secrets = new Map<string, string>();
-  for (const app of engine.seedInfo()) for (const key of app.keys) secrets.set(key.publicKey, key.secretKey);
+  for (const app of engine.api.applications()) for (const key of app.keys) secrets.set(key.publicKey, key.secretKey);
   for (const [publicKey, secret] of Object.entries(extra)) secrets.set(publicKey, secret);
   return async (publicKey) => {
     const secret = secrets.get(publicKey);
@@ -29,7 +29,7 @@ export function secretsOf(engine: EngineHandle, extra: Record<string, string> = 
 }
 
 export function keysOf(engine: EngineHandle, appId = DEMO_APP, environment: Environment = 'sandbox') {
-  const app = engine.seedInfo().find((candidate) => candidate.id === appId);
+  const app = engine.api.applications().find((candidate) => candidate.id === appId);
   if (!app) throw new Error(`no app ${appId}`);
   const payment = app.keys.find((key) => key.environment === environment && key.type === 'payment');
   const payout = app.keys.find((key) => key.environment === environment && key.type === 'payout');
@@ -39,7 +39,7 @@ export function keysOf(engine: EngineHandle, appId = DEMO_APP, environment: Envi
 
 export function profileFor(engine: EngineHandle, appId = DEMO_APP, environment: Environment = 'sandbox', overrides: Partial<ClientProfile> = {}): ClientProfile {
   const keys = keysOf(engine, appId, environment);
-  return { baseUrl: engine.url, environment, paymentPublicKey: keys.payment.publicKey, payoutPublicKey: keys.payout.publicKey, ...overrides };
+  return { baseUrl: engine.api.url, environment, paymentPublicKey: keys.payment.publicKey, payoutPublicKey: keys.payout.publicKey, ...overrides };
 }
 
 /** Signs with real time as any client does (the engine checks the window against it). */
@@ -63,7 +63,7 @@ export interface TestEngine {
 
 export async function startTestEngine(options: EngineOptions = {}): Promise<TestEngine> {
   const engine = await startEngine({ db: ':memory:', port: 0, settleMs: 0, ...options });
-  const signer = signerFor(engine, profileFor(engine, engine.seedInfo()[0]?.id ?? DEMO_APP));
+  const signer = signerFor(engine, profileFor(engine, engine.api.applications()[0]?.id ?? DEMO_APP));
   const client = clientFor(engine, signer.profile);
   return {
     engine,
@@ -96,7 +96,7 @@ export function waitForStatus(engine: EngineHandle, transactionId: string, statu
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error(`transaction ${transactionId} did not reach ${status} (now ${engine.transaction(transactionId)?.status ?? 'missing'})`));
+      reject(new Error(`transaction ${transactionId} did not reach ${status} (now ${engine.control.transaction(transactionId)?.status ?? 'missing'})`));
     }, timeoutMs);
     const unsubscribe = engine.onEvent((event) => {
       if (event.type === 'status' && event.transactionId === transactionId && event.to === status) {
@@ -105,7 +105,7 @@ export function waitForStatus(engine: EngineHandle, transactionId: string, statu
         resolve(event);
       }
     });
-    if (engine.transaction(transactionId)?.status === status) {
+    if (engine.control.transaction(transactionId)?.status === status) {
       clearTimeout(timer);
       unsubscribe();
       resolve(null);

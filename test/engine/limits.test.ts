@@ -55,12 +55,12 @@ describe('rate limit, per key', () => {
 
 describe('maintenance switch', () => {
   it('answers 503 MAINTENANCE_MODE before authentication, and recovers when switched off', async () => {
-    t.engine.setMaintenance(true);
+    t.engine.control.setMaintenance(true);
     try {
       expectError(await t.client.createPayment(paymentBody()), 503, 'MAINTENANCE_MODE');
       expectError(await sendRaw(t.signer, { method: 'GET', path: '/v1/balance', keyType: 'payout', omitHeaders: ['Authorization'] }), 503, 'MAINTENANCE_MODE');
     } finally {
-      t.engine.setMaintenance(false);
+      t.engine.control.setMaintenance(false);
     }
     expect((await t.client.getBalance()).kind).toBe('success');
   });
@@ -80,17 +80,17 @@ describe('body limit', () => {
 
 describe('malformed HTTP', () => {
   it('answers a broken request line with a 400 envelope', async () => {
-    const text = await rawHttp(t.engine.port, 'GARBAGE\r\n\r\n');
+    const text = await rawHttp(t.engine.api.port, 'GARBAGE\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 400/);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, code: 'MALFORMED_REQUEST' });
   });
   it('answers a bad percent-encoding in the path with an envelope, never a 500', async () => {
-    const response = await fetch(`${t.engine.url}/v1/payments/%E0%A4%A`);
+    const response = await fetch(`${t.engine.api.url}/v1/payments/%E0%A4%A`);
     expect(response.status).toBeLessThan(500);
     expect(await response.json()).toMatchObject({ success: false, message: expect.any(String) });
   });
   it('answers an invalid Content-Length with an envelope', async () => {
-    const text = await rawHttp(t.engine.port, 'POST /v1/payments HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\nConnection: close\r\n\r\n');
+    const text = await rawHttp(t.engine.api.port, 'POST /v1/payments HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\nConnection: close\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 400/);
     expect(text).toContain('"success":false');
   });

@@ -57,7 +57,7 @@ describe.each(kinds)('sandbox outcome table for $kind', ({ create, retrieve, ver
       expect(full.status).toBe(finalStatus);
       expect(full.failed_code).toBe(failedCode);
       expectFinalFields(full);
-      const timeline = t.engine.timeline(created.transaction_id);
+      const timeline = t.engine.control.timeline(created.transaction_id);
       expect(timeline.map((event) => [event.from, event.status, event.failedCode])).toEqual([
         [null, 'initiated', null],
         ['initiated', 'processing', null],
@@ -91,18 +91,18 @@ describe.each(kinds)('sandbox outcome table for $kind', ({ create, retrieve, ver
     // Let the provider decide (settle 0) and every due notification run.
     t.engine.clock.advance(5);
     expect(ok(await retrieve(created.transaction_id)).status).toBe('processing');
-    expect(t.engine.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing']);
+    expect(t.engine.control.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing']);
     const verified = ok(await verify(created.transaction_id));
     expect(verified.status).toBe('completed');
     expectFinalFields(verified);
     expect(ok(await retrieve(created.transaction_id)).status).toBe('completed');
-    expect(t.engine.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing', 'completed']);
+    expect(t.engine.control.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing', 'completed']);
   });
 });
 
 describe('settle delay', () => {
   it('with a settle delay, a transaction stays processing until the clock passes it', async () => {
-    t.engine.setSettleMs(30_000);
+    t.engine.control.setSettleMs(30_000);
     try {
       const created = ok(await client.createPayment(paymentBody({ phone_number: '+237650000001' })));
       t.engine.clock.advance(10);
@@ -112,19 +112,19 @@ describe('settle delay', () => {
       t.engine.clock.advance(21);
       expect(ok(await client.retrievePayment(created.transaction_id)).status).toBe('completed');
     } finally {
-      t.engine.setSettleMs(0);
+      t.engine.control.setSettleMs(0);
     }
   });
 
   it('settleNow decides at once', async () => {
-    t.engine.setSettleMs(600_000);
+    t.engine.control.setSettleMs(600_000);
     try {
       const created = ok(await client.createPayment(paymentBody({ phone_number: '+237650000009' })));
-      expect(t.engine.settleNow(created.transaction_id)).toEqual({ status: 'cancelled' });
+      expect(t.engine.control.settleNow(created.transaction_id)).toEqual({ status: 'cancelled' });
       expect(ok(await client.retrievePayment(created.transaction_id)).status).toBe('cancelled');
-      expect(t.engine.settleNow('TE_unknown')).toBeNull();
+      expect(t.engine.control.settleNow('TE_unknown')).toBeNull();
     } finally {
-      t.engine.setSettleMs(0);
+      t.engine.control.setSettleMs(0);
     }
   });
 
@@ -137,6 +137,6 @@ describe('settle delay', () => {
     await waitForStatus(t.engine, created.transaction_id, 'failed');
     unsubscribe();
     expect(seen).toEqual(['payout:->initiated', 'payout:initiated>processing', 'payout:processing>failed']);
-    expect(t.engine.walletBalance(APP, 'sandbox')).toBeGreaterThan(0);
+    expect(t.engine.control.walletBalance(APP, 'sandbox')).toBeGreaterThan(0);
   });
 });

@@ -40,7 +40,7 @@ interface RawExchange {
 /** Sends `size` body bytes in 16 KiB writes, yielding between writes; reads until the server closes. */
 function postInPieces(path: string, size: number, headers: Record<string, string> = {}): Promise<RawExchange> {
   return new Promise((resolve) => {
-    const socket = connect(t.engine.port, '127.0.0.1');
+    const socket = connect(t.engine.api.port, '127.0.0.1');
     let answer = '';
     let sent = 0;
     let sentBeforeAnswer: number | null = null;
@@ -74,12 +74,12 @@ function envelopeOf(answer: string): unknown {
 
 describe('a body over the limit', () => {
   it('gives Node’s fetch the 413 envelope for a 200 KiB body, public and control API', async () => {
-    const publicAnswer = await fetch(`${t.engine.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(200 * KIB) });
+    const publicAnswer = await fetch(`${t.engine.api.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(200 * KIB) });
     expect(publicAnswer.status).toBe(413);
     expect(await publicAnswer.json()).toEqual({ success: false, message: 'The request body is larger than the limit.', code: 'PAYLOAD_TOO_LARGE', errors: [] });
-    const controlAnswer = await fetch(`${t.engine.url}/_sandbox/settle-ms`, {
+    const controlAnswer = await fetch(`${t.engine.api.url}/_sandbox/settle-ms`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.engine.adminToken}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.engine.control.adminToken}` },
       body: 'x'.repeat(200 * KIB),
     });
     expect(controlAnswer.status).toBe(413);
@@ -101,13 +101,13 @@ describe('a body over the limit', () => {
     expect(exchange.socketError).toBeNull();
     expect(exchange.sentBeforeAnswer).toBe(size);
     expect(envelopeOf(exchange.answer)).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
-    const response = await fetch(`${t.engine.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(size) });
+    const response = await fetch(`${t.engine.api.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(size) });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('drains a 16 MiB body sent without a Content-Length (chunked) too', async () => {
-    const response = await fetch(`${t.engine.url}/v1/payments`, {
+    const response = await fetch(`${t.engine.api.url}/v1/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: new Blob(['x'.repeat(16 * MIB)]).stream(),
@@ -120,7 +120,7 @@ describe('a body over the limit', () => {
   it('answers a client that stops sending once the drain time is up, and closes: nobody is owed an endless upload', async () => {
     expect(OVERSIZED_BODY_DRAIN_MS).toBe(5_000);
     // Declares 64 MiB and never sends most of it: the answer and the close must come from the engine.
-    const socket = connect(t.engine.port, '127.0.0.1');
+    const socket = connect(t.engine.api.port, '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
     socket.on('error', () => undefined);
@@ -130,16 +130,16 @@ describe('a body over the limit', () => {
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     // The engine still serves the next client.
-    expect((await fetch(`${t.engine.url}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${t.engine.api.url}/openapi.json`)).status).toBe(200);
   });
 
   it('still reads bodies under the limit whole, and refuses a body shorter than its Content-Length', async () => {
     const body = JSON.stringify({ pad: 'x'.repeat(60 * KIB) });
-    const response = await fetch(`${t.engine.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${t.engine.api.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     // Read whole, then refused by authentication (no headers): not a 413.
     expect(response.status).toBe(401);
     const short = await new Promise<string>((resolve) => {
-      const socket = connect(t.engine.port, '127.0.0.1');
+      const socket = connect(t.engine.api.port, '127.0.0.1');
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString('utf8')));
       socket.on('end', () => resolve(text));

@@ -78,7 +78,7 @@ describe('startEngine rateLimit option', () => {
   it('takes 0 (off) and refuses values out of range', async () => {
     const engine = await startEngine({ db: ':memory:', port: 0, rateLimit: { perKeyPerMinute: 0 } });
     try {
-      expect(engine.settings.rateLimitPerKeyPerMinute).toBe(0);
+      expect(engine.control.settings().rateLimitPerKeyPerMinute).toBe(0);
     } finally {
       await engine.stop();
     }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED_INPUT, parseSeed, SeedError, startEngine } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, profileFor } from './helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const example = JSON.parse(readFileSync(new URL('../../packages/sandbox/src/storage/seed.example.json', import.meta.url), 'utf8')) as unknown;
 
@@ -77,13 +78,13 @@ describe('seed files', () => {
     const engine = await startEngine({ db: ':memory:', port: 0, seed: parseSeed(example), settleMs: 0 });
     const client = clientFor(engine, profileFor(engine, 'app_acme_shop'));
     try {
-      expect(engine.seedInfo()[0]?.keys.find((key) => key.type === 'payout' && key.environment === 'sandbox')?.ipWhitelist).toEqual(['127.0.0.1', '::1']);
+      expect(engine.api.applications()[0]?.keys.find((key) => key.type === 'payout' && key.environment === 'sandbox')?.ipWhitelist).toEqual(['127.0.0.1', '::1']);
       expect(ok(await client.getBalance()).balance).toBe(5_000_000);
       expect(ok(await client.createPayment(paymentBody({ payment_method: 'momo_cm' }))).payment_method.code).toBe('momo_cm');
       // momo_cm is enabled for payments only in this application.
       expect(await client.initiatePayout(paymentBody({ payment_method: 'momo_cm' }))).toMatchObject({ code: 'APP_PAYOUT_METHOD_NOT_ENABLED' });
       expect(await client.createPayment(paymentBody({ payment_method: 'orange_cm' }))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' });
-      expect(engine.db.prepare("SELECT value FROM meta WHERE key = 'admin_token'").pluck().get()).toBe('sandbox-admin-token-change-me');
+      expect(engineInternals(engine).db.prepare("SELECT value FROM meta WHERE key = 'admin_token'").pluck().get()).toBe('sandbox-admin-token-change-me');
     } finally {
       await client.close();
       await engine.stop();

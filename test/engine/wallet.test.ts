@@ -3,6 +3,7 @@ import type { PaydeskClient } from '../../electron/client';
 import { parseSeed } from '../../packages/sandbox/src/engine';
 import { computeFee } from '../../packages/sandbox/src/ledger/fees';
 import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from './helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 const PAYOUT_AMOUNT = 10_000;
 const PAYOUT_FEE = 150; // 1 % of 10 000 plus 50 fixed
@@ -43,7 +44,7 @@ afterAll(async () => {
   await t.stop();
 });
 
-const balance = (app = 'app_wallet') => t.engine.walletBalance(app, 'sandbox');
+const balance = (app = 'app_wallet') => t.engine.control.walletBalance(app, 'sandbox');
 
 describe('fees', () => {
   it('rounds the percentage part up to a whole minor unit and adds the fixed part', () => {
@@ -70,7 +71,7 @@ describe('wallet ledger', () => {
     const full = ok(await client.retrievePayment(created.transaction_id));
     expect(full).toMatchObject({ fee: 76, net_amount: 4925 });
     expect(balance()).toBe(before + 4925);
-    expect(t.engine.ledger('app_wallet', 'sandbox').at(-1)).toMatchObject({ amount: 4925, transactionId: created.transaction_id });
+    expect(t.engine.control.ledger('app_wallet', 'sandbox').at(-1)).toMatchObject({ amount: 4925, transactionId: created.transaction_id });
   });
 
   it('a failed payment credits nothing', async () => {
@@ -81,16 +82,16 @@ describe('wallet ledger', () => {
   });
 
   it('a payout debits amount + fee when it is created', async () => {
-    t.engine.setSettleMs(600_000);
+    t.engine.control.setSettleMs(600_000);
     try {
       const before = balance();
       const created = ok(await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT })));
       expect(balance()).toBe(before - PAYOUT_AMOUNT - PAYOUT_FEE);
       expect(ok(await client.getBalance()).balance).toBe(before - PAYOUT_AMOUNT - PAYOUT_FEE);
-      t.engine.settleNow(created.transaction_id);
+      t.engine.control.settleNow(created.transaction_id);
       expect(balance()).toBe(before - PAYOUT_AMOUNT - PAYOUT_FEE);
     } finally {
-      t.engine.setSettleMs(0);
+      t.engine.control.setSettleMs(0);
     }
   });
 
@@ -102,7 +103,7 @@ describe('wallet ledger', () => {
     const created = ok(await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT, phone_number: phone })));
     await waitForStatus(t.engine, created.transaction_id, status);
     expect(balance()).toBe(before);
-    const entries = t.engine.ledger('app_wallet', 'sandbox').filter((entry) => entry.transactionId === created.transaction_id);
+    const entries = t.engine.control.ledger('app_wallet', 'sandbox').filter((entry) => entry.transactionId === created.transaction_id);
     expect(entries.map((entry) => entry.amount)).toEqual([-(PAYOUT_AMOUNT + PAYOUT_FEE), PAYOUT_AMOUNT + PAYOUT_FEE]);
   });
 
@@ -117,38 +118,38 @@ describe('wallet ledger', () => {
 
   it('refuses a payout the wallet cannot cover with 422 INSUFFICIENT_FUNDS and changes nothing', async () => {
     const before = balance();
-    const entries = t.engine.ledger('app_wallet', 'sandbox').length;
-    const count = t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get();
+    const entries = t.engine.control.ledger('app_wallet', 'sandbox').length;
+    const count = engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM transactions').pluck().get();
     const result = await client.initiatePayout(paymentBody({ amount: before - 49 })); // fee alone is > 49
     expect(result).toMatchObject({ kind: 'api-error', httpStatus: 422, code: 'INSUFFICIENT_FUNDS' });
     expect(balance()).toBe(before);
-    expect(t.engine.ledger('app_wallet', 'sandbox')).toHaveLength(entries);
-    expect(t.engine.db.prepare('SELECT COUNT(*) FROM transactions').pluck().get()).toBe(count);
+    expect(t.engine.control.ledger('app_wallet', 'sandbox')).toHaveLength(entries);
+    expect(engineInternals(t.engine).db.prepare('SELECT COUNT(*) FROM transactions').pluck().get()).toBe(count);
   });
 
   it('accepts a payout whose amount plus fee equals the balance exactly, leaving 0; one minor unit more is refused', async () => {
     // Bring the wallet to exactly 10,150: amount 10,000 + fee 150.
-    t.engine.topUp('app_wallet', 'sandbox', PAYOUT_AMOUNT + PAYOUT_FEE - balance(), 'exact balance for the test');
+    t.engine.control.topUp('app_wallet', 'sandbox', PAYOUT_AMOUNT + PAYOUT_FEE - balance(), 'exact balance for the test');
     expect(balance()).toBe(PAYOUT_AMOUNT + PAYOUT_FEE);
     const over = await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT + 1 }));
     expect(over).toMatchObject({ kind: 'api-error', code: 'INSUFFICIENT_FUNDS' });
     const exact = ok(await client.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT, phone_number: '+237650000001' })));
     expect(exact).toMatchObject({ status: 'processing', amount: PAYOUT_AMOUNT });
     expect(balance()).toBe(0);
-    t.engine.topUp('app_wallet', 'sandbox', 1_000_000, 'back to the test float');
+    t.engine.control.topUp('app_wallet', 'sandbox', 1_000_000, 'back to the test float');
   });
 
   it('the balance is the sum of the ledger', () => {
-    const sum = t.engine.ledger('app_wallet', 'sandbox').reduce((total, entry) => total + entry.amount, 0);
+    const sum = t.engine.control.ledger('app_wallet', 'sandbox').reduce((total, entry) => total + entry.amount, 0);
     expect(sum).toBe(balance());
   });
 
   it('topUp adds a ledger entry with its reason; a withdrawal cannot go below zero', () => {
     const before = balance();
-    expect(t.engine.topUp('app_wallet', 'sandbox', 1234, 'manual top-up')).toBe(before + 1234);
-    expect(t.engine.ledger('app_wallet', 'sandbox').at(-1)).toMatchObject({ amount: 1234, reason: 'manual top-up', transactionId: null });
-    expect(() => t.engine.topUp('app_wallet', 'sandbox', -(before + 2000), 'too much')).toThrow(/below zero/);
-    expect(() => t.engine.topUp('app_nobody', 'sandbox', 5, 'x')).toThrow(/no application/);
+    expect(t.engine.control.topUp('app_wallet', 'sandbox', 1234, 'manual top-up')).toBe(before + 1234);
+    expect(t.engine.control.ledger('app_wallet', 'sandbox').at(-1)).toMatchObject({ amount: 1234, reason: 'manual top-up', transactionId: null });
+    expect(() => t.engine.control.topUp('app_wallet', 'sandbox', -(before + 2000), 'too much')).toThrow(/below zero/);
+    expect(() => t.engine.control.topUp('app_nobody', 'sandbox', 5, 'x')).toThrow(/no application/);
     expect(balance()).toBe(before + 1234);
   });
 });
@@ -156,7 +157,7 @@ describe('wallet ledger', () => {
 describe('concurrency', () => {
   it('accepts exactly 20 of 50 concurrent payouts against a wallet covering 20, leaving exactly the remainder', async () => {
     const twenty = clientFor(t.engine, profileFor(t.engine, 'app_twenty'));
-    t.engine.setSettleMs(600_000);
+    t.engine.control.setSettleMs(600_000);
     try {
       const results = await Promise.all(
         Array.from({ length: 50 }, () => twenty.initiatePayout(paymentBody({ amount: PAYOUT_AMOUNT }))),
@@ -165,10 +166,10 @@ describe('concurrency', () => {
       const refused = results.filter((result) => result.kind === 'api-error' && result.code === 'INSUFFICIENT_FUNDS');
       expect(accepted).toHaveLength(20);
       expect(refused).toHaveLength(30);
-      expect(t.engine.walletBalance('app_twenty', 'sandbox')).toBe(REMAINDER);
+      expect(t.engine.control.walletBalance('app_twenty', 'sandbox')).toBe(REMAINDER);
       expect(ok(await twenty.getBalance()).balance).toBe(REMAINDER);
     } finally {
-      t.engine.setSettleMs(0);
+      t.engine.control.setSettleMs(0);
       await twenty.close();
     }
   });

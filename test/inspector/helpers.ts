@@ -51,7 +51,7 @@ export async function sendRaw(engine: EngineHandle, spec: RawRequest): Promise<{
   };
   if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
   for (const name of spec.omit ?? []) delete headers[name];
-  const target = `${engine.url}${spec.path}${spec.query ? `?${spec.query}` : ''}`;
+  const target = `${engine.api.url}${spec.path}${spec.query ? `?${spec.query}` : ''}`;
   const seen = nextRecord(engine);
   const response = await fetch(target, { method: spec.method, headers, body: spec.body });
   const answer = (await response.json()) as { code?: string };

@@ -68,10 +68,10 @@ describe('GET /_sandbox/requests', () => {
 
   it('records 404s on unknown paths but not the control API or the OpenAPI document', async () => {
     const unknown = nextRecord(t.engine);
-    const response = await fetch(`${t.engine.url}/v2/payments`);
+    const response = await fetch(`${t.engine.api.url}/v2/payments`);
     expect(response.status).toBe(404);
     expect(await unknown).toMatchObject({ path: '/v2/payments', status: 404, code: 'ROUTE_NOT_FOUND', publicKey: null, diagnosis: null });
-    await (await fetch(`${t.engine.url}/openapi.json`)).text();
+    await (await fetch(`${t.engine.api.url}/openapi.json`)).text();
     await requestsPage(t.engine);
     const page = await requestsPage(t.engine, '?limit=500');
     expect(page.requests[0]?.path).toBe('/v2/payments');
@@ -82,7 +82,7 @@ describe('GET /_sandbox/requests', () => {
 describe('refusals before authentication', () => {
   it('records a 413 and a 503 with their codes and no diagnosis', async () => {
     const tooLarge = nextRecord(t.engine);
-    const response = await fetch(`${t.engine.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(70 * 1024) });
+    const response = await fetch(`${t.engine.api.url}/v1/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(70 * 1024) });
     await response.text();
     expect(response.status).toBe(413);
     expect(await tooLarge).toMatchObject({ path: '/v1/payments', status: 413, code: 'PAYLOAD_TOO_LARGE', diagnosis: null });
@@ -108,7 +108,7 @@ describe('reset', () => {
 
 describe('the request event', () => {
   it('arrives on /_sandbox/events as event: request with the diagnosis', async () => {
-    const response = await request(`${t.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.adminToken}` } });
+    const response = await request(`${t.engine.api.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t.engine.control.adminToken}` } });
     expect(response.statusCode).toBe(200);
     let buffer = '';
     const frame = (async () => {
@@ -136,7 +136,7 @@ describe('secrets', () => {
       const secrets = [...FIXTURE_SECRETS, ...app.keys.map((key) => key.secretKey)];
       const own = { publicKey: created.publicKey, secret: created.secretKey };
       let stream = '';
-      const sse = await request(`${big.engine.url}/_sandbox/events`, { headers: { authorization: `Bearer ${big.engine.adminToken}` } });
+      const sse = await request(`${big.engine.api.url}/_sandbox/events`, { headers: { authorization: `Bearer ${big.engine.control.adminToken}` } });
       const reading = (async () => {
         for await (const chunk of sse.body) stream += (chunk as Buffer).toString('utf8');
       })();
@@ -200,7 +200,7 @@ describe('inspector size', () => {
   it('records nothing with size 0 and says so', async () => {
     const off = await startTestEngine({ inspectorSize: 0 });
     try {
-      await (await fetch(`${off.engine.url}/v1/payments`)).text();
+      await (await fetch(`${off.engine.api.url}/v1/payments`)).text();
       const answer = await control<{ requests: unknown[]; capacity: number }>(off.engine, 'GET', '/requests');
       expect(answer.body.message).toBe('The request inspector is off (inspector size 0).');
       expect(data(answer)).toEqual({ requests: [], nextCursor: null, capacity: 0 });

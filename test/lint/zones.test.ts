@@ -39,8 +39,14 @@ const cases: { zone: string; file: string; forbidden: string[]; allowed: string[
   {
     zone: 'the console reaches the engine only through its public entry',
     file: 'electron/console/zone-probe.ts',
-    forbidden: ["import { feeFor } from '../../packages/sandbox/src/ledger/fees';", "import { x } from '../../packages/sandbox/src/control/outcomes';", "import { x } from '../shell/ipc';"],
-    allowed: ["import { startEngine } from '../../packages/sandbox/src/engine';"],
+    forbidden: [
+      "import { feeFor } from '../../packages/sandbox/src/ledger/fees';",
+      "import { x } from '../../packages/sandbox/src/control/outcomes';",
+      "import { startEngine } from '../../packages/sandbox/src/engine';",
+      "import { x } from '@paydesk/sandbox/src/engine';",
+      "import { x } from '../shell/ipc';",
+    ],
+    allowed: ["import { startEngine, feeFor } from '@paydesk/sandbox';"],
   },
   {
     zone: 'browser-host/ never imports shell/',
@@ -57,7 +63,7 @@ const cases: { zone: string; file: string; forbidden: string[]; allowed: string[
   {
     zone: 'electron/net/ depends on none of the servers or transports',
     file: 'electron/net/zone-probe.ts',
-    forbidden: ["import { x } from '../../packages/sandbox/src/engine';", "import { x } from '../console/transport';", "import { x } from '../shell/window';"],
+    forbidden: ["import { x } from '../../packages/sandbox/src/engine';", "import { x } from '@paydesk/sandbox';", "import { x } from '../console/transport';", "import { x } from '../shell/window';"],
     allowed: ["import { createHash } from 'node:crypto';"],
   },
 ];

@@ -7,6 +7,7 @@ import { buildSignedRequest } from '../../electron/client/sign';
 import { authenticate } from '../../packages/sandbox/src/auth/auth';
 import { canonicalHead, canonicalText, payloadFor, payloadSourceFor } from '../../shared/contract';
 import { startTestEngine, type TestEngine } from '../engine/helpers';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 
 describe('payloadSourceFor', () => {
   it.each([
@@ -47,10 +48,10 @@ describe('the client and the engine agree', () => {
   });
 
   it.each(['GET', 'DELETE', 'POST', 'PATCH'])('a %s the client signs is verified by the engine', (method) => {
-    const key = t.engine.seedInfo()[0]!.keys.find((candidate) => candidate.environment === 'sandbox' && candidate.type === 'payment')!;
+    const key = t.engine.api.applications()[0]!.keys.find((candidate) => candidate.environment === 'sandbox' && candidate.type === 'payment')!;
     const body = method === 'GET' || method === 'DELETE' ? undefined : '{"amount":5000}';
     const signed = buildSignedRequest({
-      profile: { baseUrl: t.engine.url, environment: 'sandbox', paymentPublicKey: key.publicKey, payoutPublicKey: key.publicKey },
+      profile: { baseUrl: t.engine.api.url, environment: 'sandbox', paymentPublicKey: key.publicKey, payoutPublicKey: key.publicKey },
       publicKey: key.publicKey,
       secretKey: key.secretKey,
       method,
@@ -61,10 +62,10 @@ describe('the client and the engine agree', () => {
     });
     const headers = Object.fromEntries(Object.entries(signed.headers).map(([name, value]) => [name.toLowerCase(), value]));
     const request = { headers, method, path: '/v1/payments/TE_1', query: 'identifier_type=external_id', body: signed.body, remoteAddress: '127.0.0.1', requiredKeyType: 'payment' as const };
-    expect(authenticate(t.engine.db, t.engine.clock.wallSeconds(), request, 'SVC').publicKey).toBe(key.publicKey);
+    expect(authenticate(engineInternals(t.engine).db, t.engine.clock.wallSeconds(), request, 'SVC').publicKey).toBe(key.publicKey);
     // A DELETE carrying a body still signs its query: the body is not part of what is signed.
     if (method === 'DELETE') {
-      expect(authenticate(t.engine.db, t.engine.clock.wallSeconds(), { ...request, body: Buffer.from('{"x":1}') }, 'SVC').publicKey).toBe(key.publicKey);
+      expect(authenticate(engineInternals(t.engine).db, t.engine.clock.wallSeconds(), { ...request, body: Buffer.from('{"x":1}') }, 'SVC').publicKey).toBe(key.publicKey);
     }
   });
 });

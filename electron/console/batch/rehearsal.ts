@@ -8,7 +8,7 @@
 import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
 import type { FailedCode, TransactionStatus } from '../../../shared/contract';
-import { HandlerFailure, type Context } from '../handlers/context';
+import type { Context } from '../handlers/context';
 import { classifyInitiate } from '../outcome';
 import { LOCAL_SANDBOX_ID } from '../settings';
 import { loadRows, saveRehearsal } from './store';
@@ -19,7 +19,6 @@ const PROGRESS_INTERVAL_MS = 100;
 export async function rehearseBatch(context: Context, batchId: string): Promise<RehearsalSummary> {
   const { deps } = context;
   const engine = context.requireEngine();
-  if (!engine.finishNow) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'This local sandbox cannot rehearse a batch.');
   const finishNow = engine.finishNow.bind(engine);
   const sandbox = context.resolveProfile(LOCAL_SANDBOX_ID);
   const client = context.clientFor(sandbox);
@@ -27,7 +26,7 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
   const run = deps.clock.now().toString(36);
   const results = new Map<number, RehearsalRowResult>();
 
-  const feeOf = (amount: number, method: string) => engine.feeFor?.('payout', 'sandbox', amount, method) ?? 0;
+  const feeOf = (amount: number, method: string) => engine.feeFor('payout', 'sandbox', amount, method);
   const float = rows.reduce((sum, row) => sum + row.request!.amount + feeOf(row.request!.amount, row.request!.payment_method), 0);
   const before = engine.walletBalance('sandbox').balance;
   if (float > 0) engine.topUp('sandbox', float, `rehearsal of batch ${batchId}: float`);

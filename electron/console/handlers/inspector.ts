@@ -14,7 +14,6 @@ export function inspectorHandlers(context: Context): HandlerImpls<InspectorChann
   return {
     async 'sandbox:requests'({ status, key, cursor, limit }) {
       const engine = context.requireEngine();
-      if (!engine.requests) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine does not offer the request inspector in this version.');
       return engine.requests({
         limit,
         ...(cursor === undefined ? {} : { cursor: Number(cursor) }),
@@ -45,7 +44,7 @@ export function inspectorHandlers(context: Context): HandlerImpls<InspectorChann
         publicKey: key.publicKey,
         secretKey: key.secretKey,
         // Real time, whatever the sandbox clock says: the engine checks the window against it.
-        nowSeconds: engine.wallSeconds ? engine.wallSeconds() : Math.floor(Date.now() / 1000),
+        nowSeconds: engine.wallSeconds(),
         words: resources[input.language].inspector.snippet,
       });
     },

@@ -105,7 +105,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         });
       }
       context.requireSecret(profile, 'payout');
-      const fee = profile.builtIn ? (deps.engine?.feeFor?.('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
+      const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
       const balance = await balanceFor(profile);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
       return {

@@ -113,16 +113,16 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
 }
 
 function describeStart(engine: EngineHandle, options: CliOptions): string {
-  const lines = [`Paydesk local sandbox listening on ${engine.url}`, `Database: ${options.db === ':memory:' ? 'in memory (nothing is kept)' : options.db}`];
-  for (const app of engine.seedInfo()) {
+  const lines = [`Paydesk local sandbox listening on ${engine.api.url}`, `Database: ${options.db === ':memory:' ? 'in memory (nothing is kept)' : options.db}`];
+  for (const app of engine.api.applications()) {
     lines.push('', `Application ${app.name} (${app.id}), ${app.status}${app.liveApproved ? ', live approved' : ', live not approved'}`);
     for (const key of app.keys) {
       lines.push(`  ${key.environment.padEnd(7)} ${key.type.padEnd(7)} public ${key.publicKey}  secret ${key.secretKey}${key.active ? '' : '  (disabled)'}`);
     }
   }
-  const perMinute = engine.settings.rateLimitPerKeyPerMinute;
+  const perMinute = engine.control.settings().rateLimitPerKeyPerMinute;
   lines.push('', `Rate limit: ${perMinute === 0 ? 'off' : `${perMinute} requests per minute per key`}`);
-  lines.push('', `Control API: ${engine.url}/_sandbox  (Authorization: Bearer ${engine.adminToken})`, `OpenAPI document: ${engine.url}/openapi.json`);
+  lines.push('', `Control API: ${engine.api.url}/_sandbox  (Authorization: Bearer ${engine.control.adminToken})`, `OpenAPI document: ${engine.api.url}/openapi.json`);
   lines.push('', 'Press Ctrl+C to stop.');
   return lines.join('\n');
 }
@@ -170,12 +170,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (options.json) {
-    const apps = engine.seedInfo().map((app) => ({
+    const apps = engine.api.applications().map((app) => ({
       id: app.id,
       name: app.name,
       keys: app.keys.map((key) => ({ environment: key.environment, type: key.type, publicKey: key.publicKey, secretKey: key.secretKey })),
     }));
-    console.log(JSON.stringify({ url: engine.url, port: engine.port, db: options.db, adminToken: engine.adminToken, applications: apps }));
+    console.log(JSON.stringify({ url: engine.api.url, port: engine.api.port, db: options.db, adminToken: engine.control.adminToken, applications: apps }));
   } else {
     console.log(describeStart(engine, options));
   }

@@ -47,6 +47,8 @@ export interface EngineContext {
    * looking up the earliest due time if its timer already fires by then.
    */
   kickScheduler(dueAt?: number): void;
+  /** The scheduler's subscription to `kickScheduler`; returns an unsubscribe. */
+  onSchedulerKick(listener: (dueAt?: number) => void): () => void;
   /** Called on `stop()`, in reverse order of registration. */
   onStop(cleanup: () => void | Promise<void>): void;
 }
@@ -60,11 +62,11 @@ export function createContext(parts: {
   settings: EngineSettings;
   seed: Seed;
   hub: EventHub;
-  kickScheduler: (dueAt?: number) => void;
   onStop: (cleanup: () => void | Promise<void>) => void;
 }): EngineContext {
   const { db, hub } = parts;
   const hooks: StatusHook[] = [];
+  const kickListeners = new Set<(dueAt?: number) => void>();
   let pending: EngineEvent[] = [];
   let depth = 0;
   let group: { done: Promise<void>; resolve: () => void; reject: (error: unknown) => void; writes: number } | null = null;
@@ -167,7 +169,13 @@ export function createContext(parts: {
       };
     },
     statusHooks: () => hooks,
-    kickScheduler: parts.kickScheduler,
+    kickScheduler(dueAt) {
+      for (const listener of kickListeners) listener(dueAt);
+    },
+    onSchedulerKick(listener) {
+      kickListeners.add(listener);
+      return () => kickListeners.delete(listener);
+    },
     onStop: parts.onStop,
   };
 }

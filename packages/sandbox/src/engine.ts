@@ -1,6 +1,8 @@
 /**
  * The local sandbox engine: the whole API on SQLite, started in-process by the console's main
  * process, by the `npm run sandbox` CLI, and by tests (as many as they like, on port 0).
+ * `startEngine` wires the parts in order (context, scheduler, control operations, routes) and
+ * returns small typed ports (ports.ts): public API, control, webhooks, inspector, clock.
  *
  * It never imports Electron. Extension points for later work (issue 4):
  * - `options.extensions`: functions given the fastify instance (outside the authenticated public
@@ -9,33 +11,32 @@
  * - `options.migrations`: extra numbered migrations (100 and up, see migrations.ts);
  * - `ctx.queueEvent({ type: 'extension', ... })` to publish on the same event stream.
  */
-import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { formatTimestamp, type Environment } from '../../../shared/contract';
-import { createClock, type EngineClock } from './lifecycle/clock';
-import { resetEngineClock, type ClockReset } from './lifecycle/clock-reset';
+import type { Environment } from '../../../shared/contract';
+import { createClock } from './lifecycle/clock';
+import { resetEngineClock } from './lifecycle/clock-reset';
 import { createSandboxTools, type SandboxTools } from './control';
-import type { ControlTarget } from './control/target';
-import type { ChaosOperations } from './control/chaos';
-import type { ScenarioOperations } from './control/scenarios';
+import { checkNonNegative, checkRateLimit, controlOperations } from './control/operations';
+import { setCustomerOutcome } from './control/outcomes';
 import { SCENARIO_MIGRATIONS } from './scenarios/store';
-import { buildRecording, type Recording, type RecordingQuery } from './recordings';
+import { buildRecording } from './recordings';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './storage/db';
-import { EventHub, type EngineEventListener } from './events';
+import { EventHub } from './events';
 import { storeClockOffset, storedClockOffset, type Migration } from './storage/migrations';
-import { decideNow } from './lifecycle/provider';
-import { MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, RateLimiter } from './auth/rate-limit';
+import { RateLimiter } from './auth/rate-limit';
 import { publicApi } from './api/public-api';
 import { createScheduler } from './lifecycle/scheduler';
 import { defaultSeed, type Seed } from './storage/seed';
-import { applySeed, isSeeded, resetToSeed, seededApplications, type SeededApplication } from './storage/seeding';
+import { applySeed, isSeeded, seededApplications } from './storage/seeding';
 import { createServer } from './server';
-import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE, type RequestInspector } from './inspector';
-import { getTransaction, toFullTransaction, transactionEvents } from './storage/store';
-import { addLedgerEntry, ledgerEntries, walletBalance } from './ledger/wallet';
-import { WEBHOOK_MIGRATIONS, type DeliveryPage, type WebhookDelivery, type WebhookOptions } from './webhooks';
+import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE } from './inspector';
+import { feeFor } from './ledger/fees';
+import { WEBHOOK_MIGRATIONS, type WebhookOptions } from './webhooks';
+import type { EngineHandle } from './ports';
+import { recordInternals } from './internals';
 
+export type { EngineHandle, PublicApiPort, ControlPort, WebhooksPort, InspectorPort, ClockPort, CustomerOutcome } from './ports';
 export type { EngineContext, EngineSettings } from './context';
 export type { EngineClock } from './lifecycle/clock';
 export type { ClockReset } from './lifecycle/clock-reset';
@@ -55,8 +56,7 @@ export { buildOpenApiDocument } from './api/openapi';
 export { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE, REQUEST_EVENT_TOPIC, type InspectorQuery, type RequestInspector } from './inspector';
 export { isLoopbackAddress, checkControlAccess, ControlError } from './control';
 export { changeStatus } from './lifecycle/transitions';
-export { setCustomerOutcome } from './control/outcomes';
-export { feeFor } from './ledger/fees';
+export { setCustomerOutcome, feeFor };
 export { parseSeed, loadSeedFile, SeedError, DEFAULT_SEED_INPUT, defaultSeed } from './storage/seed';
 export { defaultDbFile, defaultDataDir } from './storage/db';
 export { OVERSIZED_BODY_DRAIN_MS } from './api/raw-body';
@@ -110,65 +110,6 @@ export interface ApplicationKeys {
   keys: { environment: Environment; type: 'payment' | 'payout'; publicKey: string; secretKey: string }[];
 }
 
-export interface EngineHandle extends ControlTarget {
-  url: string;
-  port: number;
-  host: string;
-  db: Database.Database;
-  clock: EngineClock;
-  ctx: EngineContext;
-  settings: Readonly<EngineSettings>;
-  stop(): Promise<void>;
-  seedInfo(): SeededApplication[];
-  onEvent(listener: EngineEventListener): () => void;
-  /** The control API's bearer token (print it; never log it elsewhere). */
-  adminToken: string;
-  /** Webhook deliveries with their attempts, oldest first; all applications when `appId` is omitted. */
-  deliveries(appId?: string): WebhookDelivery[];
-  /**
-   * One page of deliveries, newest first, without their payloads: `limit` default 50, at most 500;
-   * `cursor` the `nextCursor` of the page before. RangeError for a bad limit or cursor.
-   */
-  deliveryPage(options?: { appId?: string; limit?: number; cursor?: string }): DeliveryPage;
-  /** One delivery with its payload and attempts, or null. */
-  delivery(deliveryId: string): WebhookDelivery | null;
-  /** Sends a delivery again (same webhook-id) from the start of the retry schedule. */
-  redeliver(deliveryId: string): WebhookDelivery;
-  /** Sets or (null) removes an application's webhook URL; setting it re-enables a 410-disabled endpoint. */
-  setWebhookUrl(appId: string, url: string | null): void;
-  webhookUrl(appId: string): string | null;
-  /** The application's `whsec_` signing secret (made on first use). */
-  webhookSecret(appId: string): string;
-  /** Moves the engine clock forward: settlements, expiry and webhook retries due by then run. */
-  advanceClock(seconds: number): void;
-  /** Engine time back to real time; scheduled work keeps the wait it had left (see clock-reset.ts). */
-  resetClock(): ClockReset;
-  maintenance(): boolean;
-  /** The last answered public API requests, with diagnoses of authentication failures. */
-  inspector: RequestInspector;
-  /** Scenarios per transaction (list, add, remove), as `/_sandbox/scenarios` offers them. */
-  scenarios: ScenarioOperations;
-  /** An application's webhook chaos (read, set, turn off), as `/_sandbox/applications/{id}/webhook-chaos` offers it. */
-  webhookChaos: ChaosOperations;
-  /** The inspector's records and the webhook deliveries of a period, as HAR or JSON lines, secrets redacted. */
-  recording(query: RecordingQuery): Recording;
-}
-
-function checkNonNegative(name: string, value: number, integer = true): number {
-  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new RangeError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`);
-  }
-  return value;
-}
-
-function checkRateLimit(perKeyPerMinute: number): number {
-  checkNonNegative('rateLimit.perKeyPerMinute', perKeyPerMinute);
-  if (perKeyPerMinute > MAX_RATE_LIMIT_PER_KEY_PER_MINUTE) {
-    throw new RangeError(`rateLimit.perKeyPerMinute must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}, got ${perKeyPerMinute}`);
-  }
-  return perKeyPerMinute;
-}
-
 export async function startEngine(options: EngineOptions = {}): Promise<EngineHandle> {
   const settings: EngineSettings = {
     settleMs: checkNonNegative('settleMs', options.settleMs ?? 2000),
@@ -178,45 +119,32 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     rateLimitPerKeyPerMinute: checkRateLimit(options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
   const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
+  const headerWord = options.headerWord ?? 'SVC';
   const seed = options.seed ?? defaultSeed();
   const db = openEngineDb(options.db ?? defaultDbFile(), [...WEBHOOK_MIGRATIONS, ...SCENARIO_MIGRATIONS, ...(options.migrations ?? [])], options.nativeBinding);
   // The offset survives restarts (migration 3); an advance is stored before its due work runs.
   const clock = createClock({ wallMicros: options.wallMicros, offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
-  let ctxRef: EngineContext | null = null;
-  const scheduler = createScheduler(() => {
-    if (!ctxRef) throw new Error('engine context not ready');
-    return ctxRef;
-  });
-  const ctx = createContext({
-    db,
-    clock,
-    settings,
-    seed,
-    hub,
-    kickScheduler: (dueAt) => scheduler.kick(dueAt),
-    onStop: (cleanup) => cleanups.push(cleanup),
-  });
-  ctxRef = ctx;
-  const inspector = createInspector(ctx, inspectorSize, options.headerWord ?? 'SVC');
-  let handle: EngineHandle | null = null;
+  const ctx = createContext({ db, clock, settings, seed, hub, onStop: (cleanup) => cleanups.push(cleanup) });
+  // The scheduler listens for due work on the context (ctx.kickScheduler), as the webhooks listen to the clock.
+  const scheduler = createScheduler(ctx);
+  const inspector = createInspector(ctx, inspectorSize, headerWord);
+  const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
+  const operations = controlOperations({ ctx, scheduler, rateLimiter, hub });
   let tools: SandboxTools;
   try {
-    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord: options.headerWord ?? 'SVC', inspector }, () => {
-      if (!handle) throw new Error('engine not ready');
-      return handle;
-    });
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord, inspector }, operations);
   } catch (error) {
+    scheduler.stop();
     db.close();
     throw error;
   }
-  const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
   const app = createServer({ bodyLimitBytes: settings.bodyLimitBytes, logger: options.logger ?? false });
   inspector.install(app);
   try {
     if (!isSeeded(db)) applySeed(db, seed, clock.nowMicros());
-    await app.register(publicApi, { ctx, rateLimiter, headerWord: options.headerWord ?? 'SVC' });
+    await app.register(publicApi, { ctx, rateLimiter, headerWord });
     await tools.register(app);
     for (const extension of options.extensions ?? []) await extension(app, ctx);
     const unsubscribeClock = clock.onAdvance(() => {
@@ -237,17 +165,50 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the engine is not listening on a TCP port');
   const host = options.host ?? '127.0.0.1';
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   let stopped = false;
+  const { webhooks } = tools;
 
-  handle = {
-    url: `http://${urlHost}:${address.port}`,
-    port: address.port,
-    host,
-    db,
-    clock,
-    ctx,
-    settings,
+  const handle: EngineHandle = {
+    api: {
+      url,
+      port: address.port,
+      host,
+      applications: () => seededApplications(db),
+      feeFor: (kind, amount) => feeFor(db, kind, amount),
+    },
+    control: {
+      ...operations,
+      adminToken: tools.adminToken,
+      settings: () => settings,
+      maintenance: () => settings.maintenance,
+      setCustomerOutcome: (transactionId, outcome) => setCustomerOutcome(ctx, transactionId, outcome),
+      scenarios: tools.scenarios,
+    },
+    webhooks: {
+      deliveries: (appId) => webhooks.deliveries(appId),
+      deliveryPage: (query = {}) => webhooks.deliveryPage(query),
+      delivery: (deliveryId) => webhooks.delivery(deliveryId),
+      redeliver: (deliveryId) => webhooks.redeliver(deliveryId),
+      setUrl: (appId, webhookUrl) => webhooks.setWebhookUrl(appId, webhookUrl),
+      url: (appId) => webhooks.webhookUrl(appId),
+      secret: (appId) => webhooks.endpoint(appId).secret,
+      chaos: tools.chaos,
+    },
+    inspector: {
+      list: (query) => inspector.list(query),
+      get: (id) => inspector.get(id),
+      recording: (query) => buildRecording({ inspector, deliveries: (appId) => webhooks.deliveries(appId), baseUrl: url, headerWord, now: clock.nowMicros() }, query),
+    },
+    clock: {
+      nowMicros: () => clock.nowMicros(),
+      nowSeconds: () => clock.nowSeconds(),
+      wallSeconds: () => clock.wallSeconds(),
+      offsetSeconds: () => clock.offsetSeconds(),
+      advance: (seconds) => clock.advance(seconds),
+      reset: () => resetEngineClock(ctx),
+    },
+    onEvent: (listener) => hub.on(listener),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -256,73 +217,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       await app.close();
       db.close();
     },
-    seedInfo: () => seededApplications(db),
-    onEvent: (listener) => hub.on(listener),
-    settleNow(transactionId) {
-      const row = getTransaction(db, transactionId);
-      if (!row) return null;
-      decideNow(db, row.provider_ref, clock.nowMicros());
-      scheduler.runDue();
-      return { status: getTransaction(db, transactionId)?.status ?? row.status };
-    },
-    setSettleMs(ms) {
-      settings.settleMs = checkNonNegative('settleMs', ms);
-      hub.emit({ type: 'engine', detail: 'settle-ms' });
-    },
-    setRateLimit(perKeyPerMinute) {
-      settings.rateLimitPerKeyPerMinute = checkRateLimit(perKeyPerMinute);
-      hub.emit({ type: 'engine', detail: 'rate-limit' });
-    },
-    setMaintenance(on) {
-      settings.maintenance = on;
-      hub.emit({ type: 'engine', detail: on ? 'maintenance-on' : 'maintenance-off' });
-    },
-    walletBalance: (appId, environment) => walletBalance(db, appId, environment),
-    topUp(appId, environment, amount, reason) {
-      if (!Number.isSafeInteger(amount) || amount === 0) throw new RangeError('a top-up is a non-zero whole number of minor units');
-      if (reason.trim() === '') throw new RangeError('a top-up needs a reason');
-      return ctx.write(() => {
-        if (!db.prepare('SELECT 1 FROM applications WHERE id = ?').get(appId)) throw new RangeError(`no application ${appId}`);
-        if (walletBalance(db, appId, environment) + amount < 0) throw new RangeError('a withdrawal cannot take the wallet below zero');
-        return addLedgerEntry(ctx, { appId, environment, amount, reason, transactionId: null });
-      });
-    },
-    ledger: (appId, environment) => ledgerEntries(db, appId, environment),
-    timeline: (transactionId) =>
-      transactionEvents(db, transactionId).map((event) => ({
-        status: event.status,
-        from: event.from_status,
-        failedCode: event.failed_code,
-        at: formatTimestamp(event.at),
-      })),
-    transaction(transactionId) {
-      const row = getTransaction(db, transactionId);
-      return row ? toFullTransaction(row) : null;
-    },
-    reset() {
-      resetToSeed(db, seed, clock.nowMicros());
-      rateLimiter.reset();
-      hub.emit({ type: 'engine', detail: 'reset' });
-    },
-    adminToken: tools.adminToken,
-    deliveries: (appId) => tools.webhooks.deliveries(appId),
-    deliveryPage: (options = {}) => tools.webhooks.deliveryPage(options),
-    delivery: (deliveryId) => tools.webhooks.delivery(deliveryId),
-    redeliver: (deliveryId) => tools.webhooks.redeliver(deliveryId),
-    setWebhookUrl(appId, url) {
-      tools.webhooks.setWebhookUrl(appId, url);
-    },
-    webhookUrl: (appId) => tools.webhooks.webhookUrl(appId),
-    webhookSecret: (appId) => tools.webhooks.endpoint(appId).secret,
-    advanceClock: (seconds) => clock.advance(seconds),
-    resetClock: () => resetEngineClock(ctx),
-    maintenance: () => settings.maintenance,
-    inspector,
-    scenarios: tools.scenarios,
-    webhookChaos: tools.chaos,
-    recording: (query) =>
-      buildRecording({ inspector, deliveries: (appId) => tools.webhooks.deliveries(appId), baseUrl: handle?.url ?? '', headerWord: options.headerWord ?? 'SVC', now: clock.nowMicros() }, query),
   };
+  recordInternals(handle, { db, ctx });
   // Deliveries left pending by an earlier run go out now.
   tools.start();
   return handle;

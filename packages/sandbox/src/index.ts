@@ -14,29 +14,8 @@ import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type
 import { payloadFor, signParts, splitTarget } from '../../../electron/signing';
 import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
 
-export {
-  startEngine,
-  parseSeed,
-  loadSeedFile,
-  SeedError,
-  DEFAULT_SEED_INPUT,
-  defaultSeed,
-  signWebhook,
-  buildOpenApiDocument,
-} from './engine';
-export type {
-  EngineHandle,
-  EngineOptions,
-  EngineEvent,
-  Seed,
-  SeedInput,
-  WebhookDelivery,
-  WebhookAttempt,
-  WebhookChaos,
-  ChaosSettingsInput,
-  Recording,
-  RecordingQuery,
-} from './engine';
+// The engine's whole public surface (what the console uses too), then the helpers of this file.
+export * from './engine';
 export type { Scenario, ScenarioInput, DeliveryChaos, WebhookEffect, FullTransaction, TransactionStatus, FailedCode } from '../../../shared/contract';
 export { canonicalString, signParts } from '../../../electron/signing';
 
@@ -92,7 +71,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { appId: wantedApp, ...engineOptions } = options;
   const engine = await startEngine({ port: 0, db: ':memory:', settleMs: 0, ...engineOptions });
-  const apps = engine.seedInfo();
+  const apps = engine.api.applications();
   const app = apps.find((candidate) => candidate.id === wantedApp) ?? (wantedApp === undefined ? apps[0] : undefined);
   if (!app) {
     await engine.stop();
@@ -115,8 +94,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   return {
-    url: engine.url,
-    adminToken: engine.adminToken,
+    url: engine.api.url,
+    adminToken: engine.control.adminToken,
     appId: app.id,
     keys: { payment: keyOf('payment'), payout: keyOf('payout') },
     engine,
@@ -125,31 +104,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const text = body === undefined ? undefined : JSON.stringify(body);
       const kind = keyType ?? (target.startsWith('/v1/payout') || target.startsWith('/v1/balance') ? 'payout' : 'payment');
       const headers = { ...sign(method, target, text, kind), ...(text === undefined ? {} : { 'content-type': 'application/json' }) };
-      const response = await fetch(`${engine.url}${target}`, { method, headers, body: text });
+      const response = await fetch(`${engine.api.url}${target}`, { method, headers, body: text });
       const raw = await response.text();
       return { status: response.status, body: (raw === '' ? null : JSON.parse(raw)) as never };
     },
     async control(method, path, body) {
-      const response = await fetch(`${engine.url}/_sandbox${path}`, {
+      const response = await fetch(`${engine.api.url}/_sandbox${path}`, {
         method,
-        headers: { authorization: `Bearer ${engine.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${engine.control.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: response.status, body: (await response.json()) as never };
     },
-    deliveries: () => engine.deliveries(app.id),
+    deliveries: () => engine.webhooks.deliveries(app.id),
     setWebhookUrl(url) {
-      engine.setWebhookUrl(app.id, url);
-      return engine.webhookSecret(app.id);
+      engine.webhooks.setUrl(app.id, url);
+      return engine.webhooks.secret(app.id);
     },
-    advanceClock: (seconds) => engine.advanceClock(seconds),
-    addScenario: (input) => engine.scenarios.add(scenarioSpec(input)),
+    advanceClock: (seconds) => engine.clock.advance(seconds),
+    addScenario: (input) => engine.control.scenarios.add(scenarioSpec(input)),
     setWebhookChaos(settings) {
       if (settings === null) {
-        engine.webhookChaos.clear(app.id);
+        engine.webhooks.chaos.clear(app.id);
         return null;
       }
-      return engine.webhookChaos.set(app.id, settings);
+      return engine.webhooks.chaos.set(app.id, settings);
     },
     waitForStatus(transactionId, status, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
@@ -160,12 +139,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         };
         const timer = setTimeout(() => {
           unsubscribe();
-          reject(new Error(`transaction ${transactionId} did not reach ${status} within ${timeoutMs} ms (now ${engine.transaction(transactionId)?.status ?? 'missing'})`));
+          reject(new Error(`transaction ${transactionId} did not reach ${status} within ${timeoutMs} ms (now ${engine.control.transaction(transactionId)?.status ?? 'missing'})`));
         }, timeoutMs);
         const unsubscribe = engine.onEvent((event) => {
           if (event.type === 'status' && event.transactionId === transactionId && event.to === status) done();
         });
-        if (engine.transaction(transactionId)?.status === status) done();
+        if (engine.control.transaction(transactionId)?.status === status) done();
       });
     },
     stop: () => engine.stop(),

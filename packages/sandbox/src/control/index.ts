@@ -45,7 +45,7 @@ interface ControlApiOptions {
   ctx: EngineContext;
   webhooks: Webhooks;
   adminToken: string;
-  target: () => ControlTarget;
+  target: ControlTarget;
   streams: EventStreams;
   inspector: RequestInspector;
   scenarios: ScenarioOperations;
@@ -84,7 +84,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   registerInspectorRoutes(app, options.inspector);
 }
 
-export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOptions, target: () => ControlTarget): SandboxTools {
+export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOptions, target: ControlTarget): SandboxTools {
   const adminToken = options.adminToken ?? ctx.seed.adminToken ?? newAdminToken();
   if (!ADMIN_TOKEN_PATTERN.test(adminToken)) {
     throw new RangeError('adminToken must be 16 to 200 characters of letters, digits and . _ ~ + / = -');

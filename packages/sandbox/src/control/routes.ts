@@ -84,7 +84,7 @@ function webhookCall<T>(work: () => T): T {
 
 export function registerControlRoutes(
   app: FastifyInstance,
-  deps: { ctx: EngineContext; webhooks: Webhooks; target: () => ControlTarget; streams: EventStreams },
+  deps: { ctx: EngineContext; webhooks: Webhooks; target: ControlTarget; streams: EventStreams },
 ): void {
   const { ctx, webhooks, target, streams } = deps;
 
@@ -122,7 +122,7 @@ export function registerControlRoutes(
     const { appId = '' } = params(request);
     const environment = environmentOf(params(request).environment);
     getApplication(ctx, appId);
-    return successBody('Wallet retrieved.', { appId, environment, balance: target().walletBalance(appId, environment), ledger: target().ledger(appId, environment) });
+    return successBody('Wallet retrieved.', { appId, environment, balance: target.walletBalance(appId, environment), ledger: target.ledger(appId, environment) });
   });
   for (const direction of ['top-up', 'withdraw'] as const) {
     app.post(`/applications/:appId/wallets/:environment/${direction}`, async function moveMoney(request) {
@@ -130,12 +130,12 @@ export function registerControlRoutes(
       const environment = environmentOf(params(request).environment);
       const body = readControlBody(request, walletMoveSchema);
       getApplication(ctx, appId);
-      const balance = target().walletBalance(appId, environment);
+      const balance = target.walletBalance(appId, environment);
       if (direction === 'withdraw' && body.amount > balance) {
         throw new ControlError('VALIDATION_ERROR', 'The withdrawal is more than the wallet balance.', { amount: [`must be at most the balance (${balance})`] });
       }
       try {
-        const after = target().topUp(appId, environment, direction === 'withdraw' ? -body.amount : body.amount, body.reason);
+        const after = target.topUp(appId, environment, direction === 'withdraw' ? -body.amount : body.amount, body.reason);
         return successBody(direction === 'withdraw' ? 'Withdrawal recorded.' : 'Top-up recorded.', { appId, environment, balance: after });
       } catch (error) {
         if (error instanceof RangeError) throw new ControlError('VALIDATION_ERROR', error.message, { amount: [error.message] }, { cause: error });
@@ -147,23 +147,23 @@ export function registerControlRoutes(
   // Transactions, time and outcomes.
   app.get('/transactions/:id', async function readTransaction(request) {
     const id = params(request).id as string;
-    const transaction = target().transaction(id);
+    const transaction = target.transaction(id);
     if (!transaction) throw new ControlError('NOT_FOUND', `No transaction ${id}.`);
-    return successBody('Transaction retrieved.', { transaction, timeline: target().timeline(id) });
+    return successBody('Transaction retrieved.', { transaction, timeline: target.timeline(id) });
   });
   app.post('/transactions/:id/settle', async function settleTransaction(request) {
     readControlBody(request, z.strictObject({}));
     const id = params(request).id as string;
-    const settled = target().settleNow(id);
+    const settled = target.settleNow(id);
     if (!settled) throw new ControlError('NOT_FOUND', `No transaction ${id}.`);
-    return successBody(`Transaction ${id} settled: it is ${settled.status}.`, target().transaction(id));
+    return successBody(`Transaction ${id} settled: it is ${settled.status}.`, target.transaction(id));
   });
   app.post('/transactions/:id/outcome', async function steerOutcome(request) {
     const id = params(request).id as string;
     const outcome = readControlBody(request, outcomeSchema);
     setCustomerOutcome(ctx, id, outcome);
-    if (outcome.now) target().settleNow(id);
-    return successBody(`The customer of ${id} will answer ${outcome.status}.`, target().transaction(id));
+    if (outcome.now) target.settleNow(id);
+    return successBody(`The customer of ${id} will answer ${outcome.status}.`, target.transaction(id));
   });
   app.get('/clock', async function readClock() {
     return successBody('Engine clock.', { now: formatTimestamp(ctx.clock.nowMicros()), offsetSeconds: ctx.clock.offsetSeconds() });
@@ -187,7 +187,7 @@ export function registerControlRoutes(
   });
   app.put('/settle-ms', async function setSettleDelay(request) {
     const body = readControlBody(request, z.strictObject({ settleMs: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(86_400_000) }));
-    target().setSettleMs(body.settleMs);
+    target.setSettleMs(body.settleMs);
     return successBody(`Settle delay set to ${body.settleMs} ms for new transactions.`, { settleMs: ctx.settings.settleMs });
   });
   app.put('/rate-limit', async function setRateLimit(request) {
@@ -201,18 +201,18 @@ export function registerControlRoutes(
           .max(MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, `must be at most ${MAX_RATE_LIMIT_PER_KEY_PER_MINUTE}`),
       }),
     );
-    target().setRateLimit(body.perMinute);
+    target.setRateLimit(body.perMinute);
     const message = body.perMinute === 0 ? 'Rate limit off: keys may send any number of requests.' : `Rate limit set to ${body.perMinute} requests per minute per key.`;
     return successBody(message, { rateLimitPerKeyPerMinute: ctx.settings.rateLimitPerKeyPerMinute });
   });
   app.put('/maintenance', async function setMaintenance(request) {
     const body = readControlBody(request, z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }));
-    target().setMaintenance(body.enabled);
+    target.setMaintenance(body.enabled);
     return successBody(body.enabled ? 'Maintenance mode on: the public API answers 503.' : 'Maintenance mode off.', { maintenance: ctx.settings.maintenance });
   });
   app.post('/reset', async function resetToSeed(request) {
     readControlBody(request, z.strictObject({}));
-    target().reset();
+    target.reset();
     return successBody('The database is back to the seed.', listApplications(ctx));
   });
 

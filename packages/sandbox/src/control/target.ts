@@ -1,7 +1,7 @@
 /**
  * The engine operations the control API drives: the same ones the console calls in-process on
- * the `EngineHandle` (which extends this), so both paths behave alike. Declared here, not picked
- * from the handle, so the control API does not import the engine's entry (no import circle).
+ * the engine's control port (which extends this), so both paths behave alike; operations.ts
+ * implements them once.
  */
 import type { Environment } from '../../../../shared/contract';
 import type { toFullTransaction } from '../storage/store';

@@ -25,14 +25,14 @@ const BATCH = 100;
  */
 const MIN_DELAY_MS = 10;
 
-export function createScheduler(getContext: () => EngineContext): Scheduler {
+/** Listens on `ctx.kickScheduler` for new due work from the moment it is made. */
+export function createScheduler(ctx: EngineContext): Scheduler {
   let timer: NodeJS.Timeout | null = null;
   let timerDueAt = Number.POSITIVE_INFINITY;
   let stopped = false;
 
   /** Settles due work in batches of `BATCH`; stops after `maxBatches` (the timer path yields to requests). */
   function runDue(maxBatches = Number.POSITIVE_INFINITY): { settled: number; more: boolean } {
-    const ctx = getContext();
     let settled = 0;
     for (let batches = 0; ; batches += 1) {
       if (batches >= maxBatches) return { settled, more: true };
@@ -51,7 +51,6 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
 
   function arm(): void {
     if (stopped) return;
-    const ctx = getContext();
     const next = nextNotificationAt(ctx.db);
     if (next === null) return;
     if (timer && timerDueAt <= next) return;
@@ -80,12 +79,15 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
     timer.unref();
   }
 
+  function kick(dueAt?: number): void {
+    // An armed timer that fires no later than the new work covers it: no need to look anything up.
+    if (dueAt !== undefined && timer && timerDueAt <= dueAt) return;
+    arm();
+  }
+  const unsubscribe = ctx.onSchedulerKick(kick);
+
   return {
-    kick(dueAt) {
-      // An armed timer that fires no later than the new work covers it: no need to look anything up.
-      if (dueAt !== undefined && timer && timerDueAt <= dueAt) return;
-      arm();
-    },
+    kick,
     runDue() {
       // The clock may have moved: a timer armed on the old time would fire late.
       if (timer) clearTimeout(timer);
@@ -97,6 +99,7 @@ export function createScheduler(getContext: () => EngineContext): Scheduler {
     },
     stop() {
       stopped = true;
+      unsubscribe();
       if (timer) clearTimeout(timer);
       timer = null;
     },

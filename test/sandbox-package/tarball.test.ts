@@ -10,9 +10,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '../../../test/temp-dir';
+import { makeTempDir } from '../temp-dir';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const PACKAGE = join(ROOT, 'packages', 'sandbox');
 
 const LIBRARY_TEST = `
