@@ -15,26 +15,29 @@ export interface EmitterOptions<Events> {
 }
 
 export class TypedEmitter<Events extends object> {
-  private readonly listeners = new Map<keyof Events, Set<Listener<never>>>();
+  /**
+   * Each event's listeners as an array that is replaced, never changed, when one is added or
+   * removed: `emit` walks it without copying (events are many, subscriptions few), and a listener
+   * added or removed while an event is handed out does not change who receives that event.
+   */
+  private readonly listeners = new Map<keyof Events, readonly Listener<never>[]>();
 
   constructor(private readonly options: EmitterOptions<Events> = {}) {}
 
-  /** Adds a listener; returns its unsubscribe. */
+  /** Adds a listener (once: adding the same function again changes nothing); returns its unsubscribe. */
   on<E extends keyof Events>(event: E, listener: Listener<Events[E]>): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
     const stored = listener as Listener<never>;
-    set.add(stored);
+    const current = this.listeners.get(event) ?? [];
+    if (!current.includes(stored)) this.listeners.set(event, [...current, stored]);
     return () => {
-      set.delete(stored);
+      this.listeners.set(event, (this.listeners.get(event) ?? []).filter((candidate) => candidate !== stored));
     };
   }
 
   emit<E extends keyof Events>(event: E, payload: Events[E]): void {
-    const set = this.listeners.get(event);
-    if (!set) return;
-    // A copy: a listener that unsubscribes (or subscribes another) does not change this round.
-    for (const listener of [...set] as Listener<Events[E]>[]) {
+    const current = this.listeners.get(event) as readonly Listener<Events[E]>[] | undefined;
+    if (!current) return;
+    for (const listener of current) {
       if (!this.options.onListenerError) {
         listener(payload);
         continue;

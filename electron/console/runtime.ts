@@ -145,7 +145,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.
   const unsubscribe = sandbox?.onStatusChange((event) => {
     try {
-      const profile = core.context.resolveProfile(LOCAL_SANDBOX_ID);
+      const profile = () => core.context.resolveProfile(LOCAL_SANDBOX_ID);
       for (const entry of findByTransactionId(journal, event.transactionId)) {
         if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
         void core.watcher.refresh(entry.id, profile, event.status, 'status changed in the local sandbox');

@@ -10,8 +10,9 @@ import pLimit from 'p-limit';
 import { isFinalStatus, TRANSACTION_STATUSES, type TransactionStatus } from '../../shared/contract';
 import type { JournalTransaction } from '../../shared/api';
 import { getEntry, recordObserved, recordStatusEvent } from './journal/entries';
+import { journalWrites } from './journal/group-commit';
 import type { Context } from './handlers/context';
-import type { StoredProfile } from './settings';
+import { LOCAL_SANDBOX_ID, type StoredProfile } from './settings';
 import { transactionOf } from './handlers/outcomes';
 
 type WatchProfile = StoredProfile & { builtIn: boolean };
@@ -20,9 +21,11 @@ export interface Watcher {
   watch(entry: JournalTransaction, profile: WatchProfile): void;
   /**
    * A status change was pushed (`pushedStatus`): read the transaction again and store all of it.
-   * If the read fails, the pushed status alone is recorded.
+   * If the read fails, the pushed status alone is recorded. `profile` is resolved only for a read
+   * over HTTP (resolving the local sandbox's profile reads the engine's keys: once per row of a
+   * batch otherwise, and the local sandbox's transaction is read in-process).
    */
-  refresh(journalId: string, profile: WatchProfile, pushedStatus: string, message: string): Promise<void>;
+  refresh(journalId: string, profile: () => WatchProfile, pushedStatus: string, message: string): Promise<void>;
   /** Resolves when every running watch and refresh has ended (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -79,18 +82,22 @@ export function createWatcher(context: Context): Watcher {
     }
   }
 
-  async function readAgain(journalId: string, profile: WatchProfile, pushedStatus: string, message: string): Promise<void> {
+  async function readAgain(journalId: string, profileOf: () => WatchProfile, pushedStatus: string, message: string): Promise<void> {
     const entry = getEntry(deps.journal, journalId);
     if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
     if (context.verifying.has(journalId)) return; // the Verify in flight records the whole object
     // The local sandbox's push comes from the engine in this process: read it there, not over HTTP.
-    const local = profile.builtIn ? (deps.engine?.transaction(entry.transactionId) ?? null) : null;
+    const local = entry.profileId === LOCAL_SANDBOX_ID ? (deps.engine?.transaction(entry.transactionId) ?? null) : null;
     if (local) {
-      const observed = recordObserved(deps.journal, journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, deps.clock.now());
+      // Grouped with the other writes of this turn (a batch's rows settle in bursts).
+      const at = deps.clock.now();
+      const observed = await journalWrites(deps.journal).write(() =>
+        recordObserved(deps.journal, journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, at),
+      );
       deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
       return;
     }
-    const { result, tx } = await retrieve(entry, profile);
+    const { result, tx } = await retrieve(entry, profileOf());
     if (deps.signal?.aborted) return;
     if (tx && result.kind === 'success') {
       // A push the journal already knows of (a Verify or the watcher got there first, or the read

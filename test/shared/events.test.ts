@@ -35,6 +35,20 @@ describe('TypedEmitter', () => {
     expect(heard).toEqual(['first', 'second']);
   });
 
+  it('a function added twice hears an event once, and one unsubscribe removes it', () => {
+    const emitter = new TypedEmitter<Events>();
+    let heard = 0;
+    const listener = () => {
+      heard += 1;
+    };
+    const off = emitter.on('tick', listener);
+    emitter.on('tick', listener);
+    emitter.emit('tick', undefined);
+    off();
+    emitter.emit('tick', undefined);
+    expect(heard).toBe(1);
+  });
+
   it('with onListenerError, a throwing listener is reported and the others still run', () => {
     const reported: [unknown, keyof Events][] = [];
     const emitter = new TypedEmitter<Events>({ onListenerError: (error, event) => reported.push([error, event]) });

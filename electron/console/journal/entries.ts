@@ -127,6 +127,8 @@ interface NewEntry {
   metadata: unknown;
   request: TransactionRequest | null;
   transaction: ServiceTransaction | null;
+  /** The batch row this entry sends, written with the entry (no second UPDATE per row). */
+  batch?: { id: string; row: number };
   at: number;
 }
 
@@ -138,8 +140,8 @@ function insertEntry(db: JournalDb, entry: NewEntry): { id: string; seq: number 
     .prepare(
       `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, external_id, status,
          failed_code, amount, currency, phone_number, payment_method, customer_first_name, customer_last_name,
-         customer_email, description, metadata, request, transaction_json, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         customer_email, description, metadata, request, transaction_json, batch_id, batch_row, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -163,6 +165,8 @@ function insertEntry(db: JournalDb, entry: NewEntry): { id: string; seq: number 
       entry.metadata ? JSON.stringify(entry.metadata) : null,
       entry.request ? JSON.stringify(entry.request) : null,
       entry.transaction ? JSON.stringify(entry.transaction) : null,
+      entry.batch?.id ?? null,
+      entry.batch?.row ?? null,
       entry.at,
       entry.at,
     );
@@ -170,12 +174,26 @@ function insertEntry(db: JournalDb, entry: NewEntry): { id: string; seq: number 
 }
 
 /** Writes the request before it is sent: state `pending`, timeline `request_sent`. */
-export function recordRequest(
-  db: JournalDb,
-  input: { profile: JournalProfile; kind: TransactionKind; request: TransactionRequest; currency: string; at: number },
-): JournalTransaction {
+export function recordRequest(db: JournalDb, input: RequestInput): JournalTransaction {
+  return getEntry(db, writeRequest(db, input))!;
+}
+
+interface RequestInput {
+  profile: JournalProfile;
+  kind: TransactionKind;
+  request: TransactionRequest;
+  currency: string;
+  at: number;
+  batch?: { id: string; row: number };
+}
+
+/**
+ * recordRequest without reading the entry back: returns its id (a batch writes many rows per
+ * transaction and needs nothing else).
+ */
+export function writeRequest(db: JournalDb, input: RequestInput): string {
   const { request } = input;
-  const id = db.transaction(() => {
+  return db.transaction(() => {
     const inserted = insertEntry(db, {
       profile: input.profile,
       kind: input.kind,
@@ -193,22 +211,27 @@ export function recordRequest(
       metadata: request.metadata ?? null,
       request,
       transaction: null,
+      ...(input.batch ? { batch: input.batch } : {}),
       at: input.at,
     });
     addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
     return inserted.id;
   })();
-  return getEntry(db, id)!;
 }
 
 /** Marks an entry `pending` again for a resend with the same request and external id. */
 export function recordResend(db: JournalDb, id: string, at: number): JournalTransaction {
+  writeResend(db, id, at);
+  return getEntry(db, id)!;
+}
+
+/** recordResend without reading the entry back. */
+export function writeResend(db: JournalDb, id: string, at: number): void {
   db.transaction(() => {
     const row = requireRow(db, id);
     moveEntry(db, row, 'pending', at);
     addEvent(db, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
   })();
-  return getEntry(db, id)!;
 }
 
 /** Writes what the service says of the transaction; the entry becomes (or stays) `known`. */
@@ -312,6 +335,12 @@ export function recordNotFound(db: JournalDb, id: string, at: number, message: s
  * `api_error` event), with the entry outcome unknown; a transport failure as a transport failure.
  */
 export function recordInitiateOutcome(db: JournalDb, id: string, outcome: InitiateOutcome, at: number): JournalTransaction {
+  writeInitiateOutcome(db, id, outcome, at);
+  return getEntry(db, id)!;
+}
+
+/** recordInitiateOutcome without reading the entry back (a batch's answers, several per transaction). */
+export function writeInitiateOutcome(db: JournalDb, id: string, outcome: InitiateOutcome, at: number): void {
   db.transaction(() => {
     const row = requireRow(db, id);
     switch (outcome.kind) {
@@ -346,7 +375,6 @@ export function recordInitiateOutcome(db: JournalDb, id: string, outcome: Initia
       }
     }
   })();
-  return getEntry(db, id)!;
 }
 
 /** Journal entries the console knows for a service transaction id (a lookup, an engine event). */

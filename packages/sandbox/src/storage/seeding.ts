@@ -93,11 +93,25 @@ export function resetToSeed(db: Database.Database, seed: Seed, now: number): voi
   })();
 }
 
+/**
+ * The two statements of seededApplications, compiled once per database: the console reads the
+ * local sandbox's keys to sign each request, and compiling them was most of that read.
+ */
+const seededStatements = new WeakMap<Database.Database, { apps: Database.Statement; keys: Database.Statement }>();
+
 export function seededApplications(db: Database.Database): SeededApplication[] {
-  const apps = db.prepare('SELECT id, ref, name, status, live_approved, currency, webhook_url FROM applications ORDER BY rowid').all() as {
+  let statements = seededStatements.get(db);
+  if (!statements) {
+    statements = {
+      apps: db.prepare('SELECT id, ref, name, status, live_approved, currency, webhook_url FROM applications ORDER BY rowid'),
+      keys: db.prepare('SELECT public_key, secret_key, environment, type, active, ip_whitelist FROM api_keys WHERE app_id = ? ORDER BY rowid'),
+    };
+    seededStatements.set(db, statements);
+  }
+  const apps = statements.apps.all() as {
     id: string; ref: string; name: string; status: SeededApplication['status']; live_approved: number; currency: string; webhook_url: string | null;
   }[];
-  const keys = db.prepare('SELECT public_key, secret_key, environment, type, active, ip_whitelist FROM api_keys WHERE app_id = ? ORDER BY rowid');
+  const { keys } = statements;
   return apps.map((app) => ({
     id: app.id,
     ref: app.ref,

@@ -1,0 +1,47 @@
+/**
+ * The follow-up step of a round: each row whose outcome is unknown looked up by its external id
+ * before anything else is sent (found: recorded; not found: `not_found`, so it is sent again with
+ * the same external id). A row is never sent while its outcome is unknown.
+ */
+import type { Clock, ConsoleClient } from '../deps';
+import { isNotFound, transactionOf } from '../handlers/outcomes';
+import { recordNotFound, recordObserved, type JournalDb } from '../journal/entries';
+import { stopped, waitAtLeast, waitTurn, type Run } from './run';
+import { rowsInState } from './store';
+
+export interface LookingUp {
+  db: JournalDb;
+  clock: Clock;
+  client: Pick<ConsoleClient, 'retrievePayout'>;
+  progress(force: boolean): void;
+}
+
+export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<void> {
+  const { db, clock, client } = lookingUp;
+  for (const row of rowsInState(db, run.batchId, ['unknown'])) {
+    if (stopped(run)) return;
+    if (!(await waitTurn(run, clock, () => lookingUp.progress(true)))) return;
+    const journalId = row.journalId!;
+    const result = await client.retrievePayout(row.externalId, { by: 'external_id' });
+    if (isNotFound(result)) {
+      recordNotFound(db, journalId, clock.now(), `batch: no payout with external id ${row.externalId}: not sent, so it may be sent again with the same one`);
+      lookingUp.progress(false);
+      continue;
+    }
+    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    if (tx && result.kind === 'success') {
+      recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, clock.now());
+      run.answered += 1;
+      lookingUp.progress(false);
+      continue;
+    }
+    if (result.kind === 'api-error' && result.httpStatus === 429) {
+      waitAtLeast(run, clock, (result.retryAfterSeconds ?? 1) * 1000);
+      continue; // looked up again in the next round
+    }
+    if (result.kind === 'transport') {
+      run.stop ??= 'interrupt';
+      run.reason = `The service could not be reached to look rows up (${result.message}). Resume tries again.`;
+    }
+  }
+}
