@@ -37,8 +37,8 @@ export async function growSandbox(db: Database.Database, templateId: string, tar
       l.reason, ${id}, l.at - n.i * 1000000
     FROM n, ledger_entries l WHERE l.transaction_id = ?`);
   const copyProvider = db.prepare(`${numbers}
-    INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, notified, created_at)
-    SELECT ${providerRef}, p.kind, p.phone_number, p.amount, p.final_status, p.failed_code, p.decides_at - n.i * 1000000, p.notifies, 1,
+    INSERT INTO provider_requests (ref, transaction_id, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, notified, created_at)
+    SELECT ${providerRef}, ${id}, p.kind, p.phone_number, p.amount, p.final_status, p.failed_code, p.decides_at - n.i * 1000000, p.notifies, 1,
       p.created_at - n.i * 1000000
     FROM n, provider_requests p WHERE p.ref = ?`);
   let next = 1;

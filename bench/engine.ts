@@ -293,11 +293,13 @@ async function main(): Promise<void> {
       console.log(row(only, await load(ready.engineUrl, only === 'create' ? creates : retrieves)));
       return;
     }
+    const loadBefore = loadavg()[0] ?? 0;
     const bareCreate = await load(ready.bareUrl, creates);
     console.log(row('bare node:http (POST)', bareCreate));
     // The stack's own floor for a create (see floor-server.ts): the target can be no easier than this.
     // It runs before the engine's create, whose settlements would otherwise land in its run.
-    console.log(row('floor: minimal signed create', await load(ready.floorUrl, creates), bareCreate));
+    const floorCreate = await load(ready.floorUrl, creates);
+    console.log(row('floor: minimal signed create', floorCreate, bareCreate));
     const engineCreate = await load(ready.engineUrl, creates);
     console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
     await drain();
@@ -305,7 +307,20 @@ async function main(): Promise<void> {
     console.log(row('bare node:http (GET)', bareRetrieve));
     const engineRetrieve = await load(ready.engineUrl, retrieves);
     console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
-    console.log(`\ntargets: create >= 35 % of bare, retrieve >= 50 % of bare`);
+    const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
+    // The API's own cost: what the engine's create spends beyond the floor's (same stack, one INSERT).
+    console.log(
+      `\nengine create vs floor: ${percent(engineCreate.rps, floorCreate.rps)} by req/s; the API's own work ` +
+        `${(engineCreate.cpuPerRequest - floorCreate.cpuPerRequest).toFixed(0)} µs of server CPU per create beyond the floor's ${floorCreate.cpuPerRequest.toFixed(0)}`,
+    );
+    console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare (Prism and Mockoon are not run here: not installed)`);
+    // One line to paste: the figures of this run and the machine's load around it.
+    console.log(
+      `summary: create ${percent(engineCreate.rps, bareCreate.rps)} of bare (floor ${percent(floorCreate.rps, bareCreate.rps)}), ` +
+        `retrieve ${percent(engineRetrieve.rps, bareRetrieve.rps)} of bare; server CPU µs/req create ${engineCreate.cpuPerRequest.toFixed(0)} ` +
+        `(floor ${floorCreate.cpuPerRequest.toFixed(0)}, bare ${bareCreate.cpuPerRequest.toFixed(0)}), retrieve ${engineRetrieve.cpuPerRequest.toFixed(0)} ` +
+        `(bare ${bareRetrieve.cpuPerRequest.toFixed(0)}); load average ${loadBefore.toFixed(2)} -> ${(loadavg()[0] ?? 0).toFixed(2)}`,
+    );
     if (GROW_TO > 0) await growth(ready, ids, drain, askLine);
   } finally {
     child.stdin.end();

@@ -50,16 +50,21 @@ export type EngineEventListener = (event: EngineEvent) => void;
 /** Fans events out; a failing listener is reported and never breaks the engine or other listeners. */
 export class EventHub {
   private readonly listeners = new Set<EngineEventListener>();
+  /** The listeners as an array, made again only when they change (events are many, subscriptions few). */
+  private snapshot: readonly EngineEventListener[] = [];
 
   on(listener: EngineEventListener): () => void {
     this.listeners.add(listener);
+    this.snapshot = [...this.listeners];
     return () => {
       this.listeners.delete(listener);
+      this.snapshot = [...this.listeners];
     };
   }
 
   emit(event: EngineEvent): void {
-    for (const listener of [...this.listeners]) {
+    // A listener added or removed while this event is delivered does not change who receives it.
+    for (const listener of this.snapshot) {
       try {
         listener(event);
       } catch (error) {

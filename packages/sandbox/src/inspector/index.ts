@@ -65,64 +65,137 @@ function matchesStatus(status: number, filter: StatusFilter | undefined): boolea
 
 export function createInspector(ctx: EngineContext, capacity: number, headerWord: string): RequestInspector {
   checkInspectorSize(capacity);
-  const ring: (InspectedRequest | undefined)[] = new Array<InspectedRequest | undefined>(capacity);
+  // Slots (see `Slot`, below) hold each request's facts until its entry is first read.
+  const ring: ({ seq: number; status: number; entry(): InspectedRequest } | undefined)[] = new Array(capacity);
   let seq = 0;
   const failures = new WeakMap<FastifyRequest, AuthFailureDetail>();
   const codes = new WeakMap<FastifyRequest, string>();
   const authorizationHeader = authHeaderNames(headerWord).authorization.toLowerCase();
   const environmentHeader = authHeaderNames(headerWord).environment.toLowerCase();
 
-  function scrub(text: string): string {
-    let clean = text.replace(SECRET_SHAPE, HIDDEN);
-    for (const secret of knownSecrets(ctx.db)) if (clean.includes(secret)) clean = clean.split(secret).join(HIDDEN);
+  /**
+   * A record is built when something reads it (the list, one request, a listener of the `request`
+   * event), not while the request is answered: a busy API pays for the facts it keeps (a few
+   * strings), not for shaping and scrubbing entries nobody looks at. The secrets to hide are the
+   * ones known when the request was answered, so a later key rotation changes nothing.
+   */
+  function scrub(text: string, secrets: readonly string[]): string {
+    let clean = SECRET_SHAPE_TEST.test(text) ? text.replace(SECRET_SHAPE, HIDDEN) : text;
+    for (const secret of secrets) if (clean.includes(secret)) clean = clean.split(secret).join(HIDDEN);
     return clean;
   }
 
-  function isSecret(value: string): boolean {
-    return SECRET_SHAPE_TEST.test(value) || knownSecrets(ctx.db).includes(value);
+  function isSecret(value: string, secrets: readonly string[]): boolean {
+    return SECRET_SHAPE_TEST.test(value) || secrets.includes(value);
+  }
+
+  /** What `record` keeps of a request: enough to build its entry later, exactly as it would have been built then. */
+  interface Facts {
+    seq: number;
+    atMicros: number;
+    method: string;
+    path: string;
+    query: string;
+    status: number;
+    code: string | null;
+    durationMs: number;
+    sentKey: string;
+    environment: string | string[] | undefined;
+    bodyLength: number;
+    /** At most MAX_BODY_SHOWN bytes, as text. */
+    body: string;
+    remoteAddress: string | undefined;
+    detail: AuthFailureDetail | undefined;
+    secrets: readonly string[];
+  }
+
+  function build(facts: Facts): InspectedRequest {
+    const { secrets, sentKey } = facts;
+    const secretSent = sentKey !== '' && isSecret(sentKey, secrets);
+    let diagnosis = facts.detail === undefined ? null : diagnose(ctx.db, facts.detail, facts.query);
+    if (diagnosis?.check === 'api-key' && secretSent) diagnosis = { ...diagnosis, reason: 'secret-sent' };
+    if (diagnosis !== null) diagnosis = JSON.parse(scrub(JSON.stringify(diagnosis), secrets)) as InspectedRequest['diagnosis'];
+    return {
+      id: `req_${facts.seq}`,
+      seq: facts.seq,
+      at: formatTimestamp(facts.atMicros),
+      method: facts.method,
+      path: scrub(facts.path.slice(0, MAX_PATH_SHOWN), secrets),
+      query: scrub(facts.query.slice(0, MAX_QUERY_SHOWN), secrets),
+      status: facts.status,
+      code: facts.code,
+      durationMs: Math.round(facts.durationMs * 10) / 10,
+      publicKey: sentKey === '' || secretSent ? null : scrub(sentKey.slice(0, 200), secrets),
+      environment: facts.environment === 'sandbox' || facts.environment === 'live' ? facts.environment : null,
+      bodyLength: facts.bodyLength,
+      body: facts.body === '' ? '' : scrub(facts.body, secrets),
+      bodyTruncated: facts.bodyLength > MAX_BODY_SHOWN,
+      remoteAddress: normalizeAddress(facts.remoteAddress),
+      diagnosis,
+    };
+  }
+
+  /** A ring slot: the facts until the entry is first read, then the entry. */
+  class Slot {
+    private built: InspectedRequest | null = null;
+    constructor(
+      readonly seq: number,
+      readonly status: number,
+      private facts: Facts | null,
+    ) {}
+
+    entry(): InspectedRequest {
+      if (this.built === null) {
+        this.built = build(this.facts as Facts);
+        this.facts = null;
+      }
+      return this.built;
+    }
   }
 
   function record(request: FastifyRequest, status: number, durationMs: number): void {
     const { path, query } = splitTarget(request.raw.url ?? request.url);
     if (path === '/openapi.json' || path === '/_sandbox' || path.startsWith('/_sandbox/')) return;
     const header = request.headers[authorizationHeader];
-    const sentKey = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
-    const secretSent = sentKey !== '' && isSecret(sentKey);
-    const environment = request.headers[environmentHeader];
-    const detail = failures.get(request);
-    let diagnosis = detail === undefined ? null : diagnose(ctx.db, detail, query);
-    if (diagnosis?.check === 'api-key' && secretSent) diagnosis = { ...diagnosis, reason: 'secret-sent' };
-    if (diagnosis !== null) diagnosis = JSON.parse(scrub(JSON.stringify(diagnosis))) as InspectedRequest['diagnosis'];
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const body = Buffer.isBuffer(request.body) ? request.body : null;
     seq += 1;
-    const entry: InspectedRequest = {
-      id: `req_${seq}`,
+    // A diagnosis reads key rows as they are now (a failure is rare): built at once, scrubbed when read.
+    const detail = failures.get(request);
+    const slot = new Slot(seq, status, {
       seq,
-      at: formatTimestamp(ctx.clock.nowMicros()),
+      atMicros: ctx.clock.nowMicros(),
       method: request.method,
-      path: scrub(path.slice(0, MAX_PATH_SHOWN)),
-      query: scrub(query.slice(0, MAX_QUERY_SHOWN)),
+      path,
+      query,
       status,
       code: status >= 400 ? (codes.get(request) ?? null) : null,
-      durationMs: Math.round(durationMs * 10) / 10,
-      publicKey: sentKey === '' || secretSent ? null : scrub(sentKey.slice(0, 200)),
-      environment: environment === 'sandbox' || environment === 'live' ? environment : null,
-      bodyLength: body.length,
-      body: body.length === 0 ? '' : scrub(body.subarray(0, MAX_BODY_SHOWN).toString('utf8')),
-      bodyTruncated: body.length > MAX_BODY_SHOWN,
-      remoteAddress: normalizeAddress(request.socket.remoteAddress),
-      diagnosis,
-    };
-    ring[(seq - 1) % capacity] = entry;
-    ctx.queueEvent({ type: 'extension', topic: REQUEST_EVENT_TOPIC, data: entry });
+      durationMs,
+      sentKey: (Array.isArray(header) ? header[0] : header)?.trim() ?? '',
+      environment: request.headers[environmentHeader],
+      bodyLength: body === null ? 0 : body.length,
+      body: body === null || body.length === 0 ? '' : body.toString('utf8', 0, Math.min(body.length, MAX_BODY_SHOWN)),
+      remoteAddress: request.socket.remoteAddress,
+      detail,
+      secrets: knownSecrets(ctx.db),
+    });
+    if (detail !== undefined) slot.entry();
+    ring[(seq - 1) % capacity] = slot;
+    // The event's data is the entry, built on first read (JSON.stringify and property reads alike).
+    ctx.queueEvent({
+      type: 'extension',
+      topic: REQUEST_EVENT_TOPIC,
+      get data() {
+        return slot.entry();
+      },
+    });
   }
 
   /** Newest first. */
-  function* newestFirst(before: number): Generator<InspectedRequest> {
+  function* newestFirst(before: number): Generator<{ seq: number; status: number; entry(): InspectedRequest }> {
     const oldest = Math.max(1, seq - capacity + 1);
     for (let at = Math.min(seq, before - 1); at >= oldest; at -= 1) {
-      const entry = ring[(at - 1) % capacity];
-      if (entry !== undefined && entry.seq === at) yield entry;
+      const slot = ring[(at - 1) % capacity];
+      if (slot !== undefined && slot.seq === at) yield slot;
     }
   }
 
@@ -154,8 +227,9 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
     list(query) {
       const requests: InspectedRequest[] = [];
       let more = false;
-      for (const entry of newestFirst(query.cursor ?? Number.MAX_SAFE_INTEGER)) {
-        if (!matchesStatus(entry.status, query.status)) continue;
+      for (const slot of newestFirst(query.cursor ?? Number.MAX_SAFE_INTEGER)) {
+        if (!matchesStatus(slot.status, query.status)) continue;
+        const entry = slot.entry();
         if (query.key !== undefined && entry.publicKey !== query.key) continue;
         if (requests.length === query.limit) {
           more = true;
@@ -170,8 +244,8 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
       const match = /^req_([1-9]\d{0,15})$/.exec(id);
       if (!match || capacity === 0) return null;
       const at = Number(match[1]);
-      const entry = ring[(at - 1) % capacity];
-      return entry !== undefined && entry.seq === at ? entry : null;
+      const slot = ring[(at - 1) % capacity];
+      return slot !== undefined && slot.seq === at ? slot.entry() : null;
     },
   };
 }

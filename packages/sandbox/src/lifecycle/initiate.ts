@@ -100,7 +100,7 @@ export async function initiateTransaction(
     // The provider sends the customer the prompt.
     notifiesAt = submitToProvider(
       ctx.db,
-      { ref: created.provider_ref, kind, environment: auth.environment, phoneNumber: request.phone_number, amount: request.amount, now },
+      { ref: created.provider_ref, transactionId: created.id, kind, environment: auth.environment, phoneNumber: request.phone_number, amount: request.amount, now },
       { settleMs: ctx.settings.settleMs, expirySeconds: ctx.settings.expirySeconds },
       scenario,
     );

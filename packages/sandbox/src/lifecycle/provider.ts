@@ -34,8 +34,8 @@ export interface ProviderRequestRow {
 
 const statements = statementsFor((db) => ({
   insert: db.prepare(`
-    INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    INSERT INTO provider_requests (ref, kind, phone_number, amount, final_status, failed_code, decides_at, notifies, created_at, transaction_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   get: db.prepare('SELECT * FROM provider_requests WHERE ref = ?'),
   nextDue: db.prepare('SELECT MIN(decides_at) FROM provider_requests WHERE notifies = 1 AND notified = 0').pluck(),
   markNotified: db.prepare('UPDATE provider_requests SET notified = 1 WHERE ref = ?'),
@@ -53,7 +53,7 @@ export interface ProviderTiming {
  */
 export function submitToProvider(
   db: Database.Database,
-  request: { ref: string; kind: TransactionKind; environment: Environment; phoneNumber: string; amount: number; now: number },
+  request: { ref: string; transactionId: string; kind: TransactionKind; environment: Environment; phoneNumber: string; amount: number; now: number },
   timing: ProviderTiming,
   scenario: ScenarioDecision | null = null,
 ): number | null {
@@ -84,6 +84,7 @@ export function submitToProvider(
     decidesAt,
     notifies,
     request.now,
+    request.transactionId,
   );
   return notifies === 1 ? decidesAt : null;
 }
@@ -91,14 +92,14 @@ export function submitToProvider(
 /** A transaction a scenario steers (scenarios/store.ts): its outcome, timing and notification as set there. */
 function submitScenario(
   db: Database.Database,
-  request: { ref: string; kind: TransactionKind; phoneNumber: string; amount: number; now: number },
+  request: { ref: string; transactionId: string; kind: TransactionKind; phoneNumber: string; amount: number; now: number },
   timing: ProviderTiming,
   scenario: ScenarioDecision,
 ): number | null {
   const processingMicros = scenario.processingSeconds === null ? Math.round(timing.settleMs * 1000) : Math.round(scenario.processingSeconds * 1_000_000);
   const decidesAt = request.now + processingMicros;
   const notifies = scenario.notify ? 1 : 0;
-  statements(db).insert.run(request.ref, request.kind, request.phoneNumber, request.amount, scenario.finalStatus, scenario.failedCode, decidesAt, notifies, request.now);
+  statements(db).insert.run(request.ref, request.kind, request.phoneNumber, request.amount, scenario.finalStatus, scenario.failedCode, decidesAt, notifies, request.now, request.transactionId);
   return notifies === 1 ? decidesAt : null;
 }
 

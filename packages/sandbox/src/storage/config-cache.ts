@@ -11,7 +11,8 @@
  */
 import type Database from 'better-sqlite3';
 
-const CONFIG_TABLES = ['api_keys', 'applications', 'methods', 'app_methods', 'fee_schedule'] as const;
+/** The sandbox scenarios too: every create asks whether one matches, and there rarely are any. */
+const CONFIG_TABLES = ['api_keys', 'applications', 'methods', 'app_methods', 'fee_schedule', 'sandbox_scenarios'] as const;
 const CHANGED_FUNCTION = 'paydesk_config_changed';
 
 interface CacheState {
@@ -41,7 +42,10 @@ export function installConfigCache(db: Database.Database): void {
     state.dirty = true;
     return null;
   });
+  // A database opened without an extension's migrations lacks its table: nothing to watch there.
+  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
   for (const table of CONFIG_TABLES) {
+    if (!present.has(table)) continue;
     for (const operation of ['INSERT', 'UPDATE', 'DELETE'] as const) {
       db.exec(
         `CREATE TEMP TRIGGER IF NOT EXISTS paydesk_config_${table}_${operation.toLowerCase()} AFTER ${operation} ON main.${table} ` +

@@ -139,7 +139,7 @@ const statements = statementsFor((db) => ({
   // One query for a settlement batch: the provider's due notifications joined with their transactions.
   dueFromProvider: db.prepare(`
     SELECT p.ref, p.final_status, p.failed_code, ${ROW_COLUMNS.replace(/(\w+)/g, 't.$1')}
-    FROM provider_requests p LEFT JOIN transactions t ON t.provider_ref = p.ref
+    FROM provider_requests p LEFT JOIN transactions t ON t.id = p.transaction_id
     WHERE p.notifies = 1 AND p.notified = 0 AND p.decides_at <= ?
     ORDER BY p.decides_at LIMIT ?`).raw(),
   events: db.prepare('SELECT id, from_status, status, failed_code, at FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
