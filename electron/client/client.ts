@@ -14,31 +14,19 @@ import {
 import type { z } from 'zod';
 import { headerValue, interpretResponse, parseRetryAfter } from './response';
 import { nextDelayMs, resolveRetryPolicy, RETRYABLE_STATUSES } from './retry';
-import {
-  adjustHeaders,
-  buildSignedRequest,
-  encodePathSegment,
-  headerWordOf,
-  parseBaseUrl,
-  ProfileError,
-  publicKeyFor,
-  type ParsedBaseUrl,
-  type SignedRequest,
-} from './sign';
+import { buildSignedRequest, encodePathSegment, headerWordOf, parseBaseUrl, ProfileError, publicKeyFor, type ParsedBaseUrl, type SignedRequest } from './sign';
 import { classifyFailure, exchange } from './transport';
-import type { ClientOptions, ClientProfile, ClientResult, PaydeskClient, RawRequest, SecretSource } from './types';
+import type { ClientOptions, ClientProfile, ClientResult, PaydeskClient, SecretSource } from './types';
 
 export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 } as const;
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 interface PreparedRequest {
-  method: RawRequest['method'];
+  method: 'GET' | 'POST';
   path: string;
   query: string;
   body: Buffer | undefined;
   keyType: KeyType;
-  headers?: Record<string, string>;
-  omitHeaders?: string[];
 }
 
 interface Attempt<T> {
@@ -189,7 +177,7 @@ export function createClient(profileInput: ClientProfile, secretFor: SecretSourc
       origin: base.origin,
       target: signed.target,
       method: request.method,
-      headers: adjustHeaders(signed.headers, request.headers, request.omitHeaders),
+      headers: signed.headers,
       body: signed.body,
       headersTimeoutMs: timeouts.headersMs,
       bodyTimeoutMs: timeouts.bodyMs,
@@ -272,22 +260,6 @@ export function createClient(profileInput: ClientProfile, secretFor: SecretSourc
     retrievePayout: (id, opts) => lookupById('payout', '/v1/payouts', id, '', opts?.by, fullTransactionSchema),
     verifyPayout: (id) => lookupById('payout', '/v1/payouts', id, '/verify', undefined, fullTransactionSchema),
     getBalance: () => lookup('payout', '/v1/balance', '', balanceSchema),
-    send(request) {
-      let body: Buffer | undefined;
-      if (request.rawBody !== undefined) {
-        body = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(request.rawBody, 'utf8');
-      } else if (request.body !== undefined) {
-        const text = serialise(request.body);
-        if (text === null) {
-          return Promise.resolve(notSent(`Could not send ${request.method} ${request.path}: the body cannot be written as JSON. The request was not sent.`, 'INVALID_ARGUMENT'));
-        }
-        body = Buffer.from(text, 'utf8');
-      }
-      return perform(
-        { method: request.method, path: request.path, query: request.query ?? '', body, keyType: request.keyType, headers: request.headers, omitHeaders: request.omitHeaders },
-        null,
-      );
-    },
     async close() {
       // Idempotent: the console closes a profile's client on switch and again on quit.
       if (closing === null) closing = ownDispatcher ? ownDispatcher.close() : Promise.resolve();

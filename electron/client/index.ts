@@ -7,7 +7,6 @@ export type {
   ClientResult,
   ClientResultKind,
   PaydeskClient,
-  RawRequest,
   SecretSource,
 } from './types';
 export { createClient, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './client';

@@ -1,6 +1,6 @@
 /**
  * Building a signed request: the base URL, the key for an endpoint, the four authentication
- * headers and the exact body bytes. Pure (no I/O), so engine tests use it to craft bad requests.
+ * headers and the exact body bytes. Pure (no I/O), so test/helpers/raw-request.ts signs with it too.
  */
 import { DEFAULT_HEADER_WORD, HEADER_WORD_PATTERN, authHeaderNames, type KeyType } from '../../shared/contract/codes';
 import { canonicalBytes, computeSignature, payloadFor } from '../signing';
@@ -120,22 +120,4 @@ export function buildSignedRequest(args: {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const target = query === '' ? signedPath : `${signedPath}?${query}`;
   return { headers, body, canonical: canonical.toString('utf8'), signedPath, target, url: `${base.origin}${target}` };
-}
-
-/** Applies test-only overrides and omissions to headers, matching names case-insensitively. */
-export function adjustHeaders(
-  headers: Record<string, string>,
-  overrides: Record<string, string> | undefined,
-  omit: readonly string[] | undefined,
-): Record<string, string> {
-  const drop = new Set([...(omit ?? []), ...Object.keys(overrides ?? {})].map((name) => name.toLowerCase()));
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!drop.has(name.toLowerCase())) result[name] = value;
-  }
-  const omitted = new Set((omit ?? []).map((name) => name.toLowerCase()));
-  for (const [name, value] of Object.entries(overrides ?? {})) {
-    if (!omitted.has(name.toLowerCase())) result[name] = value;
-  }
-  return result;
 }

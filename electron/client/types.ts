@@ -3,7 +3,7 @@
  * against. Add to it, never change it.
  */
 import type { Dispatcher } from 'undici';
-import type { Environment, KeyType } from '../../shared/contract/codes';
+import type { Environment } from '../../shared/contract/codes';
 import type {
   Balance,
   FieldErrors,
@@ -66,23 +66,6 @@ export type ClientResult<T> =
 
 export type ClientResultKind = ClientResult<unknown>['kind'];
 
-export interface RawRequest {
-  method: 'GET' | 'POST' | 'PATCH';
-  /** Endpoint path (`/v1/payments/TE_1`), appended to the base URL's path prefix. */
-  path: string;
-  /** Raw query string, no `?`; sent and signed exactly as given. */
-  query?: string;
-  /** Serialised once with JSON.stringify; those bytes are signed and sent. */
-  body?: unknown;
-  /** Sent exactly (wins over `body`), for tests of malformed bodies. */
-  rawBody?: string | Buffer;
-  keyType: KeyType;
-  /** Extra or overriding headers (case-insensitive), tests only. */
-  headers?: Record<string, string>;
-  /** Headers to leave out (case-insensitive), tests only: e.g. a missing signature. */
-  omitHeaders?: string[];
-}
-
 export interface PaydeskClient {
   createPayment(body: TransactionRequest): Promise<ClientResult<InitiatedTransaction>>;
   initiatePayout(body: TransactionRequest): Promise<ClientResult<PayoutTransaction>>;
@@ -94,8 +77,6 @@ export interface PaydeskClient {
   verifyPayout(id: string): Promise<ClientResult<FullTransaction>>;
   /** `GET /v1/balance` (payout key). */
   getBalance(): Promise<ClientResult<Balance>>;
-  /** Low level, data unvalidated; used by engine tests to send bad input. */
-  send(request: RawRequest): Promise<ClientResult<unknown>>;
   /** Closes the client's own connection pool (not a dispatcher passed in). */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
+import { TypedEmitter } from '../../shared/events';
 import { createClient, type ClientOptions } from '../client';
 import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
@@ -61,15 +62,11 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   const logger = fileLogger(options.userDataDir, options.echoLog ?? false);
   // The engine's and the transports' own lines go to the same file while this console runs.
   const unrouteProcessLog = routeProcessLog(logger);
-  const listeners = new Map<PushEvent, Set<(payload: never) => void>>();
+  const pushes = new TypedEmitter<PushEvents>({
+    onListenerError: (error, event) => logger.warn('a push listener threw', { event, error: error instanceof Error ? error.name : 'unknown' }),
+  });
   function emit<E extends PushEvent>(event: E, payload: PushEvents[E]): void {
-    for (const listener of [...(listeners.get(event) ?? [])]) {
-      try {
-        (listener as (payload: PushEvents[E]) => void)(payload);
-      } catch (error) {
-        logger.warn('a push listener threw', { event, error: error instanceof Error ? error.name : 'unknown' });
-      }
-    }
+    pushes.emit(event, payload);
   }
 
   const notices: StartNotice[] = [];
@@ -194,10 +191,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   return {
     handlers: core.handlers,
     on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as (payload: never) => void);
-      return () => void set.delete(listener as (payload: never) => void);
+      return pushes.on(event, listener);
     },
     async close() {
       if (closed) return;

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { FAILED_CODE_LIST, type FailedCode } from './codes';
-import { EXTERNAL_ID_PATTERN, LIMITS, phoneNumberSchema } from './schemas';
+import { externalIdSchema, phoneNumberSchema } from './schemas';
 
 /**
  * - `deliver`: sent normally;
@@ -27,12 +27,7 @@ export const scenarioInputSchema = z
   .strictObject({
     /** Exactly one of `phone_number` and `external_id`: the transactions this scenario steers. */
     phone_number: phoneNumberSchema.optional(),
-    external_id: z
-      .string({ error: 'must be a string' })
-      .min(1, 'must not be empty')
-      .max(LIMITS.externalIdMax, `must be at most ${LIMITS.externalIdMax} characters`)
-      .regex(EXTERNAL_ID_PATTERN, 'may contain only letters, digits and . _ : -')
-      .optional(),
+    external_id: externalIdSchema.optional(),
     /** Omitted: payments and payouts alike. */
     kind: z.enum(['payment', 'payout'], { error: 'must be payment or payout' }).optional(),
     status: z.enum(['completed', 'failed', 'cancelled'], { error: 'must be completed, failed or cancelled' }),

@@ -77,6 +77,13 @@ export const phoneNumberSchema = z
   .string({ error: 'must be a string' })
   .regex(PHONE_NUMBER_PATTERN, 'must be + followed by the country code and number, digits only (e.g. +237650000001)');
 
+/** A merchant's own id for a transaction (spec 4.2): what scenarios and look-ups name it by too. */
+export const externalIdSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(LIMITS.externalIdMax, `must be at most ${LIMITS.externalIdMax} characters`)
+  .regex(EXTERNAL_ID_PATTERN, 'may contain only letters, digits and . _ : -');
+
 export const customerInputSchema = z.strictObject({
   first_name: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(LIMITS.nameMax, `must be at most ${LIMITS.nameMax} characters`),
   last_name: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(LIMITS.nameMax, `must be at most ${LIMITS.nameMax} characters`),
@@ -93,12 +100,7 @@ export const transactionRequestSchema = z.strictObject({
   amount: amountSchema,
   phone_number: phoneNumberSchema,
   customer: customerInputSchema,
-  external_id: z
-    .string({ error: 'must be a string' })
-    .min(1, 'must not be empty')
-    .max(LIMITS.externalIdMax, `must be at most ${LIMITS.externalIdMax} characters`)
-    .regex(EXTERNAL_ID_PATTERN, 'may contain only letters, digits and . _ : -')
-    .optional(),
+  external_id: externalIdSchema.optional(),
   description: z.string({ error: 'must be a string' }).max(LIMITS.descriptionMax, `must be at most ${LIMITS.descriptionMax} characters`).optional(),
   metadata: metadataSchema.optional(),
 });

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backoffDelayMs, createClient, nextDelayMs, parseRetryAfter, type ClientOptions, type PaydeskClient } from '../../electron/client';
 import { json, raw, startRecordingServer, type RecordingServer } from './recording-server';
-import { FIXED_NOW_MS, PAYMENT_PUBLIC, countingSecrets, failure, full, profileFor, success } from './sample-data';
+import { FIXED_NOW_MS, PAYMENT_PUBLIC, countingSecrets, failure, full, paymentRequest, profileFor, success } from './sample-data';
 
 let server: RecordingServer;
 let sleeps: number[];
@@ -108,12 +108,12 @@ describe('GET retries', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('send() retries a GET but not a PATCH', async () => {
-    server.reply(maintenance, json(200, success({})), maintenance);
+  it('retries a GET but never a POST', async () => {
+    server.reply(maintenance, json(200, success({ environment: 'sandbox', currency: 'XAF', balance: 1 })), maintenance);
     const client = clientWith();
-    expect((await client.send({ method: 'GET', path: '/v1/balance', keyType: 'payout' })).kind).toBe('success');
-    expect(await client.send({ method: 'PATCH', path: '/v1/payouts/TE_1', keyType: 'payout', body: {} })).toMatchObject({ httpStatus: 503 });
-    expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'PATCH']);
+    expect((await client.getBalance()).kind).toBe('success');
+    expect(await client.initiatePayout(paymentRequest)).toMatchObject({ httpStatus: 503 });
+    expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'POST']);
   });
 });
 

@@ -17,7 +17,7 @@ import {
   startRecordingServer,
   type RecordingServer,
 } from './recording-server';
-import { ALL_SECRETS, countingSecrets, failure, full, paymentRequest, profileFor, success } from './sample-data';
+import { ALL_SECRETS, PAYOUT_PUBLIC, SECRETS, countingSecrets, failure, full, paymentRequest, profileFor, success } from './sample-data';
 
 let server: RecordingServer;
 let sleeps: number[];
@@ -97,7 +97,15 @@ describe('not sent: nothing reached the server', () => {
   });
 
   it('a header value that cannot be sent is not-sent', async () => {
-    const result = await clientFor(server.url).send({ method: 'GET', path: '/v1/balance', keyType: 'payout', headers: { 'X-Note': 'line\r\nbreak' } });
+    // A public key pasted with a line break: it goes out in the Authorization header, which undici refuses to build.
+    const broken = `${PAYOUT_PUBLIC}\r\nX-Injected: 1`;
+    const client = createClient(profileFor(server.url, { payoutPublicKey: broken }), async () => SECRETS[PAYOUT_PUBLIC] as string, {
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+    openClients.push(client);
+    const result = await client.getBalance();
     expect(result).toMatchObject({ kind: 'transport', outcome: 'not-sent', cause: 'UND_ERR_INVALID_ARG' });
     expect(server.requests).toHaveLength(0);
     expect(sleeps).toEqual([]); // the same request would fail the same way: no retry

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSignedRequest, createClient, keyTypeForPath, type ClientResult, type PaydeskClient } from '../../electron/client';
 import { verifySignature } from '../../electron/signing';
+import { sendRaw } from '../helpers/raw-request';
 import { json, raw, startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server';
 import {
   ALL_SECRETS,
@@ -150,10 +151,11 @@ describe('what the client sends', () => {
     expectValidSignature(received);
   });
 
-  it('send() sends a raw body exactly, and can override or leave out headers', async () => {
+  it('the tests\' raw-request helper sends a raw body exactly, and can override or leave out headers', async () => {
     server.reply(json(400, failure('MALFORMED_REQUEST', 'The body is not valid JSON')));
     const rawBody = Buffer.from([0x7b, 0x22, 0xff, 0x0a]);
-    const result = await client.send({ method: 'POST', path: '/v1/payments', rawBody, keyType: 'payment', headers: { 'x-svc-environment': 'staging' }, omitHeaders: ['X-SVC-Signature'] });
+    const signer = { profile: profileFor(server.url), secretFor: secrets.secretFor, now: () => FIXED_NOW_MS };
+    const result = await sendRaw(signer, { method: 'POST', path: '/v1/payments', rawBody, keyType: 'payment', headers: { 'x-svc-environment': 'staging' }, omitHeaders: ['X-SVC-Signature'] });
     expect(result).toMatchObject({ kind: 'api-error', httpStatus: 400, code: 'MALFORMED_REQUEST' });
     const received = only(server.requests);
     expect(received.body.equals(rawBody)).toBe(true);

@@ -3,6 +3,7 @@ import type { ClientResult, PaydeskClient } from '../../electron/client';
 import { fullTransactionSchema, initiatedTransactionSchema, balanceSchema, parseTimestamp } from '../../shared/contract';
 import { TEST_SEED } from './fixtures';
 import { clientFor, ok, paymentBody, profileFor, startTestEngine, waitForStatus, type TestEngine } from './helpers';
+import { sendRaw } from '../helpers/raw-request';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 
 let t: TestEngine;
@@ -33,7 +34,7 @@ function transactionCount(): number {
 describe('POST /v1/payments', () => {
   it('answers 200 with the initiate shape, status processing, and no retrieve-only fields', async () => {
     const body = paymentBody({ metadata: { cart: 'c-1', lines: [1, 2] }, customer: { first_name: 'Ada', last_name: 'Ndiaye', email: 'ada@example.com', metadata: { tier: 'gold' } } });
-    const raw = await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body });
+    const raw = await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', body });
     expect(raw.kind).toBe('success');
     if (raw.kind !== 'success') return;
     expect(raw.httpStatus).toBe(200);
@@ -75,7 +76,7 @@ describe('POST /v1/payments', () => {
 
   it('refuses every invalid field at once with 422 and dotted names', async () => {
     const before = transactionCount();
-    const result = await main.send({
+    const result = await sendRaw(t.signer, {
       method: 'POST',
       path: '/v1/payments',
       keyType: 'payment',
@@ -99,7 +100,7 @@ describe('POST /v1/payments', () => {
   });
 
   it('names every missing required field', async () => {
-    const result = await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body: {} });
+    const result = await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', body: {} });
     expectError(result, 422, 'VALIDATION_ERROR');
     expect(Object.keys((result.kind === 'api-error' && result.fields) || {}).sort()).toEqual(['amount', 'customer', 'payment_method', 'phone_number']);
   });
@@ -111,24 +112,24 @@ describe('POST /v1/payments', () => {
     ['null', 'null', 'MALFORMED_REQUEST', 400],
     ['empty', '', 'MALFORMED_REQUEST', 400],
   ])('refuses a body that is %s with 400 MALFORMED_REQUEST', async (_name, rawBody, code, status) => {
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody, headers: { 'Content-Type': 'application/json' } }), status, code);
+    expectError(await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody, headers: { 'Content-Type': 'application/json' } }), status, code);
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'nonsense'])('refuses Content-Type %j with 415 UNSUPPORTED_MEDIA_TYPE', async (contentType) => {
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'Content-Type': contentType } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'Content-Type': contentType } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('refuses a body without Content-Type with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), omitHeaders: ['Content-Type'] }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), omitHeaders: ['Content-Type'] }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('accepts application/json; charset=utf-8', async () => {
-    expect((await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'Content-Type': 'application/json; charset=UTF-8' } })).kind).toBe('success');
+    expect((await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'Content-Type': 'application/json; charset=UTF-8' } })).kind).toBe('success');
   });
 
   it('refuses a body over 64 KiB with 413 PAYLOAD_TOO_LARGE', async () => {
     const rawBody = JSON.stringify({ ...paymentBody(), description: 'x'.repeat(70 * 1024) });
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody }), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('refuses an unknown method with 406 PAYMENT_METHOD_NOT_SUPPORTED', async () => {
@@ -168,7 +169,7 @@ describe('GET /v1/payments/{id} and /verify', () => {
     const body = paymentBody();
     const created = ok(await main.createPayment(body));
     await waitForStatus(t.engine, created.transaction_id, 'completed');
-    const byId = await main.send({ method: 'GET', path: `/v1/payments/${created.transaction_id}`, keyType: 'payment' });
+    const byId = await sendRaw(t.signer, { method: 'GET', path: `/v1/payments/${created.transaction_id}`, keyType: 'payment' });
     expect(byId.kind === 'success' && byId.message).toBe('Payment retrieved.');
     const full = fullTransactionSchema.strict().parse(byId.kind === 'success' ? byId.data : null);
     expect(full).toMatchObject({
@@ -182,12 +183,12 @@ describe('GET /v1/payments/{id} and /verify', () => {
     expect(full.completed_at).not.toBeNull();
     const byExternal = ok(await main.retrievePayment(body.external_id as string, { by: 'external_id' }));
     expect(byExternal.transaction_id).toBe(created.transaction_id);
-    const explicit = await main.send({ method: 'GET', path: `/v1/payments/${created.transaction_id}`, query: 'identifier_type=transaction_id', keyType: 'payment' });
+    const explicit = await sendRaw(t.signer, { method: 'GET', path: `/v1/payments/${created.transaction_id}`, query: 'identifier_type=transaction_id', keyType: 'payment' });
     expect(explicit.kind).toBe('success');
   });
 
   it('refuses an unknown identifier_type with 400 MALFORMED_REQUEST naming the parameter', async () => {
-    const result = await main.send({ method: 'GET', path: '/v1/payments/TE_x', query: 'identifier_type=phone', keyType: 'payment' });
+    const result = await sendRaw(t.signer, { method: 'GET', path: '/v1/payments/TE_x', query: 'identifier_type=phone', keyType: 'payment' });
     expectError(result, 400, 'MALFORMED_REQUEST');
     expect(result.kind === 'api-error' && result.fields).toEqual({ identifier_type: [expect.any(String)] });
   });
@@ -207,7 +208,7 @@ describe('GET /v1/payments/{id} and /verify', () => {
   it('verify answers the full object with a message describing the outcome', async () => {
     const created = ok(await main.createPayment(paymentBody({ phone_number: '+237650000002' })));
     await waitForStatus(t.engine, created.transaction_id, 'failed');
-    const result = await main.send({ method: 'GET', path: `/v1/payments/${created.transaction_id}/verify`, keyType: 'payment' });
+    const result = await sendRaw(t.signer, { method: 'GET', path: `/v1/payments/${created.transaction_id}/verify`, keyType: 'payment' });
     expect(result.kind === 'success' && result.message).toBe('Payment failed: PAYER_NOT_FOUND.');
     expect(fullTransactionSchema.parse(result.kind === 'success' ? result.data : null).failed_code).toBe('PAYER_NOT_FOUND');
   });
@@ -237,7 +238,7 @@ describe('isolation between applications and environments', () => {
 
 describe('payouts', () => {
   it('POST /v1/payouts/initiate answers 200 with type payment (the spec’s observed quirk) and status processing', async () => {
-    const raw = await main.send({ method: 'POST', path: '/v1/payouts/initiate', keyType: 'payout', body: paymentBody() });
+    const raw = await sendRaw(t.signer, { method: 'POST', path: '/v1/payouts/initiate', keyType: 'payout', body: paymentBody() });
     expect(raw.kind === 'success' && raw.httpStatus).toBe(200);
     const data = initiatedTransactionSchema.strict().parse(raw.kind === 'success' ? raw.data : null);
     expect(data.type).toBe('payment');

@@ -2,15 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientResult, PaydeskClient } from '../../electron/client';
 import { createClient } from '../../electron/client';
 import { TEST_SEED } from './fixtures';
-import { clientFor, paymentBody, profileFor, secretsOf, startTestEngine, type TestEngine } from './helpers';
+import { sendRaw, type RawSigner } from '../helpers/raw-request';
+import { clientFor, paymentBody, profileFor, secretsOf, signerFor, startTestEngine, type TestEngine } from './helpers';
 
 let t: TestEngine;
 let main: PaydeskClient;
+/** app_main's keys, for requests the client never sends. */
+let mainSigner: RawSigner;
 const clients: PaydeskClient[] = [];
 
 beforeAll(async () => {
   t = await startTestEngine({ seed: TEST_SEED });
-  main = track(clientFor(t.engine, profileFor(t.engine, 'app_main')));
+  mainSigner = signerFor(t.engine, profileFor(t.engine, 'app_main'));
+  main = track(clientFor(t.engine, mainSigner.profile));
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
@@ -22,19 +26,22 @@ function track(client: PaydeskClient): PaydeskClient {
   return client;
 }
 
-/** A client for app_main's sandbox keys with one of them replaced, or signing at a shifted time. */
-function variant(opts: { paymentKey?: string; payoutKey?: string; environment?: 'sandbox' | 'live'; app?: string; shiftSeconds?: number; secrets?: Record<string, string> }) {
+interface VariantOptions { paymentKey?: string; payoutKey?: string; environment?: 'sandbox' | 'live'; app?: string; shiftSeconds?: number; secrets?: Record<string, string> }
+
+/** app_main's sandbox keys with one of them replaced, or signing at a shifted time. */
+function variantSigner(opts: VariantOptions): RawSigner {
   const profile = profileFor(t.engine, opts.app ?? 'app_main', 'sandbox', {
     ...(opts.environment ? { environment: opts.environment } : {}),
     ...(opts.paymentKey ? { paymentPublicKey: opts.paymentKey } : {}),
     ...(opts.payoutKey ? { payoutPublicKey: opts.payoutKey } : {}),
   });
-  return track(
-    createClient(profile, secretsOf(t.engine, opts.secrets), {
-      now: () => (t.engine.clock.wallSeconds() + (opts.shiftSeconds ?? 0)) * 1000,
-      retry: { attempts: 1 },
-    }),
-  );
+  return { profile, secretFor: secretsOf(t.engine, opts.secrets), now: () => (t.engine.clock.wallSeconds() + (opts.shiftSeconds ?? 0)) * 1000 };
+}
+
+/** The real client for a variant signer. */
+function variant(opts: VariantOptions): PaydeskClient {
+  const signer = variantSigner(opts);
+  return track(createClient(signer.profile, signer.secretFor, { now: signer.now, retry: { attempts: 1 } }));
 }
 
 function expectError(result: ClientResult<unknown>, httpStatus: number, code: string) {
@@ -50,20 +57,20 @@ describe('authentication checks (spec 5.4)', () => {
   });
 
   it.each([H.auth, H.ts, H.sig, H.env])('refuses a request without %s with 401 AUTHENTICATION_HEADERS_REQUIRED', async (header) => {
-    expectError(await main.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', omitHeaders: [header] }), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', omitHeaders: [header] }), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
   });
 
   it('treats an empty header as missing', async () => {
-    expectError(await main.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.sig]: '' } }), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.sig]: '' } }), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
   });
 
   it.each(['abc', '0', '-5', '1.5', '1e9', ' '])('refuses the timestamp %j with 401 INVALID_TIMESTAMP', async (value) => {
-    const result = await main.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.ts]: value } });
+    const result = await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.ts]: value } });
     expectError(result, 401, value.trim() === '' ? 'AUTHENTICATION_HEADERS_REQUIRED' : 'INVALID_TIMESTAMP');
   });
 
   it.each(['production', 'SANDBOX', 'test'])('refuses the environment %j with 400 INVALID_ENVIRONMENT', async (value) => {
-    expectError(await main.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.env]: value } }), 400, 'INVALID_ENVIRONMENT');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.env]: value } }), 400, 'INVALID_ENVIRONMENT');
   });
 
   it.each([301, -301, 3600])('refuses a timestamp %i s off server time with 401 TIMESTAMP_EXPIRED', async (shift) => {
@@ -123,21 +130,21 @@ describe('authentication checks (spec 5.4)', () => {
 
   it('refuses an upper-case hex signature and a tampered body with 401 INVALID_DIGITAL_SIGNATURE', async () => {
     const signature = 'A'.repeat(64);
-    expectError(await main.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.sig]: signature } }), 401, 'INVALID_DIGITAL_SIGNATURE');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers: { [H.sig]: signature } }), 401, 'INVALID_DIGITAL_SIGNATURE');
     // A signature for one query does not cover another.
-    expectError(await main.send({ method: 'GET', path: '/v1/payments/TE_x', query: 'identifier_type=transaction_id', keyType: 'payment', headers: { [H.sig]: 'f'.repeat(64) } }), 401, 'INVALID_DIGITAL_SIGNATURE');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/payments/TE_x', query: 'identifier_type=transaction_id', keyType: 'payment', headers: { [H.sig]: 'f'.repeat(64) } }), 401, 'INVALID_DIGITAL_SIGNATURE');
   });
 
   it('checks the signature over the exact body bytes (whitespace counts)', async () => {
     const body = JSON.stringify(paymentBody(), null, 2);
-    expect((await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: body })).kind).toBe('success');
+    expect((await sendRaw(mainSigner, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: body })).kind).toBe('success');
   });
 
   it('refuses a whitelisted key from another address with 403 FORBIDDEN, ignoring X-Forwarded-For', async () => {
-    const client = variant({ paymentKey: 'pk_sandbox_payment_elsewhere' });
-    expectError(await client.createPayment(paymentBody()), 403, 'FORBIDDEN');
+    const opts = { paymentKey: 'pk_sandbox_payment_elsewhere' };
+    expectError(await variant(opts).createPayment(paymentBody()), 403, 'FORBIDDEN');
     expectError(
-      await client.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'X-Forwarded-For': '10.1.2.3', 'X-Real-IP': '10.1.2.3' } }),
+      await sendRaw(variantSigner(opts), { method: 'POST', path: '/v1/payments', keyType: 'payment', body: paymentBody(), headers: { 'X-Forwarded-For': '10.1.2.3', 'X-Real-IP': '10.1.2.3' } }),
       403,
       'FORBIDDEN',
     );
@@ -168,45 +175,45 @@ describe('authentication checks (spec 5.4)', () => {
 });
 
 describe('check order (documented in packages/sandbox/src/auth/auth.ts)', () => {
-  const get = (client: PaydeskClient, headers: Record<string, string> = {}, omitHeaders: string[] = []) =>
-    client.send({ method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers, omitHeaders });
+  const get = (signer: RawSigner, headers: Record<string, string> = {}, omitHeaders: string[] = []) =>
+    sendRaw(signer, { method: 'GET', path: '/v1/payments/TE_x', keyType: 'payment', headers, omitHeaders });
 
   it('missing headers before an invalid timestamp and environment', async () => {
-    expectError(await get(main, { [H.ts]: 'abc', [H.env]: 'prod' }, [H.sig]), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
+    expectError(await get(mainSigner, { [H.ts]: 'abc', [H.env]: 'prod' }, [H.sig]), 401, 'AUTHENTICATION_HEADERS_REQUIRED');
   });
   it('invalid timestamp before invalid environment', async () => {
-    expectError(await get(main, { [H.ts]: 'abc', [H.env]: 'prod' }), 401, 'INVALID_TIMESTAMP');
+    expectError(await get(mainSigner, { [H.ts]: 'abc', [H.env]: 'prod' }), 401, 'INVALID_TIMESTAMP');
   });
   it('invalid environment before an expired timestamp', async () => {
-    expectError(await get(variant({ shiftSeconds: -1000 }), { [H.env]: 'prod' }), 400, 'INVALID_ENVIRONMENT');
+    expectError(await get(variantSigner({ shiftSeconds: -1000 }), { [H.env]: 'prod' }), 400, 'INVALID_ENVIRONMENT');
   });
   it('expired timestamp before an unknown key', async () => {
-    expectError(await get(variant({ shiftSeconds: -1000, paymentKey: 'pk_sandbox_payment_nobody' })), 401, 'TIMESTAMP_EXPIRED');
+    expectError(await get(variantSigner({ shiftSeconds: -1000, paymentKey: 'pk_sandbox_payment_nobody' })), 401, 'TIMESTAMP_EXPIRED');
   });
   it('invalid key before environment mismatch', async () => {
     // A live payout key on a payment path, sent as sandbox: wrong type wins over wrong environment.
-    expectError(await get(variant({ paymentKey: 'pk_live_payout_main' })), 401, 'INVALID_API_KEY');
+    expectError(await get(variantSigner({ paymentKey: 'pk_live_payout_main' })), 401, 'INVALID_API_KEY');
   });
   it('environment mismatch before a bad signature', async () => {
-    expectError(await get(variant({ paymentKey: 'pk_live_payment_main', secrets: { pk_live_payment_main: 'sk_wrong_secret_0000000000' } })), 401, 'API_KEY_ENV_MISMATCH');
+    expectError(await get(variantSigner({ paymentKey: 'pk_live_payment_main', secrets: { pk_live_payment_main: 'sk_wrong_secret_0000000000' } })), 401, 'API_KEY_ENV_MISMATCH');
   });
   it('bad signature before the IP whitelist', async () => {
-    const client = variant({ paymentKey: 'pk_sandbox_payment_elsewhere', secrets: { pk_sandbox_payment_elsewhere: 'sk_wrong_secret_0000000000' } });
-    expectError(await get(client), 401, 'INVALID_DIGITAL_SIGNATURE');
+    const signer = variantSigner({ paymentKey: 'pk_sandbox_payment_elsewhere', secrets: { pk_sandbox_payment_elsewhere: 'sk_wrong_secret_0000000000' } });
+    expectError(await get(signer), 401, 'INVALID_DIGITAL_SIGNATURE');
   });
   it('authentication before the inactive application', async () => {
-    const client = variant({ app: 'app_inactive', secrets: { pk_sandbox_payment_inactive: 'sk_wrong_secret_0000000000' } });
-    expectError(await get(client), 401, 'INVALID_DIGITAL_SIGNATURE');
+    const signer = variantSigner({ app: 'app_inactive', secrets: { pk_sandbox_payment_inactive: 'sk_wrong_secret_0000000000' } });
+    expectError(await get(signer), 401, 'INVALID_DIGITAL_SIGNATURE');
   });
   it('authentication before media type, body syntax and validation', async () => {
-    const client = variant({ secrets: { pk_sandbox_payment_main: 'sk_wrong_secret_0000000000' } });
-    expectError(await client.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '{bad', headers: { 'Content-Type': 'text/plain' } }), 401, 'INVALID_DIGITAL_SIGNATURE');
+    const signer = variantSigner({ secrets: { pk_sandbox_payment_main: 'sk_wrong_secret_0000000000' } });
+    expectError(await sendRaw(signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '{bad', headers: { 'Content-Type': 'text/plain' } }), 401, 'INVALID_DIGITAL_SIGNATURE');
   });
   it('media type before body syntax', async () => {
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '{bad', headers: { 'Content-Type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await sendRaw(mainSigner, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '{bad', headers: { 'Content-Type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
   it('body syntax before validation', async () => {
-    expectError(await main.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '[1,2]' }), 400, 'MALFORMED_REQUEST');
+    expectError(await sendRaw(mainSigner, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: '[1,2]' }), 400, 'MALFORMED_REQUEST');
   });
   it('validation before method checks', async () => {
     expectError(await main.createPayment(paymentBody({ payment_method: 'nope', amount: -1 })), 422, 'VALIDATION_ERROR');
@@ -226,6 +233,6 @@ describe('check order (documented in packages/sandbox/src/auth/auth.ts)', () => 
     expect(result.kind === 'api-error' && result.fields).toEqual({ external_id: [expect.any(String)] });
   });
   it('an unknown route before authentication', async () => {
-    expectError(await main.send({ method: 'GET', path: '/v1/refunds', keyType: 'payment', omitHeaders: [H.sig] }), 404, 'ROUTE_NOT_FOUND');
+    expectError(await sendRaw(mainSigner, { method: 'GET', path: '/v1/refunds', keyType: 'payment', omitHeaders: [H.sig] }), 404, 'ROUTE_NOT_FOUND');
   });
 });

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { createClient, type ClientProfile, type PaydeskClient } from '../../electron/client';
 import { startEngine, type EngineHandle, type EngineOptions, type StatusEvent } from '../../packages/sandbox/src/engine';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../shared/contract';
+import type { RawSigner } from '../helpers/raw-request';
 import { makeTempDir } from '../temp-dir';
 
 export const DEMO_APP = 'app_paydesk_demo';
@@ -41,26 +42,33 @@ export function profileFor(engine: EngineHandle, appId = DEMO_APP, environment: 
   return { baseUrl: engine.api.url, environment, paymentPublicKey: keys.payment.publicKey, payoutPublicKey: keys.payout.publicKey, ...overrides };
 }
 
-/** The real client, signing with real time as any client does (the engine checks the window against it), no GET retries. */
+/** Signs with real time as any client does (the engine checks the window against it). */
+export function signerFor(engine: EngineHandle, profile: ClientProfile = profileFor(engine), extraSecrets: Record<string, string> = {}): RawSigner {
+  return { profile, secretFor: secretsOf(engine, extraSecrets), now: () => engine.clock.wallSeconds() * 1000 };
+}
+
+/** The real client for a signer, no GET retries. */
 export function clientFor(engine: EngineHandle, profile: ClientProfile = profileFor(engine), extraSecrets: Record<string, string> = {}): PaydeskClient {
-  return createClient(profile, secretsOf(engine, extraSecrets), {
-    now: () => engine.clock.wallSeconds() * 1000,
-    retry: { attempts: 1 },
-  });
+  const signer = signerFor(engine, profile, extraSecrets);
+  return createClient(signer.profile, signer.secretFor, { now: signer.now, retry: { attempts: 1 } });
 }
 
 export interface TestEngine {
   engine: EngineHandle;
   client: PaydeskClient;
+  /** The client's profile and keys, for requests the client never sends (test/helpers/raw-request.ts). */
+  signer: RawSigner;
   stop: () => Promise<void>;
 }
 
 export async function startTestEngine(options: EngineOptions = {}): Promise<TestEngine> {
   const engine = await startEngine({ db: ':memory:', port: 0, settleMs: 0, ...options });
-  const client = clientFor(engine, profileFor(engine, engine.api.applications()[0]?.id ?? DEMO_APP));
+  const signer = signerFor(engine, profileFor(engine, engine.api.applications()[0]?.id ?? DEMO_APP));
+  const client = clientFor(engine, signer.profile);
   return {
     engine,
     client,
+    signer,
     stop: async () => {
       await client.close();
       await engine.stop();

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientResult } from '../../electron/client';
 import { paymentBody, startTestEngine, type TestEngine } from './helpers';
+import { sendRaw } from '../helpers/raw-request';
 
 let t: TestEngine;
 const LIMIT = 5;
@@ -45,7 +46,7 @@ describe('rate limit, per key', () => {
     // Refused requests (bad signature) do not spend the key's budget, and a new minute resets it.
     t.engine.clock.advance(60);
     for (let index = 0; index < LIMIT * 2; index += 1) {
-      const forged = await t.client.send({ method: 'GET', path: '/v1/payments/TE_none', keyType: 'payment', headers: { 'X-SVC-Signature': '0'.repeat(64) } });
+      const forged = await sendRaw(t.signer, { method: 'GET', path: '/v1/payments/TE_none', keyType: 'payment', headers: { 'X-SVC-Signature': '0'.repeat(64) } });
       expectError(forged, 401, 'INVALID_DIGITAL_SIGNATURE');
     }
     expect(await t.client.createPayment(paymentBody())).toMatchObject({ kind: 'success' });
@@ -57,7 +58,7 @@ describe('maintenance switch', () => {
     t.engine.control.setMaintenance(true);
     try {
       expectError(await t.client.createPayment(paymentBody()), 503, 'MAINTENANCE_MODE');
-      expectError(await t.client.send({ method: 'GET', path: '/v1/balance', keyType: 'payout', omitHeaders: ['Authorization'] }), 503, 'MAINTENANCE_MODE');
+      expectError(await sendRaw(t.signer, { method: 'GET', path: '/v1/balance', keyType: 'payout', omitHeaders: ['Authorization'] }), 503, 'MAINTENANCE_MODE');
     } finally {
       t.engine.control.setMaintenance(false);
     }
@@ -68,11 +69,11 @@ describe('maintenance switch', () => {
 describe('body limit', () => {
   it('answers 413 before authentication for an oversized body', async () => {
     const rawBody = 'x'.repeat(65 * 1024);
-    expectError(await t.client.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody, omitHeaders: ['Authorization'] }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody, omitHeaders: ['Authorization'] }), 413, 'PAYLOAD_TOO_LARGE');
   });
   it('accepts a body just under 64 KiB (then validates it)', async () => {
     const body = JSON.stringify({ ...paymentBody(), pad: 'x'.repeat(60 * 1024) });
-    const result = await t.client.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: body });
+    const result = await sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody: body });
     expectError(result, 422, 'VALIDATION_ERROR');
   });
 });

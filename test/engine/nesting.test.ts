@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, transactionRequestSchema } from '../../shared/contract';
 import { control } from '../engine-control/control';
 import { paymentBody, startTestEngine, type TestEngine } from './helpers';
+import { sendRaw } from '../helpers/raw-request';
 
 let t: TestEngine;
 
@@ -30,7 +31,7 @@ function bodyWith(field: 'metadata' | 'customer.metadata', rawValue: string): st
 }
 
 async function create(rawBody: string) {
-  return t.client.send({ method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody });
+  return sendRaw(t.signer, { method: 'POST', path: '/v1/payments', keyType: 'payment', rawBody });
 }
 
 describe('nesting depth of metadata', () => {

@@ -3,7 +3,7 @@
  * boundaries, shows the figures (and the charts' numbers as text), refreshes once for a burst of
  * pushes, verifies and opens stuck transactions, and speaks French.
  */
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dayVolume, summariseGroups, type OverviewGroup, type OverviewResult } from '../../shared/api';
@@ -123,6 +123,26 @@ describe('Overview screen', () => {
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await user.click(await within(stuck).findByRole('button', { name: /Payment of 7,500 XAF to Jean Mbarga, \+237650000008/ }));
     expect(stores.ui.getState()).toMatchObject({ screen: 'timeline', journalId: 'stuck-1' });
+  });
+
+  it('verifies a stuck transaction once when Verify is clicked twice in the same tick', async () => {
+    const held = deferred<ReturnType<typeof ok<{ message: string; transaction: ReturnType<typeof journal> }>>>();
+    const api = createFakeApi({
+      'overview:get': () => ok(figures(TODAY)),
+      'transactions:verify': () => held.promise,
+      'transactions:get': (input) => ok({ transaction: journal({ id: input.journalId, status: 'completed' }), timeline: [] }),
+    });
+    await openApp(api);
+    const stuck = await screen.findByRole('region', { name: /Processing for more than 10 minutes/ });
+    const verify = within(stuck).getByRole('button', { name: 'Verify the payment of 7,500 XAF to Jean Mbarga' });
+    act(() => {
+      fireEvent.click(verify);
+      fireEvent.click(verify);
+    });
+    await waitFor(() => expect(api.callsOf('transactions:verify')).toHaveLength(1));
+    held.resolve(ok({ message: 'verified', transaction: journal({ id: 'stuck-1', status: 'completed' }) }));
+    expect(await within(stuck).findByText(/Verified: the status is now Completed\./)).toBeTruthy();
+    expect(api.callsOf('transactions:verify')).toHaveLength(1);
   });
 
   it('a screen shown again while its figures are on the way waits for them instead of asking twice; Refresh always asks', async () => {

@@ -1,7 +1,7 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelResults, Result, TransactionDetail } from '../../shared/api';
-import { createFakeApi, deferred, event, journal, ok } from './fakeApi';
+import { createFakeApi, deferred, event, fail, journal, ok } from './fakeApi';
 import { renderApp } from './render';
 
 afterEach(cleanup);
@@ -98,5 +98,49 @@ describe('Transaction timeline', () => {
     const again = await within(region).findByRole('button', { name: 'Send again (same external id)' });
     await user.click(again);
     await waitFor(() => expect(api.callsOf('transactions:resend')).toEqual([{ journalId: 'j1' }]));
+  });
+  describe('Send again of an outcome-unknown entry', () => {
+    const unknown = detail({ state: 'outcome_unknown', status: null, transactionId: null }, [
+      event(1, '2026-11-21T10:00:00.000Z', { type: 'request_sent', status: null }),
+      event(2, '2026-11-21T10:00:30.000Z', { type: 'transport_failure', status: null, outcome: 'unknown' }),
+    ]);
+    async function offerSendAgain(resend: () => Promise<Result<ChannelResults['transactions:resend']>>) {
+      const api = createFakeApi({
+        'transactions:get': () => ok(unknown),
+        'transactions:resolveUnknown': () => ok({ exists: false, transaction: unknown.transaction } as ChannelResults['transactions:resolveUnknown']),
+        'transactions:resend': resend,
+      });
+      const { user } = await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+      const region = await screen.findByRole('region', { name: 'Outcome unknown' });
+      await user.click(within(region).getByRole('button', { name: 'Look it up' }));
+      return { api, region, again: await within(region).findByRole('button', { name: 'Send again (same external id)' }) };
+    }
+
+    it('resends once when it is clicked twice in the same tick', async () => {
+      const pending = deferred<Result<ChannelResults['transactions:resend']>>();
+      const { api, again } = await offerSendAgain(() => pending.promise);
+      act(() => {
+        fireEvent.click(again);
+        fireEvent.click(again);
+      });
+      await waitFor(() => expect(api.callsOf('transactions:resend')).toHaveLength(1));
+      pending.resolve(ok(journal({ id: 'j2', status: 'processing' })));
+      await waitFor(() => expect(api.callsOf('transactions:get')).toContainEqual({ journalId: 'j2' }));
+      expect(api.callsOf('transactions:resend')).toHaveLength(1);
+    });
+
+    it('may be tried again after the console refused the resend', async () => {
+      let answer: Result<ChannelResults['transactions:resend']> = fail('SECRET_MISSING', 'No secret key is stored for this profile.');
+      const { api, region, again } = await offerSendAgain(async () => answer);
+      fireEvent.click(again);
+      expect(await within(region).findByText('No secret key is stored for this profile.')).toBeTruthy();
+      answer = ok(journal({ id: 'j2', status: 'processing' }));
+      // Any resend answer ends the look-up's verdict: it is asked again before the button shows.
+      fireEvent.click(within(region).getByRole('button', { name: 'Look it up' }));
+      const second = await within(region).findByRole('button', { name: 'Send again (same external id)' });
+      expect((second as HTMLButtonElement).disabled).toBe(false);
+      fireEvent.click(second);
+      await waitFor(() => expect(api.callsOf('transactions:resend')).toHaveLength(2));
+    });
   });
 });

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { cellCountProblem, readCsvInChunks } from '../../../shared/csv';
-import { EXTERNAL_ID_PATTERN } from '../../../shared/contract/schemas';
+import { EXTERNAL_ID_PATTERN, LIMITS } from '../../../shared/contract/schemas';
 import {
   expectedStatusOf,
   RECONCILE_MAX_ERRORS,
@@ -70,7 +70,7 @@ const cellSchemas = {
   external_id: z
     .string()
     .min(1, CELL_MESSAGES.required)
-    .max(100, CELL_MESSAGES.external_id_too_long)
+    .max(LIMITS.externalIdMax, CELL_MESSAGES.external_id_too_long)
     .regex(EXTERNAL_ID_PATTERN, CELL_MESSAGES.external_id_format),
   kind: z.string().transform((text, ctx) => {
     const kind = KINDS[text.toLowerCase()];

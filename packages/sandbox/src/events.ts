@@ -3,6 +3,7 @@
  * after the SQLite transaction that caused them has committed.
  */
 import type { Environment, FailedCode, TransactionStatus } from '../../../shared/contract';
+import { TypedEmitter } from '../../../shared/events';
 import { processLog } from '../../../electron/log';
 
 export type TransactionKind = 'payment' | 'payout';
@@ -49,27 +50,15 @@ export type EngineEventListener = (event: EngineEvent) => void;
 
 /** Fans events out; a failing listener is reported and never breaks the engine or other listeners. */
 export class EventHub {
-  private readonly listeners = new Set<EngineEventListener>();
-  /** The listeners as an array, made again only when they change (events are many, subscriptions few). */
-  private snapshot: readonly EngineEventListener[] = [];
+  private readonly emitter = new TypedEmitter<{ event: EngineEvent }>({
+    onListenerError: (error) => processLog.error('engine: an event listener threw', { error }),
+  });
 
   on(listener: EngineEventListener): () => void {
-    this.listeners.add(listener);
-    this.snapshot = [...this.listeners];
-    return () => {
-      this.listeners.delete(listener);
-      this.snapshot = [...this.listeners];
-    };
+    return this.emitter.on('event', listener);
   }
 
   emit(event: EngineEvent): void {
-    // A listener added or removed while this event is delivered does not change who receives it.
-    for (const listener of this.snapshot) {
-      try {
-        listener(event);
-      } catch (error) {
-        processLog.error('engine: an event listener threw', { error });
-      }
-    }
+    this.emitter.emit('event', event);
   }
 }

@@ -13,6 +13,7 @@ import {
   type PushEvents,
   type Result,
 } from '../../../shared/api';
+import { TypedEmitter } from '../../../shared/events';
 
 /**
  * Takes the token from `#token=...` and clears the fragment, so the token is not left in the
@@ -37,7 +38,7 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
   let exchange: Promise<void> | null = null;
   let source: EventSource | null = null;
   let sourceStarting = false;
-  const listeners = new Map<string, Set<(payload: never) => void>>();
+  const listeners = new TypedEmitter<PushEvents>();
 
   function sessionReady(): Promise<void> {
     if (pendingToken === null) return Promise.resolve();
@@ -53,14 +54,15 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
     return exchange;
   }
 
-  function dispatch(event: string, message: Event): void {
-    let payload: unknown;
+  function dispatch(event: PushEvent, message: Event): void {
+    let payload: PushEvents[PushEvent];
     try {
-      payload = JSON.parse((message as MessageEvent<string>).data);
+      // The host writes each push event's payload as JSON of the type PushEvents declares for it.
+      payload = JSON.parse((message as MessageEvent<string>).data) as PushEvents[PushEvent];
     } catch {
       return;
     }
-    for (const fn of listeners.get(event) ?? []) (fn as (p: unknown) => void)(payload);
+    listeners.emit(event, payload);
   }
 
   /** The stream opens once the cookie is there: an EventSource refused with 401 never retries. */
@@ -69,7 +71,7 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
     sourceStarting = true;
     void sessionReady().then(() => {
       source = new EventSource(BROWSER_EVENTS_PATH);
-      for (const event of listeners.keys()) source.addEventListener(event, (message) => dispatch(event, message));
+      for (const event of listeners.events()) source.addEventListener(event, (message) => dispatch(event, message));
     });
   }
 
@@ -99,17 +101,11 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
       }
     },
     on<E extends PushEvent>(event: E, listener: (payload: PushEvents[E]) => void) {
-      let set = listeners.get(event);
-      if (!set) {
-        set = new Set();
-        listeners.set(event, set);
-        source?.addEventListener(event, (message) => dispatch(event, message));
-      }
-      set.add(listener as (payload: never) => void);
+      // The source hears an event once, however many listeners it has.
+      if (!listeners.events().includes(event)) source?.addEventListener(event, (message) => dispatch(event, message));
+      const unsubscribe = listeners.on(event, listener);
       startSource();
-      return () => {
-        set.delete(listener as (payload: never) => void);
-      };
+      return unsubscribe;
     },
   };
 }

@@ -26,5 +26,13 @@ export function useSingleFlight(options: { once?: boolean } = {}) {
       setBusy(false);
     }
   }
-  return { busy, spent, run };
+  /**
+   * With `once`: the work did not happen after all (the console refused it before anything was
+   * sent), so it may run again. Called from inside the work, it re-arms for the next click.
+   */
+  function rearm(): void {
+    fired.current = false;
+    setSpent(false);
+  }
+  return { busy, spent, run, rearm };
 }

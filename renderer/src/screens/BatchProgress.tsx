@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchFigures, type BatchDetail, type BatchProgress } from '../../../shared/api';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
 
@@ -72,25 +72,18 @@ function CancelRemaining({ remaining, onClose, onCancel }: { remaining: number; 
   const { t } = useTranslation('batch');
   const cancel = useBatch((s) => s.cancel);
   return (
-    <Dialog title={t('progress.cancel')} onClose={onClose}>
-      <p>{t('progress.cancelConfirm', { count: remaining, n: formatCount(remaining) })}</p>
-      <div className="actions">
-        <button type="button" className="secondary" onClick={onClose}>
-          {t('progress.keep')}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            onClose();
-            onCancel();
-            void cancel();
-          }}
-        >
-          {t('progress.cancelYes')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('progress.cancel')}
+      keepLabel={t('progress.keep')}
+      actLabel={t('progress.cancelYes')}
+      onClose={onClose}
+      onConfirm={() => {
+        onCancel();
+        void cancel();
+      }}
+    >
+      {t('progress.cancelConfirm', { count: remaining, n: formatCount(remaining) })}
+    </ConfirmDialog>
   );
 }
 

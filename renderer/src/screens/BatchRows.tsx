@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchFigures, type ApiFailure, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import type { RowFilter } from '../stores/batch';
@@ -48,24 +48,9 @@ function DropInvalidConfirm({ count, onClose, onDrop }: { count: number; onClose
   const { t } = useTranslation('batch');
   const n = formatCount(count);
   return (
-    <Dialog title={t('table.dropConfirmTitle', { count, n })} onClose={onClose}>
-      <p>{t('table.dropConfirmBody', { count, n })}</p>
-      <div className="actions">
-        <button type="button" className="secondary" onClick={onClose}>
-          {t('table.dropKeep')}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            onClose();
-            onDrop();
-          }}
-        >
-          {t('table.dropYes')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog title={t('table.dropConfirmTitle', { count, n })} keepLabel={t('table.dropKeep')} actLabel={t('table.dropYes')} onClose={onClose} onConfirm={onDrop}>
+      {t('table.dropConfirmBody', { count, n })}
+    </ConfirmDialog>
   );
 }
 

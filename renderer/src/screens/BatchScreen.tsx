@@ -9,6 +9,7 @@ import { useBatch } from '../stores';
 import { BatchImport } from './BatchImport';
 import { BatchList } from './BatchList';
 import { BatchOpen } from './BatchOpen';
+import { Screen } from '../components/Screen';
 
 export function BatchScreen() {
   const { t } = useTranslation('batch');
@@ -21,13 +22,9 @@ export function BatchScreen() {
 
   if (openId) return <BatchOpen />;
   return (
-    <section className="screen wide" aria-labelledby="batch-title">
-      <header className="screen-head">
-        <h1 id="batch-title">{t('title')}</h1>
-        <p className="muted">{t('subtitle')}</p>
-      </header>
+    <Screen id="batch" title={t('title')} intro={t('subtitle')} width="wide">
       <BatchImport />
       <BatchList />
-    </section>
+    </Screen>
   );
 }

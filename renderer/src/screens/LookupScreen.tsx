@@ -6,6 +6,7 @@ import { ErrorNotice, Spinner } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { t as tg } from '../i18n';
 import { useTransactions, useUi } from '../stores';
+import { Screen } from '../components/Screen';
 
 type By = 'transaction_id' | 'external_id';
 const BY_KEY = 'paydesk.lookup.by';
@@ -81,11 +82,7 @@ export function LookupScreen() {
   }
 
   return (
-    <section aria-labelledby="lookup-title" className="screen">
-      <header className="screen-head">
-        <h1 id="lookup-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="lookup" title={t('title')} intro={t('intro')}>
       <form className="card form" onSubmit={submit} aria-label={t('form')} noValidate>
         <div className="toggles">
           <fieldset className="segmented">
@@ -133,6 +130,6 @@ export function LookupScreen() {
         ) : null}
         {outcome && 'failure' in outcome ? <ErrorNotice failure={outcome.failure} /> : null}
       </form>
-    </section>
+    </Screen>
   );
 }

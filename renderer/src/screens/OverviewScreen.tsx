@@ -3,9 +3,9 @@
  * active profile (by status, by kind, success rate), the wallet balance, charts of volume and
  * failures, and the transactions processing for more than 10 minutes, each with Verify.
  */
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OverviewResult, OverviewSummary } from '../../../shared/api';
+import type { CurrencyAmount, OverviewResult, OverviewSummary } from '../../../shared/api';
 import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
@@ -21,6 +21,39 @@ const OverviewCharts = lazy(() => import('./OverviewCharts').then((m) => ({ defa
 /** The currency to show a zero in: the one the profile's figures or wallet use. */
 function mainCurrency(data: OverviewResult, balanceCurrency: string | undefined): string {
   return data.week.total.amounts[0]?.currency ?? (balanceCurrency || 'XAF');
+}
+
+/** A period's figures split one way (by kind, by status): a row each, its count and amounts. */
+function CountTable({ heading, rows, currency, empty }: { heading: string; rows: { key: string; label: ReactNode; count: number; amounts: readonly CurrencyAmount[] }[]; currency: string; empty?: string }) {
+  const { t } = useTranslation('overview');
+  return (
+    <table className="table ov-table">
+      <thead>
+        <tr>
+          <th scope="col">{heading}</th>
+          <th scope="col" className="num">{t('column.count')}</th>
+          <th scope="col" className="num">{t('column.amount')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && empty ? (
+          <tr>
+            <td colSpan={3} className="muted">
+              {empty}
+            </td>
+          </tr>
+        ) : (
+          rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row">{row.label}</th>
+              <td className="num">{formatCount(row.count)}</td>
+              <td className="num">{amountsText(row.amounts, currency)}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
 }
 
 function PeriodCard({ id, title, summary, currency }: { id: string; title: string; summary: OverviewSummary; currency: string }) {
@@ -40,53 +73,27 @@ function PeriodCard({ id, title, summary, currency }: { id: string; title: strin
         </span>
       </div>
       <h3>{t('byKind')}</h3>
-      <table className="table ov-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('column.kind')}</th>
-            <th scope="col" className="num">{t('column.count')}</th>
-            <th scope="col" className="num">{t('column.amount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summary.byKind.map((row) => (
-            <tr key={row.kind}>
-              <th scope="row">{t(`kind.${row.kind}`)}</th>
-              <td className="num">{formatCount(row.count)}</td>
-              <td className="num">{amountsText(row.amounts, currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CountTable
+        heading={t('column.kind')}
+        currency={currency}
+        rows={summary.byKind.map((row) => ({ key: row.kind, label: t(`kind.${row.kind}`), count: row.count, amounts: row.amounts }))}
+      />
       <h3>{t('byStatus')}</h3>
-      <table className="table ov-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('column.status')}</th>
-            <th scope="col" className="num">{t('column.count')}</th>
-            <th scope="col" className="num">{t('column.amount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {statuses.length === 0 ? (
-            <tr>
-              <td colSpan={3} className="muted">
-                {t('transactions', { count: 0, formatted: formatCount(0) })}
-              </td>
-            </tr>
-          ) : (
-            statuses.map((row) => (
-              <tr key={row.status}>
-                <th scope="row">
-                  <span className={`ov-dot ov-dot-${row.status}`} aria-hidden="true" /> {t(`status.${row.status}`)}
-                </th>
-                <td className="num">{formatCount(row.count)}</td>
-                <td className="num">{amountsText(row.amounts, currency)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+      <CountTable
+        heading={t('column.status')}
+        currency={currency}
+        empty={t('transactions', { count: 0, formatted: formatCount(0) })}
+        rows={statuses.map((row) => ({
+          key: row.status,
+          label: (
+            <>
+              <span className={`ov-dot ov-dot-${row.status}`} aria-hidden="true" /> {t(`status.${row.status}`)}
+            </>
+          ),
+          count: row.count,
+          amounts: row.amounts,
+        }))}
+      />
     </section>
   );
 }

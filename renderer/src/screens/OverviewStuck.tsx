@@ -9,6 +9,7 @@ import { ErrorNotice, Spinner } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useTransactions, useUi } from '../stores';
+import { useSingleFlight } from '../components/useSingleFlight';
 
 /** What Verify said about a transaction, kept after the refreshed list has dropped its row. */
 function VerifiedNote({ id, what }: { id: string; what: string }) {
@@ -30,6 +31,7 @@ function StuckRow({ tx, onVerify }: { tx: JournalTransaction; onVerify: (id: str
   const verify = useTransactions((s) => s.verify[tx.id]);
   const verifyNow = useTransactions((s) => s.verifyNow);
   const reload = useOverview((s) => s.load);
+  const verifying = useSingleFlight();
   const customer = `${tx.customer.first_name} ${tx.customer.last_name}`;
   const amount = formatMoney(tx.amount, tx.currency);
   const kind = t(`kindOne.${tx.kind}`);
@@ -47,10 +49,13 @@ function StuckRow({ tx, onVerify }: { tx: JournalTransaction; onVerify: (id: str
           className="primary small"
           aria-label={t('stuck.verifyLabel', { kind: kind.toLowerCase(), amount, customer })}
           disabled={verify?.busy}
-          onClick={() => {
-            onVerify(tx.id, what);
-            void verifyNow(tx.id).then(() => reload());
-          }}
+          onClick={() =>
+            void verifying.run(async () => {
+              onVerify(tx.id, what);
+              await verifyNow(tx.id);
+              await reload();
+            })
+          }
         >
           {verify?.busy ? <Spinner label={t('stuck.verifying')} /> : null} {verify?.busy ? t('stuck.verifying') : t('stuck.verify')}
         </button>

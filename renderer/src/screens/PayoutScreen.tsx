@@ -4,15 +4,15 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, PayoutQuote } from '../../../shared/api';
+import type { PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading, profileName } from '../components/common';
-import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { activeProfile, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
-import { TransactionFields, useTransactionForm } from './transactionForm';
+import { TransactionFields, useTransactionSubmit } from './transactionForm';
+import { Screen } from '../components/Screen';
 
 export function PayoutScreen() {
   const { t } = useTranslation('payout');
@@ -25,44 +25,26 @@ export function PayoutScreen() {
   const profile = useProfiles((s) => activeProfile(s));
   const preparePayout = useTransactions((s) => s.preparePayout);
   const openTransaction = useUi((s) => s.openTransaction);
-  const prefill = useUi((s) => s.prefill);
-  const clearPrefill = useUi((s) => s.clearPrefill);
-  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const { form, failure, busy: preparing, submitWith, showFailure } = useTransactionSubmit(methods, currency);
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
-  const flight = useSingleFlight();
-  const preparing = flight.busy;
   // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
   useEffect(() => {
     void loadBalance();
   }, [loadBalance]);
 
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    void flight.run(async () => {
-      setFailure(null);
-      const request = form.build();
-      if (!request) return;
-      if (profile?.environment === 'live') {
-        // Live: the dialog asks for the typed amount first; main issues the quote only with it.
-        setReview({ request, quote: null });
-        return;
-      }
-      const result = await preparePayout(request);
-      if (result.ok) setReview({ request, quote: result.value });
-      else {
-        if (result.error.fields) form.showServerErrors(result.error.fields);
-        setFailure(result.error);
-      }
-    });
-  }
+  const submit = submitWith(async (request) => {
+    if (profile?.environment === 'live') {
+      // Live: the dialog asks for the typed amount first; main issues the quote only with it.
+      setReview({ request, quote: null });
+      return;
+    }
+    const result = await preparePayout(request);
+    if (result.ok) setReview({ request, quote: result.value });
+    else showFailure(result.error);
+  });
 
   return (
-    <section aria-labelledby="payout-title" className="screen">
-      <header className="screen-head">
-        <h1 id="payout-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="payout" title={t('title')} intro={t('intro')}>
       <div className="card balance-card" aria-live="polite">
         <span className="muted">{profile ? t('balanceOf', { name: profileName(profile) }) : t('balance')}</span>
         {balance === null && !balanceError && !refused ? <Loading label={t('loadingBalance')} /> : null}
@@ -101,12 +83,11 @@ export function PayoutScreen() {
           }}
           onFailed={(error) => {
             setReview(null);
-            if (error.fields) form.showServerErrors(error.fields);
-            setFailure(error);
+            showFailure(error);
             void loadBalance();
           }}
         />
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -11,6 +11,7 @@ import { dayBoundIso, formatDateTime } from '../format/time';
 import { useReconcile } from '../stores';
 import { ReconcileReport } from './ReconcileReport';
 import '../reconcile.css';
+import { Screen } from '../components/Screen';
 
 function ImportForm() {
   const { t } = useTranslation('reconcile');
@@ -174,11 +175,7 @@ export function ReconcileScreen() {
     void loadList();
   }, [loadList]);
   return (
-    <section className="screen wide full" aria-labelledby="reconcile-title">
-      <header className="screen-head">
-        <h1 id="reconcile-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="reconcile" title={t('title')} intro={t('intro')} width="full">
       <ImportForm />
       <ImportErrors />
       {failure ? <ErrorNotice failure={failure} /> : null}
@@ -189,6 +186,6 @@ export function ReconcileScreen() {
         </>
       ) : null}
       <EarlierRuns />
-    </section>
+    </Screen>
   );
 }

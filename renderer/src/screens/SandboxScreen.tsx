@@ -17,6 +17,7 @@ import { DeveloperAccess } from './SandboxAccess';
 import { SandboxRecordings, SandboxScenarios } from './SandboxScenarios';
 import { SandboxRequests } from './SandboxRequests';
 import { SandboxSignHelper } from './SandboxSignHelper';
+import { Screen } from '../components/Screen';
 
 function Outcomes() {
   const { t } = useTranslation(['sandbox', 'common']);
@@ -182,11 +183,7 @@ export function SandboxScreen() {
     return () => clearInterval(timer);
   }, [load]);
   return (
-    <section className="screen wide" aria-labelledby="sandbox-title">
-      <header className="screen-head">
-        <h1 id="sandbox-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="sandbox" title={t('title')} intro={t('intro')} width="wide">
       {status === 'loading' || status === 'idle' ? <Loading label={t('loading')} /> : null}
       {status === 'unavailable' ? (
         <Empty>
@@ -237,6 +234,6 @@ export function SandboxScreen() {
           <SandboxRecordings />
         </>
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorNotice, Field, Loading, describedBy, profileName } from '../components/common';
 import { useProfiles } from '../stores';
 import { refusesProfile } from '../stores/profiles';
@@ -11,6 +11,7 @@ import { LanguageSetting } from './LanguageSetting';
 import { ThemeSetting } from './ThemeSetting';
 import { SecretKeys } from './SecretKeys';
 import { t as tg } from '../i18n';
+import { Screen } from '../components/Screen';
 
 const BLANK: ProfileInput = { name: '', baseUrl: 'https://', environment: 'sandbox', headerWord: DEFAULT_HEADER_WORD, paymentPublicKey: '', payoutPublicKey: '' };
 
@@ -114,11 +115,7 @@ export function SettingsScreen() {
   }
 
   return (
-    <section className="screen wide" aria-labelledby="settings-title">
-      <header className="screen-head">
-        <h1 id="settings-title">{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-      </header>
+    <Screen id="settings" title={t('title')} intro={t('intro')} width="wide">
       {failure ? <ErrorNotice failure={failure} /> : null}
       <div className="preferences">
         <LanguageSetting />
@@ -180,16 +177,21 @@ export function SettingsScreen() {
         </div>
       </div>
       {confirmDelete ? (
-        <Dialog title={t('deleteTitle', { name: profileName(confirmDelete) })} onClose={() => setConfirmDelete(null)}>
-          <p>{t('deleteBody')}</p>
-          <div className="actions">
-            <button type="button" className="secondary" onClick={() => setConfirmDelete(null)}>{t('cancel')}</button>
-            <button type="button" className="danger" onClick={() => { const p = confirmDelete; setConfirmDelete(null); setSelectedId(null); void remove(p.id).then((r) => { if (!r.ok) setFailure(r.error); }); }}>
-              {t('deleteConfirm')}
-            </button>
-          </div>
-        </Dialog>
+        <ConfirmDialog
+          title={t('deleteTitle', { name: profileName(confirmDelete) })}
+          keepLabel={t('cancel')}
+          actLabel={t('deleteConfirm')}
+          onClose={() => setConfirmDelete(null)}
+          onConfirm={() => {
+            setSelectedId(null);
+            void remove(confirmDelete.id).then((r) => {
+              if (!r.ok) setFailure(r.error);
+            });
+          }}
+        >
+          {t('deleteBody')}
+        </ConfirmDialog>
       ) : null}
-    </section>
+    </Screen>
   );
 }

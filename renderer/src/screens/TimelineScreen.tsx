@@ -2,11 +2,12 @@
  * One transaction: status badge, facts, Verify, the outcome-unknown flow (look up, then resend
  * only if it never arrived) and the journal's timeline, newest first.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
 import { isFinalStatus } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, storedProfileName } from '../components/common';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
@@ -24,20 +25,19 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
   const resolveUnknown = useTransactions((s) => s.resolveUnknown);
   const resend = useTransactions((s) => s.resend);
   const openTransaction = useUi((s) => s.openTransaction);
-  const [resending, setResending] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const fired = useRef(false);
-  async function sendAgain() {
-    if (fired.current) return;
-    fired.current = true;
-    setResending(true);
-    const result = await resend(journalId);
-    setResending(false);
-    if (result.ok) openTransaction(result.value.id);
-    else {
-      fired.current = false;
-      setFailure(result.error);
-    }
+  // A resend is a new request with money behind it: once from here, unless the console refused it.
+  const resending = useSingleFlight({ once: true });
+  const lookingUp = useSingleFlight();
+  function sendAgain() {
+    void resending.run(async () => {
+      const result = await resend(journalId);
+      if (result.ok) openTransaction(result.value.id);
+      else {
+        resending.rearm();
+        setFailure(result.error);
+      }
+    });
   }
   const message = resolve?.exists === true ? tr('unknown.exists') : resolve?.exists === false ? tr('unknown.missing') : null;
   return (
@@ -45,13 +45,13 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
       <strong>{tr('unknown.title')}</strong>
       <p>{tr('unknown.body')}</p>
       <div className="actions left">
-        <button type="button" className="primary" onClick={() => void resolveUnknown(journalId)} disabled={resolve?.busy}>
+        <button type="button" className="primary" onClick={() => void lookingUp.run(() => resolveUnknown(journalId))} disabled={resolve?.busy}>
           {resolve?.busy ? <Spinner label={tr('unknown.lookingUp')} /> : null}
           {tr('unknown.lookUp')}
         </button>
         {resolve?.exists === false ? (
-          <button type="button" className="danger" onClick={() => void sendAgain()} disabled={resending}>
-            {resending ? tr('unknown.sending') : tr('unknown.sendAgain')}
+          <button type="button" className="danger" onClick={sendAgain} disabled={resending.busy || resending.spent}>
+            {resending.busy ? tr('unknown.sending') : tr('unknown.sendAgain')}
           </button>
         ) : null}
       </div>
@@ -71,6 +71,7 @@ export function TimelineScreen() {
   const verify = useTransactions((s) => (journalId ? s.verify[journalId] : undefined));
   const load = useTransactions((s) => s.load);
   const verifyNow = useTransactions((s) => s.verifyNow);
+  const verifying = useSingleFlight();
   const forgetOutcomes = useTransactions((s) => s.forgetOutcomes);
 
   useEffect(() => {
@@ -120,7 +121,7 @@ export function TimelineScreen() {
           <StatusBadge status={tx.status} state={tx.state} />
           {canVerify ? (
             // A final status rarely changes: Verify stays available, but is no longer the main action.
-            <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifyNow(tx.id)} disabled={verify?.busy}>
+            <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifying.run(() => verifyNow(tx.id))} disabled={verify?.busy}>
               {verify?.busy ? <Spinner label={tr('verify.spinner')} /> : null}
               {verify?.busy ? tr('verify.busy') : tr('verify.button')}
             </button>

@@ -4,12 +4,14 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ApiFailure } from '../../../shared/api';
 import type { FieldErrors, TransactionRequest } from '../../../shared/contract';
 import { toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
 import { ErrorNotice, Field, describedBy } from '../components/common';
 import { t } from '../i18n';
 import { liveRefused, activeProfile } from '../stores/profiles';
-import { useProfiles } from '../stores';
+import { useProfiles, useUi } from '../stores';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { currencyLabel, formatMoney, formatNumber, parseAmount } from '../format/money';
 
 interface MetadataRow {
@@ -119,6 +121,35 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
   return { values, set, errors, build, showServerErrors, reset, setValues, refused };
 }
 export type TransactionForm = ReturnType<typeof useTransactionForm>;
+
+/**
+ * What New payment and New payout share around the form: the form (with the phone number the
+ * Sandbox screen may prefill), the failure shown above it, and one submit at a time that clears
+ * the last failure and builds the request (a request that is not valid stops at its field errors).
+ */
+export function useTransactionSubmit(methods: string[], currency: string) {
+  const prefill = useUi((s) => s.prefill);
+  const clearPrefill = useUi((s) => s.clearPrefill);
+  const form = useTransactionForm(methods, currency, prefill, clearPrefill);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const flight = useSingleFlight();
+  function submitWith(send: (request: TransactionRequest) => Promise<void>) {
+    return (event: React.FormEvent) => {
+      event.preventDefault();
+      void flight.run(async () => {
+        setFailure(null);
+        const request = form.build();
+        if (request) await send(request);
+      });
+    };
+  }
+  /** The service or the console said no: its field errors next to the fields, the rest above the form. */
+  function showFailure(error: ApiFailure) {
+    if (error.fields) form.showServerErrors(error.fields);
+    setFailure(error);
+  }
+  return { form, failure, busy: flight.busy, submitWith, showFailure };
+}
 
 export function TransactionFields({
   form,

@@ -90,15 +90,8 @@ export function createInspector(ctx: EngineContext, capacity: number, headerWord
   }
 
   /** What `record` keeps of a request: enough to build its entry later, exactly as it would have been built then. */
-  interface Facts {
-    seq: number;
+  interface Facts extends Pick<InspectedRequest, 'seq' | 'method' | 'path' | 'query' | 'status' | 'code' | 'durationMs'> {
     atMicros: number;
-    method: string;
-    path: string;
-    query: string;
-    status: number;
-    code: string | null;
-    durationMs: number;
     sentKey: string;
     environment: string | string[] | undefined;
     bodyLength: number;

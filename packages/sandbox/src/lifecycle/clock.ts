@@ -6,6 +6,8 @@
  * request's ±300 s window is checked against `wallSeconds` instead: clients sign with their own
  * real clock, as they do against the real service, so advancing the sandbox never refuses them.
  */
+import { TypedEmitter } from '../../../../shared/events';
+
 export interface EngineClock {
   /** Microseconds since the epoch, engine time. */
   nowMicros(): number;
@@ -35,7 +37,7 @@ export function createClock(options: ClockOptions = {}): EngineClock {
   const wallMicros = options.wallMicros ?? defaultWallMicros;
   let offsetMicros = options.offsetMicros ?? 0;
   let last = 0;
-  const listeners = new Set<() => void>();
+  const advanced = new TypedEmitter<{ advance: void }>();
   return {
     nowMicros() {
       // Never goes backwards (wall clocks can), so timelines stay ordered.
@@ -52,7 +54,7 @@ export function createClock(options: ClockOptions = {}): EngineClock {
       }
       offsetMicros += Math.round(seconds * 1_000_000);
       options.saveOffset?.(offsetMicros);
-      for (const listener of [...listeners]) listener();
+      advanced.emit('advance', undefined);
     },
     wallSeconds() {
       return Math.floor(wallMicros() / 1_000_000);
@@ -63,15 +65,14 @@ export function createClock(options: ClockOptions = {}): EngineClock {
       // Engine time goes back on purpose here: the "never backwards" floor starts again from wall time.
       last = 0;
       options.saveOffset?.(offsetMicros);
-      for (const listener of [...listeners]) listener();
+      advanced.emit('advance', undefined);
       return removed;
     },
     offsetSeconds() {
       return offsetMicros / 1_000_000;
     },
     onAdvance(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return advanced.on('advance', listener);
     },
   };
 }

@@ -1,0 +1,48 @@
+/**
+ * The one "are you sure?" dialog for an action that cannot be undone (cancel a batch's remaining
+ * rows, drop invalid rows, delete a profile): a sentence, the safe answer first (it gets the
+ * focus, so Enter keeps things as they are), and the action in the danger style. The dialog closes
+ * before the action runs.
+ */
+import type { ReactNode } from 'react';
+import { Dialog } from './Dialog';
+
+export function ConfirmDialog({
+  title,
+  children,
+  keepLabel,
+  actLabel,
+  onClose,
+  onConfirm,
+}: {
+  title: string;
+  /** What happens, in words (a paragraph). */
+  children: ReactNode;
+  /** The safe answer: closes and changes nothing. */
+  keepLabel: string;
+  /** The action, in words ("Cancel 40 rows"). */
+  actLabel: string;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <p>{children}</p>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={onClose}>
+          {keepLabel}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            onClose();
+            onConfirm();
+          }}
+        >
+          {actLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
