@@ -94,7 +94,9 @@ describe('Bulk payouts in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm batch' });
     const send = dialog.getByRole('button', { name: 'Send 4 payouts' });
     await send.waitFor();
-    expect(await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    // The dialog moves focus to Cancel once it has mounted (an effect): on a loaded machine that is a frame or two later.
+    const cancel = dialog.getByRole('button', { name: 'Cancel' });
+    await expect.poll(() => cancel.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
     await screenshot(page, 'batch-4-confirm');
     await send.click();
     await page.getByRole('heading', { name: /^Sen(ding|t)$/ }).waitFor();
