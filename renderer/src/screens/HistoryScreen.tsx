@@ -40,6 +40,14 @@ interface Filters {
 }
 const EMPTY_FILTERS: Filters = { text: '', status: '', kind: '', from: '', to: '', minAmount: '', maxAmount: '' };
 
+/** The date and amount filters: one labelled input each (ids as the E2E tests and labels know them). */
+const FILTER_INPUTS = [
+  { key: 'from', id: 'h-from', date: true },
+  { key: 'to', id: 'h-to', date: true },
+  { key: 'minAmount', id: 'h-min', date: false },
+  { key: 'maxAmount', id: 'h-max', date: false },
+] as const;
+
 /** The filters an address carries (`#/history?status=failed`): Back to History finds them again. */
 function filtersFromParams(params: Readonly<Record<string, string>>): Filters {
   const filters = { ...EMPTY_FILTERS };
@@ -224,22 +232,12 @@ export function HistoryScreen() {
             <option value="payout">{tr('kinds.payout')}</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="h-from">{tr('from')}</label>
-          <input id="h-from" type="date" value={filters.from} onChange={set('from')} />
-        </div>
-        <div className="field">
-          <label htmlFor="h-to">{tr('to')}</label>
-          <input id="h-to" type="date" value={filters.to} onChange={set('to')} />
-        </div>
-        <div className="field narrow">
-          <label htmlFor="h-min">{tr('minAmount')}</label>
-          <input id="h-min" inputMode="decimal" value={filters.minAmount} onChange={set('minAmount')} />
-        </div>
-        <div className="field narrow">
-          <label htmlFor="h-max">{tr('maxAmount')}</label>
-          <input id="h-max" inputMode="decimal" value={filters.maxAmount} onChange={set('maxAmount')} />
-        </div>
+        {FILTER_INPUTS.map((input) => (
+          <div key={input.key} className={input.date ? 'field' : 'field narrow'}>
+            <label htmlFor={input.id}>{tr(input.key)}</label>
+            <input id={input.id} {...(input.date ? { type: 'date' } : { inputMode: 'decimal' as const })} value={filters[input.key]} onChange={set(input.key)} />
+          </div>
+        ))}
         <div className="filter-actions">
           <button type="submit" className="secondary">{tr('searchNow')}</button>
           <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>{tr('clear')}</button>
