@@ -16,7 +16,7 @@ import { RECONCILE_PART_CHARS } from '../shared/api/reconcile';
 import { createClient } from '../electron/client';
 import { systemClock } from '../electron/console/deps';
 import { createHandlerCore, type HandlerTable } from '../electron/console/handlers';
-import { openJournal, type JournalDb } from '../electron/console/journal/entries';
+import { openJournal, SCOPED_BY_EXTERNAL_ID, type JournalDb } from '../electron/console/journal/entries';
 import { sandboxControlFrom } from '../electron/console/sandbox-engine';
 import { createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from '../electron/console/settings';
 import { createVault, memoryKeyring } from '../electron/console/vault';
@@ -111,10 +111,10 @@ async function main(): Promise<void> {
     for (const size of SIZES) {
       const prefix = `J${size}`;
       fillJournal(journal, prefix, size);
-      // Baseline: the journal's own lookup by external id, one row at a time, same statement shape.
-      const lookup = journal.prepare(`SELECT * FROM entries WHERE external_id = ? AND kind = 'payment' AND profile_id = ? AND environment = 'sandbox' ORDER BY (state = 'known') DESC, created_at DESC LIMIT 1`);
+      // Baseline: the journal's own lookup by external id, one row at a time, the statement matching uses.
+      const lookup = journal.prepare(SCOPED_BY_EXTERNAL_ID);
       const baseStart = performance.now();
-      for (let i = 0; i < size; i += 1) lookup.get(`${prefix}-${i}`, LOCAL_SANDBOX_ID);
+      for (let i = 0; i < size; i += 1) lookup.get(`${prefix}-${i}`, 'payment', LOCAL_SANDBOX_ID, 'sandbox');
       const baseRate = size / ((performance.now() - baseStart) / 1000);
       loop.reset();
       loop.enable();

@@ -377,11 +377,22 @@ export function writeInitiateOutcome(db: JournalDb, id: string, outcome: Initiat
   })();
 }
 
+/**
+ * The journal's lookups by an id within one profile name their index: without statistics SQLite's
+ * planner takes `entries_overview` (profile_id = ? AND environment = ?, two equalities) over the id's
+ * own index and reads every row of the profile (2 ms a lookup at 10,000 rows, a second at a million).
+ */
+export const SCOPED_BY_TRANSACTION_ID =
+  'SELECT * FROM entries INDEXED BY entries_by_transaction_id WHERE transaction_id = ? AND profile_id = ? AND environment = ? ORDER BY created_at DESC';
+export const SCOPED_BY_EXTERNAL_ID = `SELECT * FROM entries INDEXED BY entries_by_external_id
+  WHERE external_id = ? AND kind = ? AND profile_id = ? AND environment = ?
+  ORDER BY (state = 'known') DESC, created_at DESC LIMIT 1`;
+
 /** Journal entries the console knows for a service transaction id (a lookup, an engine event). */
 export function findByTransactionId(db: JournalDb, transactionId: string, scope?: { profileId: string; environment: Environment }): JournalTransaction[] {
   const rows = scope
     ? (db
-        .prepare('SELECT * FROM entries WHERE transaction_id = ? AND profile_id = ? AND environment = ? ORDER BY created_at DESC')
+        .prepare(SCOPED_BY_TRANSACTION_ID)
         .all(transactionId, scope.profileId, scope.environment) as EntryRow[])
     : (db.prepare('SELECT * FROM entries WHERE transaction_id = ? ORDER BY created_at DESC').all(transactionId) as EntryRow[]);
   return rows.map(toJournalTransaction);

@@ -10,7 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import { isFinalStatus, type TransactionStatus } from '../../../shared/contract';
 import type { JournalTransaction, ReconcileProgress } from '../../../shared/api';
 import { DEFAULT_RECONCILE_CONCURRENCY } from '../../../shared/api/reconcile';
-import { getEntry, recordLookedUp, recordObserved, type JournalDb } from '../journal/entries';
+import { getEntry, recordLookedUp, recordObserved, SCOPED_BY_EXTERNAL_ID, type JournalDb } from '../journal/entries';
 import { toJournalTransaction, type EntryRow, type ServiceTransaction } from '../journal/rows';
 import { HandlerFailure, type Context } from '../handlers/context';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
@@ -84,10 +84,7 @@ const entryStatements = new WeakMap<JournalDb, Statement<unknown[]>>();
 function journalEntryFor(db: JournalDb, profile: Profile, row: StoredRow): JournalTransaction | null {
   let statement = entryStatements.get(db);
   if (!statement) {
-    statement = db.prepare(
-      `SELECT * FROM entries WHERE external_id = ? AND kind = ? AND profile_id = ? AND environment = ?
-       ORDER BY (state = 'known') DESC, created_at DESC LIMIT 1`,
-    );
+    statement = db.prepare(SCOPED_BY_EXTERNAL_ID);
     entryStatements.set(db, statement);
   }
   const found = statement.get(row.external_id, row.kind, profile.id, profile.environment) as EntryRow | undefined;
