@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookChaos, WebhookDelivery } from '../../packages/sandbox/src/engine';
 import { control, data } from '../engine-control/control';
 import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from '../engine/helpers';
+import { waitForDeliveries } from './deliveries';
 import { startReceiver, type Receiver, type ReceivedWebhook } from './receiver';
 
 const APP = 'app_paydesk_demo';
@@ -34,23 +35,10 @@ function deliveriesOf(transactionId: string): WebhookDelivery[] {
   return t.engine.webhooks.deliveries(APP).filter((delivery) => delivery.transactionId === transactionId);
 }
 
-/** Resolves once the engine's delivery records satisfy `predicate` (checked on each delivery event). */
-function recordsSettle(transactionId: string, predicate: (deliveries: WebhookDelivery[]) => boolean): Promise<WebhookDelivery[]> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const deliveries = deliveriesOf(transactionId);
-      if (!predicate(deliveries)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(deliveries);
-    };
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`deliveries of ${transactionId} never settled: ${JSON.stringify(deliveriesOf(transactionId).map((d) => [d.status, d.attempts.length]))}`));
-    }, 10_000);
-    const unsubscribe = t.engine.onEvent(check);
-    check();
-  });
+/** Resolves with a transaction's delivery records once they satisfy `predicate`. */
+async function recordsSettle(transactionId: string, predicate: (deliveries: WebhookDelivery[]) => boolean): Promise<WebhookDelivery[]> {
+  const ofTransaction = (all: WebhookDelivery[]) => all.filter((delivery) => delivery.transactionId === transactionId);
+  return ofTransaction(await waitForDeliveries(t.engine, (all) => predicate(ofTransaction(all)), { appId: APP }));
 }
 
 async function setChaos(body: Record<string, unknown>): Promise<WebhookChaos> {

@@ -5,12 +5,13 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type DeliveryPage, type EngineHandle, type Migration, type WebhookDelivery } from '../../packages/sandbox/src/engine';
+import { startEngine, type DeliveryPage, type Migration, type WebhookDelivery } from '../../packages/sandbox/src/engine';
 import { sandboxControlFrom } from '../../electron/console/sandbox-engine';
 import { openEngineDb } from '../../packages/sandbox/src/storage/db';
 import { WEBHOOK_MIGRATIONS } from '../../packages/sandbox/src/webhooks';
 import { control, data } from '../engine-control/control';
 import { ok, paymentBody, startTestEngine, tempDir, waitForStatus } from '../engine/helpers';
+import { waitForDeliveries } from './deliveries';
 import { startReceiver, type Answer } from './receiver';
 
 const APP = 'app_paydesk_demo';
@@ -18,26 +19,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs = 10_000): Promise<WebhookDelivery[]> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const all = engine.webhooks.deliveries();
-      if (!predicate(all)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(all);
-    };
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`deliveries never matched; have ${JSON.stringify(engine.webhooks.deliveries().map((d) => [d.transactionId.slice(-4), d.eventType, d.status, d.attempts.length]))}`));
-    }, timeoutMs);
-    const unsubscribe = engine.onEvent((event) => {
-      if (event.type === 'extension' && event.topic === 'webhook.delivery') check();
-    });
-    check();
-  });
-}
 
 describe('a 410-disabled endpoint', () => {
   it('pauses the 410 delivery and the other pending ones, keeps new events paused, and sends them all when the URL is set again', async () => {

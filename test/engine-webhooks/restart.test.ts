@@ -5,8 +5,9 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type EngineHandle, type WebhookDelivery } from '../../packages/sandbox/src/engine';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { clientFor, ok, paymentBody, profileFor, tempDir } from '../engine/helpers';
+import { waitForDeliveries } from './deliveries';
 import { startReceiver, type Receiver } from './receiver';
 
 const APP = 'app_paydesk_demo';
@@ -14,26 +15,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function waitForDeliveries(engine: EngineHandle, predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs = 10_000): Promise<WebhookDelivery[]> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const deliveries = engine.webhooks.deliveries();
-      if (!predicate(deliveries)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(deliveries);
-    };
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`deliveries never matched: ${JSON.stringify(engine.webhooks.deliveries().map((d) => [d.eventType, d.status, d.attempts.length]))}`));
-    }, timeoutMs);
-    const unsubscribe = engine.onEvent((event) => {
-      if (event.type === 'extension' && event.topic === 'webhook.delivery') check();
-    });
-    check();
-  });
-}
 
 async function engineOn(db: string, timeoutMs = 5000): Promise<EngineHandle> {
   const engine = await startEngine({ db, port: 0, settleMs: 0, webhooks: { retryDelaysSeconds: [5, 30], jitter: 0.2, timeoutMs } });
