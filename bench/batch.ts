@@ -184,7 +184,7 @@ async function phase(rows: number): Promise<string> {
 
 const lines: string[] = [];
 for (const rows of SIZES) lines.push(await phase(rows));
-console.log(`\nbench:batch, ${new Date().toISOString().slice(0, 10)}, concurrency ${CONCURRENCY} (paste into the README):`);
+console.log(`\nbench:batch, ${new Date().toISOString().slice(0, 10)}, concurrency ${CONCURRENCY} (paste into docs/benchmarks.md):`);
 console.log('| rows | load (1 min) | bare client rows/s (mean before/after) | batch rows/s | batch / bare by rows/s | CPU µs per row bare / batch | by CPU |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const line of lines) console.log(line);

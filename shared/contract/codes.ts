@@ -3,7 +3,7 @@
  *
  * The engine answers with these and the console explains them; `origin` tells which codes the
  * spec names (sections 5.4 and 7.3) and which are local decisions for cases the spec leaves open
- * (see the README's "Decisions").
+ * (see docs/decisions/codes-spec-does-not-name-shared.md).
  */
 export const ERROR_CODES = {
   // Authentication (spec 5.4).

@@ -93,7 +93,7 @@ export const customerInputSchema = z.strictObject({
 
 /**
  * The body of `POST /v1/payments` and `POST /v1/payouts/initiate` (identical fields, spec 4.2).
- * Unknown fields are refused rather than dropped (see README "Decisions").
+ * Unknown fields are refused rather than dropped (see docs/decisions/unknown-request-fields-refused-422-validation.md).
  */
 export const transactionRequestSchema = z.strictObject({
   payment_method: z.string({ error: 'is required' }).trim().min(1, 'is required').max(LIMITS.methodCodeMax),

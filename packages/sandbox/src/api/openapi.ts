@@ -50,7 +50,7 @@ interface EndpointSpec {
   operationId: string;
   summary: string;
   keyType: KeyType;
-  /** Served locally where the spec implies it (README "local extensions"). */
+  /** Served locally where the spec implies it (docs/sandbox-engine.md, "Local extensions"). */
   localExtension: boolean;
   requestBody: boolean;
   responseSchema: 'InitiatedTransaction' | 'FullTransaction' | 'Balance';
