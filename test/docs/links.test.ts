@@ -29,7 +29,7 @@ function withoutCode(text: string): string {
 export function linkTargets(text: string): string[] {
   const targets: string[] = [];
   for (const match of withoutCode(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-    targets.push(match[1]);
+    targets.push(match[1]!);
   }
   return targets;
 }
@@ -41,7 +41,7 @@ export function headingSlugs(text: string): Set<string> {
   for (const line of text.replace(/^```[\s\S]*?^```/gm, '').split('\n')) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const base = heading[1]
+    const base = heading[1]!
       .replace(/`/g, '')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
