@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { transactionRequestSchema } from '../shared/contract';
 import { newTransactionId } from '../packages/sandbox/src/storage/ids';
-import { verifySignature } from '../electron/signing';
+import { verifySignature } from '@paydesk/sandbox';
 import { benchTempDir } from './temp';
 
 export async function startFloorServer(key: { publicKey: string; secretKey: string }): Promise<{ url: string; stop: () => Promise<void> }> {

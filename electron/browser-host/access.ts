@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BROWSER_OPEN_PATH, BROWSER_SESSION_PATH, BROWSER_TOKEN_HEADER } from '../../shared/api';
 import { transportRefusal } from '../console/transport';
-import { isLoopbackAddress, secretMatches } from '../net/loopback';
+import { isLoopbackAddress, secretMatches } from '@paydesk/sandbox';
 import { resolveRendererPath } from '../net/renderer-files';
 
 /** An unused one-time code stops working after this long: the opener uses it within seconds. */

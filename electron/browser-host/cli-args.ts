@@ -3,7 +3,7 @@
  * every refusal is tested without starting anything.
  */
 import path from 'node:path';
-import { isLoopbackHost } from '../net/loopback';
+import { isLoopbackHost } from '@paydesk/sandbox';
 
 export interface CliOptions {
   port: number;

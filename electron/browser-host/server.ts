@@ -8,11 +8,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
 import { internalFailure, type ChannelHandlers, type PushSource } from '../console/transport';
-import { hostLiteral, isLoopbackHost, ownHostNames } from '../net/loopback';
+import { hostLiteral, isLoopbackHost, ownHostNames } from '@paydesk/sandbox';
 import { contentTypeOf, SECURITY_HEADERS } from '../net/renderer-files';
-import { createSseStreams } from '../net/sse';
+import { createSseStreams } from '@paydesk/sandbox';
 import { installAccessChecks, OneTimeCodes, refuse } from './access';
-import { processLog } from '../log';
+import { processLog } from '@paydesk/sandbox';
 
 /** Inputs are small (the largest is a transaction request); anything bigger is refused unread. */
 export const MAX_BODY_BYTES = 256 * 1024;

@@ -3,7 +3,7 @@
  * headers and the exact body bytes. Pure (no I/O), so test/helpers/raw-request.ts signs with it too.
  */
 import { DEFAULT_HEADER_WORD, HEADER_WORD_PATTERN, authHeaderNames, type KeyType } from '../../shared/contract/codes';
-import { canonicalBytes, computeSignature, payloadFor } from '../signing';
+import { canonicalBytes, computeSignature, payloadFor } from '@paydesk/sandbox';
 import type { ClientProfile } from './types';
 
 export interface ParsedBaseUrl {

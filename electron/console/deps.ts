@@ -4,7 +4,7 @@
  */
 import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
 import type { InspectorQuery, Recording } from '@paydesk/sandbox';
-import type { Logger } from '../log';
+import type { Logger } from '@paydesk/sandbox';
 import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
 
 /** One page of the local engine's webhook deliveries as the console lists them. */

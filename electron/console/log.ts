@@ -3,7 +3,7 @@
  * main and the engine (electron/log.ts: pino, redaction, size cap, asynchronous writes).
  */
 import { join } from 'node:path';
-import { createLog, type LogHandle } from '../log';
+import { createLog, type LogHandle } from '@paydesk/sandbox';
 
 export function fileLogger(userDataDir: string, echo: boolean = false): LogHandle & { path: string } {
   const path = join(userDataDir, 'logs', 'console.log');

@@ -15,7 +15,7 @@ import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
-import { routeProcessLog } from '../log';
+import { routeProcessLog } from '@paydesk/sandbox';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';

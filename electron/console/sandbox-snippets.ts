@@ -7,7 +7,7 @@
 import { authHeaderNames, type KeyType } from '../../shared/contract';
 import { english } from '../../shared/i18n';
 import type { SignedExample } from '../../shared/api';
-import { canonicalString, payloadFor, signParts } from '../signing';
+import { canonicalString, payloadFor, signParts } from '@paydesk/sandbox';
 
 export interface ExampleInput {
   baseUrl: string;

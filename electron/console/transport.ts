@@ -4,7 +4,7 @@
  */
 import type { PushEvent, PushEvents, Result } from '../../shared/api';
 import type { HandlerTable } from './handlers';
-import { processLog } from '../log';
+import { processLog } from '@paydesk/sandbox';
 
 /** One function per channel; each validates its own input and never throws (a Result instead). */
 export type ChannelHandlers = HandlerTable;

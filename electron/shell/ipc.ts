@@ -7,7 +7,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CHANNELS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
 import { isAppUrl } from './app-protocol';
 import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from '../console/transport';
-import { processLog } from '../log';
+import { processLog } from '@paydesk/sandbox';
 
 /** The web contents of the windows we created; nothing else may call a handler or receive an event. */
 export class TrustedWindows {

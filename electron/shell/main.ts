@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session } from 'electron';
 import type { ThemePreference } from '../../shared/api';
 import { createConsoleRuntime } from '../console/runtime';
-import { processLog } from '../log';
+import { processLog } from '@paydesk/sandbox';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
 import { electronSqliteBinding } from './native';

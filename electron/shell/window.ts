@@ -6,7 +6,7 @@
 import { BrowserWindow, Menu, nativeTheme, shell, type BrowserWindowConstructorOptions, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../net/renderer-files';
-import { processLog } from '../log';
+import { processLog } from '@paydesk/sandbox';
 
 /** An http(s) link the OS browser may open, normalised; anything else (file:, javascript:, custom schemes) is null. */
 export function externalLink(raw: string): string | null {

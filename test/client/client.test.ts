@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSignedRequest, createClient, keyTypeForPath, type ClientResult, type PaydeskClient } from '../../electron/client';
-import { verifySignature } from '../../electron/signing';
+import { verifySignature } from '@paydesk/sandbox';
 import { sendRaw } from '../helpers/raw-request';
 import { json, raw, startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server';
 import {

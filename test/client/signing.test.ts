@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalString, hmacKey, signParts, verifySignature, splitTarget, payloadFor } from '../../electron/signing';
+import { canonicalString, hmacKey, signParts, verifySignature, splitTarget, payloadFor } from '@paydesk/sandbox';
 
 interface Vector {
   name: string;

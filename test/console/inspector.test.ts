@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectedRequest, SignatureDiagnosis } from '../../shared/contract';
-import { canonicalBytes, computeSignature } from '../../electron/signing';
+import { canonicalBytes, computeSignature } from '@paydesk/sandbox';
 import { expectFail, expectOk, nextEvent, paymentRequest, startRuntime } from './helpers';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLog, processLog, REDACTED } from '../../electron/log';
+import { createLog, processLog, REDACTED } from '@paydesk/sandbox';
 import { expectOk, paymentRequest, startRuntime, tempDir } from './helpers';
 
 describe('the logger', () => {

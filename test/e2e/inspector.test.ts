@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { canonicalBytes, computeSignature } from '../../electron/signing';
+import { canonicalBytes, computeSignature } from '@paydesk/sandbox';
 import { screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;

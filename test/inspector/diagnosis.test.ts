@@ -120,7 +120,7 @@ describe('diagnoses of authentication failures', () => {
   it('finds the method signed in lowercase and a signature sent in uppercase hex', async () => {
     const lower = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, sign: { method: 'post' } });
     expect(signatureOf(lower.record).likelyCause).toBe('method-case');
-    const { computeSignature, canonicalBytes } = await import('../../electron/signing');
+    const { computeSignature, canonicalBytes } = await import('@paydesk/sandbox');
     const timestamp = String(t.engine.clock.wallSeconds());
     const right = computeSignature(SANDBOX_PAYMENT.secret, canonicalBytes({ publicKey: SANDBOX_PAYMENT.publicKey, timestamp, method: 'POST', path: '/v1/payments', payload: compact }));
     const upper = await sendRaw(t.engine, { method: 'POST', path: '/v1/payments', body: compact, ...SANDBOX_PAYMENT, timestamp, signature: right.toUpperCase() });
@@ -128,7 +128,7 @@ describe('diagnoses of authentication failures', () => {
   });
 
   it('names a base64 signature as an encoding mistake, not a wrong secret', async () => {
-    const { computeSignature, canonicalBytes } = await import('../../electron/signing');
+    const { computeSignature, canonicalBytes } = await import('@paydesk/sandbox');
     const timestamp = String(t.engine.clock.wallSeconds());
     const hex = computeSignature(SANDBOX_PAYMENT.secret, canonicalBytes({ publicKey: SANDBOX_PAYMENT.publicKey, timestamp, method: 'POST', path: '/v1/payments', payload: compact }));
     const base64 = Buffer.from(hex, 'hex').toString('base64');

@@ -2,7 +2,7 @@
  * Raw signed requests for the inspector tests: every part of the signature can be made wrong on
  * purpose (the real client would always sign correctly).
  */
-import { canonicalBytes, computeSignature, payloadFor } from '../../electron/signing';
+import { canonicalBytes, computeSignature, payloadFor } from '@paydesk/sandbox';
 import type { EngineHandle } from '../../packages/sandbox/src/engine';
 import type { InspectedPage, InspectedRequest } from '../../shared/contract';
 import { control, data } from '../engine-control/control';

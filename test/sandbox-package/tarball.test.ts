@@ -13,7 +13,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { signParts } from '../../electron/signing';
+import { signParts } from '@paydesk/sandbox';
 import { makeTempDir } from '../temp-dir';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -11,7 +11,7 @@ import { backoffDelayMs, DEFAULT_RETRY } from '../../client/retry';
 import type { Clock, ConsoleClient } from '../deps';
 import { DEFAULT_CURRENCY } from '../handlers/context';
 import { writeInitiateOutcome, writeRequest, writeResend, type JournalDb, type JournalProfile } from '../journal/entries';
-import type { Logger } from '../../log';
+import type { Logger } from '@paydesk/sandbox';
 import { classifyInitiate, type InitiateOutcome } from '../outcome';
 import type { GroupCommit } from '../journal/group-commit';
 import { interrupt, waitAtLeast, waitTurn, type Run } from './run';

@@ -4,7 +4,7 @@
  */
 import type { Environment, FailedCode, TransactionStatus } from '../../../shared/contract';
 import { TypedEmitter } from '../../../shared/events';
-import { processLog } from '../../../electron/log';
+import { processLog } from './log';
 
 export type TransactionKind = 'payment' | 'payout';
 

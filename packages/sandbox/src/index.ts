@@ -11,13 +11,19 @@
  * from Electron, the console or the renderer.
  */
 import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type ScenarioInput } from '../../../shared/contract';
-import { payloadFor, signParts, splitTarget } from '../../../electron/signing';
+import { payloadFor, signParts, splitTarget } from './signing';
 import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
 
 // The engine's whole public surface (what the console uses too), then the helpers of this file.
 export * from './engine';
 export type { Scenario, ScenarioInput, DeliveryChaos, WebhookEffect, FullTransaction, TransactionStatus, FailedCode } from '../../../shared/contract';
-export { canonicalString, signParts } from '../../../electron/signing';
+export { canonicalString, signParts } from './signing';
+// What the console shares with the engine, so the one copy lives here and the app imports it from this
+// package (never the other way): the signing rule, the logger, the loopback checks and the SSE writer.
+export { canonicalBytes, computeSignature, hmacKey, payloadFor, payloadSourceFor, splitTarget, verifySignature, type CanonicalParts } from './signing';
+export { createLog, processLog, routeProcessLog, redactSecrets, redactText, REDACTED, MAX_LOG_BYTES, type Logger, type LogHandle, type LogOptions } from './log';
+export { hostLiteral, isLoopbackAddress, isLoopbackHost, normalizeAddress, ownHostNames, secretMatches } from './net/loopback';
+export { createSseStreams, SSE_HEARTBEAT_MS, type SseOptions, type SseStream, type SseStreams } from './net/sse';
 
 export interface SandboxOptions extends EngineOptions {
   /** Which seeded application the helpers act for; default the first one. */

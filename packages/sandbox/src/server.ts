@@ -5,7 +5,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { ApiError, errorBody } from './api/errors';
 import { rawBodyParser } from './api/raw-body';
-import { processLog } from '../../../electron/log';
+import { processLog } from './log';
 
 /** Fastify's own refusals, mapped to the API's codes. */
 function fromFastifyError(error: FastifyError): ApiError | null {

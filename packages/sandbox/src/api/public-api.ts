@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { KeyType } from '../../../../shared/contract';
-import { splitTarget } from '../../../../electron/signing';
+import { splitTarget } from '../signing';
 import { authenticate } from '../auth/auth';
 import type { EngineContext } from '../context';
 import { ApiError } from './errors';

@@ -22,8 +22,8 @@
 import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../../../shared/contract';
-import { normalizeAddress } from '../../../../electron/net/loopback';
-import { hmacKey, payloadFor, verifySignature, type CanonicalParts } from '../../../../electron/signing';
+import { normalizeAddress } from '../net/loopback';
+import { hmacKey, payloadFor, verifySignature, type CanonicalParts } from '../signing';
 import { cachedConfig } from '../storage/config-cache';
 import { ApiError } from '../api/errors';
 import { statementsFor } from '../storage/statements';

@@ -4,7 +4,7 @@
  * process; the console in-process uses `onEvent` instead. Written by the one SSE writer (net/sse).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createSseStreams } from '../../../../electron/net/sse';
+import { createSseStreams } from '../net/sse';
 import type { EngineContext } from '../context';
 import type { EngineEvent } from '../events';
 

@@ -3,9 +3,9 @@
  * client could forge) presenting the admin token. Loopback first (403), then the token (401).
  */
 import { randomBytes } from 'node:crypto';
-import { isLoopbackAddress, secretMatches } from '../../../../electron/net/loopback';
+import { isLoopbackAddress, secretMatches } from '../net/loopback';
 
-export { isLoopbackAddress } from '../../../../electron/net/loopback';
+export { isLoopbackAddress } from '../net/loopback';
 
 export type ControlErrorCode =
   | 'MALFORMED_REQUEST'

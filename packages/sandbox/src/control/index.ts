@@ -16,7 +16,7 @@ import { registerRecordingRoutes } from './recordings';
 import { registerControlRoutes } from './routes';
 import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
 import type { ControlTarget } from './target';
-import { processLog } from '../../../../electron/log';
+import { processLog } from '../log';
 
 export { checkControlAccess, isLoopbackAddress, ControlError, ADMIN_TOKEN_PATTERN } from './guard';
 export type { ControlErrorCode } from './guard';

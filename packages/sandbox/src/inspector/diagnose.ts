@@ -7,7 +7,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { AuthDiagnosis, BodyVariant, SignatureCause, SignatureDiagnosis } from '../../../../shared/contract';
-import { canonicalBytes, canonicalString, computeSignature, hmacKey, payloadSourceFor, type CanonicalParts } from '../../../../electron/signing';
+import { canonicalBytes, canonicalString, computeSignature, hmacKey, payloadSourceFor, type CanonicalParts } from '../signing';
 import { TIMESTAMP_TOLERANCE_SECONDS, type AuthFailureDetail } from '../auth/auth';
 import { cachedConfig } from '../storage/config-cache';
 

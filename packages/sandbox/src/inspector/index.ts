@@ -11,12 +11,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authHeaderNames, formatTimestamp, type InspectedPage, type InspectedRequest } from '../../../../shared/contract';
-import { splitTarget } from '../../../../electron/signing';
-import { normalizeAddress } from '../../../../electron/net/loopback';
+import { splitTarget } from '../signing';
+import { normalizeAddress } from '../net/loopback';
 import { AuthFailure, type AuthFailureDetail } from '../auth/auth';
 import type { EngineContext } from '../context';
 import { diagnose, knownSecrets } from './diagnose';
-import { processLog } from '../../../../electron/log';
+import { processLog } from '../log';
 
 export const DEFAULT_INSPECTOR_SIZE = 500;
 export const MAX_INSPECTOR_SIZE = 100_000;

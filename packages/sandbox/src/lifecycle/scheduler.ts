@@ -6,7 +6,7 @@ import type { EngineContext } from '../context';
 import { markNotified, nextNotificationAt } from './provider';
 import { applyProviderView } from '../ledger/settlement';
 import { dueNotifications } from '../storage/store';
-import { processLog } from '../../../../electron/log';
+import { processLog } from '../log';
 
 export interface Scheduler {
   /** `dueAt`: the due time of the new work, when known (see EngineContext.kickScheduler). */

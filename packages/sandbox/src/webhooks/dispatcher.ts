@@ -21,7 +21,7 @@ import {
   webhookEndpoint,
   type DeliveryRow,
 } from './store';
-import { processLog } from '../../../../electron/log';
+import { processLog } from '../log';
 
 export interface WebhookOptions {
   /**

@@ -3,10 +3,10 @@
  * engine to verify; the renderer never signs.
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { canonicalHead } from '../shared/contract/canonical';
+import { canonicalHead } from '../../../shared/contract/canonical';
 
 // The payload rule (which part is signed for which method) lives in shared/contract/canonical.ts.
-export { payloadFor, payloadSourceFor } from '../shared/contract/canonical';
+export { payloadFor, payloadSourceFor } from '../../../shared/contract/canonical';
 
 export interface CanonicalParts {
   publicKey: string;
