@@ -84,21 +84,19 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox engine runs alone too (npm run sandbox, npx @paydesk/sandbox): it knows nothing of the
-    // console around it. Of electron/ it uses only the Node-only modules that import no Electron:
-    // signing, log, net/loopback, net/sse (esbuild inlines them into the package).
-    files: ['packages/sandbox/src/**/*.ts'],
+    // A package stands on its own (npm run sandbox, npx @paydesk/sandbox, a developer's tests): it knows
+    // nothing of the app that embeds it. The dependency runs app -> package only; what both sides need
+    // (signing, the logger, loopback checks, the SSE writer) lives in the package, and shared/ (no Node, no
+    // DOM) is bundled into it.
+    files: ['packages/**/*.{ts,tsx,js,mjs}'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The sandbox package runs without Electron.' }],
+          paths: [{ name: 'electron', message: 'A package runs without Electron.' }],
           patterns: [
-            {
-              regex: '(^|/)electron/(?!(signing|log|net/loopback|net/sse)$)',
-              message: 'The sandbox package uses of electron/ only signing, log, net/loopback and net/sse: it runs without the console, shell/, client/ or browser-host/.',
-            },
-            { group: ['**/renderer/**'], message: 'The sandbox package never imports renderer/.' },
+            { group: ['**/electron/**', '**/electron'], message: 'A package never imports the app (electron/): move what both need into the package.' },
+            { group: ['**/renderer/**', '**/renderer'], message: 'A package never imports renderer/.' },
           ],
         },
       ],

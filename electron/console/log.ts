@@ -1,6 +1,6 @@
 /**
  * The console's log: JSON lines in `<userDataDir>/logs/console.log`, through the one logger of
- * main and the engine (electron/log.ts: pino, redaction, size cap, asynchronous writes).
+ * main and the engine (@paydesk/sandbox's log.ts: pino, redaction, size cap, asynchronous writes).
  */
 import { join } from 'node:path';
 import { createLog, type LogHandle } from '@paydesk/sandbox';

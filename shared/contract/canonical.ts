@@ -1,6 +1,6 @@
 /**
  * The signing payload rule (spec 5.3), written once: `{publicKey}.{timestamp}.{METHOD}.{path}.{payload}`.
- * Pure text rules, no crypto: the HMAC is computed in electron/signing.ts (Node), and the client,
+ * Pure text rules, no crypto: the HMAC is computed in packages/sandbox/src/signing.ts (Node), and the client,
  * the engine's authentication, the request inspector and the sign helper all build the string here.
  */
 

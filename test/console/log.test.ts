@@ -1,5 +1,5 @@
 /**
- * The one logger (electron/log.ts): secret-named fields and secret-shaped values never reach the
+ * The one logger (packages/sandbox/src/log.ts): secret-named fields and secret-shaped values never reach the
  * file, the file stops at its size cap, and a real send signed with a secret from the real OS
  * keychain leaves no trace of it in the console's log file (read back from disk).
  */

@@ -1,7 +1,7 @@
 /**
  * Requests the production client never sends, for the tests of the engine's checks: a raw body,
  * headers overridden or left out, PATCH. Signed by the client's own `buildSignedRequest` (the one
- * canonical-string rule of shared/contract/canonical.ts and electron/signing.ts), then altered;
+ * canonical-string rule of shared/contract/canonical.ts and packages/sandbox/src/signing.ts), then altered;
  * the answer is read by the client's own `interpretResponse`, so tests assert the same
  * `ClientResult` the console would see. One try, no retries.
  */

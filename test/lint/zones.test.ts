@@ -24,17 +24,24 @@ const cases: { zone: string; file: string; forbidden: string[]; allowed: string[
     allowed: ["import { z } from 'zod';"],
   },
   {
-    zone: 'the sandbox package never imports the console, shell/, browser-host/, renderer/ or Electron',
+    zone: 'a package never imports the app: nothing of electron/, renderer/ or Electron',
     file: 'packages/sandbox/src/control/zone-probe.ts',
     forbidden: [
       "import { x } from '../../../../electron/console/runtime';",
       "import { x } from '../../../../electron/shell/window';",
       "import { x } from '../../../../electron/browser-host/server';",
       "import { x } from '../../../../electron/client/sign';",
+      "import { x } from '../../../../electron/net/renderer-files';",
       "import { x } from '../../../../renderer/src/router';",
       "import { app } from 'electron';",
     ],
-    allowed: ["import { secretMatches } from '../../../../electron/net/loopback';", "import { splitTarget } from '../../../../electron/signing';", "import { x } from '../engine';"],
+    allowed: ["import { secretMatches } from '../net/loopback';", "import { splitTarget } from '../signing';", "import { x } from '../engine';", "import { formatTimestamp } from '../../../../shared/contract';"],
+  },
+  {
+    zone: 'a package never imports the app, from any package folder (scripts and sources alike)',
+    file: 'packages/sandbox/scripts/zone-probe.mjs',
+    forbidden: ["import { x } from '../../../electron/console/runtime';", "import { x } from '../../../renderer/src/main';"],
+    allowed: ["import { build } from 'esbuild';"],
   },
   {
     zone: 'the console reaches the engine only through its public entry',
