@@ -4,7 +4,7 @@ import { DEFAULT_SEED_INPUT, parseSeed, SeedError, startEngine } from '../../pac
 import { clientFor, ok, paymentBody, profileFor } from './helpers';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 
-const example = JSON.parse(readFileSync(new URL('../../packages/sandbox/src/storage/seed.example.json', import.meta.url), 'utf8')) as unknown;
+const example = JSON.parse(readFileSync(new URL('../../packages/sandbox/seed.example.json', import.meta.url), 'utf8')) as unknown;
 
 function problemsOf(value: unknown): string[] {
   try {

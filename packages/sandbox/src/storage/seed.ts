@@ -3,7 +3,7 @@
  *
  * A seed file is JSON validated by `seedSchema` (errors name the dotted path of every bad field);
  * `DEFAULT_SEED` is used when none is given and has the same keys on every start, so a developer
- * can keep them in `.env`. See `seed.example.json` for a full example.
+ * can keep them in `.env`. See the package's `seed.example.json` for a full example.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
