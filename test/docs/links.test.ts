@@ -1,7 +1,7 @@
 /**
  * The README and docs/ point only at things that exist.
  *
- * Every relative link and image in README.md and docs/**.md must name a file of the repository, and an anchor
+ * Every relative link and image in README.md, docs/**.md and each package's README must name a file of the repository, and an anchor
  * on a Markdown page must name one of its headings (GitHub's slugs), so moving or renaming a page fails the tests
  * instead of leaving a dead link. Every decision file must be listed in docs/decisions/README.md, the index
  * a reader starts from.
@@ -53,7 +53,10 @@ export function headingSlugs(text: string): Set<string> {
   return slugs;
 }
 
-const pages = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
+const packageReadmes = readdirSync(join(root, 'packages'))
+  .map((name) => join(root, 'packages', name, 'README.md'))
+  .filter((path) => existsSync(path));
+const pages = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs')), ...packageReadmes];
 
 describe('README and docs links', () => {
   it('finds the pages it checks', () => {

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../electron/client';
 import { parseCliArgs } from '../../packages/sandbox/src/cli';
+import { loadSeedFile } from '../../packages/sandbox/src/engine';
 import { tempDir } from './helpers';
 
 const temp = tempDir();
@@ -84,6 +85,18 @@ describe('CLI refusals: message on stderr and non-zero exit before listening', (
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('applications.0.keys: must list at least one key pair');
     expect(result.stderr).toContain('applications.0.wallets.sandbox: must be a number');
+  });
+});
+
+describe('CLI help', () => {
+  it('names the bin, and a seed example that exists and is a valid seed', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Usage: paydesk-sandbox [options]');
+    const example = /a full example: (\S+\.json)\)/.exec(stdout)?.[1];
+    expect(example).toBe(join(process.cwd(), 'packages', 'sandbox', 'seed.example.json'));
+    expect(existsSync(example!)).toBe(true);
+    expect(loadSeedFile(example!).applications.length).toBeGreaterThan(0);
   });
 });
 

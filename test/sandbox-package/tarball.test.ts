@@ -9,7 +9,7 @@
  * seconds (install and native build), hence its own timeout.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +132,13 @@ describe('@paydesk/sandbox from its packed tarball', () => {
       const installedDir = join(project, 'node_modules', '@paydesk', 'sandbox');
       expect(lstatSync(installedDir).isSymbolicLink()).toBe(false);
       expect(namedFiles(JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')) as PackageFiles).filter((file) => !existsSync(join(installedDir, file)))).toEqual([]);
+
+      // The installed bin's help names itself and a seed example that the package ships.
+      const help = run('npx', ['--no-install', 'paydesk-sandbox', '--help'], project, 60_000);
+      expect(help.split('\n')[0]).toBe('Usage: paydesk-sandbox [options]');
+      const example = /a full example: (\S+\.json)\)/.exec(help)?.[1];
+      expect(example).toBe(join(realpathSync(installedDir), 'seed.example.json'));
+      expect(existsSync(example!)).toBe(true);
 
       const bin = await startBin(project);
       try {

@@ -1,13 +1,14 @@
 /**
- * `npm run sandbox -- [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N] [--json]`
+ * `paydesk-sandbox [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N] [--json]`
  *
- * Starts the local sandbox engine and prints its URL and keys (or, with --json, one JSON line).
+ * (`npx @paydesk/sandbox …`; in the Paydesk repository `npm run sandbox -- …`). Starts the local
+ * sandbox engine and prints its URL and keys (or, with --json, one JSON line).
  * Bad flags or a bad seed file: a precise message on stderr and exit code 2 before anything listens.
  */
 import { realpathSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE } from './inspector';
 import { ADMIN_TOKEN_PATTERN } from './control';
 import { DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE, defaultDbFile, loadSeedFile, MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, SeedError, startEngine, type EngineHandle, type Seed } from './engine';
@@ -31,13 +32,20 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export const USAGE = `Usage: npm run sandbox -- [options]
+/**
+ * The seed example ships at the package's root: one folder up from both this source file (src/cli.ts)
+ * and the built bin (dist/cli.js), so the path printed is one that exists wherever the CLI runs.
+ */
+export const SEED_EXAMPLE_FILE = fileURLToPath(new URL('../seed.example.json', import.meta.url));
+
+export const USAGE = `Usage: paydesk-sandbox [options]
+       (npx @paydesk/sandbox [options]; in the Paydesk repository: npm run sandbox -- [options])
 
 Options:
   --host ADDRESS    address to listen on (default 127.0.0.1; anything else exposes the sandbox)
   --port N          port, 0 for a random free one (default 4010)
   --db FILE         SQLite database file, or :memory: (default ${defaultDbFile()})
-  --seed FILE       seed file (JSON, see packages/sandbox/src/storage/seed.example.json); used for a new database only
+  --seed FILE       seed file (JSON, a full example: ${SEED_EXAMPLE_FILE}); used for a new database only
   --settle-ms N     delay before a transaction settles, in milliseconds (default 2000, 0 allowed)
   --rate-limit N    requests per minute per API key (default ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}, 0 = no limit, for load tests)
   --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
