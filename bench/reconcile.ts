@@ -19,7 +19,8 @@ import { createHandlerCore, type HandlerTable } from '../electron/console/handle
 import { openJournal, SCOPED_BY_EXTERNAL_ID, type JournalDb } from '../electron/console/journal/entries';
 import { sandboxControlFrom } from '../electron/console/sandbox-engine';
 import { createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from '../electron/console/settings';
-import { createVault, memoryKeyring } from '../electron/console/vault';
+import { createVault } from '../electron/console/vault';
+import { memoryKeyring } from '../test/helpers/memory-keyring';
 import { startEngine } from '../packages/sandbox/src/engine';
 import { benchTempDir } from './temp';
 

@@ -38,8 +38,3 @@ export function canonicalHead(parts: CanonicalHead, options: { methodAsSent?: bo
   const method = options.methodAsSent ? parts.method : parts.method.toUpperCase();
   return `${parts.publicKey}.${parts.timestamp}.${method}.${parts.path}.`;
 }
-
-/** The whole canonical string for a text payload. */
-export function canonicalText(parts: CanonicalHead & { payload: string }): string {
-  return canonicalHead(parts) + parts.payload;
-}

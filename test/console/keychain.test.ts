@@ -8,7 +8,8 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCredentials } from '@napi-rs/keyring';
-import { createVault, KEYCHAIN_SERVICE, keychainProblemOf, linuxKeychainAdvice, memoryKeyring, VaultError } from '../../electron/console/vault';
+import { createVault, KEYCHAIN_SERVICE, keychainProblemOf, linuxKeychainAdvice, VaultError } from '../../electron/console/vault';
+import { memoryKeyring } from '../helpers/memory-keyring';
 import { tempDir } from './helpers';
 
 describe('the vault on the real keychain', () => {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSignedRequest } from '../../electron/client/sign';
 import { authenticate } from '../../packages/sandbox/src/auth/auth';
-import { canonicalHead, canonicalText, payloadFor, payloadSourceFor } from '../../shared/contract';
+import { canonicalHead, payloadFor, payloadSourceFor } from '../../shared/contract';
+import { canonicalText } from '../helpers/canonical-text';
 import { startTestEngine, type TestEngine } from '../engine/helpers';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 
