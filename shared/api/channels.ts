@@ -22,7 +22,6 @@ import type {
   TransactionDetail,
   TransactionKind,
   WebhookDelivery,
-  ApiFailure,
 } from './types';
 import type { SandboxOutcome } from '../contract/outcomes';
 import {
@@ -30,17 +29,18 @@ import {
   type BatchConfirmation,
   type BatchDetail,
   type BatchPreview,
-  type BatchProgress,
   type BatchRowsPage,
   type BatchSummary,
   BATCH_ROW_FILTERS,
   BATCH_ROWS_PAGE_MAX,
   type RehearsalSummary,
 } from './batch';
-import type { InspectedPage, InspectedRequest } from '../contract/inspector';
+import type { InspectedPage } from '../contract/inspector';
 import type { SignedExample } from './types';
-import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults, type ReconcileProgress } from './reconcile';
+import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconcile';
 import { overviewInputSchema, type OverviewResult } from './overview';
+import type { Result } from './result';
+import type { PushEvent, PushEvents } from './push-events';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -344,59 +344,6 @@ export interface ChannelResults extends ReconcileChannelResults {
   // Overview
   'overview:get': OverviewResult;
 }
-
-/** Every handler answers with this; nothing is thrown across a transport. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure };
-
-/**
- * Console-side error codes (besides the API's own codes in ERROR_CODES):
- * - INVALID_INPUT: the handler's input failed its schema (fields has the details);
- * - OUTCOME_UNKNOWN: a POST may have reached the server, no answer (journalId to follow up);
- * - NOT_SENT: the request could not be sent (connection refused, DNS...);
- * - BAD_RESPONSE: the server answered something that is not an envelope;
- * - NO_KEYCHAIN: no OS keychain available (message says what to install or unlock);
- * - SECRET_MISSING: the profile's secret key is not in the keychain;
- * - CONFIRMATION_REQUIRED: a live payout without a valid confirmation token;
- * - LIVE_REFUSED: a live profile on a browser host started without --allow-live;
- * - NOT_FOUND: no such profile / journal entry;
- * - CONFLICT: the operation does not fit the entry's state (e.g. resend before resolveUnknown);
- * - SANDBOX_UNAVAILABLE: a sandbox operation on a profile that is not the local sandbox;
- * - INTERNAL: an unexpected failure (logged in main without secrets).
- */
-export const CONSOLE_ERROR_CODES = [
-  'INVALID_INPUT',
-  'OUTCOME_UNKNOWN',
-  'NOT_SENT',
-  'BAD_RESPONSE',
-  'NO_KEYCHAIN',
-  'SECRET_MISSING',
-  'CONFIRMATION_REQUIRED',
-  'LIVE_REFUSED',
-  'NOT_FOUND',
-  'CONFLICT',
-  'SANDBOX_UNAVAILABLE',
-  'INTERNAL',
-] as const;
-export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
-
-/** Push events from main to the renderer (no IPC event object is ever passed). */
-export interface PushEvents {
-  /** A journal entry changed (status, timeline): the store fetches it again. */
-  'transaction:changed': { journalId: string; status: string | null; state: string };
-  /** Watching a transaction after initiate: progress for the UI. */
-  'watch:progress': { journalId: string; attempt: number; status: string | null; done: boolean };
-  'profiles:changed': { activeId: string };
-  /** Something in the local sandbox changed (status change, delivery attempt, wallet). */
-  'sandbox:event': { kind: 'status' | 'delivery' | 'wallet' | 'engine'; transactionId?: string; detail?: string };
-  /** A batch's sending or rehearsal progressed or changed state (at most about 4 a second per batch). */
-  'batch:progress': BatchProgress;
-  /** The local sandbox answered a request (the request inspector's new record). */
-  'sandbox:request': InspectedRequest;
-  /** A reconciliation moved on (rows checked, verified, finished, cancelled). */
-  'reconcile:progress': ReconcileProgress;
-}
-export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request', 'reconcile:progress'];
 
 /** The typed API the renderer sees (from the preload or the browser host client). */
 export type PaydeskApi = {

@@ -1,4 +1,6 @@
 export * from './channels';
+export * from './result';
+export * from './push-events';
 export * from './types';
 export * from './transport';
 export * from './batch';

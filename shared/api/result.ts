@@ -1,0 +1,39 @@
+/**
+ * What every handler answers, whichever transport carried the call: a value or a failure with a
+ * code, never a thrown error (Electron carries only an error's message across `invoke`).
+ */
+import type { ApiFailure } from './types';
+
+/** Every handler answers with this; nothing is thrown across a transport. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure };
+
+/**
+ * Console-side error codes (besides the API's own codes in ERROR_CODES):
+ * - INVALID_INPUT: the handler's input failed its schema (fields has the details);
+ * - OUTCOME_UNKNOWN: a POST may have reached the server, no answer (journalId to follow up);
+ * - NOT_SENT: the request could not be sent (connection refused, DNS...);
+ * - BAD_RESPONSE: the server answered something that is not an envelope;
+ * - NO_KEYCHAIN: no OS keychain available (message says what to install or unlock);
+ * - SECRET_MISSING: the profile's secret key is not in the keychain;
+ * - CONFIRMATION_REQUIRED: a live payout without a valid confirmation token;
+ * - LIVE_REFUSED: a live profile on a browser host started without --allow-live;
+ * - NOT_FOUND: no such profile / journal entry;
+ * - CONFLICT: the operation does not fit the entry's state (e.g. resend before resolveUnknown);
+ * - SANDBOX_UNAVAILABLE: a sandbox operation on a profile that is not the local sandbox;
+ * - INTERNAL: an unexpected failure (logged in main without secrets).
+ */
+export const CONSOLE_ERROR_CODES = [
+  'INVALID_INPUT',
+  'OUTCOME_UNKNOWN',
+  'NOT_SENT',
+  'BAD_RESPONSE',
+  'NO_KEYCHAIN',
+  'SECRET_MISSING',
+  'CONFIRMATION_REQUIRED',
+  'LIVE_REFUSED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'SANDBOX_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
