@@ -5,51 +5,19 @@
  * transaction, so a crash in between leaves an entry that the next start marks outcome unknown.
  */
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
-import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
-import { migrate } from './migrations';
-import { fold } from './text-search';
+import type { JournalState, JournalTransaction, TimelineEventType, TransactionKind } from '../../../shared/api';
 import type { InitiateOutcome } from '../outcome';
 import { ENTRY_STATES } from '../states/tables';
+import type { JournalDb } from './database';
 import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
-import { toJournalTransaction, type EntryRow, type TimelineRow, toTimelineEvent, type ServiceTransaction } from './rows';
+import { findByTransactionId, getEntry, rowById } from './reads';
+import type { EntryRow, ServiceTransaction } from './rows';
 
-export type JournalDb = Database.Database;
-
-export function openJournal(file: string, options: { nativeBinding?: string } = {}): JournalDb {
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // 16 MiB of page cache keeps the search indexes' upper levels in memory at a million rows.
-  db.pragma('cache_size = -16000');
-  // History's search checks candidate rows with the index's own case and accent folding.
-  db.function('paydesk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
-  migrate(db);
-  cacheStatements(db);
-  return db;
-}
-
-/**
- * Every query here prepares its statement where it runs; compiling the same SQL again for each
- * row of a bulk batch cost about a quarter of the journal's time per row. Statements are
- * remembered by their text (bounded; none is used re-entrantly: iterations finish synchronously).
- */
-function cacheStatements(db: JournalDb): void {
-  const prepare = db.prepare.bind(db);
-  const cache = new Map<string, Database.Statement>();
-  db.prepare = ((sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      if (cache.size >= 500) cache.clear();
-      statement = prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  }) as typeof db.prepare;
-}
+// The connection (database.ts) and the reads (reads.ts) live in their own files; the console reaches
+// the journal's entries through this module alone.
+export { openJournal, type JournalDb } from './database';
+export { findByTransactionId, getEntry, getEntryForFollowUp, getTimeline, SCOPED_BY_EXTERNAL_ID, SCOPED_BY_TRANSACTION_ID } from './reads';
 
 export interface JournalProfile {
   id: string;
@@ -73,40 +41,10 @@ function addEvent(db: JournalDb, seq: number, at: number, event: TimelineInput):
   ).run(seq, event.type, at, event.status ?? null, event.httpStatus ?? null, event.code ?? null, event.message ?? null, event.outcome ?? null);
 }
 
-function rowById(db: JournalDb, id: string): EntryRow | null {
-  return (db.prepare('SELECT * FROM entries WHERE id = ?').get(id) as EntryRow | undefined) ?? null;
-}
-
 function requireRow(db: JournalDb, id: string): EntryRow {
   const row = rowById(db, id);
   if (!row) throw new Error(`journal entry ${id} does not exist`);
   return row;
-}
-
-export function getEntry(db: JournalDb, id: string): JournalTransaction | null {
-  const row = rowById(db, id);
-  return row ? toJournalTransaction(row) : null;
-}
-
-/** The entry with what the console needs to follow it up (the request as sent, the resolution). */
-export function getEntryForFollowUp(db: JournalDb, id: string): { entry: JournalTransaction; request: TransactionRequest | null; resolution: 'not_found' | null } | null {
-  const row = rowById(db, id);
-  if (!row) return null;
-  return {
-    entry: toJournalTransaction(row),
-    request: row.request ? (JSON.parse(row.request) as TransactionRequest) : null,
-    resolution: row.resolution,
-  };
-}
-
-export function getTimeline(db: JournalDb, id: string): TimelineEvent[] {
-  const rows = db
-    .prepare(
-      `SELECT t.*, e.id AS journal_id FROM timeline t JOIN entries e ON e.seq = t.entry_seq
-       WHERE e.id = ? ORDER BY t.id DESC`,
-    )
-    .all(id) as TimelineRow[];
-  return rows.map(toTimelineEvent);
 }
 
 /** The columns a new entry is written with; the one INSERT of the journal's entries. */
@@ -375,27 +313,6 @@ export function writeInitiateOutcome(db: JournalDb, id: string, outcome: Initiat
       }
     }
   })();
-}
-
-/**
- * The journal's lookups by an id within one profile name their index: without statistics SQLite's
- * planner takes `entries_overview` (profile_id = ? AND environment = ?, two equalities) over the id's
- * own index and reads every row of the profile (2 ms a lookup at 10,000 rows, a second at a million).
- */
-export const SCOPED_BY_TRANSACTION_ID =
-  'SELECT * FROM entries INDEXED BY entries_by_transaction_id WHERE transaction_id = ? AND profile_id = ? AND environment = ? ORDER BY created_at DESC';
-export const SCOPED_BY_EXTERNAL_ID = `SELECT * FROM entries INDEXED BY entries_by_external_id
-  WHERE external_id = ? AND kind = ? AND profile_id = ? AND environment = ?
-  ORDER BY (state = 'known') DESC, created_at DESC LIMIT 1`;
-
-/** Journal entries the console knows for a service transaction id (a lookup, an engine event). */
-export function findByTransactionId(db: JournalDb, transactionId: string, scope?: { profileId: string; environment: Environment }): JournalTransaction[] {
-  const rows = scope
-    ? (db
-        .prepare(SCOPED_BY_TRANSACTION_ID)
-        .all(transactionId, scope.profileId, scope.environment) as EntryRow[])
-    : (db.prepare('SELECT * FROM entries WHERE transaction_id = ? ORDER BY created_at DESC').all(transactionId) as EntryRow[]);
-  return rows.map(toJournalTransaction);
 }
 
 /** A transaction found by a lookup: updates the entry the console has for it, or adds one. */
