@@ -30,8 +30,12 @@ export interface ConsoleRuntimeOptions {
   keyring?: KeyringBackend;
   /** For Electron: better-sqlite3 built for Electron's ABI. */
   betterSqliteNativeBinding?: string;
-  /** Options of the in-process engine; `false` runs without it. `rateLimit` 0 turns its per-key limit off. */
-  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number } } | false;
+  /**
+   * Options of the in-process engine; `false` runs without it. `rateLimit` 0 turns its per-key limit
+   * off. `wallMicros` pins the engine's real time (tests: its rate-limit minute then moves only when
+   * the test moves the engine clock).
+   */
+  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number }; wallMicros?: () => number } | false;
   clock?: Clock;
   watch?: Partial<WatchOptions>;
   client?: ClientOptions;
@@ -97,6 +101,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         db: join(options.userDataDir, 'sandbox.db'),
         settleMs: options.engine?.settleMs,
         ...(options.engine?.rateLimit ? { rateLimit: options.engine.rateLimit } : {}),
+        ...(options.engine?.wallMicros ? { wallMicros: options.engine.wallMicros } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
       sandbox = sandboxControlFrom(engine);

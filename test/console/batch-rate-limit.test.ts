@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 it('waits out the engine\'s 429 Retry-After and sends each row once', async () => {
-  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 3 } });
+  // Real time pinned: the engine's minute moves only by the console's waits, never by a slow machine
+  // crossing a minute (the console signs with real time: within the engine's 5-minute window).
+  const pinnedMicros = Date.now() * 1000;
+  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 3 }, wallMicros: () => pinnedMicros });
   const clock = virtualClock();
   const sleep = clock.sleep.bind(clock);
   const waits: number[] = [];

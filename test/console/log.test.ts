@@ -3,6 +3,7 @@
  * file, the file stops at its size cap, and a real send signed with a secret from the real OS
  * keychain leaves no trace of it in the console's log file (read back from disk).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,32 @@ describe('the logger', () => {
       hasSecret: true,
     });
     expect(typeof line.at).toBe('string');
+    await log.close();
+  });
+
+  it('never writes a hex request signature: not under a signature-named header, nor quoted in a message or a value', async () => {
+    const file = join(tempDir('paydesk-log-'), 'logs', 'signature.log');
+    const log = createLog({ file });
+    const hex = (seed: string) => createHash('sha256').update(seed).digest('hex');
+    const [inHeader, inMessage, inValue, upper] = [hex('header'), hex('message'), hex('value'), hex('upper').toUpperCase()];
+    const opaque = 'opaque-signature-value-not-hex';
+    log.warn(`request refused: X-SVC-Signature ${inMessage} did not match`, {
+      headers: { 'X-SVC-Signature': inHeader, 'X-Acme-Signature': opaque, 'content-type': 'application/json' },
+      detail: `signed ${inValue} at 1700000000`,
+      echoed: upper,
+      transactionId: 'TE_3f2a',
+    });
+    await log.flush();
+    const text = readFileSync(file, 'utf8');
+    for (const secret of [inHeader, inMessage, inValue, upper, opaque]) expect(text, secret).not.toContain(secret);
+    expect(text).not.toMatch(/[0-9a-f]{64}/i);
+    expect(JSON.parse(text.trim())).toMatchObject({
+      message: `request refused: X-SVC-Signature ${REDACTED} did not match`,
+      headers: { 'X-SVC-Signature': REDACTED, 'X-Acme-Signature': REDACTED, 'content-type': 'application/json' },
+      detail: `signed ${REDACTED} at 1700000000`,
+      echoed: REDACTED,
+      transactionId: 'TE_3f2a',
+    });
     await log.close();
   });
 

@@ -8,7 +8,10 @@ let t: TestEngine;
 const LIMIT = 5;
 
 beforeAll(async () => {
-  t = await startTestEngine({ rateLimit: { perKeyPerMinute: LIMIT } });
+  // Real time pinned: the rate-limit minute moves only when the test moves the engine clock, so
+  // a burst never straddles a minute however slow the machine (the client signs with this time).
+  const pinnedMicros = Date.now() * 1000;
+  t = await startTestEngine({ rateLimit: { perKeyPerMinute: LIMIT }, wallMicros: () => pinnedMicros });
 });
 afterAll(async () => {
   await t.stop();

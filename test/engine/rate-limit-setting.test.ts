@@ -11,8 +11,10 @@ import { startTestEngine, type TestEngine } from './helpers';
 let t: TestEngine;
 
 beforeAll(async () => {
-  // The default limit (600 per minute per key).
-  t = await startTestEngine({ rateLimit: undefined });
+  // The default limit (600 per minute per key). Real time pinned: the rate-limit minute moves only
+  // when the test moves the engine clock, so a 751-request burst stays in one minute on any machine.
+  const pinnedMicros = Date.now() * 1000;
+  t = await startTestEngine({ rateLimit: undefined, wallMicros: () => pinnedMicros });
 });
 afterAll(async () => {
   await t.stop();

@@ -4,7 +4,8 @@
  * request bodies or secrets; every line is still redacted on the way out, as a second line of
  * defence: fields named like a secret (secret, token, password, authorization, signature, cookie,
  * api key) lose their value, and values shaped like one (sk_…, whsec_…, adm_…, `Bearer …`,
- * a webhook signature `v1,…`) are blanked wherever they appear.
+ * a webhook signature `v1,…`, a request signature: 64 hex digits or more) are blanked wherever
+ * they appear (a signature quoted in a message could be replayed within the 5-minute window).
  */
 import { mkdirSync, openSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -28,6 +29,7 @@ const SECRET_VALUES: readonly RegExp[] = [
   /\b(?:sk|whsec|adm)_[A-Za-z0-9_+/=-]{4,}/g,
   /\bBearer\s+[^\s"',;]+/gi,
   /\bv1,[A-Za-z0-9+/=]{16,}/g,
+  /[0-9a-f]{64,}/gi,
 ];
 const MAX_DEPTH = 6;
 
