@@ -1,6 +1,6 @@
 /**
  * A GET query with percent-escapes is signed as sent (issue 23): the client signs the raw query
- * string exactly as it puts it on the request line (shared/contract/canonical.ts, electron/signing.ts)
+ * string exactly as it puts it on the request line (shared/contract/canonical.ts, packages/sandbox/src/signing.ts)
  * and the engine verifies over the raw query it received, never a decoded one. A signature made
  * over the decoded query is refused.
  */
