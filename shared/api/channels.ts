@@ -8,6 +8,8 @@ import { ENVIRONMENTS, HEADER_WORD_PATTERN, KEY_TYPES, TRANSACTION_STATUSES } fr
 import { transactionRequestSchema } from '../contract/schemas';
 import { scenarioInputSchema, type Scenario } from '../contract/scenarios';
 import { isTimestamp } from '../contract/timestamps';
+import type { Result } from './result';
+import type { PushEvent, PushEvents } from './push-events';
 
 /** The file formats of a sandbox recording (the engine's `GET /_sandbox/recordings?format=`). */
 export const RECORDING_FORMATS = ['har', 'jsonl'] as const;
@@ -39,8 +41,6 @@ import type { InspectedPage } from '../contract/inspector';
 import type { SignedExample } from './types';
 import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconcile';
 import { overviewInputSchema, type OverviewResult } from './overview';
-import type { Result } from './result';
-import type { PushEvent, PushEvents } from './push-events';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});

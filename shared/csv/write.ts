@@ -7,8 +7,7 @@
  * value with a line break inside (`=HYPERLINK("…",⏎"open")`) is guarded as a whole, where
  * papaparse's `escapeFormulae` regex stopped at the line break. Phone numbers (`+237…`) are text
  * like any other and read `'+237650000001` in a spreadsheet: the full number with its `+`, never
- * turned into 2.38E+11 (docs/decisions/our-exports-formula-guard-leading-before.md). Our importers
- * remove the guard again (`unguardCell`).
+ * turned into 2.38E+11 (README, Decisions). Our importers remove the guard again (`unguardCell`).
  * Numbers are data, written as they are: a negative amount is not a formula.
  */
 
