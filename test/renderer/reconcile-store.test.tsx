@@ -27,6 +27,7 @@ function summary(overrides: Partial<ReconciliationSummary> = {}): Reconciliation
     currency: 'XAF',
     categories: Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, { count: 0, amount: 0, serviceAmount: 0 }])) as ReconciliationSummary['categories'],
     rateLimitWaits: 0,
+    ignoredColumns: [],
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: '2026-11-23T10:00:00.000Z',
     finishedAt: null,
@@ -75,7 +76,7 @@ describe('reconcile store', () => {
 
   it('keeps the row errors of a refused file for the screen', async () => {
     const { api } = reconcileApi();
-    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format' as const, message: 'must be a whole number' }] });
+    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format' as const, message: 'must be a whole number' }], ignoredColumns: [] });
     const store = createReconcileStore(api);
     await store.getState().importFile('orders.csv', 'external_id,kind,amount\n', { processingMinutes: 30 });
     expect(store.getState().upload.rejected?.errors).toEqual([{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number' }]);

@@ -30,6 +30,17 @@ const REPORT_COLUMNS: readonly ColumnSpec[] = [
 ];
 
 
+/** The file's columns Paydesk read past, named so nothing in the file is dropped unsaid. */
+export function IgnoredColumns({ columns }: { columns: readonly string[] }) {
+  const { t } = useTranslation('reconcile');
+  if (columns.length === 0) return null;
+  return (
+    <p className="muted small reconcile-ignored" data-testid="reconcile-ignored">
+      {t('report.ignored', { count: columns.length, columns: columns.join(', ') })}
+    </p>
+  );
+}
+
 function useCategoryLabel() {
   const { t } = useTranslation('reconcile');
   const minutes = useReconcile((s) => s.current?.processingMinutes ?? 0);
@@ -178,6 +189,7 @@ export function ReconcileReport() {
             })
           : t('report.noPeriod')}
       </p>
+      <IgnoredColumns columns={current.ignoredColumns} />
       <CategoryCards />
       <div className="list-bar">
         <span>
