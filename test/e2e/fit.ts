@@ -17,7 +17,7 @@ function measure(): string[] {
   };
   const label = (el: Element) => `${el.tagName.toLowerCase()}${el.classList.length ? `.${[...el.classList].join('.')}` : ''} "${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 48)}"`;
   const HEADERS = 'th, [role="columnheader"], .grid-col-label, .rc-head > *';
-  const BOXES = `td, [role="cell"], [role="gridcell"], ${HEADERS}, .badge, .pill, .cat-pill, .batch-state, h1, h2, h3, dd, .rc-line > span, .batch-cell`;
+  const BOXES = `td, [role="cell"], [role="gridcell"], ${HEADERS}, .badge, .pill, .cat-pill, .batch-state, h1, h2, h3, dd, .rc-line > span, .batch-cell, .value-button`;
   // Where a line may break in a word without a space: after @ . _ - / (an email, an id, a path).
   const pieces = (text: string) => text.split(/\s+|(?<=[@._\-/])/).filter((piece) => piece.length > 1);
   /** The width a text node's lines have: its nearest block box's, inside the padding. */

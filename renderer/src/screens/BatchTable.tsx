@@ -21,14 +21,14 @@ const COLUMNS: readonly ColumnSpec[] = [
   // Minimums at 1280 px: each header's longest word whole (Description, Métadonnées, Ligne), a
   // result badge whole (ÉCHOUERAIT), and all of them inside the card (test/e2e/fit-1280.test.ts).
   { key: 'row', track: '50px', resizable: false },
-  { key: 'phone_number', track: 'minmax(120px, 1fr)', min: 100 },
+  { key: 'phone_number', track: 'minmax(132px, 1fr)', min: 100 },
   { key: 'amount', track: 'minmax(84px, 0.8fr)', min: 70 },
-  { key: 'first_name', track: 'minmax(68px, 0.9fr)', min: 56 },
-  { key: 'last_name', track: 'minmax(76px, 0.9fr)', min: 56 },
-  { key: 'email', track: 'minmax(100px, 1.5fr)', min: 80 },
-  { key: 'description', track: 'minmax(96px, 1fr)', min: 90 },
+  { key: 'first_name', track: 'minmax(66px, 0.9fr)', min: 56 },
+  { key: 'last_name', track: 'minmax(74px, 0.9fr)', min: 56 },
+  { key: 'email', track: 'minmax(96px, 1.5fr)', min: 80 },
+  { key: 'description', track: 'minmax(92px, 1fr)', min: 90 },
   { key: 'external_id', track: 'minmax(96px, 1.2fr)', min: 80 },
-  { key: 'metadata', track: 'minmax(100px, 0.6fr)', min: 96 },
+  { key: 'metadata', track: 'minmax(100px, 0.6fr)', min: 98 },
   { key: 'result', track: 'minmax(112px, 1.1fr)', min: 108 },
   { key: 'actions', track: '80px', resizable: false },
 ];
