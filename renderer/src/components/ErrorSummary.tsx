@@ -45,7 +45,7 @@ export function ErrorSummary({ items, attempt }: { items: readonly SummaryItem[]
                 focusField(item.fieldId);
               }}
             >
-              {item.label}: {translateFieldErrors(item.messages).join('; ')}
+              {t('errorSummaryItem', { label: item.label, problem: translateFieldErrors(item.messages).join('; ') })}
             </a>
           </li>
         ))}

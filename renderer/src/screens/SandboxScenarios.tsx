@@ -176,7 +176,7 @@ export function SandboxScenarios() {
       {fieldErrors.length > 0 && !conflict ? (
         <ul className="field-errors" aria-label={t('scenarios.fieldErrors')}>
           {fieldErrors.map(([id, messages]) => (
-            <li key={id} id={`${id}-error`}>{labelOf(id)}: {messages.join('; ')}</li>
+            <li key={id} id={`${id}-error`}>{tc('errorSummaryItem', { label: labelOf(id), problem: messages.join('; ') })}</li>
           ))}
         </ul>
       ) : null}

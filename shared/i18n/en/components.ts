@@ -11,4 +11,5 @@ export default {
   errorSummary_one: '{{count}} field needs a fix before this can be sent:',
   errorSummary_many: '{{count}} fields need a fix before this can be sent:',
   errorSummary_other: '{{count}} fields need a fix before this can be sent:',
+  errorSummaryItem: '{{label}}: {{problem}}',
 } as const;

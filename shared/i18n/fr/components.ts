@@ -11,4 +11,5 @@ export default {
   errorSummary_one: '{{count}} champ est à corriger avant l’envoi\u00a0:',
   errorSummary_many: '{{count}} champs sont à corriger avant l’envoi\u00a0:',
   errorSummary_other: '{{count}} champs sont à corriger avant l’envoi\u00a0:',
+  errorSummaryItem: '{{label}}\u00a0: {{problem}}',
 } as const satisfies Messages<typeof en>;
