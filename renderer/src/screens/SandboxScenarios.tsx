@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FAILED_CODE_LIST, WEBHOOK_EFFECTS, type FailedCode, type ScenarioInput, type WebhookEffect } from '../../../shared/contract';
+import { FAILED_CODE_LIST, WEBHOOK_EFFECTS, normalisePhoneNumber, type FailedCode, type ScenarioInput, type WebhookEffect } from '../../../shared/contract';
 import { Empty, ErrorNotice, statusLabel } from '../components/common';
 import { downloadText } from '../components/download';
 import { useControl } from '../components/useControl';
@@ -52,7 +52,8 @@ function toInput(form: {
   delaySeconds: string;
 }): ScenarioInput {
   return {
-    [form.field]: form.value.trim(),
+    // The one phone rule (shared/contract normalisePhoneNumber): spaces between digits are fine.
+    [form.field]: form.field === 'phone_number' ? normalisePhoneNumber(form.value) : form.value.trim(),
     ...(form.kind === '' ? {} : { kind: form.kind }),
     status: form.status,
     ...(form.status === 'failed' ? { failed_code: form.failedCode } : {}),
