@@ -139,6 +139,8 @@ export interface ReconciliationSummary {
   categories: Record<ReconcileCategory, CategoryTotal>;
   /** Times the service answered 429 and the job waited its Retry-After. */
   rateLimitWaits: number;
+  /** Header names of the file's columns Paydesk read past (`#N` for an unnamed one with data). */
+  ignoredColumns: string[];
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
@@ -169,7 +171,6 @@ export const RECONCILE_ROW_ERROR_CODES = [
   'encoding',
   'csv',
   'cell_count',
-  'unknown_column',
   'duplicate_column',
   'missing_column',
   'too_many_rows',
@@ -237,7 +238,7 @@ export interface ReconcileChannelResults {
   'reconcile:append': { chars: number };
   'reconcile:import':
     | { accepted: true; reconciliation: ReconciliationSummary }
-    | { accepted: false; rows: number; errorCount: number; errors: ReconcileRowError[] };
+    | { accepted: false; rows: number; errorCount: number; errors: ReconcileRowError[]; ignoredColumns: string[] };
   'reconcile:list': { reconciliations: ReconciliationSummary[] };
   'reconcile:get': ReconciliationSummary;
   'reconcile:rows': { rows: ReconciliationRow[]; total: number; offset: number; limit: number };

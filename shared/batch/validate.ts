@@ -3,7 +3,7 @@
  * duplicates: the same phone and amount (a warning: sent unless dropped) and the same external
  * id (an error on every row after the first: the service accepts an external id once).
  */
-import { transactionRequestSchema, type FieldErrors } from '../contract/schemas';
+import { normalisePhoneNumber, transactionRequestSchema, type FieldErrors } from '../contract/schemas';
 import type { BatchRowValues, CheckedRow } from '../api/batch';
 
 export interface RowInput {
@@ -39,7 +39,7 @@ function requestOf(values: BatchRowValues, defaultMethod: string | null, externa
   if (!amount.ok) errors.amount = [amount.message];
   const method = values.payment_method.trim() || defaultMethod || '';
   if (method === '') errors.payment_method = ['is required: add a payment_method column or choose a method for the batch'];
-  const phone = values.phone_number.replace(/[\s\u00a0]/g, '');
+  const phone = normalisePhoneNumber(values.phone_number);
   if (SCIENTIFIC.test(phone)) {
     errors.phone_number = ['was turned into a number by a spreadsheet: format the column as text and write it as +237…'];
   }
@@ -112,7 +112,7 @@ function flagDuplicates(rows: CheckedRow[]): void {
     }
     return [...map.values()].filter((list) => list.length > 1);
   };
-  const phone = (row: CheckedRow) => row.values.phone_number.replace(/[\s\u00a0]/g, '');
+  const phone = (row: CheckedRow) => normalisePhoneNumber(row.values.phone_number);
   for (const group of groups((row) => {
     const amount = parseAmount(row.values.amount);
     return amount.ok && phone(row) !== '' ? `${phone(row)}|${amount.amount}` : null;

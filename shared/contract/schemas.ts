@@ -73,6 +73,15 @@ export const amountSchema = z
   .positive('must be greater than 0')
   .max(LIMITS.amountMax, `must be at most ${LIMITS.amountMax}`);
 
+/**
+ * The one phone rule of every way in (the payout and payment forms, the bulk file): the spaces a
+ * person or a spreadsheet puts between digit groups (`+237 650 00 00 01`, no-break spaces
+ * included) are removed, then phoneNumberSchema decides. The wire format stays digits only.
+ */
+export function normalisePhoneNumber(text: string): string {
+  return text.replace(/\s/g, '');
+}
+
 export const phoneNumberSchema = z
   .string({ error: 'must be a string' })
   .regex(PHONE_NUMBER_PATTERN, 'must be + followed by the country code and number, digits only (e.g. +237650000001)');

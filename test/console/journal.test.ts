@@ -14,6 +14,7 @@ import {
   recordRequest,
 } from '../../electron/console/journal/entries';
 import { exportCsv, searchJournal } from '../../electron/console/journal/search';
+import { getSummary } from '../../electron/console/reconcile/store';
 import { paymentRequest, tempDir } from './helpers';
 
 const PROFILE = { id: 'p1', name: 'Acme', environment: 'sandbox' as const };
@@ -57,6 +58,8 @@ describe('journal migration 6', () => {
     const db = openJournal(file);
     const id = recordRequest(db, { profile: PROFILE, kind: 'payment', request: paymentRequest({ external_id: 'OLD-1' }), currency: 'XAF', at: 1_000 }).id;
     db.prepare(`INSERT INTO timeline (entry_seq, type, at, status) SELECT seq, 'webhook_received', 2000, 'failed' FROM entries WHERE id = ?`).run(id);
+    // As version 5 left it: without the later migrations' columns.
+    db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
     db.pragma('user_version = 5');
     db.close();
     const reopened = openJournal(file);
@@ -64,6 +67,23 @@ describe('journal migration 6', () => {
       ['sandbox_status', 'failed'],
       ['request_sent', null],
     ]);
+    reopened.close();
+  });
+});
+
+describe('journal migration 7', () => {
+  it('reopens a reconciliation saved before the ignored columns were kept, with none named', () => {
+    const file = `${tempDir()}/journal.db`;
+    const db = openJournal(file);
+    db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
+    db.pragma('user_version = 6');
+    db.prepare(
+      `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes, currency, created_at, updated_at)
+       VALUES ('r-old', 'old.csv', 'p1', 'Acme', 'sandbox', 'done', 'matching', 0, 30, 'XAF', 1, 1)`,
+    ).run();
+    db.close();
+    const reopened = openJournal(file);
+    expect(getSummary(reopened, 'r-old')).toMatchObject({ fileName: 'old.csv', ignoredColumns: [] });
     reopened.close();
   });
 });

@@ -77,15 +77,34 @@ describe('reading the merchant file', () => {
     expect(parsed.errors[6]!.message).toBe('is required');
   });
 
-  it('refuses a header without the required columns', async () => {
-    const parsed = await parseMerchantFile('id;amount\nx;1\n', 0);
+  it('refuses a header without the required columns, and still names the bad cells of the columns it has', async () => {
+    const parsed = await parseMerchantFile('id;amount\nx;1\ny;12,5\n', 0);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors).toEqual([
-      { row: 1, column: 'id', code: 'unknown_column', message: 'is not a known column (use external_id, kind, amount, expected_status, date)', params: { columns: 'external_id, kind, amount, expected_status, date' } },
       { row: 1, column: 'external_id', code: 'missing_column', message: 'is missing from the header row' },
       { row: 1, column: 'kind', code: 'missing_column', message: 'is missing from the header row' },
+      { row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number in the smallest unit, digits only (e.g. 25000)' },
     ]);
+    expect(parsed.ignoredColumns).toEqual(['id']);
+  });
+
+  it('reads past the columns it does not know, names them, and shows every cell error at once', async () => {
+    const text = 'external_id,kind,merchant_note,amount,,Customer Ref\nord-1,payment,VIP,25000,,c1\nord-2,payment,late,25 000,x,c2\nord-3,refund,,100,,c3\n';
+    const parsed = await parseMerchantFile(text, 0);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.map((e) => `${e.row}/${e.column}/${e.code}`)).toEqual(['3/amount/amount_format', '4/kind/kind']);
+    expect(parsed.ignoredColumns).toEqual(['merchant_note', 'Customer Ref', '#5']);
+
+    const fixed = await parseMerchantFile(text.replace('25 000', '25000').replace('refund', 'payout'), 0);
+    expect(fixed.ok).toBe(true);
+    if (!fixed.ok) return;
+    expect(fixed.rows.map((r) => [r.externalId, r.kind, r.amount])).toEqual([['ord-1', 'payment', 25000], ['ord-2', 'payment', 25000], ['ord-3', 'payout', 100]]);
+    expect(fixed.ignoredColumns).toEqual(['merchant_note', 'Customer Ref', '#5']);
+    // A trailing separator (an unnamed column nobody writes in) is not a column to name.
+    const trailing = await parseMerchantFile('external_id,kind,amount,\nord-1,payment,5,\n', 0);
+    expect(trailing.ok && trailing.ignoredColumns).toEqual([]);
   });
 });
 
@@ -135,10 +154,12 @@ describe('reconciling against the service', () => {
     runtime.engine!.clock.advance(20 * 60);
 
     const period = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() + 86_400_000 * 2).toISOString() };
-    const file = 'external_id,kind,amount,expected_status\nok-1,payment,5000,paid\nok-po,payout,2000,completed\namt-1,payment,5100,paid\nfailed-1,payment,5000,paid\nlost-1,payment,5000,paid\nnobody-1,payment,900,\n';
+    // A merchant export carries its own columns too: read past, and named on the report.
+    const file = 'external_id,kind,amount,expected_status,merchant_note\nok-1,payment,5000,paid,a\nok-po,payout,2000,completed,\namt-1,payment,5100,paid,b\nfailed-1,payment,5000,paid,\nlost-1,payment,5000,paid,\nnobody-1,payment,900,,\n';
     const summary = await reconcile(runtime, file, { processingMinutes: 15, period });
     await merchant.close();
     expect(summary.status).toBe('done');
+    expect(summary.ignoredColumns).toEqual(['merchant_note']);
     expect(summary.checkedRows).toBe(6);
     const counts = Object.fromEntries(Object.entries(summary.categories).map(([k, v]) => [k, v.count]));
     expect(counts).toEqual({ matched: 2, amount_differs: 1, status_differs: 1, missing_at_service: 1, unknown_to_merchant: 1, still_processing: 1, processing_recent: 0, not_checked: 0 });
@@ -184,7 +205,7 @@ describe('reconciling against the service', () => {
   it('answers the file errors and saves nothing when a row is invalid', async () => {
     const runtime = await start();
     const answer = await importFile(runtime, 'external_id;kind;amount\nok;payment;100\nbad;payment;-4\n');
-    expect(answer).toEqual({ accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number in the smallest unit, digits only (e.g. 25000)' }] });
+    expect(answer).toEqual({ accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number in the smallest unit, digits only (e.g. 25000)' }], ignoredColumns: [] });
     expect(expectOk(await runtime.handlers['reconcile:list']({})).reconciliations).toEqual([]);
     expectFail(await runtime.handlers['reconcile:import']({ uploadId: 'nope' }), 'NOT_FOUND');
   });

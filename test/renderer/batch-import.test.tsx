@@ -106,6 +106,8 @@ describe('New batch: import and validation table', () => {
     dialog = screen.getByRole('dialog', { name: 'Drop the invalid row?' });
     await user.click(within(dialog).getByRole('button', { name: 'Drop' }));
     expect(await screen.findByText('Every row is valid.')).toBeTruthy();
+    // The Drop button went with the rows: focus is on the section's heading, not lost to <body>.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Rows' })));
     expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', invalid: true }]);
     expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toBeTruthy();
     expect(screen.getByText('No rows match this filter.')).toBeTruthy();

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { RECONCILE_CATEGORIES, RECONCILE_PART_CHARS, type ReconciliationRow, type ReconciliationSummary } from '../../shared/api';
 import { RECONCILE_PAGE_SIZE, createReconcileStore } from '../../renderer/src/stores/reconcile';
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach } from 'vitest';
 import { createFakeApi, ok } from './fakeApi';
+import { renderApp } from './render';
+
+afterEach(cleanup);
 
 const TOTAL = 100_000;
 
@@ -27,6 +32,7 @@ function summary(overrides: Partial<ReconciliationSummary> = {}): Reconciliation
     currency: 'XAF',
     categories: Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, { count: 0, amount: 0, serviceAmount: 0 }])) as ReconciliationSummary['categories'],
     rateLimitWaits: 0,
+    ignoredColumns: [],
     createdAt: '2026-11-23T10:00:00.000Z',
     updatedAt: '2026-11-23T10:00:00.000Z',
     finishedAt: null,
@@ -75,7 +81,7 @@ describe('reconcile store', () => {
 
   it('keeps the row errors of a refused file for the screen', async () => {
     const { api } = reconcileApi();
-    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format' as const, message: 'must be a whole number' }] });
+    api.handlers['reconcile:import'] = () => ok({ accepted: false as const, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format' as const, message: 'must be a whole number' }], ignoredColumns: [] });
     const store = createReconcileStore(api);
     await store.getState().importFile('orders.csv', 'external_id,kind,amount\n', { processingMinutes: 30 });
     expect(store.getState().upload.rejected?.errors).toEqual([{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number' }]);
@@ -114,5 +120,21 @@ describe('reconcile store', () => {
     expect(store.getState().current?.checkedRows).toBe(4_250);
     store.getState().progress({ id: 'other', status: 'done', phase: 'matching', checkedRows: 1, totalRows: 1, verify: null });
     expect(store.getState().current?.checkedRows).toBe(4_250);
+  });
+});
+
+describe('reconcile screen: columns read past', () => {
+  it('names the file’s unknown columns on the report and on a refused import', async () => {
+    const { api } = reconcileApi();
+    api.handlers['reconcile:list'] = () => ok({ reconciliations: [summary({ status: 'done', ignoredColumns: ['merchant_note', '#6'] })] });
+    api.handlers['reconcile:get'] = () => ok(summary({ status: 'done', ignoredColumns: ['merchant_note', '#6'] }));
+    api.handlers['reconcile:rows'] = () => ok({ rows: [], total: 0, offset: 0, limit: 100 });
+    const { user, stores } = await renderApp(api, { screen: 'reconcile' });
+    await user.click(await screen.findByRole('button', { name: /^Open orders\.csv/ }));
+    expect((await screen.findByTestId('reconcile-ignored')).textContent).toBe('Columns read past (Paydesk does not use them): merchant_note, #6');
+    // A refused import (jsdom cannot read a File's text: the store's answer is set as main gives it).
+    act(() => stores.reconcile.setState({ upload: { phase: 'done', percent: 100, failure: null, rejected: { accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number' }], ignoredColumns: ['merchant_note'] } } }));
+    const refused = await screen.findByText('The file was not imported: 1 error.');
+    expect(refused.closest('.reconcile-errors')?.textContent).toContain('Column read past (Paydesk does not use it): merchant_note');
   });
 });

@@ -75,7 +75,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
       context.requireAllowed(profile);
       uploads.delete(uploadId);
       const parsed = await parseMerchantFile(found.parts.join(''), utcOffsetMinutes, deps.signal);
-      if (!parsed.ok) return { accepted: false, rows: parsed.rows, errorCount: parsed.errorCount, errors: parsed.errors };
+      if (!parsed.ok) return { accepted: false, rows: parsed.rows, errorCount: parsed.errorCount, errors: parsed.errors, ignoredColumns: parsed.ignoredColumns };
       // Every key the rows need is checked before anything is saved or sent.
       for (const kind of new Set(parsed.rows.map((row) => row.kind))) context.requireSecret(profile, kind);
       let chosen: { from: number; to: number; source: 'file' | 'picked' } | null = null;
@@ -94,6 +94,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         fileName: found.fileName,
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         rows: parsed.rows,
+        ignoredColumns: parsed.ignoredColumns,
         processingMinutes,
         period: chosen,
         currency: DEFAULT_CURRENCY,

@@ -166,6 +166,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     // no webhook receiver): those events are what `sandbox_status` is now, the only name left.
     sql: `UPDATE timeline SET type = 'sandbox_status' WHERE type = 'webhook_received';`,
   },
+  {
+    version: 7,
+    name: 'columns a reconciliation read past',
+    // A merchant file's columns Paydesk does not know are read past and named on the report
+    // (issue 26): a JSON array of header names, NULL for runs saved before.
+    sql: `ALTER TABLE reconciliations ADD COLUMN ignored_columns TEXT;`,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

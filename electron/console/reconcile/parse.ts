@@ -3,7 +3,9 @@
  * event loop between them, so a 100,000-row file never holds main for long), then each row checked
  * with zod, every error named by row, column and message. A row with more or fewer cells than the
  * header is refused as the batch import refuses it ("has N cells where the header has M"): a
- * `25,000` written without quotes must not be read as 25.
+ * `25,000` written without quotes must not be read as 25. Columns Paydesk does not know are read
+ * past and named on the report (merchant exports always carry some: docs/decisions/
+ * reconcile-extra-columns.md); a header problem does not hide the cell errors of the same file.
  */
 import { z } from 'zod';
 import { cellCountProblem, readCsvInChunks } from '../../../shared/csv';
@@ -48,8 +50,8 @@ export interface MerchantRow {
 }
 
 export type ParseResult =
-  | { ok: true; rows: MerchantRow[]; delimiter: string }
-  | { ok: false; rows: number; errorCount: number; errors: ReconcileRowError[] };
+  | { ok: true; rows: MerchantRow[]; delimiter: string; ignoredColumns: string[] }
+  | { ok: false; rows: number; errorCount: number; errors: ReconcileRowError[]; ignoredColumns: string[] };
 
 const KINDS: Record<string, 'payment' | 'payout'> = { payment: 'payment', payout: 'payout', paiement: 'payment', transfert: 'payout' };
 
@@ -126,6 +128,9 @@ function headerColumn(cell: string): FileColumn | null {
   return HEADER_ALIASES[name] ?? HEADER_ALIASES[name.replace(/_/g, '')] ?? null;
 }
 
+/** Ignored columns named on the report (a hostile header cannot fill the journal with names). */
+const MAX_IGNORED_LISTED = 50;
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The whole file, checked; rows are kept only when every one of them is valid. */
@@ -138,7 +143,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
   };
   if (input.replace(/^\ufeff/, '').trim() === '') {
     fail(1, 'file', 'empty_file', 'is empty: the first row must name the columns external_id, kind, amount (expected_status, date optional)');
-    return { ok: false, rows: 0, errorCount, errors };
+    return { ok: false, rows: 0, errorCount, errors, ignoredColumns: [] };
   }
   const read = await readCsvInChunks(input, {
     maxRecords: RECONCILE_MAX_ROWS + 2,
@@ -149,17 +154,21 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
   });
   if (!read.ok) {
     fail(1, 'file', read.problem.code, read.problem.message, read.problem.params);
-    return { ok: false, rows: 0, errorCount, errors };
+    return { ok: false, rows: 0, errorCount, errors, ignoredColumns: [] };
   }
   const { records, separator: delimiter, errors: csvErrors } = read.file;
   for (const error of csvErrors) fail(error.row, 'file', 'csv', error.message, { detail: error.message });
 
   const header = records[0] ?? [];
   const columns = new Map<FileColumn, number>();
+  /** Header cells Paydesk does not read, as written (an unnamed one as #N), for the report. */
+  const ignoredColumns: string[] = [];
+  const unnamed: number[] = [];
   header.forEach((cell, index) => {
     const column = headerColumn(cell);
     if (column === null) {
-      if (cell.trim() !== '') fail(1, cell.trim().slice(0, 60), 'unknown_column', `is not a known column (use ${FILE_COLUMNS.join(', ')})`, { columns: FILE_COLUMNS.join(', ') });
+      if (cell.trim() !== '' && ignoredColumns.length < MAX_IGNORED_LISTED) ignoredColumns.push(cell.trim().slice(0, 60));
+      else unnamed.push(index);
     } else if (columns.has(column)) {
       fail(1, column, 'duplicate_column', 'appears twice in the header');
     } else {
@@ -167,7 +176,8 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     }
   });
   for (const column of REQUIRED) if (!columns.has(column)) fail(1, column, 'missing_column', 'is missing from the header row');
-  if (errorCount > 0) return { ok: false, rows: Math.max(records.length - 1, 0), errorCount, errors };
+  // An unnamed column is listed only when some row writes in it (a trailing separator is not a column).
+  for (const index of unnamed) if (ignoredColumns.length < MAX_IGNORED_LISTED && records.some((record, at) => at > 0 && (record[index] ?? '').trim() !== '')) ignoredColumns.push(`#${index + 1}`);
 
   const rows: MerchantRow[] = [];
   const seen = new Map<string, number>();
@@ -191,6 +201,8 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     if (cellCount) fail(rowNumber, 'file', 'cell_count', cellCount.message, cellCount.params);
     const parsed: Partial<Record<'external_id' | 'kind' | 'amount', unknown>> = {};
     for (const column of ['external_id', 'kind', 'amount'] as const) {
+      // A column missing from the header is one error on row 1, not one per row.
+      if (!columns.has(column)) continue;
       const result = cellSchemas[column].safeParse(cell(column));
       if (result.success) parsed[column] = result.data;
       else if (cell(column) === '') fail(rowNumber, column, 'required', CELL_MESSAGES.required!);
@@ -225,6 +237,6 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     });
   }
   if (dataRows === 0) fail(2, 'file', 'no_rows', 'has no rows under the header');
-  if (errorCount > 0) return { ok: false, rows: dataRows, errorCount, errors };
-  return { ok: true, rows, delimiter };
+  if (errorCount > 0) return { ok: false, rows: dataRows, errorCount, errors, ignoredColumns };
+  return { ok: true, rows, delimiter, ignoredColumns };
 }

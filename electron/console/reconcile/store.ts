@@ -32,6 +32,7 @@ interface RunRow {
   period_source: 'file' | 'picked' | null;
   unknown_done: number;
   rate_limit_waits: number;
+  ignored_columns: string | null;
   currency: string;
   created_at: number;
   updated_at: number;
@@ -87,6 +88,7 @@ export async function createReconciliation(
     fileName: string;
     profile: { id: string; name: string; environment: Environment };
     rows: MerchantRow[];
+    ignoredColumns: string[];
     processingMinutes: number;
     period: { from: number; to: number; source: 'file' | 'picked' } | null;
     currency: string;
@@ -97,8 +99,8 @@ export async function createReconciliation(
   const id = randomUUID();
   db.prepare(
     `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes,
-       period_from, period_to, period_source, currency, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'importing', 'matching', ?, ?, ?, ?, ?, ?, ?, ?)`,
+       period_from, period_to, period_source, ignored_columns, currency, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'importing', 'matching', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     input.fileName,
@@ -110,6 +112,7 @@ export async function createReconciliation(
     input.period?.from ?? null,
     input.period?.to ?? null,
     input.period?.source ?? null,
+    JSON.stringify(input.ignoredColumns),
     input.currency,
     input.at,
     input.at,
@@ -201,6 +204,7 @@ export function getSummary(db: JournalDb, id: string): ReconciliationSummary | n
     currency: run.currency,
     categories,
     rateLimitWaits: run.rate_limit_waits,
+    ignoredColumns: run.ignored_columns === null ? [] : (JSON.parse(run.ignored_columns) as string[]),
     createdAt: iso(run.created_at),
     updatedAt: iso(run.updated_at),
     finishedAt: run.finished_at === null ? null : iso(run.finished_at),

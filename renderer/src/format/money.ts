@@ -76,6 +76,8 @@ export function parseAmount(text: string, currency: string): { amount: number } 
   const cleaned = text.replace(/[\s,\u00a0\u202f']/g, '');
   if (cleaned === '') return { error: 'is required' };
   const digits = minorDigits(currency);
+  // A minus sign is a sign, not a stray character: the amount must be positive (the schema's words).
+  if (/^-\d/.test(cleaned)) return { error: 'must be greater than 0' };
   const pattern = digits === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`);
   if (!pattern.test(cleaned)) {
     return { error: digits === 0 ? `must be a whole number of ${currency} (it has no smaller unit)` : `must be a number with at most ${digits} decimals` };

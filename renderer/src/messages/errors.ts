@@ -8,6 +8,7 @@ import type { ConsoleErrorCode, ApiFailure } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
 import { english } from '../../../shared/i18n';
 import { currentLanguage, t } from '../i18n';
+import { matchMessage, type MessagePatterns } from './fields';
 
 /** Failures of this page's link to the browser host (not codes of the API or of main). */
 export const HOST_ERROR_CODES = ['HOST_UNREACHABLE', 'HOST_TOKEN_MISSING'] as const;
@@ -35,6 +36,19 @@ export function describeFailure(failure: ApiFailure): HumanMessage {
   // French title, and ErrorNotice shows the English message under it as details.
   const title = failure.message && currentLanguage() === 'en' ? failure.message : t('common:unknownFailure.title');
   return { title, next: t('common:unknownFailure.next') };
+}
+
+/**
+ * The service's own English sentences the console knows, said in the catalogue's words: a refusal
+ * more precise than its code (a VALIDATION_ERROR that is a repeated external id).
+ */
+const SERVICE_MESSAGES: MessagePatterns<'duplicateExternalId'> = [[/^A (payment|payout) with this external_id already exists\.?$/, 'duplicateExternalId', ['kind']]];
+
+/** A refusal's sentence in the user's language: a known message, else its code's title (describeFailure). */
+export function describeServiceError(error: { code: string; message: string | null }): string {
+  const known = matchMessage(SERVICE_MESSAGES, error.message ?? '');
+  if (known) return t(`common:serviceMessage.${known.key}_${known.params.kind as 'payment' | 'payout'}`);
+  return describeFailure({ code: error.code, message: error.message ?? '' }).title;
 }
 
 export function describeFailedCode(code: string | null, kind: 'payment' | 'payout' = 'payment'): string | null {

@@ -4,14 +4,14 @@ import type { BatchDetail } from '../../../shared/api';
 import { ErrorNotice, Spinner, statusLabel } from '../components/common';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { describeFailedCode, describeFailure } from '../messages/errors';
+import { describeFailedCode, describeServiceError } from '../messages/errors';
 import type { RehearsalRowResult } from '../../../shared/api';
 
 /** What a rehearsed row would meet, in a sentence: a payout's failure, or the service's refusal. */
 function rehearsalSentence(result: RehearsalRowResult | null): string {
   if (!result) return '';
   if (result.failedCode) return describeFailedCode(result.failedCode, 'payout') ?? '';
-  if (result.code) return describeFailure({ code: result.code, message: result.message ?? '' }).title;
+  if (result.code) return describeServiceError({ code: result.code, message: result.message });
   return result.status ? statusLabel(result.status) : '';
 }
 import { useBatch } from '../stores';
@@ -62,7 +62,8 @@ export function BatchRehearsalCard({ detail }: { detail: BatchDetail }) {
                         <td>
                           {/* The sentence first; the code under it, for support. */}
                           <span>{rehearsalSentence(row.rehearsal)}</span>{' '}
-                          <span className="code">{row.rehearsal?.failedCode ?? row.rehearsal?.code ?? row.rehearsal?.status ?? ''}</span>
+                          {/* A code only: a bare status (cancelled) is already the sentence, in the user's language. */}
+                          <span className="code">{row.rehearsal?.failedCode ?? row.rehearsal?.code ?? ''}</span>
                         </td>
                       </tr>
                     ))}

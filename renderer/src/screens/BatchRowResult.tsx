@@ -1,7 +1,7 @@
 /** One row's last column: valid or invalid before sending, the rehearsal's outcome, then the real result. */
 import { useTranslation } from 'react-i18next';
 import type { BatchRow, BatchState } from '../../../shared/api';
-import { describeFailedCode } from '../messages/errors';
+import { describeFailedCode, describeServiceError } from '../messages/errors';
 import { rowInvalid } from '../stores/batch';
 
 /** The word and badge tone of a row's result (its sending state, then the status the console saw). */
@@ -38,7 +38,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
   if (batchState !== 'draft') {
     const outcome = rowOutcome(row, batchState);
     const detail = row.failedCode ?? row.error?.code ?? null;
-    const why = row.failedCode ? describeFailedCode(row.failedCode, 'payout') : (row.error?.message ?? null);
+    const why = row.failedCode ? describeFailedCode(row.failedCode, 'payout') : row.error ? describeServiceError(row.error) : null;
     return (
       <>
         <span className={`badge badge-${outcome.tone}`} data-status={outcome.key}>
@@ -53,7 +53,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
   if (rehearsal) {
     const tone = rehearsal.wouldFail ? (rehearsal.state === 'accepted' ? (rehearsal.status ?? 'failed') : 'rejected') : 'completed';
     const detail = rehearsal.failedCode ?? rehearsal.code;
-    const why = rehearsal.failedCode ? describeFailedCode(rehearsal.failedCode, 'payout') : rehearsal.message;
+    const why = rehearsal.failedCode ? describeFailedCode(rehearsal.failedCode, 'payout') : rehearsal.code ? describeServiceError({ code: rehearsal.code, message: rehearsal.message }) : null;
     return (
       <>
         <span className={`badge badge-${tone}`} data-status={`rehearsal-${tone}`} title={t('rehearsal.outcomeColumn')}>

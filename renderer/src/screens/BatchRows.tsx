@@ -1,5 +1,5 @@
 /** The rows section: what is wrong in words, a filter, the table, and what to do with invalid rows. */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchFigures, type ApiFailure, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
@@ -78,6 +78,14 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   // The `failed` list: refused, outcome unknown, or created and then failed or cancelled.
   // Once it has stopped, statuses still settle (the follow-up sweep) and the summary, fetched again, is the newer.
   const failed = draft ? 0 : batch.state === 'sending' && failedPushed !== null ? failedPushed : batchFigures(batch.counts).failed + batch.counts.unknown;
+  // "Drop the N invalid rows" goes with the rows it named: focus would fall to <body>. It goes to
+  // this section's heading instead, where the "every row is valid" status is read next.
+  const rowsHeading = useRef<HTMLHeadingElement>(null);
+  const droppedInvalid = useRef(false);
+  useEffect(() => {
+    if (droppedInvalid.current && invalid === 0) rowsHeading.current?.focus();
+    if (invalid === 0 || actionError) droppedInvalid.current = false;
+  }, [invalid, actionError]);
   const filters: [RowFilter, number][] = [['all', batch.counts.rows], ['invalid', invalid], ['duplicates', duplicates]];
   if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
   if (!draft) filters.push(['failed', failed]);
@@ -99,7 +107,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
 
   return (
     <section className="card" aria-labelledby="batch-rows-title">
-      <h2 id="batch-rows-title">{t('steps.rows')}</h2>
+      <h2 id="batch-rows-title" ref={rowsHeading} tabIndex={-1}>{t('steps.rows')}</h2>
       {draft ? (
         <div role="status">
           {invalid > 0 ? (
@@ -132,7 +140,11 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
         ) : null}
       </div>
       {confirmDrop && draft && invalid > 0 ? (
-        <DropInvalidConfirm count={invalid} onClose={() => setConfirmDrop(false)} onDrop={() => void dropRows('invalid')} />
+        <DropInvalidConfirm count={invalid} onClose={() => setConfirmDrop(false)} onDrop={() => {
+            droppedInvalid.current = true;
+            void dropRows('invalid');
+          }}
+        />
       ) : null}
       {editFailure ? <ErrorNotice failure={editFailure} /> : null}
       {actionError ? <ErrorNotice failure={actionError} /> : null}

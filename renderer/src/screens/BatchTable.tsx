@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, formatMoney } from '../format/money';
+import { breakableAddress, moneyInCell } from '../format/wrap';
 import type { BatchRow, BatchState } from '../../../shared/api';
 import { EDITABLE_COLUMNS, rowInvalid, type EditableColumn } from '../stores/batch';
 import { BatchRowResult } from './BatchRowResult';
@@ -17,17 +18,19 @@ import { usePagedList } from '../components/usePagedList';
 const ROW_HEIGHT = 50;
 /** The table's columns: they share the window's width (fr tracks), and each can be resized. */
 const COLUMNS: readonly ColumnSpec[] = [
-  { key: 'row', track: '44px', resizable: false },
+  // Minimums at 1280 px: each header's longest word whole (Description, Métadonnées, Ligne), a
+  // result badge whole (ÉCHOUERAIT), and all of them inside the card (test/e2e/fit-1280.test.ts).
+  { key: 'row', track: '50px', resizable: false },
   { key: 'phone_number', track: 'minmax(132px, 1fr)', min: 100 },
-  { key: 'amount', track: 'minmax(88px, 0.8fr)', min: 70 },
-  { key: 'first_name', track: 'minmax(72px, 0.9fr)', min: 56 },
-  { key: 'last_name', track: 'minmax(80px, 0.9fr)', min: 56 },
-  { key: 'email', track: 'minmax(108px, 1.5fr)', min: 80 },
-  { key: 'description', track: 'minmax(80px, 1fr)', min: 60 },
-  { key: 'external_id', track: 'minmax(104px, 1.2fr)', min: 80 },
-  { key: 'metadata', track: 'minmax(76px, 0.6fr)', min: 60 },
-  { key: 'result', track: 'minmax(92px, 1.1fr)', min: 90 },
-  { key: 'actions', track: '84px', resizable: false },
+  { key: 'amount', track: 'minmax(84px, 0.8fr)', min: 70 },
+  { key: 'first_name', track: 'minmax(66px, 0.9fr)', min: 56 },
+  { key: 'last_name', track: 'minmax(74px, 0.9fr)', min: 56 },
+  { key: 'email', track: 'minmax(96px, 1.5fr)', min: 80 },
+  { key: 'description', track: 'minmax(92px, 1fr)', min: 90 },
+  { key: 'external_id', track: 'minmax(96px, 1.2fr)', min: 80 },
+  { key: 'metadata', track: 'minmax(100px, 0.6fr)', min: 98 },
+  { key: 'result', track: 'minmax(112px, 1.1fr)', min: 108 },
+  { key: 'actions', track: '80px', resizable: false },
 ];
 
 function EditableCell({
@@ -65,7 +68,9 @@ function EditableCell({
   const errors = row.errors[column]?.length ? translateFieldErrors(row.errors[column]) : undefined;
   const raw = row.values[column];
   const label = t('table.edit', { column: t(`columns.${column}`), row: row.rowNumber });
-  const shown = column === 'amount' && row.request && !errors?.length ? formatMoney(row.request.amount, currency) : raw;
+  const shown = column === 'amount' && row.request && !errors?.length ? moneyInCell(formatMoney(row.request.amount, currency)) : raw;
+  // An e-mail wraps after its @ or a dot, not in the middle of a word.
+  const drawn = column === 'email' ? breakableAddress(shown) : shown;
   const errorId = `cell-${row.rowNumber}-${column}-error`;
 
   async function save() {
@@ -117,11 +122,11 @@ function EditableCell({
             setEditing(true);
           }}
         >
-          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : <span className="placeholder">—</span>}
+          {shown !== '' ? drawn : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : <span className="placeholder">—</span>}
         </button>
       ) : (
         <span className="value" title={raw || (column === 'external_id' ? row.externalId : undefined)}>
-          {shown !== '' ? shown : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
+          {shown !== '' ? drawn : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
         </span>
       )}
       {errors?.length ? (

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
 import { Empty, ErrorNotice, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
+import { moneyInCell } from '../format/wrap';
 import { formatDateTime } from '../format/time';
 import { currentLanguage } from '../i18n';
 import { useReconcile, useUi } from '../stores';
@@ -29,6 +30,17 @@ const REPORT_COLUMNS: readonly ColumnSpec[] = [
   { key: 'detail', track: 'minmax(120px, 1.6fr)', min: 80 },
 ];
 
+
+/** The file's columns Paydesk read past, named so nothing in the file is dropped unsaid. */
+export function IgnoredColumns({ columns }: { columns: readonly string[] }) {
+  const { t } = useTranslation('reconcile');
+  if (columns.length === 0) return null;
+  return (
+    <p className="muted small reconcile-ignored" data-testid="reconcile-ignored">
+      {t('report.ignored', { count: columns.length, columns: columns.join(', ') })}
+    </p>
+  );
+}
 
 function useCategoryLabel() {
   const { t } = useTranslation('reconcile');
@@ -99,11 +111,11 @@ function RowLine({ row }: { row: ReconciliationRow }) {
       <span className="rc-col-row mono muted">{row.row === null ? t('report.notInFile') : formatCount(row.row)}</span>
       <span className="rc-col-ext mono" title={row.externalId ?? undefined}>{row.externalId ?? '—'}</span>
       <span className="rc-col-kind">{t(`kind.${row.kind}`)}</span>
-      <span className="rc-col-amount">{row.amount === null ? '—' : formatMoney(row.amount, row.currency)}</span>
+      <span className="rc-col-amount">{row.amount === null ? '—' : moneyInCell(formatMoney(row.amount, row.currency))}</span>
       <span className="rc-col-expected muted">{row.expectedStatus ?? ''}</span>
       <span className="rc-col-cat">{row.category ? <span className={`cat-pill cat-${row.category}`}>{label(row.category)}</span> : null}</span>
       <span className="rc-col-status">{row.serviceStatus ? t(`serviceStatus.${row.serviceStatus}`) : ''}</span>
-      <span className="rc-col-amount">{row.serviceAmount === null ? '' : formatMoney(row.serviceAmount, row.currency)}</span>
+      <span className="rc-col-amount">{row.serviceAmount === null ? '' : moneyInCell(formatMoney(row.serviceAmount, row.currency))}</span>
       <span className="rc-col-detail muted small" title={detailText(row.detail)}>{detailText(row.detail)}</span>
     </>
   );
@@ -178,6 +190,7 @@ export function ReconcileReport() {
             })
           : t('report.noPeriod')}
       </p>
+      <IgnoredColumns columns={current.ignoredColumns} />
       <CategoryCards />
       <div className="list-bar">
         <span>

@@ -9,7 +9,7 @@ import { ErrorNotice, Spinner, storedProfileName } from '../components/common';
 import { formatCount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { useReconcile } from '../stores';
-import { ReconcileReport } from './ReconcileReport';
+import { IgnoredColumns, ReconcileReport } from './ReconcileReport';
 import '../reconcile.css';
 import { Screen } from '../components/Screen';
 
@@ -91,6 +91,7 @@ function ImportErrors() {
     <div className="notice notice-error reconcile-errors" role="alert">
       <strong>{t('errors.title', { count: rejected.errorCount })}</strong>
       {rejected.errorCount > rejected.errors.length ? <p>{t('errors.shown', { shown: formatCount(rejected.errors.length) })}</p> : null}
+      <IgnoredColumns columns={rejected.ignoredColumns} />
       <table>
         <thead>
           <tr>

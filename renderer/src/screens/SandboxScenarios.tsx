@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FAILED_CODE_LIST, WEBHOOK_EFFECTS, type FailedCode, type ScenarioInput, type WebhookEffect } from '../../../shared/contract';
+import { FAILED_CODE_LIST, WEBHOOK_EFFECTS, normalisePhoneNumber, type FailedCode, type ScenarioInput, type WebhookEffect } from '../../../shared/contract';
 import { Empty, ErrorNotice, statusLabel } from '../components/common';
 import { downloadText } from '../components/download';
 import { useControl } from '../components/useControl';
@@ -15,6 +15,29 @@ import { translateFieldErrors } from '../messages/fields';
 import { useSandbox } from '../stores';
 
 type FinalStatus = ScenarioInput['status'];
+
+/** The form control each of the engine's field names stands for (both keys are the one value box). */
+const FIELD_CONTROLS: Record<string, string> = {
+  phone_number: 'scn-value',
+  external_id: 'scn-value',
+  kind: 'scn-kind',
+  status: 'scn-status',
+  failed_code: 'scn-failed',
+  processing_seconds: 'scn-processing',
+  notify: 'scn-notify',
+  webhooks: 'scn-webhooks',
+  webhook_delay_seconds: 'scn-delay',
+};
+const LABEL_KEYS = {
+  'scn-value': 'scenarios.value',
+  'scn-kind': 'scenarios.kind',
+  'scn-status': 'scenarios.status',
+  'scn-failed': 'scenarios.failedCode',
+  'scn-processing': 'scenarios.processingSeconds',
+  'scn-notify': 'scenarios.notify',
+  'scn-webhooks': 'scenarios.webhooks',
+  'scn-delay': 'scenarios.delaySeconds',
+} as const;
 
 /** The form's text fields as typed, turned into the channel's input (numbers parsed, empties left out). */
 function toInput(form: {
@@ -29,7 +52,8 @@ function toInput(form: {
   delaySeconds: string;
 }): ScenarioInput {
   return {
-    [form.field]: form.value.trim(),
+    // The one phone rule (shared/contract normalisePhoneNumber): spaces between digits are fine.
+    [form.field]: form.field === 'phone_number' ? normalisePhoneNumber(form.value) : form.value.trim(),
     ...(form.kind === '' ? {} : { kind: form.kind }),
     status: form.status,
     ...(form.status === 'failed' ? { failed_code: form.failedCode } : {}),
@@ -42,6 +66,7 @@ function toInput(form: {
 
 export function SandboxScenarios() {
   const { t } = useTranslation(['sandbox', 'common']);
+  const { t: tc } = useTranslation('components');
   const scenarios = useSandbox((s) => s.scenarios);
   const addScenario = useSandbox((s) => s.addScenario);
   const removeScenario = useSandbox((s) => s.removeScenario);
@@ -56,11 +81,26 @@ export function SandboxScenarios() {
   const [webhooks, setWebhooks] = useState<WebhookEffect>('deliver');
   const [delaySeconds, setDelaySeconds] = useState('30');
   const [added, setAdded] = useState<string | null>(null);
+  /** The value of the last attempt: what a refusal speaks of, even once the box is edited. */
+  const [tried, setTried] = useState('');
+  // The engine already has a scenario for this key (CONFLICT): said as such, on the value box.
+  const conflict = control.failure?.code === 'CONFLICT';
+  const fieldErrors: [string, string[]][] = conflict ? [['scn-value', [t('scenarios.conflictTitle', { value: tried })]]] : [];
+  for (const [name, messages] of Object.entries(control.failure?.fields ?? {})) {
+    const target = FIELD_CONTROLS[name] ?? name;
+    const found = fieldErrors.find(([id]) => id === target);
+    if (found) found[1].push(...translateFieldErrors(messages));
+    else fieldErrors.push([target, translateFieldErrors(messages)]);
+  }
+  /** Marks a control invalid and ties it to its problem in the list under the form. */
+  const marked = (id: string) => (fieldErrors.some(([name]) => name === id) ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
+  const labelOf = (id: string) => (id in LABEL_KEYS ? t(LABEL_KEYS[id as keyof typeof LABEL_KEYS]) : id);
 
   async function submit(event: React.FormEvent): Promise<void> {
     event.preventDefault();
     setAdded(null);
     const input = toInput({ field, value, kind, status, failedCode, processingSeconds, notify, webhooks, delaySeconds });
+    setTried(value.trim());
     let id = '';
     const ok = await control.run(async () => {
       const result = await addScenario(input);
@@ -85,54 +125,63 @@ export function SandboxScenarios() {
           </select>
         </label>
         <label>{t('scenarios.value')}
-          <input value={value} onChange={(e) => setValue(e.target.value)} placeholder={field === 'phone_number' ? '+237677000101' : 'order-42'} required />
+          <input id="scn-value" {...marked('scn-value')} value={value} onChange={(e) => setValue(e.target.value)} placeholder={field === 'phone_number' ? '+237677000101' : 'order-42'} required />
         </label>
         <label>{t('scenarios.kind')}
-          <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+          <select id="scn-kind" {...marked('scn-kind')} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
             <option value="">{t('scenarios.kindBoth')}</option>
             <option value="payment">{t('scenarios.kindPayment')}</option>
             <option value="payout">{t('scenarios.kindPayout')}</option>
           </select>
         </label>
         <label>{t('scenarios.status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as FinalStatus)}>
+          <select id="scn-status" {...marked('scn-status')} value={status} onChange={(e) => setStatus(e.target.value as FinalStatus)}>
             {(['completed', 'failed', 'cancelled'] as const).map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
           </select>
         </label>
         {status === 'failed' ? (
           <label>{t('scenarios.failedCode')}
-            <select value={failedCode} onChange={(e) => setFailedCode(e.target.value as FailedCode)}>
+            <select id="scn-failed" {...marked('scn-failed')} value={failedCode} onChange={(e) => setFailedCode(e.target.value as FailedCode)}>
               {FAILED_CODE_LIST.map((code) => <option key={code} value={code}>{code}</option>)}
             </select>
           </label>
         ) : null}
         <label>{t('scenarios.processingSeconds')}
-          <input type="number" min={0} step="any" value={processingSeconds} onChange={(e) => setProcessingSeconds(e.target.value)} />
+          <input id="scn-processing" {...marked('scn-processing')} type="number" min={0} step="any" value={processingSeconds} onChange={(e) => setProcessingSeconds(e.target.value)} />
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> {t('scenarios.notify')}
+          <input id="scn-notify" {...marked('scn-notify')} type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> {t('scenarios.notify')}
         </label>
         <label>{t('scenarios.webhooks')}
-          <select value={webhooks} onChange={(e) => setWebhooks(e.target.value as WebhookEffect)}>
+          <select id="scn-webhooks" {...marked('scn-webhooks')} value={webhooks} onChange={(e) => setWebhooks(e.target.value as WebhookEffect)}>
             {WEBHOOK_EFFECTS.map((effect) => <option key={effect} value={effect}>{t(`scenarios.webhookEffect.${effect}`)}</option>)}
           </select>
         </label>
         {webhooks === 'late' ? (
           <label>{t('scenarios.delaySeconds')}
-            <input type="number" min={1} step="any" value={delaySeconds} onChange={(e) => setDelaySeconds(e.target.value)} />
+            <input id="scn-delay" {...marked('scn-delay')} type="number" min={1} step="any" value={delaySeconds} onChange={(e) => setDelaySeconds(e.target.value)} />
           </label>
         ) : null}
         <button type="submit" className="primary" disabled={control.busy}>{t('scenarios.add')}</button>
       </form>
       <p role="status" className="muted small">{added ?? ''}</p>
-      {control.failure ? <ErrorNotice failure={control.failure} /> : null}
-      {control.failure?.fields ? (
+      {conflict ? (
+        <div className="notice notice-error" role="alert">
+          <strong>{t('scenarios.conflictTitle', { value: tried })}</strong>
+          <p>{t('scenarios.conflictNext')}</p>
+          <p className="code">{tc('code', { code: 'CONFLICT' })}</p>
+        </div>
+      ) : control.failure ? (
+        <ErrorNotice failure={control.failure} next={fieldErrors.length > 0 ? t('scenarios.fixMarked') : undefined} />
+      ) : null}
+      {fieldErrors.length > 0 && !conflict ? (
         <ul className="field-errors" aria-label={t('scenarios.fieldErrors')}>
-          {Object.entries(control.failure.fields).map(([name, messages]) => (
-            <li key={name}><span className="mono">{name}</span>: {translateFieldErrors(messages).join('; ')}</li>
+          {fieldErrors.map(([id, messages]) => (
+            <li key={id} id={`${id}-error`}>{tc('errorSummaryItem', { label: labelOf(id), problem: messages.join('; ') })}</li>
           ))}
         </ul>
       ) : null}
+      {conflict ? <span hidden id="scn-value-error">{t('scenarios.conflictTitle', { value: tried })}</span> : null}
       {scenarios.length === 0 ? (
         <Empty>{t('scenarios.empty')}</Empty>
       ) : (

@@ -92,7 +92,7 @@ function Wallet() {
         <label>{t('wallet.amount', { currency: currencyLabel(currency) })}
           <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={error ? true : undefined} />
         </label>
-        <label>{t('wallet.reason')}
+        <label className="grow full-row">{t('wallet.reason')}
           <input value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
         <button type="submit" className="primary" disabled={control.busy}>{t('wallet.submit')}</button>

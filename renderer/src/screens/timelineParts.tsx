@@ -6,7 +6,7 @@ import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { t } from '../i18n';
-import { describeFailure } from '../messages/errors';
+import { describeServiceError } from '../messages/errors';
 
 /** A status in words, in the current language (codes never reach the user as such). */
 export function statusWord(status: TransactionStatus | string | null): string {
@@ -56,7 +56,7 @@ function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string |
   // a payout's recipient approves nothing, it receives money.
   // Both are said in the user's language rather than quoting the service's English sentence.
   if (event.type === 'response') return t(kind === 'payout' ? 'transaction:event.payoutAccepted' : 'transaction:event.paymentAccepted');
-  if (event.type === 'api_error' && event.code) return describeFailure({ code: event.code, message: event.message ?? '' }).title;
+  if (event.type === 'api_error' && event.code) return describeServiceError({ code: event.code, message: event.message });
   if (event.type === 'transport_failure') {
     return event.outcome === 'not-sent' ? t('transaction:event.notSentDetail') : t('transaction:event.unknownDetail');
   }

@@ -6,8 +6,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '../../../shared/api';
 import type { FieldErrors, TransactionRequest } from '../../../shared/contract';
-import { toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
+import { normalisePhoneNumber, toFieldErrors, transactionRequestSchema } from '../../../shared/contract';
 import { ErrorNotice, Field, describedBy } from '../components/common';
+import { ErrorSummary } from '../components/ErrorSummary';
 import { t } from '../i18n';
 import { liveRefused, activeProfile } from '../stores/profiles';
 import { useProfiles, useUi } from '../stores';
@@ -60,6 +61,8 @@ const KNOWN_FIELDS = ['payment_method', 'amount', 'phone_number', 'customer.firs
 export function useTransactionForm(methods: string[], currency: string, prefillPhone: { phoneNumber: string; serial: number } | null, consumePrefill: () => void = () => undefined) {
   const [values, setValues] = useState<FormValues>(() => freshValues(methods[0] ?? '', prefillPhone?.phoneNumber));
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** Counts refused attempts (local or the service's field errors): each moves focus to the error summary. */
+  const [attempt, setAttempt] = useState(0);
   /** This host refuses the active live profile: nothing is built, so nothing can be sent. */
   const refused = useProfiles((s) => liveRefused(s));
 
@@ -95,7 +98,7 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
     const candidate = {
       payment_method: values.payment_method,
       amount: 'amount' in amount ? amount.amount : 1,
-      phone_number: values.phone_number.trim(),
+      phone_number: normalisePhoneNumber(values.phone_number),
       customer: { first_name: values.first_name, last_name: values.last_name, email: values.email.trim() },
       ...(values.external_id.trim() ? { external_id: values.external_id.trim() } : {}),
       ...(values.description.trim() ? { description: values.description.trim() } : {}),
@@ -106,11 +109,14 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
     if ('error' in amount) found.amount = [amount.error, ...(found.amount ?? [])];
     if (metadataErrors.length) found.metadata = [...metadataErrors, ...(found.metadata ?? [])];
     setErrors(found);
+    if (Object.keys(found).length > 0) setAttempt((n) => n + 1);
     return Object.keys(found).length === 0 && parsed.success ? parsed.data : null;
   }
 
   function showServerErrors(fields: FieldErrors | undefined) {
-    setErrors(normaliseFieldErrors(fields));
+    const found = normaliseFieldErrors(fields);
+    setErrors(found);
+    if (Object.keys(found).length > 0) setAttempt((n) => n + 1);
   }
 
   function reset() {
@@ -118,7 +124,7 @@ export function useTransactionForm(methods: string[], currency: string, prefillP
     setErrors({});
   }
 
-  return { values, set, errors, build, showServerErrors, reset, setValues, refused };
+  return { values, set, errors, attempt, build, showServerErrors, reset, setValues, refused };
 }
 export type TransactionForm = ReturnType<typeof useTransactionForm>;
 
@@ -171,10 +177,24 @@ export function TransactionFields({
   const amount = parseAmount(values.amount, currency);
   const others = Object.entries(errors).filter(([name]) => !KNOWN_FIELDS.includes(name));
   const methodsError = useProfiles((s) => s.methodsError);
+  /** The fields in the order the form shows them, for the error summary's links. */
+  const summaryFields: [string, string, string][] = [
+    ['payment_method', id('method'), tr('method')],
+    ['amount', id('amount'), tr('amount', { currency: currencyLabel(currency) })],
+    ['phone_number', id('phone'), tr('phone')],
+    ['customer.first_name', id('first'), tr('firstName')],
+    ['customer.last_name', id('last'), tr('lastName')],
+    ['customer.email', id('email'), tr('email')],
+    ['description', id('description'), tr('description')],
+    ['external_id', id('external'), tr('externalId')],
+    ['metadata', id('metadata'), tr('metadata')],
+  ];
+  const summary = summaryFields.flatMap(([name, fieldId, label]) => (errors[name]?.length ? [{ fieldId, label, messages: errors[name] }] : []));
   return (
     <>
       <LiveRefusedNotice />
       {methodsError ? <ErrorNotice failure={methodsError} title={tr('methodsFailed')} /> : null}
+      <ErrorSummary items={summary} attempt={form.attempt} />
       {others.length ? (
         <div className="notice notice-error" role="alert">
           {others.map(([name, messages]) => (
@@ -239,7 +259,7 @@ export function TransactionFields({
           </button>
         </div>
       </Field>
-      <fieldset className="metadata">
+      <fieldset className="metadata" id={id('metadata')}>
         <legend>{tr('metadata')}</legend>
         {values.metadata.map((row, index) => (
           <div className="input-row" key={index}>

@@ -31,6 +31,10 @@ export default {
   /** VALIDATION_ERROR / INVALID_INPUT when the failure names no field the screen can mark. */
   nothingMarked: 'Check what you entered against the message above, then try again.',
   failedWithCode: 'Failed with code {{code}}.',
+  serviceMessage: {
+    duplicateExternalId_payment: 'A payment with this external id already exists: the service takes an external id once.',
+    duplicateExternalId_payout: 'A payout with this external id already exists: the service takes an external id once.',
+  },
   language: { label: 'Language', system: 'System language ({{language}})', en: 'English', fr: 'Français' },
   theme: { label: 'Theme', system: 'System ({{theme}})', light: 'Light', dark: 'Dark' },
 } as const;

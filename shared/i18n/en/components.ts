@@ -8,4 +8,8 @@ export default {
   /** The built-in profile's name (main calls it "Local sandbox"). */
   localSandbox: 'Local sandbox',
   resizeColumn: 'Resize the column {{column}} (← →; double-click resets every column)',
+  errorSummary_one: '{{count}} field needs a fix before this can be sent:',
+  errorSummary_many: '{{count}} fields need a fix before this can be sent:',
+  errorSummary_other: '{{count}} fields need a fix before this can be sent:',
+  errorSummaryItem: '{{label}}: {{problem}}',
 } as const;

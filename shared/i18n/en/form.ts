@@ -6,7 +6,7 @@ export default {
   amount: 'Amount ({{currency}})',
   amountHint: 'In {{currency}}',
   phone: 'Phone number',
-  phoneHint: 'International format, e.g. +237650000001',
+  phoneHint: 'International format, e.g. +237650000001 (spaces between digits are fine)',
   party: {
     payment: 'Customer',
     payout: 'Recipient',

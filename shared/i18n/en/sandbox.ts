@@ -104,6 +104,9 @@ export default {
     remove: 'Remove',
     fieldErrors: 'What to correct',
     removeLabel: 'Remove the scenario for {{key}}',
+    fixMarked: 'Correct the fields marked in the form; each problem is listed below.',
+    conflictTitle: 'A scenario already steers {{value}}.',
+    conflictNext: 'One scenario per phone number or external id (and kind): remove the one in the list below first, or steer another value.',
   },
   recordings: {
     title: 'Recordings',

@@ -32,6 +32,10 @@ export default {
   unknownFailure: { title: 'Un problème est survenu.', next: 'Réessayez ; si cela persiste, signalez le code ci-dessous.' },
   nothingMarked: 'Vérifiez ce que vous avez saisi d’après le message ci-dessus, puis réessayez.',
   failedWithCode: 'Échec avec le code {{code}}.',
+  serviceMessage: {
+    duplicateExternalId_payment: 'Un paiement avec cette référence externe existe déjà\u00a0: le service n’accepte une référence externe qu’une fois.',
+    duplicateExternalId_payout: 'Un transfert avec cette référence externe existe déjà\u00a0: le service n’accepte une référence externe qu’une fois.',
+  },
   language: { label: 'Langue', system: 'Langue du système ({{language}})', en: 'English', fr: 'Français' },
   theme: { label: 'Thème', system: 'Système ({{theme}})', light: 'Clair', dark: 'Sombre' },
 } as const satisfies Messages<typeof en>;

@@ -8,4 +8,8 @@ export default {
   code: 'Code {{code}}',
   localSandbox: 'Bac à sable local',
   resizeColumn: 'Redimensionner la colonne {{column}} (← → ; un double-clic rétablit toutes les colonnes)',
+  errorSummary_one: '{{count}} champ est à corriger avant l’envoi\u00a0:',
+  errorSummary_many: '{{count}} champs sont à corriger avant l’envoi\u00a0:',
+  errorSummary_other: '{{count}} champs sont à corriger avant l’envoi\u00a0:',
+  errorSummaryItem: '{{label}}\u00a0: {{problem}}',
 } as const satisfies Messages<typeof en>;

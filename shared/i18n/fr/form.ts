@@ -8,7 +8,7 @@ export default {
   amount: 'Montant ({{currency}})',
   amountHint: 'En {{currency}}',
   phone: 'Numéro de téléphone',
-  phoneHint: 'Format international, par ex. +237650000001',
+  phoneHint: 'Format international, par ex. +237650000001 (les espaces entre les chiffres sont acceptés)',
   party: {
     payment: 'Client',
     payout: 'Bénéficiaire',

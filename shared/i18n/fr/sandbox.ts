@@ -106,6 +106,9 @@ export default {
     remove: 'Retirer',
     fieldErrors: 'À corriger',
     removeLabel: 'Retirer le scénario de {{key}}',
+    fixMarked: 'Corrigez les champs signalés dans le formulaire ; chaque problème est listé ci-dessous.',
+    conflictTitle: 'Un scénario pilote déjà {{value}}.',
+    conflictNext: 'Un seul scénario par numéro ou référence externe (et par type) : retirez d’abord celui de la liste ci-dessous, ou pilotez une autre valeur.',
   },
   recordings: {
     title: 'Enregistrements',
