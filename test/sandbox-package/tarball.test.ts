@@ -127,7 +127,10 @@ describe('@paydesk/sandbox from its packed tarball', () => {
       expect(namedFiles(JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as PackageFiles).filter((file) => !packed.includes(file))).toEqual([]);
 
       writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', allowScripts: { 'better-sqlite3': true, esbuild: true } }, null, 2));
-      run('npm', ['install', '--no-audit', '--no-fund', join(packDir, tarball!), 'vitest@4'], project, 900_000);
+      // --engine-strict: a dependency that claims a newer Node than the package's own claim (cookie@2 through
+      // fastify's light-my-request wanted Node 22) fails the install instead of warning EBADENGINE.
+      run('npm', ['install', '--no-audit', '--no-fund', '--engine-strict', join(packDir, tarball!)], project, 900_000);
+      run('npm', ['install', '--no-audit', '--no-fund', 'vitest@4'], project, 300_000);
       // Installed as a copy from the tarball, not a link back into this repository.
       const installedDir = join(project, 'node_modules', '@paydesk', 'sandbox');
       expect(lstatSync(installedDir).isSymbolicLink()).toBe(false);
