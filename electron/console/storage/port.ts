@@ -28,6 +28,9 @@ import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
 
+/** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
+export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
+
 export interface RequestInput {
   profile: JournalProfile;
   kind: TransactionKind;

@@ -27,10 +27,8 @@ import { searchJournal } from '../journal/search';
 import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
-import type { BatchPort, JournalPort, OpenEntry, ReconcilePort, StoragePort, SweeperPort, TeamSettingsPort } from './port';
+import { LEASE_LOST_MESSAGE, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
-/** The outcome a lost lease gives a row in flight: it may have been sent. */
-export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
 
 function sqliteJournal(db: JournalDb): JournalPort {
   return {
