@@ -15,6 +15,7 @@ import { startTestPostgres, type TestPostgres } from './postgres';
 /** Test logins and their roles: one per role, and one person with all three. */
 export const PEOPLE = {
   fatou: [ROLES.finance],
+  kofi: [ROLES.finance],
   samuel: [ROLES.support],
   adele: [ROLES.admin],
   tester: [ROLES.finance, ROLES.support, ROLES.admin],
