@@ -1,0 +1,45 @@
+/**
+ * `npm run team:local`: a lasting workspace in a folder, with password logins over TCP, migrated,
+ * one demo login per role; started again, the same port, logins and schema.
+ */
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startLocalWorkspace, stopLocalWorkspace, type LocalWorkspace } from '../../electron/console/storage/postgres/local-workspace';
+import { makeTempDir } from '../temp-dir';
+
+const parent = makeTempDir('paydesk-team-local-');
+// As root the server runs as `postgres`, which must be able to pass through the parent folder.
+chmodSync(parent, 0o711);
+const dir = join(parent, 'team-pg');
+afterAll(() => {
+  stopLocalWorkspace(dir);
+});
+
+async function asPerson(workspace: LocalWorkspace, login: string, password: string): Promise<pg.Client> {
+  const client = new pg.Client({ host: workspace.host, port: workspace.port, user: login, password, database: workspace.database });
+  await client.connect();
+  return client;
+}
+
+describe('team:local', () => {
+  it('starts a migrated workspace with one password login per role, and starts the same one again', async () => {
+    const first = await startLocalWorkspace(dir, { durable: false });
+    expect(first.migrated.at(-1)).toBe(7);
+    expect(first.people.map((person) => [person.login, person.role])).toEqual([
+      ['finance_demo', 'paydesk_finance'],
+      ['support_demo', 'paydesk_support'],
+      ['admin_demo', 'paydesk_admin'],
+    ]);
+    const support = first.people[1]!;
+    const client = await asPerson(first, support.login, support.password);
+    expect((await client.query('SELECT session_user AS who')).rows[0].who).toBe('support_demo');
+    await expect(client.query(`INSERT INTO team_settings VALUES ('k', '1', 1)`)).rejects.toThrow(/permission denied/);
+    await client.end();
+    await expect(asPerson(first, support.login, 'wrong password')).rejects.toThrow(/password authentication failed/);
+
+    const again = await startLocalWorkspace(dir, { durable: false });
+    expect({ port: again.port, migrated: again.migrated, passwords: again.people.map((p) => p.password) }).toEqual({ port: first.port, migrated: [], passwords: first.people.map((p) => p.password) });
+  }, 60_000);
+});
