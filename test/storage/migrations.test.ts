@@ -50,6 +50,16 @@ describe('workspace migrations', () => {
     expect(rows[0]!.version).toBe(2);
   });
 
+  it('keeps a migration and its version row together: if the version cannot be recorded, the migration is undone too', async () => {
+    const client = await freshDatabase();
+    // The SQL succeeds, then recording version 3 fails (the row is already there): nothing of 3 may stay.
+    const sql = `CREATE TABLE half_done (id int); INSERT INTO paydesk_schema_migrations (version, name) VALUES (3, 'early')`;
+    await expect(migrateWorkspace(client, [...PG_MIGRATIONS.slice(0, 2), { version: 3, name: 'half', sql }])).rejects.toMatchObject({ code: 'MIGRATION_FAILED' });
+    expect(await tables(client)).not.toContain('half_done');
+    const { rows } = await client.query<{ version: number }>('SELECT max(version) AS version FROM paydesk_schema_migrations');
+    expect(rows[0]!.version).toBe(2);
+  });
+
   it('refuses a workspace whose schema is newer than this Paydesk, changing nothing', async () => {
     const client = await freshDatabase();
     await migrateWorkspace(client);
