@@ -178,6 +178,16 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await store.batches.claimRows('cl-1', 'desk-c', 5, 60_000, 2_000)).rows.map((row) => row.externalId)).toEqual(['B-3']);
     });
 
+    it('keeps a renewed lease: expiring leases leaves a live holder its rows', async () => {
+      await sendingBatch('cl-3', 2);
+      const claim = await store.batches.claimRows('cl-3', 'desk-a', 2, 60_000, 1_000);
+      const journalId = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: claim.rows[0]!.request!, currency: 'XAF', at: 1_000, batch: { id: 'cl-3', row: claim.rows[0]!.rowNumber } });
+      expect(await store.batches.renewClaims('cl-3', 'desk-a', 60_000, 30_000)).toBe(2);
+      expect((await store.batches.expireClaims(30_000)).filter((lost) => lost.batchId === 'cl-3')).toEqual([]);
+      expect((await store.journal.getEntry(journalId))?.state).toBe('pending');
+      expect((await store.batches.claimRows('cl-3', 'desk-b', 2, 60_000, 30_000)).rows).toEqual([]);
+    });
+
     it('turns a lost lease on a row in flight into outcome unknown, never into a row to send again', async () => {
       await sendingBatch('cl-2', 2);
       // A lease of zero has run out by the next statement: the desk that held it is gone.
