@@ -58,7 +58,7 @@ describe('row claims between two desktops', () => {
     const { counts, totalAmount } = await kofi.batches.counts('two-desks');
     expect({ accepted: counts.accepted, notSent: counts.notSent, invalid: counts.invalid, totalAmount }).toEqual({ accepted: ROWS, notSent: 0, invalid: 1, totalAmount: ROWS * 700 });
     expect((await root.query('SELECT count(*)::int AS n FROM batch_rows WHERE claim_holder IS NOT NULL')).rows[0].n).toBe(0);
-  });
+  }, 90_000);
 
   it('stops claiming on every desktop once one desktop pauses the batch', async () => {
     const database = await workspaces.create();

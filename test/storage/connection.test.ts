@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { describeWorkspaceError, poolConfig, workspaceConnectionSchema } from '../../electron/console/storage/postgres/connection';
-import { freePort } from '../../electron/console/storage/postgres/cluster';
+import { makeTempDir } from '../temp-dir';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 
 let workspaces: TestWorkspaces;
@@ -47,7 +47,8 @@ describe('workspace connection settings', () => {
 
 describe('workspace faults, from a real server', () => {
   it('names a server that is not there', async () => {
-    const error = await failureOf({ host: '127.0.0.1', port: await freePort(), user: 'fatou', database: 'postgres' });
+    // A socket folder with no server in it: certain to be refused (a free TCP port could be taken meanwhile).
+    const error = await failureOf({ host: makeTempDir('paydesk-no-server-'), port: 5432, user: 'fatou', database: 'postgres' });
     expect(describeWorkspaceError(error).code).toBe('UNREACHABLE');
   });
 
