@@ -2,7 +2,8 @@
  * `npm run team:local`: a lasting workspace in a folder, with password logins over TCP, migrated,
  * one demo login per role; started again, the same port, logins and schema.
  */
-import { chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,5 +47,22 @@ describe('team:local', () => {
 
     const again = await startLocalWorkspace(dir, { durable: false });
     expect({ port: again.port, migrated: again.migrated, passwords: again.people.map((p) => p.password) }).toEqual({ port: first.port, migrated: [], passwords: first.people.map((p) => p.password) });
+  }, 60_000);
+
+  it('moves to another port when its saved one has been taken by another program', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = (busy.address() as AddressInfo).port;
+    const other = join(parent, 'busy');
+    mkdirSync(other, { mode: 0o700 });
+    writeFileSync(join(other, 'port'), String(taken));
+    try {
+      const workspace = await startLocalWorkspace(other, { durable: false });
+      expect(workspace.port).not.toBe(taken);
+      expect(readFileSync(join(other, 'port'), 'utf8')).toBe(String(workspace.port));
+    } finally {
+      stopLocalWorkspace(other);
+      busy.close();
+    }
   }, 60_000);
 });

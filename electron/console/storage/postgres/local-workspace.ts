@@ -52,9 +52,17 @@ export async function startLocalWorkspace(dir: string, options: { durable?: bool
   const ownerPassword = secretFile(join(dir, 'owner-password'), true);
   const portFile = join(dir, 'port');
   if (!existsSync(portFile)) writeFileSync(portFile, String(await freePort()));
-  const port = Number(readFileSync(portFile, 'utf8'));
-  if (!clusterRunning(join(dir, 'data'))) {
-    await startCluster({ dir, superuser: OWNER, tcp: true, durable: options.durable ?? true, port, auth: { method: 'scram-sha-256', passwordFile: join(dir, 'owner-password') } });
+  let port = Number(readFileSync(portFile, 'utf8'));
+  // The port is kept between starts; one taken meanwhile by another program is replaced (and printed).
+  for (let attempt = 1; !clusterRunning(join(dir, 'data')); attempt += 1) {
+    try {
+      await startCluster({ dir, superuser: OWNER, tcp: true, durable: options.durable ?? true, port, auth: { method: 'scram-sha-256', passwordFile: join(dir, 'owner-password') } });
+    } catch (error) {
+      const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
+      if (attempt >= 3 || !log.includes(`port ${port}`) || !/Address already in use/.test(log)) throw error;
+      port = await freePort();
+      writeFileSync(portFile, String(port));
+    }
   }
   const owner = (database: string) => new pg.Client({ host: '127.0.0.1', port, user: OWNER, password: ownerPassword, database });
   const admin = owner('postgres');
