@@ -151,6 +151,18 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await store.batches.rowsInState('bt-3', ['unknown'])).map((row) => [row.externalId, row.journalId])).toEqual([[second!.externalId, b]]);
       expect((await store.journal.getEntry(a))?.batch).toEqual({ batchId: 'bt-3', rowNumber: first!.rowNumber });
     });
+
+    it('writes one entry per batch row, ever: a second one is refused and nothing of it stays', async () => {
+      await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1), at: 1_000 });
+      const [row] = await store.batches.rowsInState('bt-4', ['not_sent']);
+      const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-4', row: row!.rowNumber } });
+      const first = await send();
+      await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_200);
+      await expect(send()).rejects.toThrow(/already has its journal entry/);
+      const entries = (await store.journal.search({ externalId: row!.externalId }, 0, 50)).rows.filter((entry) => entry.batch?.batchId === 'bt-4');
+      expect(entries.map((entry) => entry.id)).toEqual([first]);
+      expect((await store.batches.rowsInState('bt-4', ['not_sent'])).map((r) => r.journalId)).toEqual([first]);
+    });
   });
 
   describe('row claims', () => {

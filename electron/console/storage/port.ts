@@ -31,6 +31,11 @@ import type { MerchantRow } from '../reconcile/parse';
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
 
+/** Why a batch row's entry was not written: the row has one already, or another desktop holds it. */
+export function rowTakenMessage(batchId: string, row: number): string {
+  return `batch ${batchId} row ${row} already has its journal entry or is held by another desktop: it is not sent again`;
+}
+
 export interface RequestInput {
   profile: JournalProfile;
   kind: TransactionKind;

@@ -24,16 +24,18 @@ import {
 } from '../journal/entries';
 import type { EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, setState } from '../batch/store';
+import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, loadRow, markInterruptedBatches, rowsInState, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
-import { LEASE_LOST_MESSAGE, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
+import { LEASE_LOST_MESSAGE, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
 function sqliteJournal(db: JournalDb): JournalPort {
   return {
     async writeRequest(input) {
       return db.transaction(() => {
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        if (input.batch && loadRow(db, input.batch.id, input.batch.row)?.journalId !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
         const id = writeRequest(db, input);
         if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
         return id;

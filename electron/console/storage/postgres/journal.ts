@@ -10,7 +10,7 @@ import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
 import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
 import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
 import type { InitiateOutcome } from '../../outcome';
-import type { JournalPort, RequestInput } from '../port';
+import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { searchWorkspace } from './search';
 
@@ -166,7 +166,14 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
         const { id, seq } = await insertRequest(c, input);
         await addEvent(c, seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
         if (input.batch) {
-          await c.query('UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3', [id, input.batch.id, input.batch.row]);
+          // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+          // Row-level security also hides a row another login's live claim holds. Either way the
+          // whole write is undone, so its POST never leaves.
+          const linked = await c.query(
+            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+            [id, input.batch.id, input.batch.row],
+          );
+          if (linked.rowCount !== 1) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
         }
         return id;
       }),
