@@ -68,7 +68,10 @@ describe('workspace faults, from a real server', () => {
     const client = await workspaces.connectAs('fatou', database);
     const root = await workspaces.server.connect(undefined, database);
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const ended = new Promise<unknown>((resolve) => client.once('error', resolve));
     await root.query('SELECT pg_terminate_backend($1)', [pid]);
+    // What the idle connection hears (the server's 57P01), then what the next query gets.
+    expect(describeWorkspaceError(await ended).code).toBe('CONNECTION_LOST');
     const error = await client.query('SELECT 1').then(
       () => null,
       (failure: unknown) => failure,

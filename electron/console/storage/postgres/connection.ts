@@ -72,7 +72,7 @@ export function describeWorkspaceError(error: unknown): { code: WorkspaceFault; 
   if (code === '3D000') {
     return { code: 'NO_DATABASE', message: 'The team workspace database does not exist on this server: check its name.' };
   }
-  if (['57P01', '57P02', '57P03', '08006', '08003', 'ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated/i.test(text)) {
+  if (['57P01', '57P02', '57P03', '08006', '08003', 'ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated|terminating connection|not queryable/i.test(text)) {
     return { code: 'CONNECTION_LOST', message: 'The connection to the team workspace was lost: sending stopped; what was read stays readable, and the batch resumes from what the workspace holds once it is back.' };
   }
   return { code: 'OTHER', message: `The team workspace answered with an error: ${text.slice(0, 200)}` };
