@@ -20,9 +20,15 @@ describe('test preflight', () => {
     expect(missingForTests({ chromium: CHROMIUM, path: '/nonexistent/bin', dbusSession: true })).toEqual([]);
   });
 
+  it('names PostgreSQL when its server binaries are not installed', () => {
+    const missing = missingForTests({ chromium: CHROMIUM, path: '/nonexistent/bin', dbusSession: true, postgresBin: null });
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toContain('Debian package "postgresql"');
+  });
+
   it('installs from one package list: setup.sh and CI read scripts/apt-packages.txt, and it holds what the preflight names', () => {
     const list = readFileSync('scripts/apt-packages.txt', 'utf8');
-    for (const pkg of ['chromium', 'dbus', 'gnome-keyring']) expect(list).toMatch(new RegExp(`^${pkg}$`, 'm'));
+    for (const pkg of ['chromium', 'dbus', 'gnome-keyring', 'postgresql']) expect(list).toMatch(new RegExp(`^${pkg}$`, 'm'));
     expect(readFileSync('scripts/setup.sh', 'utf8')).toContain('scripts/apt-packages.txt');
     expect(readFileSync('.ci/run', 'utf8')).toContain('bash scripts/setup.sh');
     expect(JSON.parse(readFileSync('package.json', 'utf8')).scripts.setup).toBe('bash scripts/setup.sh');

@@ -6,6 +6,7 @@
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { postgresBinDir } from '../electron/console/storage/postgres/cluster';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const SETUP = 'npm run setup';
@@ -35,6 +36,8 @@ export interface Machine {
   path: string;
   /** A D-Bus session already running (a desktop, or scripts/test.sh's own). */
   dbusSession: boolean;
+  /** PostgreSQL's server binaries folder (null: not installed); absent: looked for on this machine. */
+  postgresBin?: string | null;
 }
 
 const THIS_MACHINE: Machine = { chromium: CHROMIUM, path: process.env.PATH ?? '', dbusSession: Boolean(process.env.DBUS_SESSION_BUS_ADDRESS) };
@@ -48,6 +51,10 @@ export function missingForTests(machine: Machine = THIS_MACHINE): string[] {
   }
   if (!machine.dbusSession && !onPath('gnome-keyring-daemon', machine.path)) {
     missing.push('gnome-keyring-daemon (the Secret Service of the keychain tests; Debian package "gnome-keyring")');
+  }
+  const postgresBin = machine.postgresBin === undefined ? postgresBinDir() : machine.postgresBin;
+  if (!postgresBin) {
+    missing.push('PostgreSQL\'s initdb and pg_ctl (the team workspace tests start a throwaway cluster; Debian package "postgresql", binaries under /usr/lib/postgresql/<version>/bin)');
   }
   try {
     const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { close(): void };

@@ -1,0 +1,197 @@
+/**
+ * The storage port: everything the console records, behind one asynchronous interface with two
+ * implementations, the embedded SQLite journal of one desktop (./sqlite-store.ts, an adapter over
+ * the journal's own functions) and a team workspace on PostgreSQL (./postgres/store.ts).
+ *
+ * Not wired in yet (issue 24): callers still use the SQLite functions directly. The contract suite
+ * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
+ * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
+ */
+import type { TransactionRequest, TransactionStatus } from '../../../shared/contract';
+import type {
+  BatchCounts,
+  BatchRow,
+  BatchRowState,
+  BatchState,
+  BatchSummary,
+  CheckedRow,
+  EarlierImport,
+  JournalTransaction,
+  SearchPage,
+  SearchQuery,
+  TimelineEvent,
+  TransactionKind,
+} from '../../../shared/api';
+import type { ReconcilePhase, ReconcileStatus } from '../../../shared/api/reconcile';
+import type { JournalProfile } from '../journal/entries';
+import type { ServiceTransaction } from '../journal/rows';
+import type { InitiateOutcome } from '../outcome';
+import type { MerchantRow } from '../reconcile/parse';
+
+/** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
+export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
+
+/** Why a batch row's entry was not written: the row has one already, or another desktop holds it. */
+export function rowTakenMessage(batchId: string, row: number): string {
+  return `batch ${batchId} row ${row} already has its journal entry or is held by another desktop: it is not sent again`;
+}
+
+export interface RequestInput {
+  profile: JournalProfile;
+  kind: TransactionKind;
+  request: TransactionRequest;
+  currency: string;
+  at: number;
+  /** The batch row this entry sends: written with the entry, and the row linked to it, in one transaction. */
+  batch?: { id: string; row: number };
+}
+
+export interface ObservedEvent {
+  type: 'status_seen' | 'verify_result' | 'sandbox_status';
+  httpStatus?: number | null;
+  message?: string | null;
+  quietUnlessChanged?: boolean;
+}
+
+/** Journal entries and their timeline (History, a transaction's page, sending one payout). */
+export interface JournalPort {
+  /** Writes the request `pending` BEFORE it is sent; returns the entry's id. */
+  writeRequest(input: RequestInput): Promise<string>;
+  /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */
+  writeResend(id: string, at: number): Promise<void>;
+  writeInitiateOutcome(id: string, outcome: InitiateOutcome, at: number): Promise<void>;
+  recordObserved(id: string, tx: ServiceTransaction, event: ObservedEvent, at: number): Promise<{ entry: JournalTransaction; changed: boolean }>;
+  /** A lookup by external id found nothing: the entry may be sent again with the same external id. */
+  recordNotFound(id: string, at: number, message: string): Promise<JournalTransaction>;
+  /** Entries still `pending` (their sender stopped) become outcome unknown; returns their ids. */
+  markStalePending(at: number): Promise<string[]>;
+  getEntry(id: string): Promise<JournalTransaction | null>;
+  /** Newest first. */
+  getTimeline(id: string): Promise<TimelineEvent[]>;
+  /** History: paged, newest first, with the search box's text and the exact filters. */
+  search(query: SearchQuery, offset: number, limit: number): Promise<SearchPage>;
+}
+
+export interface NewBatch {
+  id: string;
+  fileName: string;
+  fileHash: string;
+  profile: JournalProfile;
+  paymentMethod: string | null;
+  concurrency: number;
+  retryOf: string | null;
+  rows: readonly CheckedRow[];
+  at: number;
+}
+
+export interface BatchStateExtra {
+  reason?: string | null;
+  started?: boolean;
+  finished?: boolean;
+  concurrency?: number;
+  profile?: JournalProfile;
+}
+
+/** A lease on a few rows of a batch: only its holder sends them until `until`. */
+export interface RowClaim {
+  batchId: string;
+  holder: string;
+  until: number;
+  rows: BatchRow[];
+}
+
+/** Batches, their rows and runs (Bulk payouts, the batch runner). */
+export interface BatchPort {
+  create(input: NewBatch): Promise<void>;
+  summary(id: string): Promise<BatchSummary | null>;
+  /** Newest first. */
+  list(limit?: number): Promise<BatchSummary[]>;
+  earlierImports(fileHash: string, exceptId: string): Promise<EarlierImport[]>;
+  /** The one write of a batch's state, checked against BATCH_STATE_TABLE in the same transaction. */
+  setState(id: string, state: BatchState, at: number, extra?: BatchStateExtra): Promise<void>;
+  /** Valid rows in the given sending states, in row order. */
+  rowsInState(id: string, states: readonly BatchRowState[]): Promise<BatchRow[]>;
+  counts(id: string): Promise<{ counts: BatchCounts; totalAmount: number }>;
+  /** Batches that were `sending` when their senders stopped become `interrupted`; returns their ids. */
+  markInterrupted(at: number): Promise<string[]>;
+  /**
+   * Claims up to `limit` rows not sent, in row order, for `holder` until `at + leaseMs`: rows
+   * another holder's live lease covers are skipped, and nothing is claimed unless the batch is
+   * `sending` (a Pause or Cancel from any desktop stops every desktop's claims).
+   */
+  claimRows(batchId: string, holder: string, limit: number, leaseMs: number, at: number): Promise<RowClaim>;
+  /** Extends the holder's leases on the batch; returns how many rows it still holds. */
+  renewClaims(batchId: string, holder: string, leaseMs: number, at: number): Promise<number>;
+  /** The holder is done with these rows (their answers are recorded). */
+  releaseClaims(batchId: string, holder: string, rowNumbers: readonly number[]): Promise<void>;
+  /**
+   * Leases past `at`: their rows are freed, and a row whose entry is still `pending` (its holder
+   * may have sent it) becomes outcome unknown, to be looked up by external id, never resent
+   * blindly. Returns the rows made outcome unknown.
+   */
+  expireClaims(at: number): Promise<{ batchId: string; rowNumber: number; journalId: string }[]>;
+}
+
+export interface NewReconciliation {
+  fileName: string;
+  profile: JournalProfile;
+  rows: readonly MerchantRow[];
+  processingMinutes: number;
+  period: { from: number; to: number; source: 'file' | 'picked' } | null;
+  currency: string;
+  at: number;
+}
+
+export interface ReconcileRunInfo {
+  id: string;
+  status: ReconcileStatus;
+  phase: ReconcilePhase;
+  totalRows: number;
+  fileName: string;
+  /** File rows not yet given a category. */
+  unchecked: number;
+}
+
+/** Reconcile runs (the rows' matching stays with the reconcile runner for now). */
+export interface ReconcilePort {
+  /** Saves a file's rows and makes the run `running`; returns its id. */
+  create(input: NewReconciliation): Promise<string>;
+  run(id: string): Promise<ReconcileRunInfo | null>;
+  /** Checked against RECONCILE_STATE_TABLE in the same transaction. */
+  setStatus(id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): Promise<void>;
+  /** Runs that were `running` when their console stopped become `interrupted`; returns how many. */
+  markInterrupted(at: number): Promise<number>;
+}
+
+export interface OpenEntry {
+  id: string;
+  kind: TransactionKind;
+  state: 'known' | 'outcome_unknown';
+  status: TransactionStatus | null;
+  transactionId: string | null;
+  externalId: string | null;
+  profileId: string;
+  batchId: string | null;
+}
+
+/** The follow-up sweeper's work: entries not final yet, oldest change first. */
+export interface SweeperPort {
+  /** Known but not final, or outcome unknown (with an external id, not yet resolved; single sends older than `singleSendsBefore`). */
+  openEntries(singleSendsBefore: number, limit: number): Promise<OpenEntry[]>;
+}
+
+/** Settings that belong to the whole team (a workspace), not to one desktop. */
+export interface TeamSettingsPort {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown, at: number): Promise<void>;
+}
+
+export interface StoragePort {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly journal: JournalPort;
+  readonly batches: BatchPort;
+  readonly reconcile: ReconcilePort;
+  readonly sweeper: SweeperPort;
+  readonly settings: TeamSettingsPort;
+  close(): Promise<void>;
+}

@@ -1,0 +1,72 @@
+/**
+ * A batch row in a team workspace as the domain sees it: its sending state read from its journal
+ * entry's phase, in SQL (the same reading as ../../batch/store.ts ROW_STATE_SQL).
+ */
+import type { TransactionRequest } from '../../../../shared/contract';
+import type { FieldErrors } from '../../../../shared/contract';
+import type { BatchRow, BatchRowState, BatchRowValues, RehearsalRowResult } from '../../../../shared/api';
+import { NOT_SENT_CODE } from '../../journal/phase';
+import type { Queryable } from './db';
+
+/** ../../journal/phase.ts phaseSql, in PostgreSQL's JSON operators. */
+const PHASE_SQL = `CASE
+    WHEN e.state = 'outcome_unknown' AND e.resolution = 'not_found' THEN 'not_found'
+    WHEN e.state = 'rejected' AND (e.last_error::jsonb ->> 'code') = '${NOT_SENT_CODE}' THEN 'not_sent'
+    ELSE e.state END`;
+
+export const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' ELSE (CASE ${PHASE_SQL}
+  WHEN 'pending' THEN 'pending'
+  WHEN 'outcome_unknown' THEN 'unknown'
+  WHEN 'known' THEN 'accepted'
+  WHEN 'not_sent' THEN 'not_sent'
+  WHEN 'not_found' THEN 'not_sent'
+  ELSE 'rejected' END) END`;
+
+export const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error
+  FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
+
+interface RowDbRow {
+  row_number: number;
+  cells: string;
+  request: string | null;
+  errors: string;
+  duplicates: string;
+  external_id: string;
+  journal_id: string | null;
+  rehearsal: string | null;
+  row_state: BatchRowState;
+  e_status: BatchRow['status'];
+  e_failed_code: BatchRow['failedCode'];
+  e_fee: number | null;
+  e_transaction_id: string | null;
+  e_last_error: string | null;
+}
+
+export function toRow(row: RowDbRow): BatchRow {
+  const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
+  return {
+    rowNumber: row.row_number,
+    values: JSON.parse(row.cells) as BatchRowValues,
+    request: row.request ? (JSON.parse(row.request) as TransactionRequest) : null,
+    errors: JSON.parse(row.errors) as FieldErrors,
+    duplicates: JSON.parse(row.duplicates) as BatchRow['duplicates'],
+    externalId: row.external_id,
+    state: row.row_state,
+    journalId: row.journal_id,
+    transactionId: row.e_transaction_id,
+    status: row.e_status,
+    failedCode: row.e_failed_code,
+    fee: row.e_fee,
+    error: lastError ? { code: lastError.code, message: lastError.message } : null,
+    rehearsal: row.rehearsal ? (JSON.parse(row.rehearsal) as RehearsalRowResult) : null,
+  };
+}
+
+export async function rowsInState(c: Queryable, id: string, states: readonly BatchRowState[]): Promise<BatchRow[]> {
+  const { rows } = await c.query<RowDbRow>(
+    `SELECT * FROM (${ROWS_SQL} WHERE b.id = $1 AND br.request IS NOT NULL) r WHERE row_state = ANY($2) ORDER BY row_number`,
+    [id, states],
+  );
+  return rows.map(toRow);
+}

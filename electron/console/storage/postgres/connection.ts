@@ -1,0 +1,79 @@
+/**
+ * How a desktop reaches its team workspace, checked at the boundary: where the server is, which
+ * database, whose login, and TLS. The password is not part of these settings (it lives in the OS
+ * keychain, like the API keys) and is passed in by main when it connects.
+ *
+ * TLS: a server on this machine (loopback or a unix socket folder) may be reached without it; any
+ * other host must be reached over TLS with the certificate verified against the system's
+ * authorities or the CA the team gives (a managed PostgreSQL). There is no "TLS without
+ * verification": it would let anyone on the path read the team's journal.
+ */
+import { z } from 'zod';
+import type pg from 'pg';
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+
+export const workspaceConnectionSchema = z
+  .strictObject({
+    /** A host name or address, or an absolute unix socket folder. */
+    host: z.string().trim().min(1).max(255),
+    port: z.number().int().min(1).max(65535).default(5432),
+    database: z.string().regex(IDENTIFIER, 'a database name: letters, digits, _ $ -, at most 63'),
+    user: z.string().regex(IDENTIFIER, 'a login name: letters, digits, _ $ -, at most 63'),
+    tls: z.enum(['verify', 'off']),
+    /** PEM of the CA that signed the server's certificate, when it is not a system authority. */
+    ca: z.string().max(100_000).startsWith('-----BEGIN CERTIFICATE-----').optional(),
+  })
+  .refine((value) => value.tls === 'verify' || isLocal(value.host), {
+    path: ['tls'],
+    message: 'a server on another machine must be reached over TLS with its certificate verified',
+  });
+export type WorkspaceConnection = z.infer<typeof workspaceConnectionSchema>;
+
+function isLocal(host: string): boolean {
+  return host.startsWith('/') || LOOPBACK.has(host);
+}
+
+/** node-postgres settings for a checked connection and the login's password (from the keychain). */
+export function poolConfig(connection: WorkspaceConnection, password: string | undefined): pg.PoolConfig {
+  return {
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    user: connection.user,
+    ...(password !== undefined ? { password } : {}),
+    ssl: connection.tls === 'verify' ? { rejectUnauthorized: true, ...(connection.ca ? { ca: connection.ca } : {}), servername: connection.host } : false,
+    // A server that does not answer must not hang a screen: the desktop says so instead.
+    connectionTimeoutMillis: 10_000,
+    application_name: 'paydesk',
+  };
+}
+
+export type WorkspaceFault = 'UNREACHABLE' | 'LOGIN_REFUSED' | 'TLS_REFUSED' | 'NO_PERMISSION' | 'CONNECTION_LOST' | 'NO_DATABASE' | 'OTHER';
+
+/** What went wrong with the workspace, as a code and a sentence saying what to do (English; the screens translate by code). */
+export function describeWorkspaceError(error: unknown): { code: WorkspaceFault; message: string } {
+  const e = error as { code?: string; message?: string } | null;
+  const code = e?.code ?? '';
+  const text = e?.message ?? String(error);
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ENOENT', 'EAI_AGAIN'].includes(code) || /timeout expired/i.test(text)) {
+    return { code: 'UNREACHABLE', message: 'The team workspace server cannot be reached: check the host and port, your network, and that the server runs. Nothing is sent while it is away.' };
+  }
+  if (code === '28P01' || code === '28000') {
+    return { code: 'LOGIN_REFUSED', message: 'The team workspace refused your login: check your user name and password (ask your administrator to reset it).' };
+  }
+  if (/self[- ]signed|certificate|SSL|TLS/i.test(text) || code.startsWith('ERR_TLS') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
+    return { code: 'TLS_REFUSED', message: "The team workspace's certificate could not be verified: ask your administrator for the server's CA certificate." };
+  }
+  if (code === '42501') {
+    return { code: 'NO_PERMISSION', message: 'Your role in the team workspace does not allow this: ask your administrator.' };
+  }
+  if (code === '3D000') {
+    return { code: 'NO_DATABASE', message: 'The team workspace database does not exist on this server: check its name.' };
+  }
+  if (['57P01', '57P02', '57P03', '08006', '08003', 'ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated|terminating connection|not queryable/i.test(text)) {
+    return { code: 'CONNECTION_LOST', message: 'The connection to the team workspace was lost: sending stopped; what was read stays readable, and the batch resumes from what the workspace holds once it is back.' };
+  }
+  return { code: 'OTHER', message: `The team workspace answered with an error: ${text.slice(0, 200)}` };
+}

@@ -1,0 +1,234 @@
+/**
+ * Journal entries and their timeline in a team workspace: the same writes as the SQLite journal
+ * (../../journal/entries.ts), each one transaction, every phase move checked against ENTRY_STATES
+ * (../../journal/phase.ts reads the phase). An entry is locked (FOR UPDATE) while it is read and
+ * moved: two desktops answering for one entry take turns instead of overwriting each other.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JournalTransaction } from '../../../../shared/api';
+import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
+import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
+import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
+import type { InitiateOutcome } from '../../outcome';
+import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
+import { inTransaction, type Queryable, type WorkspacePool } from './db';
+import { searchWorkspace } from './search';
+
+interface TimelineInput {
+  type: string;
+  status?: string | null;
+  httpStatus?: number | null;
+  code?: string | null;
+  message?: string | null;
+  outcome?: 'not-sent' | 'unknown' | null;
+}
+
+export async function addEvent(c: Queryable, seq: number, at: number, event: TimelineInput): Promise<void> {
+  await c.query(`INSERT INTO timeline (entry_seq, type, at, status, http_status, code, message, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    seq,
+    event.type,
+    at,
+    event.status ?? null,
+    event.httpStatus ?? null,
+    event.code ?? null,
+    event.message ?? null,
+    event.outcome ?? null,
+  ]);
+}
+
+/** The entry, locked until the transaction ends. */
+export async function lockEntry(c: Queryable, id: string): Promise<EntryRow> {
+  const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1 FOR UPDATE', [id]);
+  if (!rows[0]) throw new Error(`journal entry ${id} does not exist`);
+  return rows[0];
+}
+
+/** The same moves as ../../journal/phase.ts moveEntry, in the same columns. */
+export async function moveEntry(c: Queryable, entry: EntryRow, to: Exclude<EntryPhase, 'known'>, at: number, error?: ErrorRecord): Promise<void> {
+  ENTRY_STATES.assertMove(phaseOf(entry), to, entry.id);
+  const update = (state: string, resolution: string | null, lastError: string | null) =>
+    c.query('UPDATE entries SET state = $1, resolution = $2, last_error = $3, updated_at = $4 WHERE seq = $5', [state, resolution, lastError, at, entry.seq]);
+  switch (to) {
+    case 'pending':
+      await update('pending', null, entry.last_error);
+      return;
+    case 'outcome_unknown':
+      await update('outcome_unknown', null, entry.last_error);
+      return;
+    case 'not_found':
+      await update('outcome_unknown', 'not_found', entry.last_error);
+      return;
+    case 'not_sent':
+      await update(
+        'rejected',
+        null,
+        JSON.stringify({ code: NOT_SENT_CODE, message: error?.message ?? 'not sent', httpStatus: error?.httpStatus ?? null, ...(error && error.code !== NOT_SENT_CODE ? { cause: error.code } : {}) }),
+      );
+      return;
+    case 'rejected':
+      if (!error) throw new Error(`journal entry ${entry.id}: a refusal needs its error`);
+      await update('rejected', null, JSON.stringify(error));
+      return;
+    default: {
+      const never: never = to;
+      throw new Error(`unknown phase ${String(never)}`);
+    }
+  }
+}
+
+async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
+  const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
+  await c.query(
+    `UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
+       amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
+       transaction_json = $9, updated_at = $10 WHERE seq = $11`,
+    [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, seq],
+  );
+}
+
+async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: string; seq: number }> {
+  const id = randomUUID();
+  ENTRY_STATES.assertMove(null, 'pending', id);
+  const { request } = input;
+  const { rows } = await c.query<{ seq: number }>(
+    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+       customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) RETURNING seq`,
+    [
+      id,
+      input.profile.id,
+      input.profile.name,
+      input.profile.environment,
+      input.kind,
+      request.external_id ?? null,
+      request.amount,
+      input.currency,
+      request.phone_number,
+      request.payment_method,
+      request.customer.first_name,
+      request.customer.last_name,
+      request.customer.email,
+      request.description ?? null,
+      request.metadata ? JSON.stringify(request.metadata) : null,
+      JSON.stringify(request),
+      input.batch?.id ?? null,
+      input.batch?.row ?? null,
+      input.at,
+    ],
+  );
+  return { id, seq: rows[0]!.seq };
+}
+
+/** The answer to an initiate (../../outcome.ts), written like ../../journal/entries.ts writeInitiateOutcome. */
+export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome: InitiateOutcome, at: number): Promise<void> {
+  switch (outcome.kind) {
+    case 'accepted':
+      ENTRY_STATES.assertMove(phaseOf(row), 'known', row.id);
+      await applyTransaction(c, row.seq, outcome.tx, at);
+      await addEvent(c, row.seq, at, { type: 'response', status: outcome.tx.status, httpStatus: outcome.httpStatus, message: outcome.message ?? `${row.kind} created` });
+      return;
+    case 'refused':
+      await moveEntry(c, row, 'rejected', at, outcome.error);
+      await addEvent(c, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.error.message });
+      return;
+    case 'retry-later':
+      await moveEntry(c, row, 'not_sent', at, outcome.error);
+      await addEvent(c, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.error.message, outcome: 'not-sent' });
+      return;
+    case 'not-sent':
+      await moveEntry(c, row, 'not_sent', at, { code: NOT_SENT_CODE, message: outcome.message, httpStatus: null });
+      await addEvent(c, row.seq, at, { type: 'transport_failure', outcome: 'not-sent', message: outcome.message });
+      return;
+    case 'may-exist':
+      await moveEntry(c, row, 'outcome_unknown', at);
+      if (outcome.error) {
+        await addEvent(c, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.message, outcome: 'unknown' });
+      } else {
+        await addEvent(c, row.seq, at, { type: 'transport_failure', outcome: 'unknown', message: outcome.message });
+      }
+      return;
+    default: {
+      const never: never = outcome;
+      throw new Error(`unhandled outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function entry(c: Queryable, id: string): Promise<JournalTransaction | null> {
+  const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
+  return rows[0] ? toJournalTransaction(rows[0]) : null;
+}
+
+export function workspaceJournal(pool: WorkspacePool): JournalPort {
+  return {
+    writeRequest: (input) =>
+      inTransaction(pool, async (c) => {
+        const { id, seq } = await insertRequest(c, input);
+        await addEvent(c, seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+        if (input.batch) {
+          // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+          // Row-level security also hides a row another login's live claim holds. Either way the
+          // whole write is undone, so its POST never leaves.
+          const linked = await c.query(
+            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+            [id, input.batch.id, input.batch.row],
+          );
+          if (linked.rowCount !== 1) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+        }
+        return id;
+      }),
+    writeResend: (id, at) =>
+      inTransaction(pool, async (c) => {
+        const row = await lockEntry(c, id);
+        await moveEntry(c, row, 'pending', at);
+        await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
+      }),
+    writeInitiateOutcome: (id, outcome, at) => inTransaction(pool, async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at)),
+    recordObserved: (id, tx, event, at) =>
+      inTransaction(pool, async (c) => {
+        const row = await lockEntry(c, id);
+        const changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
+        ENTRY_STATES.assertMove(phaseOf(row), 'known', row.id);
+        await applyTransaction(c, row.seq, tx, at);
+        const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
+        if (!quiet || changed) await addEvent(c, row.seq, at, { type: event.type, status: tx.status, httpStatus: event.httpStatus ?? null, message: event.message ?? null });
+        return { entry: (await entry(c, id))!, changed };
+      }),
+    recordNotFound: (id, at, message) =>
+      inTransaction(pool, async (c) => {
+        const row = await lockEntry(c, id);
+        if (phaseOf(row) !== 'not_found') {
+          await moveEntry(c, row, 'not_found', at);
+          await addEvent(c, row.seq, at, { type: 'status_seen', code: 'NOT_FOUND', message });
+        }
+        return (await entry(c, id))!;
+      }),
+    /**
+     * In a workspace, only this login's own pending entries outside a live row claim: another
+     * desktop's entries in flight are that desktop's (a lost claim expires through expireClaims).
+     */
+    markStalePending: (at) =>
+      inTransaction(pool, async (c) => {
+        const { rows } = await c.query<EntryRow>(
+          `SELECT e.* FROM entries e WHERE e.state = 'pending' AND e.created_by = session_user
+             AND NOT EXISTS (SELECT 1 FROM batch_rows br WHERE br.journal_id = e.id AND br.lease_until > paydesk_now_ms())
+           ORDER BY e.seq FOR UPDATE OF e`,
+        );
+        for (const row of rows) {
+          await moveEntry(c, row, 'outcome_unknown', at);
+          await addEvent(c, row.seq, at, { type: 'transport_failure', outcome: 'unknown', message: 'the console stopped before the answer came: look it up by its external id' });
+        }
+        return rows.map((row) => row.id);
+      }),
+    getEntry: (id) => entry(pool, id),
+    async getTimeline(id) {
+      const { rows } = await pool.query<TimelineRow>(
+        `SELECT t.*, e.id AS journal_id FROM timeline t JOIN entries e ON e.seq = t.entry_seq WHERE e.id = $1 ORDER BY t.id DESC`,
+        [id],
+      );
+      return rows.map(toTimelineEvent);
+    },
+    search: (query, offset, limit) => searchWorkspace(pool, query, offset, limit),
+  };
+}
+

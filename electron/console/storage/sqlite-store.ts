@@ -1,0 +1,200 @@
+/**
+ * The storage port on one desktop's embedded SQLite journal: an adapter over the journal's own
+ * functions (journal/, batch/store.ts, reconcile/store.ts), so a single desktop keeps its
+ * behaviour and its figures. Each call runs synchronously inside a resolved promise: no worker
+ * hop per statement.
+ *
+ * Two things a single desktop never needed are kept here: row claims live in memory (one process
+ * is the only sender, and a restart marks its pending entries outcome unknown anyway), and team
+ * settings live in a small JSON file beside the journal (a new table would need a journal
+ * migration; see docs/decisions/storage-port-sqlite-adapter.md).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { BatchRow } from '../../../shared/api';
+import {
+  getEntry,
+  getTimeline,
+  markStalePending,
+  recordNotFound,
+  recordObserved,
+  writeInitiateOutcome,
+  writeRequest,
+  writeResend,
+  type JournalDb,
+} from '../journal/entries';
+import type { EntryRow } from '../journal/rows';
+import { searchJournal } from '../journal/search';
+import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, loadRow, markInterruptedBatches, rowsInState, setState } from '../batch/store';
+import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
+import type { MerchantRow } from '../reconcile/parse';
+import { LEASE_LOST_MESSAGE, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
+
+
+function sqliteJournal(db: JournalDb): JournalPort {
+  return {
+    async writeRequest(input) {
+      return db.transaction(() => {
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        if (input.batch && loadRow(db, input.batch.id, input.batch.row)?.journalId !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+        const id = writeRequest(db, input);
+        if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
+        return id;
+      })();
+    },
+    writeResend: async (id, at) => writeResend(db, id, at),
+    writeInitiateOutcome: async (id, outcome, at) => writeInitiateOutcome(db, id, outcome, at),
+    recordObserved: async (id, tx, event, at) => recordObserved(db, id, tx, event, at),
+    recordNotFound: async (id, at, message) => recordNotFound(db, id, at, message),
+    markStalePending: async (at) => markStalePending(db, at),
+    getEntry: async (id) => getEntry(db, id),
+    getTimeline: async (id) => getTimeline(db, id),
+    search: async (query, offset, limit) => searchJournal(db, query, offset, limit),
+  };
+}
+
+interface Lease {
+  holder: string;
+  until: number;
+}
+
+function sqliteBatches(db: JournalDb): BatchPort {
+  /** batch id -> row number -> lease. */
+  const leases = new Map<string, Map<number, Lease>>();
+  const leasesOf = (batchId: string) => {
+    let map = leases.get(batchId);
+    if (!map) leases.set(batchId, (map = new Map()));
+    return map;
+  };
+  return {
+    create: async (input) => createBatch(db, input),
+    summary: async (id) => getSummary(db, id),
+    list: async (limit) => listSummaries(db, limit),
+    earlierImports: async (fileHash, exceptId) => earlierImports(db, fileHash, exceptId),
+    setState: async (id, state, at, extra) => setState(db, id, state, at, extra),
+    rowsInState: async (id, states) => rowsInState(db, id, states),
+    counts: async (id) => countRows(db, id),
+    markInterrupted: async (at) => markInterruptedBatches(db, at),
+    async claimRows(batchId, holder, limit, leaseMs, at) {
+      const until = at + leaseMs;
+      if (getSummary(db, batchId)?.state !== 'sending') return { batchId, holder, until, rows: [] };
+      const held = leasesOf(batchId);
+      const rows: BatchRow[] = [];
+      for (const row of rowsInState(db, batchId, ['not_sent'])) {
+        if (rows.length >= limit) break;
+        const lease = held.get(row.rowNumber);
+        if (lease && lease.until > at) continue;
+        held.set(row.rowNumber, { holder, until });
+        rows.push(row);
+      }
+      return { batchId, holder, until, rows };
+    },
+    async renewClaims(batchId, holder, leaseMs, at) {
+      let count = 0;
+      for (const lease of leasesOf(batchId).values()) {
+        if (lease.holder !== holder || lease.until <= at) continue;
+        lease.until = at + leaseMs;
+        count += 1;
+      }
+      return count;
+    },
+    async releaseClaims(batchId, holder, rowNumbers) {
+      const held = leasesOf(batchId);
+      for (const rowNumber of rowNumbers) if (held.get(rowNumber)?.holder === holder) held.delete(rowNumber);
+    },
+    async expireClaims(at) {
+      const lost: { batchId: string; rowNumber: number; journalId: string }[] = [];
+      db.transaction(() => {
+        for (const [batchId, held] of leases) {
+          const expired = [...held].filter(([, lease]) => lease.until <= at).map(([rowNumber]) => rowNumber);
+          if (expired.length === 0) continue;
+          const pending = new Map(rowsInState(db, batchId, ['pending']).map((row) => [row.rowNumber, row]));
+          for (const rowNumber of expired) {
+            held.delete(rowNumber);
+            const row = pending.get(rowNumber);
+            if (!row?.journalId) continue;
+            writeInitiateOutcome(db, row.journalId, { kind: 'may-exist', cause: 'no-answer', message: LEASE_LOST_MESSAGE, error: null, retryAfterSeconds: null }, at);
+            lost.push({ batchId, rowNumber, journalId: row.journalId });
+          }
+        }
+      })();
+      return lost;
+    },
+  };
+}
+
+function sqliteReconcile(db: JournalDb): ReconcilePort {
+  return {
+    async create(input) {
+      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[] });
+      if (!id) throw new Error('the reconciliation was not saved');
+      return id;
+    },
+    async run(id) {
+      const run = db.prepare(`SELECT id, status, phase, total_rows, file_name FROM reconciliations WHERE id = ? AND status != 'importing'`).get(id) as
+        | { id: string; status: 'running'; phase: 'matching'; total_rows: number; file_name: string }
+        | undefined;
+      if (!run) return null;
+      const { n } = db.prepare(`SELECT COUNT(*) AS n FROM reconciliation_rows WHERE reconciliation_id = ? AND source = 'file' AND category IS NULL`).get(id) as { n: number };
+      return { id: run.id, status: run.status, phase: run.phase, totalRows: run.total_rows, fileName: run.file_name, unchecked: n };
+    },
+    setStatus: async (id, status, at, phase) => setStatus(db, id, status, at, phase),
+    markInterrupted: async (at) => markInterrupted(db, at),
+  };
+}
+
+/** The same selection as the sweeper's own (electron/console/sweeper.ts openEntries). */
+function sqliteSweeper(db: JournalDb): SweeperPort {
+  return {
+    async openEntries(singleSendsBefore, limit) {
+      const rows = db
+        .prepare(
+          `SELECT * FROM entries
+           WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+              OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?))
+           ORDER BY updated_at LIMIT ?`,
+        )
+        .all(singleSendsBefore, limit) as EntryRow[];
+      return rows.map(
+        (row): OpenEntry => ({
+          id: row.id,
+          kind: row.kind,
+          state: row.state as OpenEntry['state'],
+          status: row.status,
+          transactionId: row.transaction_id,
+          externalId: row.external_id,
+          profileId: row.profile_id,
+          batchId: row.batch_id ?? null,
+        }),
+      );
+    },
+  };
+}
+
+/** Team settings of a single desktop: a JSON object in `file`, replaced whole (write then rename). */
+function fileSettings(file: string): TeamSettingsPort {
+  const read = (): Record<string, { value: unknown; at: number }> => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown; at: number }>) : {});
+  return {
+    async get(key) {
+      return read()[key]?.value ?? null;
+    },
+    async set(key, value, at) {
+      const next = { ...read(), [key]: { value, at } };
+      writeFileSync(`${file}.tmp`, JSON.stringify(next), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    },
+  };
+}
+
+export function sqliteStore(db: JournalDb, options: { settingsFile: string }): StoragePort {
+  return {
+    kind: 'sqlite',
+    journal: sqliteJournal(db),
+    batches: sqliteBatches(db),
+    reconcile: sqliteReconcile(db),
+    sweeper: sqliteSweeper(db),
+    settings: fileSettings(options.settingsFile),
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * The storage contract: the same behaviours against both stores, a SQLite journal file and a
+ * PostgreSQL workspace (a throwaway cluster started by the harness), so a behaviour cannot exist
+ * on one store only. Every assertion here holds on both; a store-specific test lives elsewhere.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoragePort } from '../../electron/console/storage/port';
+import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
+import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
+
+let workspaces: TestWorkspaces;
+beforeAll(async () => {
+  workspaces = await startTestWorkspaces();
+}, 60_000);
+afterAll(() => workspaces.stop());
+
+const MAY_EXIST = { kind: 'may-exist', cause: 'no-answer', message: 'timed out', error: null, retryAfterSeconds: null } as const;
+const RETRY_LATER = { kind: 'retry-later', error: { code: 'RATE_LIMITED', message: 'slow down', httpStatus: 429 }, retryAfterSeconds: 1 } as const;
+
+describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
+  let store: StoragePort;
+  beforeAll(async () => {
+    store = await open();
+  });
+
+  describe('journal', () => {
+    it('writes a request pending before it is sent, then the accepted answer; the timeline is newest first', async () => {
+      const request = payoutRequest({ external_id: 'J-1' });
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 1_000 });
+      expect((await store.journal.getEntry(id))?.state).toBe('pending');
+      const tx = serviceTx(request);
+      await store.journal.writeInitiateOutcome(id, { kind: 'accepted', tx, httpStatus: 201, message: null }, 2_000);
+      const entry = await store.journal.getEntry(id);
+      expect(entry).toMatchObject({ state: 'known', status: 'processing', transactionId: tx.transaction_id, externalId: 'J-1', amount: 5000, createdAt: new Date(1_000).toISOString() });
+      expect((await store.journal.getTimeline(id)).map((event) => [event.type, event.at])).toEqual([
+        ['response', new Date(2_000).toISOString()],
+        ['request_sent', new Date(1_000).toISOString()],
+      ]);
+    });
+
+    it('never resends an outcome unknown: only a lookup that finds nothing allows the same external id again', async () => {
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-2' }), currency: 'XAF', at: 1_000 });
+      await store.journal.writeInitiateOutcome(id, MAY_EXIST, 1_100);
+      expect((await store.journal.getEntry(id))?.state).toBe('outcome_unknown');
+      await expect(store.journal.writeResend(id, 1_200)).rejects.toThrow(/outcome_unknown/);
+      expect((await store.journal.recordNotFound(id, 1_300, 'no payout J-2')).state).toBe('outcome_unknown');
+      await store.journal.writeResend(id, 1_400);
+      expect((await store.journal.getEntry(id))?.state).toBe('pending');
+      expect((await store.journal.getTimeline(id)).map((event) => event.type)).toEqual(['request_sent', 'status_seen', 'transport_failure', 'request_sent']);
+    });
+
+    it('records a 429 as not sent (sent again later) and a refusal as final', async () => {
+      const later = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-3' }), currency: 'XAF', at: 1_000 });
+      await store.journal.writeInitiateOutcome(later, RETRY_LATER, 1_100);
+      expect(await store.journal.getEntry(later)).toMatchObject({ state: 'rejected', lastError: { code: 'NOT_SENT' } });
+      await store.journal.writeResend(later, 1_200);
+      const refused = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-4' }), currency: 'XAF', at: 1_000 });
+      await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
+      expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', lastError: { code: 'INVALID_PHONE' } });
+      await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/rejected/);
+    });
+
+    it('records a status seen only when it changed, and says whether it did', async () => {
+      const request = payoutRequest({ external_id: 'J-5' });
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 1_000 });
+      const tx = serviceTx(request);
+      await store.journal.writeInitiateOutcome(id, { kind: 'accepted', tx, httpStatus: 201, message: null }, 1_100);
+      expect((await store.journal.recordObserved(id, tx, { type: 'status_seen' }, 1_200)).changed).toBe(false);
+      const done = await store.journal.recordObserved(id, { ...tx, status: 'completed' }, { type: 'status_seen' }, 1_300);
+      expect(done).toMatchObject({ changed: true, entry: { status: 'completed' } });
+      expect((await store.journal.getTimeline(id)).map((event) => event.status)).toEqual(['completed', 'processing', null]);
+    });
+
+    it('marks entries left pending at start as outcome unknown, and only those', async () => {
+      const fresh = await open();
+      const pending = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'S-1' }), currency: 'XAF', at: 1_000 });
+      const answered = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'S-2' }), currency: 'XAF', at: 1_000 });
+      await fresh.journal.writeInitiateOutcome(answered, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'S-2' })), httpStatus: 201, message: null }, 1_100);
+      expect(await fresh.journal.markStalePending(5_000)).toEqual([pending]);
+      expect((await fresh.journal.getEntry(pending))?.state).toBe('outcome_unknown');
+      expect(await fresh.journal.markStalePending(6_000)).toEqual([]);
+    });
+  });
+
+  describe('History search', () => {
+    let search: StoragePort;
+    const ids: Record<string, string> = {};
+    beforeAll(async () => {
+      search = await open();
+      const people = [
+        { external_id: 'SAL-2026-11-0187', phone_number: '+237690001122', customer: { first_name: 'Éloïse', last_name: 'Tchoupé', email: 'e@example.com' }, amount: 1500 },
+        { external_id: 'SAL-2026-11-0190', phone_number: '+237677000333', customer: { first_name: 'Awa', last_name: 'Ndiaye', email: 'a@example.com' }, amount: 2500 },
+        { external_id: 'RENT-0001', phone_number: '+237650000444', customer: { first_name: 'Jean', last_name: 'Mbarga', email: 'j@example.com' }, amount: 9000 },
+      ];
+      for (const [index, person] of people.entries()) {
+        ids[person.external_id] = await search.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest(person), currency: 'XAF', at: 10_000 + index });
+      }
+    });
+    const found = async (query: Parameters<StoragePort['journal']['search']>[0]) => (await search.journal.search(query, 0, 50)).rows.map((row) => row.externalId);
+
+    it('finds any part of an external id, newest first', async () => {
+      expect(await found({ text: '2026-11-01' })).toEqual(['SAL-2026-11-0190', 'SAL-2026-11-0187']);
+      expect(await found({ text: 'rent' })).toEqual(['RENT-0001']);
+    });
+
+    it('finds a name whatever its case and accents, every word in any column', async () => {
+      expect(await found({ text: 'eloise' })).toEqual(['SAL-2026-11-0187']);
+      expect(await found({ text: 'ndiaye awa' })).toEqual(['SAL-2026-11-0190']);
+      expect(await found({ text: 'ndiaye jean' })).toEqual([]);
+    });
+
+    it('finds a phone number typed with spaces and dashes by its digits', async () => {
+      expect(await found({ text: '690 00-11' })).toEqual(['SAL-2026-11-0187']);
+    });
+
+    it('applies the exact filters and pages with the whole count', async () => {
+      expect(await found({ minAmount: 2000 })).toEqual(['RENT-0001', 'SAL-2026-11-0190']);
+      expect(await found({ externalId: 'RENT-0001', state: 'pending' })).toEqual(['RENT-0001']);
+      const page = await search.journal.search({ kind: 'payout' }, 1, 1);
+      expect({ total: page.total, rows: page.rows.map((row) => row.externalId) }).toEqual({ total: 3, rows: ['SAL-2026-11-0190'] });
+    });
+  });
+
+  describe('batches', () => {
+    it('creates a draft with its rows, counts valid and invalid rows and the exact total', async () => {
+      await store.batches.create({ id: 'bt-1', fileName: 'suppliers.csv', fileHash: 'h1', profile: PROFILE, paymentMethod: null, concurrency: 4, retryOf: null, rows: checkedRows(3, { invalid: true }), at: 1_000 });
+      const summary = await store.batches.summary('bt-1');
+      expect(summary).toMatchObject({ state: 'draft', totalAmount: 6000, counts: { rows: 4, valid: 3, invalid: 1, notSent: 3 } });
+      await store.batches.create({ id: 'bt-1b', fileName: 'suppliers.csv', fileHash: 'h1', profile: PROFILE, paymentMethod: null, concurrency: 4, retryOf: null, rows: checkedRows(1), at: 2_000 });
+      expect((await store.batches.earlierImports('h1', 'bt-1b')).map((earlier) => earlier.batchId)).toEqual(['bt-1']);
+    });
+
+    it('moves a batch only as its state table allows', async () => {
+      await store.batches.create({ id: 'bt-2', fileName: 'f.csv', fileHash: 'h2', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1), at: 1_000 });
+      await expect(store.batches.setState('bt-2', 'done', 1_100)).rejects.toThrow(/draft/);
+      await store.batches.setState('bt-2', 'sending', 1_200, { started: true });
+      expect(await store.batches.summary('bt-2')).toMatchObject({ state: 'sending', startedAt: new Date(1_200).toISOString() });
+      expect(await store.batches.markInterrupted(1_300)).toContain('bt-2');
+      expect((await store.batches.summary('bt-2'))?.state).toBe('interrupted');
+    });
+
+    it('reads a row state from its journal entry: sending, accepted, unknown', async () => {
+      await store.batches.create({ id: 'bt-3', fileName: 'f.csv', fileHash: 'h3', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(3), at: 1_000 });
+      const [first, second] = await store.batches.rowsInState('bt-3', ['not_sent']);
+      const a = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: first!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: first!.rowNumber } });
+      const b = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: second!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: second!.rowNumber } });
+      expect((await store.batches.counts('bt-3')).counts).toMatchObject({ pending: 2, notSent: 1 });
+      await store.journal.writeInitiateOutcome(a, { kind: 'accepted', tx: serviceTx(first!.request!, { status: 'completed' }), httpStatus: 201, message: null }, 1_200);
+      await store.journal.writeInitiateOutcome(b, MAY_EXIST, 1_200);
+      expect((await store.batches.counts('bt-3')).counts).toMatchObject({ accepted: 1, completed: 1, unknown: 1, notSent: 1, pending: 0 });
+      expect((await store.batches.rowsInState('bt-3', ['unknown'])).map((row) => [row.externalId, row.journalId])).toEqual([[second!.externalId, b]]);
+      expect((await store.journal.getEntry(a))?.batch).toEqual({ batchId: 'bt-3', rowNumber: first!.rowNumber });
+    });
+
+    it('writes one entry per batch row, ever: a second one is refused and nothing of it stays', async () => {
+      await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1), at: 1_000 });
+      const [row] = await store.batches.rowsInState('bt-4', ['not_sent']);
+      const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-4', row: row!.rowNumber } });
+      const first = await send();
+      await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_200);
+      await expect(send()).rejects.toThrow(/already has its journal entry/);
+      const entries = (await store.journal.search({ externalId: row!.externalId }, 0, 50)).rows.filter((entry) => entry.batch?.batchId === 'bt-4');
+      expect(entries.map((entry) => entry.id)).toEqual([first]);
+      expect((await store.batches.rowsInState('bt-4', ['not_sent'])).map((r) => r.journalId)).toEqual([first]);
+    });
+  });
+
+  describe('row claims', () => {
+    async function sendingBatch(id: string, rows: number): Promise<void> {
+      await store.batches.create({ id, fileName: 'f.csv', fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(rows), at: 1_000 });
+      await store.batches.setState(id, 'sending', 1_000, { started: true });
+    }
+
+    it('claims nothing unless the batch is sending (a Pause stops every desktop)', async () => {
+      await store.batches.create({ id: 'cl-0', fileName: 'f.csv', fileHash: 'c0', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(2), at: 1_000 });
+      expect((await store.batches.claimRows('cl-0', 'desk-a', 5, 60_000, 1_000)).rows).toEqual([]);
+      await store.batches.setState('cl-0', 'sending', 1_000);
+      await store.batches.setState('cl-0', 'paused', 1_000);
+      expect((await store.batches.claimRows('cl-0', 'desk-a', 5, 60_000, 1_000)).rows).toEqual([]);
+    });
+
+    it('gives each row to one holder while its lease lives, in row order', async () => {
+      await sendingBatch('cl-1', 5);
+      const a = await store.batches.claimRows('cl-1', 'desk-a', 2, 60_000, 1_000);
+      const b = await store.batches.claimRows('cl-1', 'desk-b', 2, 60_000, 1_000);
+      const c = await store.batches.claimRows('cl-1', 'desk-a', 5, 60_000, 1_000);
+      expect([a, b, c].map((claim) => claim.rows.map((row) => row.externalId))).toEqual([['B-1', 'B-2'], ['B-3', 'B-4'], ['B-5']]);
+      expect(await store.batches.renewClaims('cl-1', 'desk-a', 60_000, 2_000)).toBe(3);
+      await store.batches.releaseClaims('cl-1', 'desk-b', [b.rows[0]!.rowNumber]);
+      expect((await store.batches.claimRows('cl-1', 'desk-c', 5, 60_000, 2_000)).rows.map((row) => row.externalId)).toEqual(['B-3']);
+    });
+
+    it('keeps a renewed lease: expiring leases leaves a live holder its rows', async () => {
+      await sendingBatch('cl-3', 2);
+      const claim = await store.batches.claimRows('cl-3', 'desk-a', 2, 60_000, 1_000);
+      const journalId = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: claim.rows[0]!.request!, currency: 'XAF', at: 1_000, batch: { id: 'cl-3', row: claim.rows[0]!.rowNumber } });
+      expect(await store.batches.renewClaims('cl-3', 'desk-a', 60_000, 30_000)).toBe(2);
+      expect((await store.batches.expireClaims(30_000)).filter((lost) => lost.batchId === 'cl-3')).toEqual([]);
+      expect((await store.journal.getEntry(journalId))?.state).toBe('pending');
+      expect((await store.batches.claimRows('cl-3', 'desk-b', 2, 60_000, 30_000)).rows).toEqual([]);
+    });
+
+    it('turns a lost lease on a row in flight into outcome unknown, never into a row to send again', async () => {
+      await sendingBatch('cl-2', 2);
+      // A lease of zero has run out by the next statement: the desk that held it is gone.
+      const claim = await store.batches.claimRows('cl-2', 'desk-dead', 2, 0, 1_000);
+      const [inFlight] = claim.rows;
+      const journalId = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: inFlight!.request!, currency: 'XAF', at: 1_000, batch: { id: 'cl-2', row: inFlight!.rowNumber } });
+      expect(await store.batches.expireClaims(1_000)).toEqual([{ batchId: 'cl-2', rowNumber: inFlight!.rowNumber, journalId }]);
+      expect((await store.journal.getEntry(journalId))?.state).toBe('outcome_unknown');
+      expect((await store.journal.getTimeline(journalId))[0]).toMatchObject({ type: 'transport_failure', outcome: 'unknown' });
+      // The row never sent is free again; the row in flight is for a lookup, not a claim.
+      const next = await store.batches.claimRows('cl-2', 'desk-b', 5, 60_000, 2_000);
+      expect(next.rows.map((row) => row.externalId)).toEqual(['B-2']);
+      expect((await store.batches.rowsInState('cl-2', ['unknown'])).map((row) => row.externalId)).toEqual(['B-1']);
+    });
+  });
+
+  describe('reconcile runs, the sweeper, team settings', () => {
+    it('saves a reconciliation running with its rows unchecked, and moves it only as its table allows', async () => {
+      const rows = [1, 2].map((n) => ({ row: n + 1, externalId: `R-${n}`, kind: 'payout' as const, amount: 100 * n, expectedRaw: 'completed', expected: 'completed' as const, dateRaw: null, dateMs: null, dateEndMs: null }));
+      const id = await store.reconcile.create({ fileName: 'statement.csv', profile: PROFILE, rows, processingMinutes: 30, period: null, currency: 'XAF', at: 1_000 });
+      expect(await store.reconcile.run(id)).toEqual({ id, status: 'running', phase: 'matching', totalRows: 2, fileName: 'statement.csv', unchecked: 2 });
+      expect(await store.reconcile.markInterrupted(2_000)).toBeGreaterThanOrEqual(1);
+      expect((await store.reconcile.run(id))?.status).toBe('interrupted');
+      await expect(store.reconcile.setStatus(id, 'done', 3_000)).rejects.toThrow(/interrupted/);
+      await store.reconcile.setStatus(id, 'running', 3_000, 'verifying');
+      expect(await store.reconcile.run(id)).toMatchObject({ status: 'running', phase: 'verifying' });
+    });
+
+    it('gives the sweeper what is not final yet: known and processing, or unknown with an external id', async () => {
+      const fresh = await open();
+      const request = payoutRequest({ external_id: 'W-1' });
+      const processing = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 1_000 });
+      await fresh.journal.writeInitiateOutcome(processing, { kind: 'accepted', tx: serviceTx(request), httpStatus: 201, message: null }, 1_100);
+      const unknown = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'W-2' }), currency: 'XAF', at: 1_000 });
+      await fresh.journal.writeInitiateOutcome(unknown, MAY_EXIST, 1_200);
+      const completed = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'W-3' }), currency: 'XAF', at: 1_000 });
+      await fresh.journal.writeInitiateOutcome(completed, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'W-3' }), { status: 'completed' }), httpStatus: 201, message: null }, 1_300);
+      expect((await fresh.sweeper.openEntries(5_000, 100)).map((entry) => [entry.externalId, entry.state])).toEqual([
+        ['W-1', 'known'],
+        ['W-2', 'outcome_unknown'],
+      ]);
+      // A single send made after the sweeper started is the user's to look up, not the sweeper's.
+      expect((await fresh.sweeper.openEntries(1_000, 100)).map((entry) => entry.externalId)).toEqual(['W-1']);
+    });
+
+    it('keeps team settings as JSON values, the last write winning', async () => {
+      expect(await store.settings.get('batch.maxConcurrency')).toBeNull();
+      await store.settings.set('batch.maxConcurrency', 8, 1_000);
+      await store.settings.set('batch.maxConcurrency', 6, 2_000);
+      await store.settings.set('followUp', { minutes: 5, enabled: true }, 2_000);
+      expect(await store.settings.get('batch.maxConcurrency')).toBe(6);
+      expect(await store.settings.get('followUp')).toEqual({ minutes: 5, enabled: true });
+    });
+  });
+});
