@@ -99,7 +99,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         ...(options.engine?.rateLimit ? { rateLimit: options.engine.rateLimit } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
-      sandbox = sandboxControlFrom(engine);
+      sandbox = sandboxControlFrom(engine, { nativeBinding: options.betterSqliteNativeBinding });
     } catch (error) {
       logger.error('the local sandbox engine did not start', { error: error instanceof Error ? error.message : 'unknown' });
       await engine?.stop().catch(() => undefined);

@@ -222,7 +222,7 @@ export interface RehearsalSummary {
   rejected: number;
   /** Rows that would not complete (rejected, or failed/cancelled on the local engine). */
   wouldFail: number;
-  /** How the local sandbox wallet was handled (funded then restored). */
+  /** The local sandbox wallet is as it was (the rehearsal runs on a throwaway copy of the sandbox). */
   walletRestored: boolean;
 }
 
