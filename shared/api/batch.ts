@@ -222,8 +222,6 @@ export interface RehearsalSummary {
   rejected: number;
   /** Rows that would not complete (rejected, or failed/cancelled on the local engine). */
   wouldFail: number;
-  /** The local sandbox wallet is as it was (the rehearsal runs on a throwaway copy of the sandbox). */
-  walletRestored: boolean;
 }
 
 export interface BatchPreview {

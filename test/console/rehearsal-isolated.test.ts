@@ -59,7 +59,7 @@ describe('a rehearsal of 58 rows', () => {
     const before = sandboxState();
 
     const summary = expectOk(await runtime.handlers['batches:rehearse']({ batchId: batch.id }));
-    expect(summary).toMatchObject({ rows: 58, accepted: 58, rejected: 0, walletRestored: true });
+    expect(summary).toMatchObject({ rows: 58, accepted: 58, rejected: 0 });
     expect(sandboxState()).toEqual(before);
 
     // Outcomes by phone (the ten sandbox numbers), then the scenarios by phone and by external id.

@@ -44,7 +44,6 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
   const rows = loadRows(deps.journal, batchId).filter((row) => row.request !== null);
   const onLocalSandbox = getSummary(deps.journal, batchId)?.profileId === LOCAL_SANDBOX_ID;
   const total = rows.reduce((sum, row) => sum + row.request!.amount + sandbox.feeFor('payout', 'sandbox', row.request!.amount, row.request!.payment_method), 0);
-  const userWallet = sandbox.walletBalance('sandbox').balance;
   const copy = await sandbox.rehearsalCopy(onLocalSandbox ? {} : { walletBalance: total });
   const client = clientOfCopy(context, copy);
   const results = new Map<number, RehearsalRowResult>();
@@ -109,7 +108,6 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
     accepted: counts.accepted,
     rejected: counts.rejected,
     wouldFail: counts.wouldFail,
-    walletRestored: sandbox.walletBalance('sandbox').balance === userWallet,
   };
   saveRehearsal(deps.journal, batchId, summary, results, deps.clock.now());
   progress(true);
