@@ -142,7 +142,7 @@ export default {
   },
   rehearsal: {
     heading: 'Rehearsal on the local sandbox',
-    intro: 'Runs the same rows against the local sandbox engine (test money, nothing leaves any real wallet) to show which rows would fail.',
+    intro: 'Runs the same rows on a throwaway copy of the local sandbox (its fees, wallet balance and test numbers; test money) to show which rows would fail. Your sandbox, its rate limit and its webhooks are left alone.',
     run: 'Rehearse',
     running: 'Rehearsing: {{done}} of {{total}}',
     again: 'Rehearse again',

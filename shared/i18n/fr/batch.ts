@@ -143,7 +143,7 @@ export default {
   },
   rehearsal: {
     heading: 'Répétition sur le bac à sable local',
-    intro: 'Exécute les mêmes lignes sur le moteur bac à sable local (argent fictif, rien ne quitte un vrai portefeuille) pour montrer quelles lignes échoueraient.',
+    intro: 'Exécute les mêmes lignes sur une copie jetable du bac à sable local (ses frais, son solde et ses numéros de test ; argent fictif) pour montrer quelles lignes échoueraient. Votre bac à sable, sa limite de débit et ses webhooks restent intacts.',
     run: 'Répéter',
     running: 'Répétition : {{done}} sur {{total}}',
     again: 'Répéter à nouveau',
