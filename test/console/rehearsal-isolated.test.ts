@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineInternals } from '../../packages/sandbox/src/internals';
-import { expectOk, startRuntime } from './helpers';
-import { BATCH_HEADER, OUTCOME_PHONES, withRows } from './batch-helpers';
+import { expectFail, expectOk, startRuntime } from './helpers';
+import { BATCH_HEADER, OUTCOME_PHONES, batchReaches, withRows } from './batch-helpers';
 import { clientFor } from '../engine/helpers';
 import { DEFAULT_SEED_INPUT, parseSeed, startEngine } from '../../packages/sandbox/src/engine';
 import { sandboxControlFrom } from '../../electron/console/sandbox-engine';
@@ -90,6 +90,28 @@ describe('a rehearsal of 58 rows', () => {
     expect(summary).toMatchObject({ rows: 8, accepted: 3, rejected: 5, wouldFail: 5 });
     const rows = (await withRows(runtime.handlers, batch.id)).rows;
     expect(rows.filter((row) => row.rehearsal?.code === 'INSUFFICIENT_FUNDS')).toHaveLength(5);
+  });
+});
+
+describe('sending while a rehearsal runs', () => {
+  it('refuses batches:start until the rehearsal has finished, keeping the confirmation for then; a second rehearsal meanwhile too', async () => {
+    // A console of its own, without a rate limit: this test sends its batch for real.
+    const own = await startRuntime({ engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
+    try {
+      const lines = Array.from({ length: 30 }, (_, i) => `+237670000010,${100 + i},Wait${i},Rehearsal,w${i}@example.com,Wait ${i},WAIT-${i + 1}`);
+      const { batch } = expectOk(await own.handlers['batches:import']({ fileName: 'wait.csv', text: fileOf(lines), paymentMethod: 'momo_cm' }));
+      const { confirmationToken } = expectOk(await own.handlers['batches:prepare']({ batchId: batch.id }));
+      // The rehearsal is marked running before its first await: no moment to race.
+      const rehearsal = own.handlers['batches:rehearse']({ batchId: batch.id });
+      expectFail(await own.handlers['batches:start']({ batchId: batch.id, confirmationToken }), 'CONFLICT');
+      expectFail(await own.handlers['batches:rehearse']({ batchId: batch.id }), 'CONFLICT');
+      expect(expectOk(await rehearsal)).toMatchObject({ rows: 30, wouldFail: 0 });
+      const done = batchReaches(own, batch.id, ['done', 'interrupted']);
+      expectOk(await own.handlers['batches:start']({ batchId: batch.id, confirmationToken }));
+      expect((await done).state).toBe('done');
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -16,7 +16,8 @@ import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
 import type { FailedCode, TransactionStatus } from '../../../shared/contract';
 import type { ConsoleClient, SandboxCopy } from '../deps';
-import type { Context } from '../handlers/context';
+import { HandlerFailure, type Context } from '../handlers/context';
+import type { JournalDb } from '../journal/entries';
 import { classifyInitiate } from '../outcome';
 import { LOCAL_SANDBOX_ID } from '../settings';
 import { getSummary, loadRows, saveRehearsal } from './store';
@@ -38,7 +39,28 @@ function clientOfCopy(context: Context, copy: SandboxCopy): ConsoleClient {
   );
 }
 
+/** The batches being rehearsed, per journal: sending one waits for its rehearsal (batches:start). */
+const rehearsing = new WeakMap<JournalDb, Set<string>>();
+
+export function isRehearsing(db: JournalDb, batchId: string): boolean {
+  return rehearsing.get(db)?.has(batchId) ?? false;
+}
+
 export async function rehearseBatch(context: Context, batchId: string): Promise<RehearsalSummary> {
+  const { deps } = context;
+  // Marked before the first await: a Send right after the Rehearse click finds it running.
+  const running = rehearsing.get(deps.journal) ?? new Set<string>();
+  rehearsing.set(deps.journal, running);
+  if (running.has(batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed already: wait for that rehearsal to finish.');
+  running.add(batchId);
+  try {
+    return await rehearseOnCopy(context, batchId);
+  } finally {
+    running.delete(batchId);
+  }
+}
+
+async function rehearseOnCopy(context: Context, batchId: string): Promise<RehearsalSummary> {
   const { deps } = context;
   const sandbox = context.requireEngine();
   const rows = loadRows(deps.journal, batchId).filter((row) => row.request !== null);
