@@ -108,7 +108,17 @@ export interface SandboxControl {
    * and one that would wait (no answer, needs Verify) gets its outcome-table result immediately.
    */
   finishNow(transactionId: string, phoneNumber: string): { status: string; failedCode: string | null } | null;
+  /**
+   * A throwaway copy of this sandbox for a batch rehearsal (issue 23 item 4): its own engine in
+   * memory on a loopback port, with this sandbox's fees, scenarios and sandbox wallet balance
+   * (`walletBalance` replaces the balance); no rate limit, no webhook URL, no request inspector.
+   * Nothing done there reaches this sandbox; `stop` it when done.
+   */
+  rehearsalCopy(options?: { walletBalance?: number }): Promise<SandboxCopy>;
 }
+
+/** A throwaway engine (SandboxControl.rehearsalCopy). */
+export type SandboxCopy = SandboxControl & { stop(): Promise<void> };
 
 
 export type { Logger };

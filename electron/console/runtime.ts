@@ -104,7 +104,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         ...(options.engine?.wallMicros ? { wallMicros: options.engine.wallMicros } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
-      sandbox = sandboxControlFrom(engine);
+      sandbox = sandboxControlFrom(engine, { nativeBinding: options.betterSqliteNativeBinding });
     } catch (error) {
       logger.error('the local sandbox engine did not start', { error: error instanceof Error ? error.message : 'unknown' });
       await engine?.stop().catch(() => undefined);

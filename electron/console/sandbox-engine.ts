@@ -4,9 +4,9 @@
  */
 import type { Environment } from '../../shared/contract';
 import type { SandboxKeys, WebhookDelivery } from '../../shared/api';
-import { ControlError, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '@paydesk/sandbox';
-import { isFinalStatus, sandboxOutcomeFor } from '../../shared/contract';
-import type { SandboxControl } from './deps';
+import { ControlError, parseSeed, startEngine, type EngineHandle, type SeededApplication, type WebhookDeliverySummary } from '@paydesk/sandbox';
+import { isFinalStatus, sandboxOutcomeFor, type Scenario, type ScenarioInput } from '../../shared/contract';
+import type { SandboxControl, SandboxCopy } from './deps';
 import { HandlerFailure } from './handlers/context';
 
 function toDelivery(delivery: WebhookDeliverySummary, currentUrl: string | null): WebhookDelivery {
@@ -50,7 +50,22 @@ function controlInputError<T>(run: () => T): T {
   }
 }
 
-export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { appId: string } {
+/** A scenario as the seed (or `POST /_sandbox/scenarios`) takes it: what it steers, how, and the uses it has left. */
+function scenarioInputOf(scenario: Scenario): ScenarioInput {
+  return {
+    ...(scenario.match.field === 'phone_number' ? { phone_number: scenario.match.value } : { external_id: scenario.match.value }),
+    ...(scenario.kind ? { kind: scenario.kind } : {}),
+    status: scenario.status,
+    ...(scenario.failed_code ? { failed_code: scenario.failed_code } : {}),
+    ...(scenario.processing_seconds !== null ? { processing_seconds: scenario.processing_seconds } : {}),
+    notify: scenario.notify,
+    webhooks: scenario.webhooks,
+    ...(scenario.webhook_delay_seconds !== null ? { webhook_delay_seconds: scenario.webhook_delay_seconds } : {}),
+    ...(scenario.uses_left !== null ? { uses: scenario.uses_left } : {}),
+  };
+}
+
+export function sandboxControlFrom(handle: EngineHandle, options: { nativeBinding?: string } = {}): SandboxControl & { appId: string } {
   const appId = pickApplication(handle.api.applications()).id;
   const application = () => handle.api.applications().find((app) => app.id === appId) ?? pickApplication(handle.api.applications());
 
@@ -132,6 +147,32 @@ export function sandboxControlFrom(handle: EngineHandle): SandboxControl & { app
       if (!handle.control.scenarios.remove(scenarioId)) throw new HandlerFailure('NOT_FOUND', `The local sandbox has no scenario ${scenarioId}.`);
     },
     recording: (query) => handle.inspector.recording({ ...query, appId }),
+    async rehearsalCopy(copyOptions = {}): Promise<SandboxCopy> {
+      const app = application();
+      const seed = parseSeed(
+        {
+          applications: [
+            {
+              id: app.id,
+              ref: app.ref,
+              name: app.name,
+              status: app.status,
+              currency: app.currency,
+              // No webhook URL: a rehearsal posts nothing to the developer's receiver.
+              webhookUrl: null,
+              keys: app.keys.map(({ environment, type, publicKey, secretKey, active }) => ({ environment, type, publicKey, secretKey, active })),
+              wallets: { sandbox: copyOptions.walletBalance ?? handle.control.walletBalance(appId, 'sandbox'), live: 0 },
+            },
+          ],
+          fees: handle.api.feeSchedule(),
+          scenarios: handle.control.scenarios.list().map(scenarioInputOf),
+        },
+        'the rehearsal copy of the local sandbox',
+      );
+      // In memory, no rate limit (0), no inspector: the user's sandbox sees none of it.
+      const copy = await startEngine({ host: '127.0.0.1', port: 0, db: ':memory:', settleMs: 0, rateLimit: { perKeyPerMinute: 0 }, inspectorSize: 0, seed, nativeBinding: options.nativeBinding });
+      return Object.assign(sandboxControlFrom(copy, options), { stop: () => copy.stop() });
+    },
   };
   return control;
 }

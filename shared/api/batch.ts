@@ -222,8 +222,6 @@ export interface RehearsalSummary {
   rejected: number;
   /** Rows that would not complete (rejected, or failed/cancelled on the local engine). */
   wouldFail: number;
-  /** How the local sandbox wallet was handled (funded then restored). */
-  walletRestored: boolean;
 }
 
 export interface BatchPreview {

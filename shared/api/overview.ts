@@ -35,9 +35,12 @@ export const overviewInputSchema = z
   });
 export type OverviewInput = z.infer<typeof overviewInputSchema>;
 
-/** A transaction's status on the Overview; entries the service never confirmed show their journal state. */
-export type OverviewStatus = TransactionStatus | Exclude<JournalState, 'known'>;
-export const OVERVIEW_STATUSES: readonly OverviewStatus[] = ['completed', 'failed', 'cancelled', 'processing', 'initiated', 'pending', 'outcome_unknown', 'rejected'];
+/**
+ * A transaction's status, or the console's state of an entry that may have created one (in flight,
+ * outcome unknown). A refused or never-sent attempt created nothing: the Overview does not count it.
+ */
+export type OverviewStatus = TransactionStatus | Exclude<JournalState, 'known' | 'rejected'>;
+export const OVERVIEW_STATUSES: readonly OverviewStatus[] = ['completed', 'failed', 'cancelled', 'processing', 'initiated', 'pending', 'outcome_unknown'];
 
 /** Money of one currency, an integer in the smallest unit. */
 export interface CurrencyAmount {

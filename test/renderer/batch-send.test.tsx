@@ -76,6 +76,38 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
   });
 
+  it('waits for a rehearsal still running before Send, then shows its result (issue 23 item 4)', async () => {
+    const { api, user } = await openDraft();
+    const rehearse = api.handlers['batches:rehearse']!;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    api.handlers['batches:rehearse'] = async (input) => {
+      await released;
+      return rehearse(input);
+    };
+    await user.click(screen.getByRole('button', { name: 'Rehearse' }));
+    act(() => api.emit('batch:progress', progress({ mode: 'rehearsal', state: 'draft', sent: 1, remaining: 2 })));
+    await user.click(screen.getByRole('button', { name: 'Review and send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm batch' });
+    expect(await within(dialog).findByText('Running: 1 of 3 rows. Sending waits for it to finish.')).toBeTruthy();
+    const waiting = await within(dialog).findByRole('button', { name: /Waiting for the rehearsal/ });
+    expect(waiting).toHaveProperty('disabled', true);
+    await user.click(waiting);
+    expect(api.callsOf('batches:start')).toEqual([]);
+    await act(async () => release());
+    expect(await within(dialog).findByText('2 of 3 rows would fail')).toBeTruthy();
+    const send = await within(dialog).findByRole('button', { name: 'Send 3 payouts' });
+    expect(send).toHaveProperty('disabled', false);
+  });
+
+  it('says the rehearsal was skipped when none was run', async () => {
+    const { user } = await openDraft();
+    await user.click(screen.getByRole('button', { name: 'Review and send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm batch' });
+    expect(within(dialog).getByText('Skipped: the rows were not rehearsed')).toBeTruthy();
+    expect(await within(dialog).findByRole('button', { name: 'Send 3 payouts' })).toHaveProperty('disabled', false);
+  });
+
   it('on a live profile needs the total typed before main issues the token', async () => {
     const live = profile({ id: 'acme', name: 'Acme live', environment: 'live', builtIn: false });
     const { api, user } = await openDraft({ environment: 'live', profileName: 'Acme live' }, [live]);

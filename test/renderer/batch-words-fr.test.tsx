@@ -65,7 +65,7 @@ describe('batch rows in French', () => {
         concurrency: 4, totalAmount: 5000, counts: countsOf([cancelled]), fileHash: 'h', retryOf: null, createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z', startedAt: null, finishedAt: null,
       },
       importedBefore: [],
-      rehearsal: { at: '2026-11-21T10:00:00.000Z', rows: 1, accepted: 1, rejected: 0, wouldFail: 1, walletRestored: true },
+      rehearsal: { at: '2026-11-21T10:00:00.000Z', rows: 1, accepted: 1, rejected: 0, wouldFail: 1 },
     };
     render(
       <StoresContext.Provider value={stores}>

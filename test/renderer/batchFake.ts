@@ -148,7 +148,7 @@ export function createBatchBackend(options: { balance?: number | null; environme
         return { ...r, rehearsal: { state: 'accepted' as const, status: outcome.finalStatus, failedCode: outcome.failedCode, code: null, message: null, wouldFail } };
       });
       const detail = touch(input.batchId, {}, rows);
-      const summary = { at: '2026-11-23T09:30:00.000Z', rows: rows.length, accepted: rows.length, rejected: 0, wouldFail: rows.filter((r) => r.rehearsal.wouldFail).length, walletRestored: true };
+      const summary = { at: '2026-11-23T09:30:00.000Z', rows: rows.length, accepted: rows.length, rejected: 0, wouldFail: rows.filter((r) => r.rehearsal.wouldFail).length };
       batches.set(input.batchId, { ...detail, rehearsal: summary });
       return ok(summary);
     },

@@ -28,6 +28,17 @@ describe('Transaction timeline', () => {
     expect(screen.getByText('A-17')).toBeTruthy();
   });
 
+  it('reads "Not sent" for a request refused before anything was created (a 429), and "Rejected" for a refusal (issue 23 item 3)', async () => {
+    const notSent = { code: 'NOT_SENT', message: 'Too many requests', httpStatus: 429 };
+    const api = createFakeApi({ 'transactions:get': () => ok(detail({ state: 'rejected', status: null, transactionId: null, lastError: notSent })) });
+    await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    expect(await screen.findByRole('status', { name: 'Status: Not sent' })).toBeTruthy();
+    cleanup();
+    const refused = createFakeApi({ 'transactions:get': () => ok(detail({ state: 'rejected', status: null, transactionId: null, lastError: { code: 'INVALID_PHONE', message: 'bad', httpStatus: 400 } })) });
+    await renderApp(refused, { screen: 'timeline', journalId: 'j1' });
+    expect(await screen.findByRole('status', { name: 'Status: Rejected' })).toBeTruthy();
+  });
+
   it('lists the events newest first', async () => {
     const api = createFakeApi({ 'transactions:get': () => ok(detail()) });
     await renderApp(api, { screen: 'timeline', journalId: 'j1' });

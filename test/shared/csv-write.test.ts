@@ -29,9 +29,9 @@ describe('csvCell', () => {
     expect(unguardCell(guardFormula(value))).toBe(value);
   });
 
-  it('guards a value whose formula follows a line break inside it only at the cell start', () => {
-    // The spreadsheet reads the whole cell as one value: text first is text.
-    expect(guardFormula('open\n=1+1')).toBe('open\n=1+1');
+  it('guards a formula after a line break inside a value too (a reader on the wrong separator may break the row there)', () => {
+    expect(guardFormula('open\n=1+1')).toBe("open\n'=1+1");
+    expect(unguardCell("open\n'=1+1")).toBe('open\n=1+1');
   });
 
   it('keeps a phone number whole, guarded as text: +237… reads back as written', () => {
@@ -39,9 +39,9 @@ describe('csvCell', () => {
     expect(unguardCell("'+237650000001")).toBe('+237650000001');
   });
 
-  it('quotes a cell holding the other separator, so a French Excel splitting on ; cannot make a formula of it', () => {
+  it('guards a formula after the other separator, so a French Excel splitting on ; cannot make a formula of it', () => {
     const csv = writeCsv(['a', 'b'], [['sep;=2+5;x', 'ok']], { delimiter: ',', bom: false });
-    expect(csv).toBe('"a","b"\r\n"sep;=2+5;x","ok"\r\n');
+    expect(csv).toBe(`"a","b"\r\n"sep;'=2+5;x","ok"\r\n`);
     // Read as a French Excel would (split on ;): the pieces stay inside one quoted field.
     const asFrench = Papa.parse<string[]>(csv, { delimiter: ';', skipEmptyLines: true }).data[1]!;
     expect(asFrench.some((cell) => cell.startsWith('=2+5'))).toBe(false);
@@ -82,7 +82,7 @@ describe('the batch files guard a formula with a line break inside', () => {
     expect(first![firstName]).toBe(`'${EVIL}`);
     expect(second![firstName]).toBe(`'${EVIL}`);
     expect(first![header!.indexOf(language === 'fr' ? 'telephone' : 'phone_number')]).toBe("'+237650000001");
-    expect(csv).toContain('"sep;=2+5;x"');
+    expect(csv).toContain(`"sep;'=2+5;x"`);
     // Every cell is quoted: each line starts with a quote.
     expect(csv.slice(1).split('\r\n').filter(Boolean).every((line) => line.startsWith('"'))).toBe(true);
   });
@@ -92,7 +92,7 @@ describe('the batch files guard a formula with a line break inside', () => {
     expect(rows).toBe(1);
     const [header, only] = cellsOf(csv, ',');
     expect(only![header!.indexOf('first_name')]).toBe(`'${EVIL}`);
-    expect(csv).toContain('"sep;=2+5;x"');
+    expect(csv).toContain(`"sep;'=2+5;x"`);
     expect(rowsOf(csv)[0]!.values).toMatchObject({ first_name: EVIL, description: 'sep;=2+5;x', phone_number: '+237650000001', amount: 'oops' });
   });
 });

@@ -1,35 +1,74 @@
 /**
- * Rehearsing a batch on the local sandbox engine, whatever the batch's profile: the same rows go
- * to the in-process engine (never to the profile's service) with distinct external ids
- * (`rh<run>-<batch id>-<row>`), each is brought to its final status at once, and the sandbox
- * wallet is funded with the batch's total before and set back to its earlier balance after, so a
- * rehearsal leaves the wallet as it found it (two ledger entries say so).
+ * Rehearsing a batch on a throwaway copy of the local sandbox (issue 23 item 4), whatever the
+ * batch's profile: the same rows, with their own external ids (so scenarios by external id steer
+ * them as they would the real send), go over HTTP to an engine of their own, in memory, with the
+ * local sandbox's fees, scenarios and outcomes by phone, no rate limit and no webhook URL
+ * (SandboxControl.rehearsalCopy). Each row is brought to its final status at once. The user's
+ * sandbox sees nothing: no request against its rate limit or in its inspector, no webhook, no
+ * ledger line, no transaction.
+ *
+ * The copy's wallet: for a batch on the local sandbox, that sandbox's balance, so a batch the
+ * wallet cannot cover shows INSUFFICIENT_FUNDS on the rows the real send would meet it on; on
+ * another profile (whose balance the preview reads from its own service), the batch's total, so
+ * the rehearsal shows what the rows themselves would meet.
  */
 import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
 import type { FailedCode, TransactionStatus } from '../../../shared/contract';
-import type { Context } from '../handlers/context';
+import type { ConsoleClient, SandboxCopy } from '../deps';
+import { HandlerFailure, type Context } from '../handlers/context';
+import type { JournalDb } from '../journal/entries';
 import { classifyInitiate } from '../outcome';
 import { LOCAL_SANDBOX_ID } from '../settings';
-import { loadRows, saveRehearsal } from './store';
+import { getSummary, loadRows, saveRehearsal } from './store';
 
 const CONCURRENCY = 4;
 const PROGRESS_INTERVAL_MS = 100;
 
+/** A client of the copy, signing with the copy's own sandbox keys. */
+function clientOfCopy(context: Context, copy: SandboxCopy): ConsoleClient {
+  const keys = copy.keys().filter((key) => key.environment === 'sandbox');
+  const publicKey = (type: 'payment' | 'payout') => keys.find((key) => key.type === type)?.publicKey ?? '';
+  return context.deps.clientFactory(
+    { baseUrl: copy.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: publicKey('payment'), payoutPublicKey: publicKey('payout') },
+    async (wanted) => {
+      const key = keys.find((candidate) => candidate.publicKey === wanted);
+      if (!key) throw new Error(`the rehearsal engine has no key ${wanted}`);
+      return key.secretKey;
+    },
+  );
+}
+
+/** The batches being rehearsed, per journal: sending one waits for its rehearsal (batches:start). */
+const rehearsing = new WeakMap<JournalDb, Set<string>>();
+
+export function isRehearsing(db: JournalDb, batchId: string): boolean {
+  return rehearsing.get(db)?.has(batchId) ?? false;
+}
+
 export async function rehearseBatch(context: Context, batchId: string): Promise<RehearsalSummary> {
   const { deps } = context;
-  const engine = context.requireEngine();
-  const finishNow = engine.finishNow.bind(engine);
-  const sandbox = context.resolveProfile(LOCAL_SANDBOX_ID);
-  const client = context.clientFor(sandbox);
-  const rows = loadRows(deps.journal, batchId).filter((row) => row.request !== null);
-  const run = deps.clock.now().toString(36);
-  const results = new Map<number, RehearsalRowResult>();
+  // Marked before the first await: a Send right after the Rehearse click finds it running.
+  const running = rehearsing.get(deps.journal) ?? new Set<string>();
+  rehearsing.set(deps.journal, running);
+  if (running.has(batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed already: wait for that rehearsal to finish.');
+  running.add(batchId);
+  try {
+    return await rehearseOnCopy(context, batchId);
+  } finally {
+    running.delete(batchId);
+  }
+}
 
-  const feeOf = (amount: number, method: string) => engine.feeFor('payout', 'sandbox', amount, method);
-  const float = rows.reduce((sum, row) => sum + row.request!.amount + feeOf(row.request!.amount, row.request!.payment_method), 0);
-  const before = engine.walletBalance('sandbox').balance;
-  if (float > 0) engine.topUp('sandbox', float, `rehearsal of batch ${batchId}: float`);
+async function rehearseOnCopy(context: Context, batchId: string): Promise<RehearsalSummary> {
+  const { deps } = context;
+  const sandbox = context.requireEngine();
+  const rows = loadRows(deps.journal, batchId).filter((row) => row.request !== null);
+  const onLocalSandbox = getSummary(deps.journal, batchId)?.profileId === LOCAL_SANDBOX_ID;
+  const total = rows.reduce((sum, row) => sum + row.request!.amount + sandbox.feeFor('payout', 'sandbox', row.request!.amount, row.request!.payment_method), 0);
+  const copy = await sandbox.rehearsalCopy(onLocalSandbox ? {} : { walletBalance: total });
+  const client = clientOfCopy(context, copy);
+  const results = new Map<number, RehearsalRowResult>();
 
   let lastEmit = 0;
   const counts = { accepted: 0, rejected: 0, unknown: 0, wouldFail: 0 };
@@ -55,48 +94,35 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
     });
   }
 
-  let notBefore = 0;
   async function rehearseRow(index: number): Promise<void> {
     const row = rows[index]!;
-    const request = { ...row.request!, external_id: `rh${run}-${batchId}-${row.rowNumber}` };
-    for (;;) {
-      const wait = notBefore - deps.clock.now();
-      if (wait > 0) {
-        await deps.clock.sleep(wait, deps.signal);
-        continue;
-      }
-      const answer = classifyInitiate(await client.initiatePayout(request));
-      let outcome: RehearsalRowResult;
-      if (answer.kind === 'accepted') {
-        const final = finishNow(answer.tx.transaction_id, request.phone_number);
-        const status = (final?.status ?? answer.tx.status) as TransactionStatus;
-        outcome = { state: 'accepted', status, failedCode: (final?.failedCode ?? null) as FailedCode | null, code: null, message: null, wouldFail: status !== 'completed' };
-        counts.accepted += 1;
-      } else if (answer.kind === 'retry-later' || (answer.kind === 'may-exist' && answer.retryAfterSeconds !== null)) {
-        // The local engine asked to wait; its rehearsal ids are its own, so sending again is safe here.
-        notBefore = Math.max(notBefore, deps.clock.now() + (answer.retryAfterSeconds ?? 1) * 1000);
-        continue;
-      } else if (answer.kind === 'refused') {
-        outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };
-        counts.rejected += 1;
-      } else {
-        outcome = { state: 'unknown', status: null, failedCode: null, code: answer.kind === 'not-sent' ? 'NOT_SENT' : (answer.error?.code ?? 'BAD_RESPONSE'), message: answer.message, wouldFail: true };
-        counts.unknown += 1;
-      }
-      if (outcome.wouldFail) counts.wouldFail += 1;
-      results.set(row.rowNumber, outcome);
-      progress(false);
-      return;
+    const answer = classifyInitiate(await client.initiatePayout(row.request!));
+    let outcome: RehearsalRowResult;
+    if (answer.kind === 'accepted') {
+      const final = copy.finishNow(answer.tx.transaction_id, row.request!.phone_number);
+      const status = (final?.status ?? answer.tx.status) as TransactionStatus;
+      outcome = { state: 'accepted', status, failedCode: (final?.failedCode ?? null) as FailedCode | null, code: null, message: null, wouldFail: status !== 'completed' };
+      counts.accepted += 1;
+    } else if (answer.kind === 'refused') {
+      outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };
+      counts.rejected += 1;
+    } else {
+      // The copy has no rate limit: a 429 here, like a transport failure, is the copy's own trouble.
+      const code = answer.kind === 'not-sent' ? 'NOT_SENT' : answer.kind === 'retry-later' ? answer.error.code : (answer.error?.code ?? 'BAD_RESPONSE');
+      outcome = { state: 'unknown', status: null, failedCode: null, code, message: answer.kind === 'retry-later' ? answer.error.message : answer.message, wouldFail: true };
+      counts.unknown += 1;
     }
+    if (outcome.wouldFail) counts.wouldFail += 1;
+    results.set(row.rowNumber, outcome);
+    progress(false);
   }
 
   try {
     const limit = pLimit(CONCURRENCY);
     await Promise.all(rows.map((_, index) => limit(() => rehearseRow(index))));
   } finally {
-    // Put the wallet back where it was, whatever happened above.
-    const after = engine.walletBalance('sandbox').balance;
-    if (after !== before) engine.topUp('sandbox', before - after, `rehearsal of batch ${batchId}: wallet restored`);
+    await Promise.resolve(client.close()).catch(() => undefined);
+    await copy.stop();
   }
   const summary: RehearsalSummary = {
     at: new Date(deps.clock.now()).toISOString(),
@@ -104,7 +130,6 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
     accepted: counts.accepted,
     rejected: counts.rejected,
     wouldFail: counts.wouldFail,
-    walletRestored: engine.walletBalance('sandbox').balance === before,
   };
   saveRehearsal(deps.journal, batchId, summary, results, deps.clock.now());
   progress(true);

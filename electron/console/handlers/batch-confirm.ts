@@ -5,7 +5,7 @@
  */
 import type { BatchConfirmation, BatchPreview, BatchSummary, RehearsalSummary } from '../../../shared/api';
 import { balanceSchema } from '../../../shared/contract';
-import { rehearseBatch } from '../batch/rehearsal';
+import { isRehearsing, rehearseBatch } from '../batch/rehearsal';
 import type { BatchRunner } from '../batch/runner';
 import { earlierImports, loadRows, setState } from '../batch/store';
 import { canonicalJson } from '../confirmations';
@@ -148,6 +148,8 @@ export function startBatch(
 ): BatchSummary {
   const { batchId, concurrency } = input;
   const found = summaryOf(db, batchId);
+  // Before the token is used up: Send waits for a rehearsal still running, then works with the same token.
+  if (isRehearsing(db, batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed: wait for the rehearsal to finish, then send.');
   const batchHash = hashOf(db, batchId, found.profileId, found.environment);
   // Used up before anything else, synchronously: a double submit finds it gone.
   const consumed = confirmations.consume(input.confirmationToken, `batch:${batchId}:${batchHash}`);

@@ -132,6 +132,11 @@ interface RequestInput {
 export function writeRequest(db: JournalDb, input: RequestInput): string {
   const { request } = input;
   return db.transaction(() => {
+    const earlier = request.external_id ? attemptThatCreatedNothing(db, input, request.external_id) : null;
+    if (earlier) {
+      continueAttempt(db, earlier, input);
+      return earlier.id;
+    }
     const inserted = insertEntry(db, {
       profile: input.profile,
       kind: input.kind,
@@ -155,6 +160,50 @@ export function writeRequest(db: JournalDb, input: RequestInput): string {
     addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
     return inserted.id;
   })();
+}
+
+/** The latest entry of this payout (profile, environment, kind, external id), by its index. */
+export const LATEST_BY_EXTERNAL_ID = `SELECT * FROM entries INDEXED BY entries_by_external_id
+  WHERE external_id = ? AND kind = ? AND profile_id = ? AND environment = ?
+  ORDER BY created_at DESC, seq DESC LIMIT 1`;
+
+/**
+ * The entry of an earlier attempt with this external id that created nothing at the service (a
+ * 429 or a request that never left: `not_sent`; looked up and not found: `not_found`). The
+ * external id is the payout's identity: a new attempt continues that entry, so History keeps one
+ * entry per payout with every attempt in its timeline, never a refused attempt of its own.
+ */
+function attemptThatCreatedNothing(db: JournalDb, input: RequestInput, externalId: string): EntryRow | null {
+  const row = db.prepare(LATEST_BY_EXTERNAL_ID).get(externalId, input.kind, input.profile.id, input.profile.environment) as EntryRow | undefined;
+  if (!row) return null;
+  const phase = phaseOf(row);
+  return phase === 'not_sent' || phase === 'not_found' ? row : null;
+}
+
+/** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
+function continueAttempt(db: JournalDb, row: EntryRow, input: RequestInput): void {
+  const { request } = input;
+  moveEntry(db, row, 'pending', input.at);
+  db.prepare(
+    `UPDATE entries SET amount = ?, currency = ?, phone_number = ?, payment_method = ?, customer_first_name = ?, customer_last_name = ?,
+       customer_email = ?, description = ?, metadata = ?, request = ?, batch_id = COALESCE(?, batch_id), batch_row = COALESCE(?, batch_row)
+     WHERE seq = ?`,
+  ).run(
+    request.amount,
+    input.currency,
+    request.phone_number,
+    request.payment_method,
+    request.customer.first_name,
+    request.customer.last_name,
+    request.customer.email,
+    request.description ?? null,
+    request.metadata ? JSON.stringify(request.metadata) : null,
+    JSON.stringify(request),
+    input.batch?.id ?? null,
+    input.batch?.row ?? null,
+    row.seq,
+  );
+  addEvent(db, row.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent again with the same external id (the earlier attempt created nothing)` });
 }
 
 /** Marks an entry `pending` again for a resend with the same request and external id. */

@@ -173,6 +173,39 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     // (issue 26): a JSON array of header names, NULL for runs saved before.
     sql: `ALTER TABLE reconciliations ADD COLUMN ignored_columns TEXT;`,
   },
+  {
+    version: 8,
+    name: 'attempts that created nothing belong to their payout',
+    // Earlier versions wrote a new entry when an external id was sent again after an attempt that
+    // created nothing (a 429 or a request that never left: rejected with NOT_SENT; looked up and
+    // not found): History showed that attempt as a refused transaction of its own and the Overview
+    // counted it (issue 23). Each such entry joins the latest entry of its payout (profile,
+    // environment, kind, external id): its timeline events move there (their ids keep the order),
+    // batch and Reconcile rows point there, and the empty attempt goes.
+    sql: `
+      CREATE TEMP TABLE attempt_moves AS
+        SELECT e.seq AS from_seq, e.id AS from_id,
+          (SELECT l.seq FROM entries l INDEXED BY entries_by_external_id
+             WHERE l.external_id = e.external_id AND l.kind = e.kind AND l.profile_id = e.profile_id AND l.environment = e.environment
+             ORDER BY l.created_at DESC, l.seq DESC LIMIT 1) AS to_seq
+        FROM entries e
+        WHERE e.external_id IS NOT NULL
+          AND ((e.state = 'rejected' AND json_extract(e.last_error, '$.code') = 'NOT_SENT')
+            OR (e.state = 'outcome_unknown' AND e.resolution = 'not_found'));
+      DELETE FROM attempt_moves WHERE to_seq = from_seq;
+      CREATE TEMP TABLE attempt_targets AS
+        SELECT m.from_seq, m.from_id, m.to_seq, t.id AS to_id FROM attempt_moves m JOIN entries t ON t.seq = m.to_seq;
+      UPDATE timeline SET entry_seq = (SELECT to_seq FROM attempt_targets WHERE from_seq = timeline.entry_seq)
+        WHERE entry_seq IN (SELECT from_seq FROM attempt_targets);
+      UPDATE batch_rows SET journal_id = (SELECT to_id FROM attempt_targets WHERE from_id = batch_rows.journal_id)
+        WHERE journal_id IN (SELECT from_id FROM attempt_targets);
+      UPDATE reconciliation_rows SET journal_id = (SELECT to_id FROM attempt_targets WHERE from_id = reconciliation_rows.journal_id)
+        WHERE journal_id IN (SELECT from_id FROM attempt_targets);
+      DELETE FROM entries WHERE seq IN (SELECT from_seq FROM attempt_targets);
+      DROP TABLE attempt_targets;
+      DROP TABLE attempt_moves;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

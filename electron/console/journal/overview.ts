@@ -1,6 +1,6 @@
 /**
- * The Overview's figures, read from the journal: one profile's seven days, grouped by kind, status,
- * failed code and currency, and the transactions still processing after 10 minutes.
+ * The Overview's figures, read from the journal: one profile's seven days of transactions, grouped
+ * by kind, status, failed code and currency, and the transactions still processing after 10 minutes.
  *
  * Each day is one range of the covering index `entries_overview` (profile, environment, created_at,
  * then every column the grouping reads), so a day costs a walk over that day's index entries and no
@@ -37,13 +37,17 @@ export class OverviewOverflowError extends Error {
   }
 }
 
-/** One profile's journal between two instants, grouped (exported for the query-plan test and the bench). */
+/**
+ * One profile's journal between two instants, grouped (exported for the query-plan test and the
+ * bench). Transactions the service created (or may have: in flight, outcome unknown); a refused or
+ * never-sent attempt (`rejected`) created nothing and is no transaction.
+ */
 export const OVERVIEW_GROUPS_SQL = `
   SELECT kind,
          CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
          failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
   FROM entries
-  WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
+  WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ? AND state <> 'rejected'
   GROUP BY 1, 2, 3, 4`;
 
 const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;

@@ -136,6 +136,8 @@ export interface NewReconciliation {
   fileName: string;
   profile: JournalProfile;
   rows: readonly MerchantRow[];
+  /** The file's columns Paydesk read past (SQLite journal migration 7; not yet kept by the PostgreSQL store). */
+  ignoredColumns?: readonly string[];
   processingMinutes: number;
   period: { from: number; to: number; source: 'file' | 'picked' } | null;
   currency: string;

@@ -125,7 +125,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
 function sqliteReconcile(db: JournalDb): ReconcilePort {
   return {
     async create(input) {
-      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[] });
+      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[], ignoredColumns: [...(input.ignoredColumns ?? [])] });
       if (!id) throw new Error('the reconciliation was not saved');
       return id;
     },

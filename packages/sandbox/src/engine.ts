@@ -31,7 +31,7 @@ import { defaultSeed, type Seed } from './storage/seed';
 import { applySeed, isSeeded, seededApplications } from './storage/seeding';
 import { createServer } from './server';
 import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE } from './inspector';
-import { feeFor } from './ledger/fees';
+import { feeFor, feeRule } from './ledger/fees';
 import { WEBHOOK_MIGRATIONS, type WebhookOptions } from './webhooks';
 import type { EngineHandle } from './ports';
 import { recordInternals } from './internals';
@@ -176,6 +176,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       host,
       applications: () => seededApplications(db),
       feeFor: (kind, amount) => feeFor(db, kind, amount),
+      feeSchedule: () => ({ payment: feeRule(db, 'payment'), payout: feeRule(db, 'payout') }),
     },
     control: {
       ...operations,

@@ -51,7 +51,8 @@ export interface Sandbox {
   engine: EngineHandle;
   /**
    * The headers that sign a request for this sandbox (`Authorization`, timestamp, signature,
-   * environment) on the engine's clock; `target` is the path with its query, `body` the exact text sent.
+   * environment) at real time (the engine checks the ±300 s window against real time, not its advanced
+   * clock); `target` is the path with its query, `body` the exact text sent.
    */
   sign(method: string, target: string, body?: string, keyType?: KeyType): SignedHeaders;
   /** Sends a signed request (JSON body) and returns the status and parsed answer. */
@@ -93,7 +94,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function sign(method: string, target: string, body?: string, keyType: KeyType = 'payment'): SignedHeaders {
     const key = keyOf(keyType);
-    const timestamp = String(engine.clock.nowSeconds());
+    // Real time, as the engine checks it: after advanceClock the engine clock runs ahead of it.
+    const timestamp = String(engine.clock.wallSeconds());
     const { path, query } = splitTarget(target);
     const signature = signParts(key.secretKey, { publicKey: key.publicKey, timestamp, method, path, payload: payloadFor(method, query, body) });
     return { [names.authorization]: key.publicKey, [names.timestamp]: timestamp, [names.signature]: signature, [names.environment]: 'sandbox' };

@@ -13,6 +13,7 @@ import type { EngineEventListener, TransactionKind } from './events';
 import type { RequestInspector } from './inspector';
 import type { Recording, RecordingQuery } from './recordings';
 import type { SeededApplication } from './storage/seeding';
+import type { FeeRule } from './ledger/fees';
 import type { DeliveryPage, WebhookDelivery } from './webhooks';
 
 /** Where the public API listens and what it is seeded with. */
@@ -25,6 +26,8 @@ export interface PublicApiPort {
   applications(): SeededApplication[];
   /** The fee the engine charges for `amount` of this kind, in minor units. */
   feeFor(kind: TransactionKind, amount: number): number;
+  /** The fee schedule (a seed's `fees`): what a copy of this sandbox must charge. */
+  feeSchedule(): Record<TransactionKind, FeeRule>;
 }
 
 /** A customer's answer to a transaction, as `POST /_sandbox/transactions/{id}/outcome` takes it. */

@@ -13,8 +13,16 @@ export function statusLabel(status: TransactionStatus): string {
 }
 
 /** The console's own state of a journal entry in words ("Outcome unknown" / "Issue inconnue"). */
-export function journalStateLabel(state: JournalState): string {
+export function journalStateLabel(state: JournalState | 'not_sent'): string {
   return translate(`status:journal.${state}`);
+}
+
+/**
+ * The state an entry is shown in: a request refused before anything was created (a 429, or one
+ * that never left: `NOT_SENT`) reads "Not sent", never "Rejected" (issue 23 item 3).
+ */
+export function shownState(entry: { state: JournalState; lastError: { code: string } | null }): JournalState | 'not_sent' {
+  return entry.state === 'rejected' && entry.lastError?.code === 'NOT_SENT' ? 'not_sent' : entry.state;
 }
 
 /** A profile's name as shown: the built-in local sandbox profile's name is in the console's language. */
@@ -28,7 +36,7 @@ export function storedProfileName(profileId: string, name: string): string {
 }
 
 /** The status as a badge; a journal entry the service does not know yet shows its own state. */
-export function StatusBadge({ status, state }: { status: TransactionStatus | null; state: JournalState }) {
+export function StatusBadge({ status, state }: { status: TransactionStatus | null; state: JournalState | 'not_sent' }) {
   const { t } = useTranslation('status');
   const label = status ? statusLabel(status) : journalStateLabel(state);
   const tone = status ?? state;

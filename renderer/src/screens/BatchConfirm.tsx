@@ -1,6 +1,7 @@
 /**
  * Confirm once: restates profile, environment, rows and totals; a live batch needs its total typed
  * first. Main answers with a single-use token bound to a hash of the whole batch; Send fires once.
+ * A rehearsal still running is waited for (Send stays off and says so); none run reads "Skipped".
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +26,8 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const fire = useSingleFlight({ once: true });
+  const rehearsing = useBatch((s) => s.rehearsing.running);
+  const rehearsalProgress = useBatch((s) => (s.progress?.mode === 'rehearsal' ? s.progress : null));
   const cancelButton = useRef<HTMLButtonElement>(null);
   const facts = confirmation ?? preview;
   const currency = facts.currency;
@@ -65,7 +68,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   }
 
   async function send() {
-    if (!confirmation || confirmation.overBalance || !concurrency.success) return;
+    if (!confirmation || confirmation.overBalance || !concurrency.success || rehearsing) return;
     const { confirmationToken } = confirmation;
     const workers = concurrency.data;
     // Once fired, never again from this dialog: the token is single-use and the batch must not start twice.
@@ -109,8 +112,15 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           <dt>{t('confirm.balance')}</dt>
           <dd>{facts.balance === null ? t('preview.balanceUnknown') : formatMoney(facts.balance, currency)}</dd>
           <dt>{t('confirm.rehearsal')}</dt>
-          <dd className={rehearsal?.wouldFail ? 'danger-text' : undefined}>
-            {rehearsal ? t('confirm.rehearsed', { failing: formatCount(rehearsal.wouldFail), rows: formatCount(rehearsal.rows) }) : t('confirm.notRehearsed')}
+          <dd className={!rehearsing && rehearsal?.wouldFail ? 'danger-text' : undefined} aria-live="polite">
+            {rehearsing
+              ? t('confirm.rehearsing', {
+                  done: formatCount(rehearsalProgress?.sent ?? 0),
+                  total: formatCount(rehearsalProgress ? rehearsalProgress.sent + rehearsalProgress.remaining : facts.count),
+                })
+              : rehearsal
+                ? t('confirm.rehearsed', { failing: formatCount(rehearsal.wouldFail), rows: formatCount(rehearsal.rows) })
+                : t('confirm.notRehearsed')}
           </dd>
         </dl>
         <OverBalanceNotice preview={facts} />
@@ -131,9 +141,9 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
             {t('common:actions.cancel')}
           </button>
           {confirmation ? (
-            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || fire.spent || confirmation.overBalance || !concurrency.success}>
-              {busy ? <Spinner label={t('confirm.sending')} /> : null}
-              {busy ? t('confirm.sending') : t('confirm.send', { count: confirmation.count, n: formatCount(confirmation.count) })}
+            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || rehearsing || fire.spent || confirmation.overBalance || !concurrency.success}>
+              {busy || rehearsing ? <Spinner label={busy ? t('confirm.sending') : t('confirm.waitRehearsal')} /> : null}
+              {busy ? t('confirm.sending') : rehearsing ? t('confirm.waitRehearsal') : t('confirm.send', { count: confirmation.count, n: formatCount(confirmation.count) })}
             </button>
           ) : live ? (
             <button type="submit" className="danger" disabled={busy || !typedMatches}>

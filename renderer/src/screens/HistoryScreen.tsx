@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchQuery } from '../../../shared/api';
 import { TRANSACTION_STATUSES } from '../../../shared/contract';
-import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, journalStateLabel, statusLabel } from '../components/common';
+import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, journalStateLabel, shownState, statusLabel } from '../components/common';
 import { describeFailedCode } from '../messages/errors';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
@@ -110,7 +110,7 @@ function HistoryList() {
               {row ? (
                 <button type="button" className="row-button" onClick={() => openTransaction(row.id)}>
                   {/* The name starts with what the row is and goes on with the visible cells (WCAG 2.5.3: the visible text is part of the name). */}
-                  <span className="sr-only">{tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? statusLabel(row.status) : journalStateLabel(row.state) })}: </span>
+                  <span className="sr-only">{tr('rowLabel', { kind: tr(`rowKind.${row.kind}`), amount: formatMoney(row.amount, row.currency), who: `${row.customer.first_name} ${row.customer.last_name}`, status: row.status ? statusLabel(row.status) : journalStateLabel(shownState(row)) })}: </span>
                   <span className="col-date muted">{formatDateTime(row.createdAt)}</span>
                   <span className="col-kind">{tr(`kinds.${row.kind}`)}</span>
                   <span className="col-who" title={`${row.customer.first_name} ${row.customer.last_name} ${row.phoneNumber}`}>
@@ -120,7 +120,7 @@ function HistoryList() {
                   <span className="col-ext mono muted small" title={row.externalId ?? ''}>{row.externalId ?? ''}</span>
                   <span className="col-amount">{formatMoney(row.amount, row.currency)}</span>
                   <span className="col-status">
-                    <StatusBadge status={row.status} state={row.state} />
+                    <StatusBadge status={row.status} state={shownState(row)} />
                   </span>
                   <span className="col-code mono small" title={describeFailedCode(row.failedCode) ?? ''}>{row.failedCode ?? ''}</span>
                 </button>

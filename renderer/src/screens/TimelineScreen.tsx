@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
 import { isFinalStatus } from '../../../shared/contract';
-import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, storedProfileName } from '../components/common';
+import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, shownState, storedProfileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { t } from '../i18n';
@@ -118,7 +118,7 @@ export function TimelineScreen() {
           </p>
         </div>
         <div className="tx-status">
-          <StatusBadge status={tx.status} state={tx.state} />
+          <StatusBadge status={tx.status} state={shownState(tx)} />
           {canVerify ? (
             // A final status rarely changes: Verify stays available, but is no longer the main action.
             <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifying.run(() => verifyNow(tx.id))} disabled={verify?.busy}>

@@ -24,7 +24,6 @@ export default {
     initiated: 'Initiated',
     pending: 'Sending',
     outcome_unknown: 'Outcome unknown',
-    rejected: 'Refused by the API',
   },
   byStatus: 'By status',
   byKind: 'By kind',

@@ -11,6 +11,7 @@ export default {
     pending: 'Sending…',
     outcome_unknown: 'Outcome unknown',
     rejected: 'Rejected',
+    not_sent: 'Not sent',
     known: 'Unknown status',
   },
   delivery: {

@@ -27,7 +27,6 @@ export default {
     initiated: 'Initiée',
     pending: 'Envoi en cours',
     outcome_unknown: 'Résultat inconnu',
-    rejected: 'Refusée par l’API',
   },
   byStatus: 'Par statut',
   byKind: 'Par type',

@@ -13,6 +13,7 @@ export default {
     pending: 'Envoi…',
     outcome_unknown: 'Issue inconnue',
     rejected: 'Refusée',
+    not_sent: 'Non envoyée',
     known: 'Statut inconnu',
   },
   delivery: {

@@ -26,7 +26,11 @@ export function computeFee(rule: FeeRule, amount: number, kind: TransactionKind)
   return kind === 'payment' ? Math.min(fee, amount) : fee;
 }
 
+/** The schedule's rule for a kind (none: no fee). */
+export function feeRule(db: Database.Database, kind: TransactionKind): FeeRule {
+  return cachedConfig(db, `fee:${kind}`, () => statements(db).rule.get(kind) as FeeRule | undefined) ?? { percentBps: 0, fixed: 0 };
+}
+
 export function feeFor(db: Database.Database, kind: TransactionKind, amount: number): number {
-  const rule = cachedConfig(db, `fee:${kind}`, () => statements(db).rule.get(kind) as FeeRule | undefined);
-  return rule ? computeFee(rule, amount, kind) : 0;
+  return computeFee(feeRule(db, kind), amount, kind);
 }
