@@ -83,8 +83,8 @@ export interface SandboxControl {
    * console stores all of it without a request back over HTTP (one per row of a batch otherwise).
    */
   transaction(transactionId: string): FullTransaction | null;
-  /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`. */
-  deliveries(cursor?: string): DeliveryPage | Promise<DeliveryPage>;
+  /** A page of the latest deliveries, newest first; `cursor`: the previous page's `nextCursor`; `limit`: the engine's 50 unless given. */
+  deliveries(cursor?: string, limit?: number): DeliveryPage | Promise<DeliveryPage>;
   redeliver(deliveryId: string): void | Promise<void>;
   setWebhookUrl(url: string | null): void | Promise<void>;
   scenarios(): Scenario[];

@@ -130,10 +130,10 @@ export function sandboxControlFrom(handle: EngineHandle, options: { nativeBindin
     requests: (query) => handle.inspector.list(query),
     wallSeconds: () => handle.clock.wallSeconds(),
     revealSecret: (which) => (which === 'adminToken' ? handle.control.adminToken : handle.webhooks.secret(appId)),
-    deliveries(cursor) {
+    deliveries(cursor, limit) {
       const currentUrl = handle.webhooks.url(appId);
-      // Newest first, as the panel lists them; one page of the engine's default size.
-      const page = asInputError(() => handle.webhooks.deliveryPage({ appId, cursor }));
+      // Newest first, as the panel lists them; the engine's default page size unless the panel asks.
+      const page = asInputError(() => handle.webhooks.deliveryPage({ appId, cursor, ...(limit === undefined ? {} : { limit }) }));
       return { deliveries: page.deliveries.map((delivery) => toDelivery(delivery, currentUrl)), nextCursor: page.nextCursor };
     },
     redeliver(id) {

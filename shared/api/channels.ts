@@ -79,6 +79,8 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 const batchId = z.string().min(1).max(100);
 /** A row number as a spreadsheet shows it: row 1 is the header. */
+/** The words of the engine's own `limit` refusal (GET /_sandbox/deliveries), for the same rule over IPC. */
+const PAGE_LIMIT = 'must be a whole number from 1 to 500';
 const rowNumber = z.number().int().min(2, 'row 1 is the header').max(1_000_000);
 const cell = z.string().max(1000, 'must be at most 1000 characters');
 /** The sign helper's form (and the detail view's "reproduce"): what to sign for the local sandbox. */
@@ -165,8 +167,11 @@ export const CHANNEL_INPUTS = {
     amount: z.number().int().refine((n) => n !== 0, 'must not be 0'),
     reason: z.string().trim().min(1, 'is required').max(200),
   }),
-  /** The latest 50 deliveries, newest first; `cursor` (a `nextCursor`) for the next, older page. */
-  'sandbox:deliveries': z.strictObject({ cursor: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional() }),
+  /** The latest `limit` deliveries (50 unless asked), newest first; `cursor` (a `nextCursor`) for the next, older page. */
+  'sandbox:deliveries': z.strictObject({
+    cursor: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+    limit: z.number(PAGE_LIMIT).int(PAGE_LIMIT).min(1, PAGE_LIMIT).max(500, PAGE_LIMIT).optional(),
+  }),
   'sandbox:redeliver': z.strictObject({ deliveryId: id }),
   'sandbox:setWebhookUrl': z.strictObject({ url: z.union([z.url({ protocol: /^https?$/ }).max(500), z.literal('')]) }),
   'sandbox:settle': z.strictObject({ transactionId: id }),

@@ -48,7 +48,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:outcomes': {},
   'sandbox:wallet': {},
   'sandbox:topUp': { environment: 'sandbox', amount: 100, reason: 'r' },
-  'sandbox:deliveries': {},
+  'sandbox:deliveries': { cursor: 'dlv1.abc', limit: 20 },
   'sandbox:redeliver': { deliveryId: 'd1' },
   'sandbox:setWebhookUrl': { url: 'http://127.0.0.1:9/hook' },
   'sandbox:settle': { transactionId: 'TE_1' },

@@ -125,3 +125,19 @@ describe('the console reads the first page', () => {
     expect(CHANNEL_INPUTS['sandbox:deliveries'].safeParse({ cursor: '' }).success).toBe(false);
   });
 });
+
+describe('the console pages further with a limit', () => {
+  it('answers `limit` deliveries after the cursor, and refuses a bad limit naming it', async () => {
+    const console = sandboxControlFrom(t.engine);
+    const first = await console.deliveries!(undefined, 7);
+    expect(first.deliveries.map((delivery) => delivery.id)).toEqual(newestFirstIds().slice(0, 7));
+    const next = await console.deliveries!(first.nextCursor ?? undefined, 120);
+    expect(next.deliveries.map((delivery) => delivery.id)).toEqual(newestFirstIds().slice(7, 127));
+    expect(CHANNEL_INPUTS['sandbox:deliveries'].parse({ limit: 500, cursor: first.nextCursor })).toEqual({ limit: 500, cursor: first.nextCursor });
+    for (const limit of [0, 501, 1.5, '20', null]) {
+      const parsed = CHANNEL_INPUTS['sandbox:deliveries'].safeParse({ limit });
+      expect(parsed.success, String(limit)).toBe(false);
+      expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message]), String(limit)).toEqual([['limit', 'must be a whole number from 1 to 500']]);
+    }
+  });
+});

@@ -74,9 +74,9 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       return result;
     },
 
-    async 'sandbox:deliveries'({ cursor }) {
+    async 'sandbox:deliveries'({ cursor, limit }) {
       return withEngine(async (engine) => {
-        const page = await engine.deliveries(cursor);
+        const page = await engine.deliveries(cursor, limit);
         return { deliveries: page.deliveries, nextCursor: page.nextCursor };
       });
     },

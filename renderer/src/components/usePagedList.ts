@@ -2,7 +2,8 @@
  * The one virtual list over paged rows (History, the Reconcile report, a batch's rows): the
  * virtualizer on a scrolling element, and the pages of the rows it shows asked for as it scrolls
  * (the store's `ensureRows`, see stores/pages.ts). `measured`: rows grow to fit (a wrapped error
- * or a long id) and are measured once drawn, never cut.
+ * or a long id) and are measured once drawn, never cut. Lists paged by cursor with no total (the
+ * request inspector, webhook deliveries) grow with `LoadMore` over `createCursorPager` instead.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';

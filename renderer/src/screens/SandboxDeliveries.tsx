@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice, Empty } from '../components/common';
+import { LoadMore } from '../components/LoadMore';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { describeFailure } from '../messages/errors';
@@ -14,6 +15,8 @@ export function SandboxDeliveries() {
   const engine = useSandbox((s) => s.engine);
   const deliveries = useSandbox((s) => s.deliveries);
   const deliveriesError = useSandbox((s) => s.deliveriesError);
+  const deliveriesNext = useSandbox((s) => s.deliveriesNext);
+  const moreDeliveries = useSandbox((s) => s.moreDeliveries);
   const load = useSandbox((s) => s.load);
   const setWebhookUrl = useSandbox((s) => s.setWebhookUrl);
   const redeliver = useSandbox((s) => s.redeliver);
@@ -84,6 +87,7 @@ export function SandboxDeliveries() {
           </tbody>
         </table>
       )}
+      {deliveriesError || deliveries.length === 0 ? null : <LoadMore label={t('webhooks.more')} next={deliveriesNext} onMore={moreDeliveries} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, ErrorNotice, Loading } from '../components/common';
+import { LoadMore } from '../components/LoadMore';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useInspector, useSandbox } from '../stores';
@@ -106,7 +107,7 @@ export function SandboxRequests() {
               </tbody>
             </table>
           </div>
-          {nextCursor ? <button type="button" className="secondary small" onClick={() => void loadMore()}>{t('requests.more')}</button> : null}
+          <LoadMore label={t('requests.more')} next={nextCursor} onMore={loadMore} />
         </>
       ) : null}
       {selected ? <SandboxRequestDetail record={selected} onClose={() => select(null)} /> : null}

@@ -6,6 +6,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, PaydeskApi, SignedExample, SignRequestInput } from '../../../shared/api';
 import type { InspectedRequest } from '../../../shared/contract';
 import { i18n } from '../i18n';
+import { createCursorPager } from './pages';
 
 /** '' means all; otherwise a class (`4xx`) or one status (`401`), as `sandbox:requests` takes it. */
 export type StatusFilterChoice = '' | '2xx' | '4xx' | '401' | '5xx';
@@ -44,15 +45,28 @@ function matches(record: InspectedRequest, filter: InspectorState['filter']): bo
 
 export function createInspectorStore(api: PaydeskApi) {
   return createStore<InspectorState>()((set, get) => {
-    function query(cursor?: string) {
-      const { filter } = get();
-      return {
-        limit: PAGE,
-        ...(filter.status === '' ? {} : { status: filter.status }),
-        ...(filter.key === '' ? {} : { key: filter.key }),
-        ...(cursor === undefined ? {} : { cursor }),
-      };
-    }
+    const pager = createCursorPager({
+      pageSize: PAGE,
+      maxHeld: MAX_SHOWN,
+      maxLimit: 500,
+      get: () => ({ rows: get().requests, nextCursor: get().nextCursor }),
+      set: ({ rows, nextCursor }) => set({ ...(rows ? { requests: rows } : {}), ...(nextCursor !== undefined ? { nextCursor } : {}) }),
+      idOf: (record) => record.id,
+      fetch: async (cursor, limit) => {
+        const { filter } = get();
+        const result = await api.invoke('sandbox:requests', {
+          limit,
+          ...(filter.status === '' ? {} : { status: filter.status }),
+          ...(filter.key === '' ? {} : { key: filter.key }),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        return result.ok ? { ok: true, value: { ...result.value, rows: result.value.requests } } : result;
+      },
+      answered: (result, asked) => {
+        if (asked === 'more') return result.ok ? undefined : set({ failure: result.error });
+        set(result.ok ? { status: 'ready', failure: null, capacity: result.value.capacity } : { status: 'error', failure: result.error });
+      },
+    });
     return {
       status: 'idle',
       failure: null,
@@ -65,27 +79,16 @@ export function createInspectorStore(api: PaydeskApi) {
       signFailure: null,
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
-        const result = await api.invoke('sandbox:requests', query());
-        if (!result.ok) return set({ status: 'error', failure: result.error });
-        set({ status: 'ready', failure: null, requests: result.value.requests, nextCursor: result.value.nextCursor, capacity: result.value.capacity });
+        await pager.restart();
       },
-      async loadMore() {
-        const cursor = get().nextCursor;
-        if (cursor === null) return;
-        const result = await api.invoke('sandbox:requests', query(cursor));
-        if (!result.ok) return set({ failure: result.error });
-        const known = new Set(get().requests.map((r) => r.id));
-        set({ requests: [...get().requests, ...result.value.requests.filter((r) => !known.has(r.id))].slice(0, MAX_SHOWN), nextCursor: result.value.nextCursor });
-      },
+      loadMore: () => pager.more(),
       async setFilter(filter) {
         set({ filter: { ...get().filter, ...filter } });
         await get().load();
       },
       received(records) {
         if (get().status !== 'ready') return;
-        const known = new Set(get().requests.map((r) => r.id));
-        const fresh = records.filter((r) => matches(r, get().filter) && !known.has(r.id)).reverse();
-        if (fresh.length > 0) set({ requests: [...fresh, ...get().requests].slice(0, MAX_SHOWN) });
+        pager.prepend(records.filter((r) => matches(r, get().filter)).reverse());
       },
       select: (id) => set({ selectedId: id }),
       async sign(input) {

@@ -4,6 +4,8 @@
  * `pages`, `generation`, so a change re-renders); a new query bumps the generation, and a page
  * answered for an older one is dropped. `refreshShown` fetches again only the pages on screen,
  * keeping their rows until the new ones arrive (no flash); `patch` replaces rows the store holds.
+ * Lists the service pages by cursor (the request inspector, webhook deliveries) take
+ * `createCursorPager` below, with the same "load more" control on both screens.
  */
 import type { ApiFailure, Result } from '../../../shared/api';
 
@@ -119,6 +121,86 @@ export function createPager<Row>(options: {
         changed ||= copy !== null;
       }
       if (changed) set({ pages: next });
+    },
+  };
+}
+
+/**
+ * The same lists when the service pages them by cursor and not by offset (the request inspector,
+ * the webhook deliveries): newest first, shown with a "load more" control rather than a virtual
+ * list, since there is no total to size one. The rows live in the screen's store as
+ * `rows`/`nextCursor` (named as the store likes through `get`/`set`).
+ */
+export interface CursorRows<Row> {
+  rows: Row[];
+  /** The next, older page's cursor; null when the oldest row is held. */
+  nextCursor: string | null;
+}
+
+export interface CursorPager<Row> {
+  /** A new query: the first page replaces the rows. */
+  restart(): Promise<void>;
+  /** The next older page appended (a row already held is not shown twice). */
+  more(): Promise<void>;
+  /** Every row held asked again in one page (a push or a poll), so paging further is kept. */
+  refresh(): Promise<void>;
+  /** Rows main pushed, newest first, go on top. */
+  prepend(rows: readonly Row[]): void;
+}
+
+export function createCursorPager<Row, Page extends { rows: Row[]; nextCursor: string | null }>(options: {
+  pageSize: number;
+  /** The most rows the store holds; older ones fall off the end. */
+  maxHeld: number;
+  /** The largest page the channel takes (a refresh asks for what is held, up to this). */
+  maxLimit: number;
+  get: () => CursorRows<Row>;
+  set: (patch: Partial<CursorRows<Row>>) => void;
+  idOf: (row: Row) => string;
+  fetch: (cursor: string | undefined, limit: number) => Promise<Result<Page>>;
+  /** Each answer, with what asked for it: the screen's own status and error (and whatever else the page carries). */
+  answered?: (result: Result<Page>, asked: 'restart' | 'more' | 'refresh') => void;
+}): CursorPager<Row> {
+  const { pageSize, maxHeld, get, set, idOf } = options;
+  /**
+   * One call at a time, in the order asked: a "load more" answered while a poll's refresh is out
+   * would otherwise leave a gap (the refresh's cursor is not the one the older page followed).
+   */
+  let queue: Promise<void> = Promise.resolve();
+  const inTurn = (work: () => Promise<void>) => (queue = queue.then(work, work));
+  const fresh = (held: readonly Row[], rows: readonly Row[]) => {
+    const known = new Set(held.map(idOf));
+    return rows.filter((row) => !known.has(idOf(row)));
+  };
+
+  async function ask(asked: 'restart' | 'more' | 'refresh', cursor: string | undefined, limit: number): Promise<Page | null> {
+    const result = await options.fetch(cursor, limit);
+    options.answered?.(result, asked);
+    return result.ok ? result.value : null;
+  }
+
+  return {
+    restart: () =>
+      inTurn(async () => {
+        const page = await ask('restart', undefined, pageSize);
+        if (page) set({ rows: page.rows.slice(0, maxHeld), nextCursor: page.nextCursor });
+      }),
+    more: () =>
+      inTurn(async () => {
+        const cursor = get().nextCursor;
+        if (cursor === null) return;
+        const page = await ask('more', cursor, pageSize);
+        if (page) set({ rows: [...get().rows, ...fresh(get().rows, page.rows)].slice(0, maxHeld), nextCursor: page.nextCursor });
+      }),
+    refresh: () =>
+      inTurn(async () => {
+        const page = await ask('refresh', undefined, Math.min(Math.max(get().rows.length, pageSize), options.maxLimit));
+        // A list that cannot be read shows its error, not rows of an engine that may have gone.
+        set(page ? { rows: page.rows.slice(0, maxHeld), nextCursor: page.nextCursor } : { rows: [], nextCursor: null });
+      }),
+    prepend(rows) {
+      const added = fresh(get().rows, rows);
+      if (added.length > 0) set({ rows: [...added, ...get().rows].slice(0, maxHeld) });
     },
   };
 }

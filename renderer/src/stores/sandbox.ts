@@ -5,6 +5,11 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
 import type { SandboxOutcome, Scenario, ScenarioInput } from '../../../shared/contract';
+import { createCursorPager } from './pages';
+
+/** A page of deliveries, as the engine pages them; a refresh asks for every one held, up to the channel's 500. */
+const DELIVERIES_PAGE = 50;
+const DELIVERIES_HELD = 500;
 
 export interface SandboxState {
   status: 'idle' | 'loading' | 'ready' | 'unavailable' | 'error';
@@ -13,11 +18,15 @@ export interface SandboxState {
   outcomes: readonly SandboxOutcome[];
   wallet: ChannelResults['sandbox:wallet'] | null;
   deliveries: WebhookDelivery[];
+  /** The cursor of the next, older page of deliveries; null when the oldest is shown. */
+  deliveriesNext: string | null;
   /** Why deliveries could not be read (e.g. an engine without webhooks), or null. */
   deliveriesError: ApiFailure | null;
   /** Scenarios per transaction, oldest first. */
   scenarios: Scenario[];
   load(): Promise<void>;
+  /** The next, older page of deliveries below those shown. */
+  moreDeliveries(): Promise<void>;
   addScenario(input: ScenarioInput): Promise<Result<Scenario>>;
   removeScenario(scenarioId: string): Promise<Result<{ removed: true }>>;
   /** A recording of the inspector's records and the deliveries, to download. */
@@ -35,6 +44,19 @@ export interface SandboxState {
 
 export function createSandboxStore(api: PaydeskApi) {
   return createStore<SandboxState>()((set, get) => {
+    const deliveries = createCursorPager({
+      pageSize: DELIVERIES_PAGE,
+      maxHeld: DELIVERIES_HELD,
+      maxLimit: DELIVERIES_HELD,
+      get: () => ({ rows: get().deliveries, nextCursor: get().deliveriesNext }),
+      set: ({ rows, nextCursor }) => set({ ...(rows ? { deliveries: rows } : {}), ...(nextCursor !== undefined ? { deliveriesNext: nextCursor } : {}) }),
+      idOf: (delivery) => delivery.id,
+      fetch: async (cursor, limit) => {
+        const result = await api.invoke('sandbox:deliveries', { limit, ...(cursor === undefined ? {} : { cursor }) });
+        return result.ok ? { ok: true, value: { rows: result.value.deliveries, nextCursor: result.value.nextCursor } } : result;
+      },
+      answered: (result) => set({ deliveriesError: result.ok ? null : result.error }),
+    });
     /** Runs a control, then reloads what it may have changed. */
     async function control<T>(call: Promise<Result<T>>): Promise<Result<T>> {
       const result = await call;
@@ -48,15 +70,17 @@ export function createSandboxStore(api: PaydeskApi) {
       outcomes: [],
       wallet: null,
       deliveries: [],
+      deliveriesNext: null,
       deliveriesError: null,
       scenarios: [],
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
-        const [status, outcomes, wallet, deliveries, scenarios] = await Promise.all([
+        const [status, outcomes, wallet, , scenarios] = await Promise.all([
           api.invoke('sandbox:status', {}),
           api.invoke('sandbox:outcomes', {}),
           api.invoke('sandbox:wallet', {}),
-          api.invoke('sandbox:deliveries', {}),
+          // The deliveries held (however far the person paged) asked again; the pager sets them.
+          deliveries.refresh(),
           api.invoke('sandbox:scenarios', {}),
         ]);
         if (!status.ok) {
@@ -69,11 +93,10 @@ export function createSandboxStore(api: PaydeskApi) {
           engine: status.value,
           outcomes: outcomes.ok ? outcomes.value.outcomes : get().outcomes,
           wallet: wallet.ok ? wallet.value : null,
-          deliveries: deliveries.ok ? deliveries.value.deliveries : [],
-          deliveriesError: deliveries.ok ? null : deliveries.error,
           scenarios: scenarios.ok ? scenarios.value.scenarios : get().scenarios,
         });
       },
+      moreDeliveries: () => deliveries.more(),
       topUp: (input) => control(api.invoke('sandbox:topUp', input)),
       redeliver: (deliveryId) => control(api.invoke('sandbox:redeliver', { deliveryId })),
       setWebhookUrl: (url) => control(api.invoke('sandbox:setWebhookUrl', { url })),

@@ -128,6 +128,7 @@ export default {
     /** Never chosen in English; French uses it for round millions (see test/shared/i18n.test.ts). */
     deliveries_many: '{{formatted}} deliveries',
     refresh: 'Refresh deliveries',
+    more: 'Show older deliveries',
     unavailable: 'The deliveries could not be read.',
     empty: 'No deliveries yet.',
     event: 'Event',

@@ -129,6 +129,7 @@ export default {
     deliveries_other: '{{formatted}} livraisons',
     deliveries_many: '{{formatted}} de livraisons',
     refresh: 'Actualiser les livraisons',
+    more: 'Afficher les livraisons plus anciennes',
     unavailable: 'Les livraisons n’ont pas pu être lues.',
     empty: 'Aucune livraison pour l’instant.',
     event: 'Événement',
