@@ -37,6 +37,10 @@ function restoreFocus(opener: HTMLElement | null): void {
   function attempt(): void {
     const active = document.activeElement;
     if (active && active !== document.body && !openDialogs.some((d) => d.contains(active)) && active.isConnected) return;
+    // A dialog opened since (or this one mounted again) holds focus: the old opener must not take it
+    // back, or that dialog's focus guard pulls focus onto the dialog box and off its chosen control.
+    const top = openDialogs[openDialogs.length - 1];
+    if (top && active && top.contains(active) && !(opener && top.contains(opener))) return;
     const target = opener?.isConnected ? opener : openerId ? document.getElementById(openerId) : null;
     if (target?.isConnected) {
       target.focus();
