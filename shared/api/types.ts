@@ -64,6 +64,13 @@ export interface JournalTransaction {
   updatedAt: string;
   /** Present when the payout was a row of a bulk batch (issue 10). */
   batch?: { batchId: string; rowNumber: number };
+  /**
+   * The service refused this POST because its external id already existed: the entry adopted
+   * the existing transaction ("already sent earlier"); it is never sent under a new id.
+   */
+  alreadySent?: true;
+  /** The external id of the failed payout this one retries (its own is derived: `<id>-r1`). */
+  retryOf?: string;
 }
 
 export type TimelineEventType =

@@ -76,7 +76,7 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
         // The local engine asked to wait; its rehearsal ids are its own, so sending again is safe here.
         notBefore = Math.max(notBefore, deps.clock.now() + (answer.retryAfterSeconds ?? 1) * 1000);
         continue;
-      } else if (answer.kind === 'refused') {
+      } else if (answer.kind === 'refused' || answer.kind === 'exists') {
         outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };
         counts.rejected += 1;
       } else {

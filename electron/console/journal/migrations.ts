@@ -166,6 +166,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     // no webhook receiver): those events are what `sandbox_status` is now, the only name left.
     sql: `UPDATE timeline SET type = 'sandbox_status' WHERE type = 'webhook_received';`,
   },
+  {
+    version: 7,
+    name: 'external ids as identity',
+    // already_sent_at: when the service refused this entry's POST because its external id already
+    // existed; the entry then adopts the existing transaction ("already sent earlier") instead of
+    // failing. retry_of: the external id this entry's row retries (a failed transaction's id, the
+    // new one derived from it as <id>-r1), so History and reports link the two.
+    sql: `
+      ALTER TABLE entries ADD COLUMN already_sent_at INTEGER;
+      ALTER TABLE entries ADD COLUMN retry_of TEXT;
+      ALTER TABLE batch_rows ADD COLUMN retry_of TEXT;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {
