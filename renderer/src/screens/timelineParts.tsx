@@ -171,6 +171,18 @@ export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
       <dd>{method}</dd>
       <IdRow label={tr('facts.transactionId')} copyLabel={tr('facts.copyTransactionId')} value={tx.transactionId} />
       <IdRow label={tr('facts.externalId')} copyLabel={tr('facts.copyExternalId')} value={tx.externalId} />
+      {tx.retryOf ? (
+        <>
+          <dt>{tr('facts.retryOf')}</dt>
+          <dd className="mono">{tx.retryOf}</dd>
+        </>
+      ) : null}
+      {tx.alreadySent ? (
+        <>
+          <dt>{tr('facts.alreadySent')}</dt>
+          <dd data-testid="already-sent">{tr('facts.alreadySentBody')}</dd>
+        </>
+      ) : null}
       <IdRow label={tr('facts.journalId')} copyLabel={tr('facts.copyJournalId')} value={tx.id} />
       <dt>{tr('facts.description')}</dt>
       <dd>{tx.description ?? tr('facts.none')}</dd>

@@ -69,6 +69,9 @@ export default {
     payoutAccepted: 'The recipient receives the money once the payout completes.',
   },
   facts: {
+    retryOf: 'Retry of',
+    alreadySent: 'Already sent earlier',
+    alreadySentBody: 'The service already had this external id when it was sent: this is that payout, it was not paid again.',
     amount: 'Amount',
     amountSent: 'Amount sent',
     fee: 'Fee',

@@ -70,6 +70,9 @@ export default {
     payoutAccepted: 'Le bénéficiaire reçoit l’argent dès que le transfert aboutit.',
   },
   facts: {
+    retryOf: 'Relance de',
+    alreadySent: 'Déjà envoyé auparavant',
+    alreadySentBody: 'Le service avait déjà cet identifiant externe lors de l’envoi : c’est ce transfert-là, il n’a pas été payé à nouveau.',
     amount: 'Montant',
     amountSent: 'Montant envoyé',
     fee: 'Frais',
