@@ -223,6 +223,8 @@ export interface BatchDetail {
   rehearsal: RehearsalSummary | null;
   /** A draft's rows whose external id the journal already holds as sent (a re-import): see SentEarlier. */
   sentEarlier?: SentEarlier;
+  /** A cancelled batch: the batch made of its remaining rows (batches:sendRemaining), the latest. */
+  remainingBatch?: EarlierImport;
 }
 
 /** How a row sent earlier under the same external id stands, as the journal last saw it. */

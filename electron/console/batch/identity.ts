@@ -8,8 +8,22 @@
  * See docs/decisions/external-id-is-identity.md and retry-derived-ids.md.
  */
 import { LIMITS } from '../../../shared/contract';
-import { SENT_EARLIER_LISTED, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import { SENT_EARLIER_LISTED, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
 import type { JournalDb } from '../journal/entries';
+
+/** `october.csv` → `october (remaining).csv`: the batch of a cancelled batch's remaining rows. */
+export function remainingName(fileName: string): string {
+  const match = /^(.*?)(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
+  return `${match?.[1] ?? fileName} (remaining)${match?.[2] ?? ''}`;
+}
+
+/** The latest batch made of a cancelled batch's remaining rows (batches:sendRemaining), if any. */
+export function remainingBatch(db: JournalDb, batch: { id: string; fileName: string }): EarlierImport | null {
+  const row = db
+    .prepare('SELECT id, file_name, state, created_at FROM batches WHERE retry_of = ? AND file_name = ? ORDER BY created_at DESC, seq DESC LIMIT 1')
+    .get(batch.id, remainingName(batch.fileName)) as { id: string; file_name: string; state: EarlierImport['state']; created_at: number } | undefined;
+  return row ? { batchId: row.id, fileName: row.file_name, state: row.state, createdAt: new Date(row.created_at).toISOString() } : null;
+}
 
 /** Whether any journal entry (payment or payout, any profile) carries this external id. */
 function idInJournal(db: JournalDb, externalId: string): boolean {

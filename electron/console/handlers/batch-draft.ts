@@ -8,7 +8,7 @@ import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
 import type { Language } from '../../../shared/i18n';
-import { derivedExternalId, earlierRowIds, sentEarlierRowNumbers } from '../batch/identity';
+import { derivedExternalId, earlierRowIds, remainingName, sentEarlierRowNumbers } from '../batch/identity';
 import { createBatch, loadRows, replaceDraftRows, rowInputs, type NewRow } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
@@ -182,12 +182,6 @@ export function sendRemaining({ db, now }: BatchJournal, profiles: ActiveProfile
   if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`);
   const rows = remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }));
   return newDraftOf(db, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
-}
-
-/** `october.csv` → `october (remaining).csv`. */
-export function remainingName(fileName: string): string {
-  const match = /^(.*?)(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
-  return `${match?.[1] ?? fileName} (remaining)${match?.[2] ?? ''}`;
 }
 
 /** A new draft made of an earlier batch's rows (retry, remaining), linked to it. */

@@ -65,9 +65,24 @@ export function SentEarlierNotice({ detail }: { detail: BatchDetail }) {
 export function CancelledRemainingNotice({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
   const sendRemaining = useBatch((s) => s.sendRemaining);
+  const open = useBatch((s) => s.open);
   const { remaining } = batchFigures(detail.batch.counts);
   if (detail.batch.state !== 'cancelled' || remaining === 0) return null;
   const n = formatCount(remaining);
+  const later = detail.remainingBatch;
+  if (later) {
+    // Already made into a batch of their own: say where they went (sending them again is that batch's business).
+    return (
+      <div className="notice notice-info" role="status" data-testid="cancelled-remaining">
+        <strong>{t('identity.remainingIn', { count: remaining, n, name: later.fileName, state: t(`state.${later.state}`) })}</strong>
+        <div className="actions left">
+          <button type="button" className="secondary small" onClick={() => void open(later.batchId)}>
+            {t('duplicateFile.open')}
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="notice notice-info" role="status" data-testid="cancelled-remaining">
       <strong>{t('identity.cancelledTitle', { count: remaining, n })}</strong>
