@@ -187,7 +187,12 @@ describe('retry keeps or derives the external id (issue 23)', () => {
     const sent = await withRows(runtime.handlers, draft.batch.id);
     expect(sent.rows.map((row) => [row.state, row.status])).toEqual([['accepted', 'completed'], ['accepted', 'failed'], ['accepted', 'cancelled'], ['rejected', null]]);
 
-    const retry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id })));
+    const made = expectOk(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }));
+    // RT-3's refused entry holds the id, but no money: the retry does not count it as sent earlier.
+    expect(made.sentEarlier).toBeUndefined();
+    // An edit of the retry draft keeps each row's link to the payout it retries.
+    expectOk(await runtime.handlers['batches:updateRow']({ batchId: made.batch.id, rowNumber: 3, values: { description: 'retry 1' } }));
+    const retry = await withRows(runtime.handlers, made.batch.id);
     expect(retry.rows.map((row) => [row.rowNumber, row.externalId, row.retryOf ?? null])).toEqual([
       [3, 'RT-1-r1', 'RT-1'],
       [4, 'RT-2-r1', 'RT-2'],
@@ -208,16 +213,27 @@ describe('retry keeps or derives the external id (issue 23)', () => {
     ]);
   });
 
+  it('never derives an id the journal already holds (a file with its own ids)', async () => {
+    // DER-r1 is the file's own id of another row: the failed DER is retried as DER-r2.
+    const draft = await importFile('derived.csv', file(2, 'derived', { ids: (index) => (index === 0 ? 'DER' : 'DER-r1'), phone: (index) => (index === 0 ? '+237650000002' : '+237667000002') }));
+    await send(draft.batch.id);
+    const retry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id })));
+    expect(retry.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['DER-r2', 'DER']]);
+  });
+
   it('still refuses to retry while a row\'s outcome is unknown', async () => {
     const draft = await importFile('unknown.csv', file(2, 'unknown', { ids: (index) => `UNK-${index}` }));
-    proxy.decide = (request) => (request.externalId === 'UNK-1' ? 'forward-then-reset' : 'forward');
-    const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: draft.batch.id }));
-    const stopped = batchReaches(runtime, draft.batch.id, ['interrupted', 'done']);
-    expectOk(await runtime.handlers['batches:start']({ batchId: draft.batch.id, confirmationToken, concurrency: 1 }));
-    expect((await stopped).state).toBe('interrupted');
-    proxy.decide = () => 'forward';
-    if (countRows(runtime.journal, draft.batch.id).counts.unknown > 0) {
+    // UNK-1 reaches the engine but its answer is lost, and every look-up of it fails too: unknown it stays.
+    proxy.decide = (request) => (request.externalId === 'UNK-1' ? 'forward-then-reset' : request.method === 'GET' && request.path.includes('UNK-1') ? 'reset' : 'forward');
+    try {
+      const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: draft.batch.id }));
+      const stopped = batchReaches(runtime, draft.batch.id, ['interrupted', 'done']);
+      expectOk(await runtime.handlers['batches:start']({ batchId: draft.batch.id, confirmationToken, concurrency: 1 }));
+      expect((await stopped).state).toBe('interrupted');
+      expect(countRows(runtime.journal, draft.batch.id).counts.unknown).toBe(1);
       expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
+    } finally {
+      proxy.decide = () => 'forward';
     }
   });
 });
