@@ -221,8 +221,39 @@ describe('retry keeps or derives the external id (issue 23)', () => {
     expect(retry.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['DER-r2', 'DER']]);
   });
 
+  it('adopts a row refused as existing in the run\'s last round before the run ends (no row left unknown by it)', async () => {
+    // LAST-0 exists at the engine already (a single payout). In the batch, its POST meets a 500 twice
+    // (nothing reaches the engine) and the look-ups of rounds 2 and 3 are told "not found"; the third
+    // POST reaches the engine, which refuses it as existing: only a look-up before the run ends adopts it.
+    const request = { ...paymentRequest({ external_id: 'LAST-0', phone_number: '+237665000001', amount: 100 }), payment_method: 'momo_cm' };
+    const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
+    expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    const draft = await importFile('last-round.csv', file(1, 'last', { ids: () => 'LAST-0', phone: () => '+237665000001' }));
+    let posts = 0;
+    let gets = 0;
+    proxy.decide = (request) => {
+      if (request.method === 'POST' && request.externalId === 'LAST-0' && (posts += 1) <= 2) {
+        return { status: 500, body: { success: false, message: 'Unexpected error', code: 'INTERNAL_SERVER_ERROR', errors: [] } };
+      }
+      if (request.method === 'GET' && request.path.includes('LAST-0') && (gets += 1) <= 2) {
+        return { status: 404, body: { success: false, message: 'No payout with this id.', code: 'PAYOUT_NOT_FOUND', errors: null } };
+      }
+      return 'forward';
+    };
+    try {
+      expect(await send(draft.batch.id, { acceptDuplicateFile: true })).toMatchObject({ state: 'done', unknown: 0 });
+    } finally {
+      proxy.decide = () => 'forward';
+    }
+    expect(posts).toBe(3);
+    const row = (await withRows(runtime.handlers, draft.batch.id)).rows[0]!;
+    expect(row).toMatchObject({ state: 'accepted', status: 'completed', alreadySent: true });
+    expect(engineCount('LAST-0')).toBe(1);
+  });
+
   it('still refuses to retry while a row\'s outcome is unknown', async () => {
-    const draft = await importFile('unknown.csv', file(2, 'unknown', { ids: (index) => `UNK-${index}` }));
+    // UNK-0 fails at the service (a row to retry), UNK-1's outcome stays unknown.
+    const draft = await importFile('unknown.csv', file(2, 'unknown', { ids: (index) => `UNK-${index}`, phone: (index) => (index === 0 ? '+237650000002' : '+237666000002') }));
     // UNK-1 reaches the engine but its answer is lost, and every look-up of it fails too: unknown it stays.
     proxy.decide = (request) => (request.externalId === 'UNK-1' ? 'forward-then-reset' : request.method === 'GET' && request.path.includes('UNK-1') ? 'reset' : 'forward');
     try {
@@ -230,6 +261,8 @@ describe('retry keeps or derives the external id (issue 23)', () => {
       const stopped = batchReaches(runtime, draft.batch.id, ['interrupted', 'done']);
       expectOk(await runtime.handlers['batches:start']({ batchId: draft.batch.id, confirmationToken, concurrency: 1 }));
       expect((await stopped).state).toBe('interrupted');
+      // UNK-0 has failed at the service: without the unknown row, there would be a row to retry.
+      await until(runtime, ['transaction:changed', 'batch:progress'], () => countRows(runtime.journal, draft.batch.id).counts.failed === 1);
       expect(countRows(runtime.journal, draft.batch.id).counts.unknown).toBe(1);
       expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
     } finally {

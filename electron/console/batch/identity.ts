@@ -66,7 +66,6 @@ const SENT_SQL = `SELECT br.row_number AS rowNumber, br.external_id AS externalI
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
   JOIN entries e INDEXED BY entries_by_external_id ON e.external_id = br.external_id
   WHERE b.id = ? AND br.request IS NOT NULL AND e.kind = 'payout' AND e.environment = b.environment
-    AND (e.batch_id IS NULL OR e.batch_id != b.id)
     AND (e.state IN ('known', 'pending') OR (e.state = 'outcome_unknown' AND e.resolution IS NULL))
   ORDER BY br.row_number, (e.state = 'known') DESC, e.created_at DESC`;
 
