@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { batchFigures } from '../../shared/api';
 import { engineInternals } from '../../packages/sandbox/src/internals';
+import { axeViolations, serious } from './axe';
 import { screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -128,6 +129,21 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     // Sent as their own batch: the cancelled batch now says where they went.
     await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restantes ont formé le lot « primes (remaining).csv » (Terminé).`).waitFor();
     await screenshot(page, 'identity-5-french');
+    // Dark theme: the notice and the "already sent earlier" rows read, with no serious axe finding.
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
+    await page.locator('#theme-choice').selectOption('dark');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Transferts groupés' }).click();
+    await page.getByTestId('cancelled-remaining').waitFor(); // the batch open before stays open
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, 'identity-7-french-dark');
+    await page.getByRole('button', { name: '← Tous les lots' }).click();
+    await page.getByRole('button', { name: 'Ouvrir le lot primes.csv, Terminé' }).click();
+    await page.getByRole('table', { name: /Lignes du lot/ }).getByText('Déjà envoyé auparavant').first().waitFor();
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, 'identity-8-already-sent-dark');
+    await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
+    await page.locator('#theme-choice').selectOption('light');
     await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
     await page.getByLabel('Langue').selectOption('en');
   });
