@@ -73,6 +73,9 @@ export interface JournalTransaction {
   retryOf?: string;
 }
 
+/** The timeline code of an initiate refused because its external id already existed (then looked up and adopted). */
+export const ALREADY_EXISTS_CODE = 'ALREADY_EXISTS';
+
 export type TimelineEventType =
   | 'request_sent'
   | 'response'

@@ -148,6 +148,55 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     await page.getByLabel('Langue').selectOption('en');
   });
 
+  it('shows a single payout adopted as "Already sent earlier", and a retried payout as "Retry of" its id, in the transaction\'s facts', async () => {
+    const { handlers } = h.runtime;
+    const request = { payment_method: 'momo_cm', amount: 2500, phone_number: '+237671112233', external_id: 'E2E-SINGLE-1', customer: { first_name: 'Awa', last_name: 'Nkemdirim', email: 'awa@example.com' } };
+    let adoptedId = '';
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const quote = await handlers['payouts:prepare']({ request });
+      if (!quote.ok) throw new Error(quote.error.message);
+      const sent = await handlers['payouts:initiate']({ request, confirmationToken: quote.value.confirmationToken });
+      if (!sent.ok) throw new Error(sent.error.message);
+      adoptedId = sent.value.id;
+      expect(sent.value.alreadySent).toBe(attempt === 1 ? true : undefined);
+    }
+    expect(engineCount('E2E-SINGLE-1')).toBe(1);
+    // The transaction's screen by its address (as a11y.test.ts reaches screens).
+    await page.evaluate((hash) => (location.hash = hash), `#/timeline/${encodeURIComponent(adoptedId)}`);
+    await page.getByTestId('already-sent').waitFor();
+    await screenshot(page, 'identity-9-single-adopted');
+
+    // A row that fails at the service, retried: E2E-FAIL-1-r1, linked to E2E-FAIL-1.
+    const imported = await handlers['batches:import']({ fileName: 'fails.csv', text: 'phone_number,amount,first_name,last_name,email,description,external_id\n+237650000002,700,Jean,Mbarga,jean@example.com,Prime,E2E-FAIL-1\n', paymentMethod: 'momo_cm' });
+    if (!imported.ok) throw new Error(imported.error.message);
+    const failing = imported.value.batch.id;
+    const prepared = await handlers['batches:prepare']({ batchId: failing });
+    if (!prepared.ok) throw new Error(prepared.error.message);
+    await handlers['batches:start']({ batchId: failing, confirmationToken: prepared.value.confirmationToken });
+    await expect.poll(async () => {
+      const detail = await handlers['batches:get']({ batchId: failing });
+      return detail.ok ? detail.value.batch.state === 'done' && detail.value.batch.counts.failed === 1 : false;
+    }, { timeout: 30_000 }).toBe(true);
+    const retry = await handlers['batches:retryFailed']({ batchId: failing });
+    if (!retry.ok) throw new Error(retry.error.message);
+    const again = await handlers['batches:prepare']({ batchId: retry.value.batch.id });
+    if (!again.ok) throw new Error(again.error.message);
+    await handlers['batches:start']({ batchId: retry.value.batch.id, confirmationToken: again.value.confirmationToken });
+    const retriedRow = async () => {
+      const rows = await handlers['batches:rows']({ batchId: retry.value.batch.id, filter: 'all', offset: 0, limit: 10 });
+      return rows.ok ? rows.value.rows[0] : undefined;
+    };
+    expect((await retriedRow())?.externalId).toBe('E2E-FAIL-1-r1');
+    await expect.poll(async () => (await retriedRow())?.journalId ?? null, { timeout: 30_000 }).not.toBeNull();
+    const retriedId = (await retriedRow())!.journalId;
+    await page.evaluate((hash) => (location.hash = hash), `#/timeline/${encodeURIComponent(retriedId!)}`);
+    await page.getByText('E2E-FAIL-1', { exact: true }).waitFor();
+    await page.getByText('Retry of', { exact: true }).waitFor();
+    await screenshot(page, 'identity-10-retry-of');
+    expect(engineCount('E2E-FAIL-1')).toBe(1);
+    expect(engineCount('E2E-FAIL-1-r1')).toBe(1);
+  });
+
   it('logged no errors in the page', () => {
     expect(h.pageErrors).toEqual([]);
   });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
-import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
+import { ALREADY_EXISTS_CODE, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 import { migrate } from './migrations';
 import { fold } from './text-search';
 import type { InitiateOutcome } from '../outcome';
@@ -361,11 +361,13 @@ export function writeInitiateOutcome(db: JournalDb, id: string, outcome: Initiat
         // for the look-up by external id that adopts the existing transaction (never a new id).
         moveEntry(db, row, 'outcome_unknown', at);
         db.prepare('UPDATE entries SET already_sent_at = COALESCE(already_sent_at, ?) WHERE seq = ?').run(at, row.seq);
+        // Marked ALREADY_EXISTS (the service's own code stays in the message): the timeline says
+        // what it means instead of "refused".
         addEvent(db, row.seq, at, {
           type: 'api_error',
           httpStatus: outcome.error.httpStatus,
-          code: outcome.error.code,
-          message: `${outcome.error.message} The external id already exists at the service: looked up by it, never sent under a new one.`,
+          code: ALREADY_EXISTS_CODE,
+          message: `${outcome.error.code}: ${outcome.error.message}`,
           outcome: 'unknown',
         });
         return;

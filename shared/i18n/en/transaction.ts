@@ -56,6 +56,8 @@ export default {
     responseNoStatus: 'Service answered',
     api_error: 'Service refused it: {{code}}',
     api_errorNoCode: 'Service refused it',
+    alreadyExists: 'The service already has this external id',
+    alreadyExistsDetail: 'Looked up by its external id: the payout that exists is this one. Nothing is sent under a new id.',
     notSent: 'Could not be sent',
     unknown: 'No answer: outcome unknown',
     notFound: 'Looked up: the service does not have it',

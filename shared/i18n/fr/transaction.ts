@@ -57,6 +57,8 @@ export default {
     responseNoStatus: 'Le service a répondu',
     api_error: 'Refusée par le service : {{code}}',
     api_errorNoCode: 'Refusée par le service',
+    alreadyExists: 'Le service a déjà cet identifiant externe',
+    alreadyExistsDetail: 'Recherché par son identifiant externe : le transfert qui existe est celui-ci. Rien n’est envoyé sous un nouvel identifiant.',
     notSent: 'N’a pas pu être envoyée',
     unknown: 'Pas de réponse : résultat inconnu',
     notFound: 'Recherchée : le service ne l’a pas',
