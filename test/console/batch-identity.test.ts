@@ -125,6 +125,10 @@ describe('a batch cancelled, imported again with the override, its failed rows r
     expect(postsFor(`${firstId}-2`)).toBe(2); // sent, then refused as existing: never under a new id
     // Nothing failed, so nothing is offered for retry (an adopted row never is).
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId: again.batch.id }), 'CONFLICT');
+    // The accountant's report says so too (state cell), in the user's language.
+    const report = expectOk(await runtime.handlers['batches:report']({ batchId: again.batch.id, language: 'en' })).csv;
+    expect(report.split('already sent earlier').length - 1).toBe(3);
+    expect(expectOk(await runtime.handlers['batches:report']({ batchId: again.batch.id, language: 'fr' })).csv).toContain('accepté · déjà envoyé auparavant');
     const history = expectOk(await runtime.handlers['transactions:get']({ journalId: after.rows[0]!.journalId! }));
     expect(history.transaction).toMatchObject({ alreadySent: true, transactionId: sent.rows[0]!.transactionId });
   });
@@ -201,6 +205,7 @@ describe('retry keeps or derives the external id (issue 23)', () => {
     await send(retry.batch.id);
     expect(paidTo(['RT-0', 'RT-1', 'RT-1-r1', 'RT-2', 'RT-2-r1', 'RT-3'])).toEqual([1, 1, 1, 1, 1, 1]);
     const retried = await withRows(runtime.handlers, retry.batch.id);
+    expect(expectOk(await runtime.handlers['batches:report']({ batchId: retry.batch.id, language: 'en' })).csv).toContain('accepted · retry of RT-1');
     const linked = expectOk(await runtime.handlers['transactions:get']({ journalId: retried.rows[0]!.journalId! }));
     expect(linked.transaction).toMatchObject({ externalId: 'RT-1-r1', retryOf: 'RT-1' });
     expect(linked.timeline.some((event) => event.message === 'payout request sent (retry of RT-1)')).toBe(true);
