@@ -274,7 +274,9 @@ export function createBatchStore(api: PaydeskApi) {
         const batchId = get().openId;
         if (!batchId || rows.length === 0) return;
         const which = rows === 'invalid' ? { invalid: true as const } : rows === 'sent' ? { sent: true as const } : { rowNumbers: rows };
-        set({ actionError: tookDetail(await api.invoke('batches:dropRows', { batchId, ...which })) });
+        const failure = tookDetail(await api.invoke('batches:dropRows', { batchId, ...which }));
+        // "Send only the rows that never left" is the informed answer to "these rows were already sent".
+        set(failure === null && rows === 'sent' ? { actionError: null, acceptDuplicateFile: true } : { actionError: failure });
       },
       async invalidRowsCsv() {
         const batchId = get().openId;
