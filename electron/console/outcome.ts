@@ -3,6 +3,10 @@
  * batch runner alike. What matters is whether the money may have moved:
  * - `accepted`: the service created it (a transaction came back);
  * - `refused`: a 4xx with an error code: nothing was created;
+ * - `exists`: a refusal because the external id is already used (the sandbox answers 422
+ *   VALIDATION_ERROR with an `external_id` field error; a 409 says the same): money under this
+ *   id may well exist, so it is NOT a failure: the entry is looked up by its external id and
+ *   adopts the existing transaction (docs/decisions/external-id-is-identity.md);
  * - `retry-later`: a 429: nothing was created, the service asks to wait (Retry-After);
  * - `not-sent`: the request never left (connection refused, DNS): nothing was created;
  * - `may-exist`: a timeout, a reset, an unreadable answer or any 5xx (503 included: a gateway may
@@ -18,6 +22,7 @@ import type { ServiceTransaction } from './journal/rows';
 export type InitiateOutcome =
   | { kind: 'accepted'; tx: ServiceTransaction; httpStatus: number; message: string | null }
   | { kind: 'refused'; error: ErrorRecord; fields?: FieldErrors }
+  | { kind: 'exists'; error: ErrorRecord; fields?: FieldErrors }
   | { kind: 'retry-later'; error: ErrorRecord; retryAfterSeconds: number | null }
   | { kind: 'not-sent'; message: string }
   | { kind: 'may-exist'; cause: 'server-error' | 'no-answer' | 'unreadable'; message: string; error: ErrorRecord | null; retryAfterSeconds: number | null };
@@ -35,7 +40,9 @@ export function classifyInitiate(result: ClientResult): InitiateOutcome {
         return { kind: 'may-exist', cause: 'server-error', message: `server error ${result.httpStatus} (${result.code}): it may have been created`, error, retryAfterSeconds: result.retryAfterSeconds };
       }
       if (result.httpStatus === 429) return { kind: 'retry-later', error, retryAfterSeconds: result.retryAfterSeconds };
-      return { kind: 'refused', error, ...(result.fields ? { fields: result.fields } : {}) };
+      const fields = result.fields ? { fields: result.fields } : {};
+      if (saysExternalIdTaken(result.httpStatus, result.code, result.fields ?? undefined)) return { kind: 'exists', error, ...fields };
+      return { kind: 'refused', error, ...fields };
     }
     case 'bad-response':
       // A 5xx page from a proxy is unreadable too: the request may have reached the service.
@@ -49,4 +56,16 @@ export function classifyInitiate(result: ClientResult): InitiateOutcome {
       throw new Error(`unhandled client result ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * Whether a 4xx refusal says the external id is already taken. The spec names no code for it;
+ * the sandbox answers 422 VALIDATION_ERROR with `external_id: ["has already been used …"]`. A
+ * field error on the external id that speaks of it being used/existing, a 409, or a code naming a
+ * duplicate all count: the look-up that follows decides (found: adopted; not found: refused).
+ */
+export function saysExternalIdTaken(httpStatus: number, code: string, fields: FieldErrors | undefined): boolean {
+  if (httpStatus === 409 || /DUPLICATE|ALREADY_EXISTS/i.test(code)) return true;
+  const messages = fields?.['external_id'] ?? [];
+  return messages.some((message) => /already|exists|used|duplicate/i.test(message));
 }

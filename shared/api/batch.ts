@@ -92,6 +92,14 @@ export interface BatchRow extends CheckedRow {
   /** The service's refusal, or why the row was not sent. */
   error: { code: string; message: string } | null;
   rehearsal: RehearsalRowResult | null;
+  /**
+   * The service refused this row's POST because its external id already existed: the row adopted
+   * the existing transaction (its status is that one's), shown as "already sent earlier", never
+   * offered for retry.
+   */
+  alreadySent?: true;
+  /** The external id of the failed payout this row retries (its own is derived: `<id>-r1`). */
+  retryOf?: string;
 }
 
 /**
@@ -213,7 +221,31 @@ export interface BatchDetail {
   /** Earlier batches with the same rows; a started one must be accepted explicitly at prepare. */
   importedBefore: EarlierImport[];
   rehearsal: RehearsalSummary | null;
+  /** A draft's rows whose external id the journal already holds as sent (a re-import): see SentEarlier. */
+  sentEarlier?: SentEarlier;
+  /** A cancelled batch: the batch made of its remaining rows (batches:sendRemaining), the latest. */
+  remainingBatch?: EarlierImport;
 }
+
+/** How a row sent earlier under the same external id stands, as the journal last saw it. */
+export type SentEarlierOutcome = 'completed' | 'processing' | 'failed' | 'unknown';
+
+/**
+ * A draft's rows whose external id was already sent (another batch or a single payout holds it,
+ * created at the service or perhaps created): these must not be paid again; the rest never left.
+ * `rows` lists at most SENT_EARLIER_LISTED of them, in row order; the counts cover them all.
+ */
+export interface SentEarlier {
+  count: number;
+  completed: number;
+  processing: number;
+  failed: number;
+  unknown: number;
+  /** Valid rows of the draft that were never sent. */
+  neverLeft: number;
+  rows: { rowNumber: number; externalId: string; batchId: string | null; outcome: SentEarlierOutcome }[];
+}
+export const SENT_EARLIER_LISTED = 200;
 
 export interface RehearsalSummary {
   at: string;

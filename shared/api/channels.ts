@@ -211,8 +211,11 @@ export const CHANNEL_INPUTS = {
   }),
   /** Draft only: drops the given rows, or (`invalid: true`) every row with errors; one of the two. */
   'batches:dropRows': z
-    .strictObject({ batchId, rowNumbers: z.array(rowNumber).min(1).max(10_000).optional(), invalid: z.literal(true).optional() })
-    .refine((input) => (input.rowNumbers === undefined) !== (input.invalid === undefined), { message: 'needs either rowNumbers or invalid: true, not both', path: ['rowNumbers'] }),
+    .strictObject({ batchId, rowNumbers: z.array(rowNumber).min(1).max(10_000).optional(), invalid: z.literal(true).optional(), sent: z.literal(true).optional() })
+    .refine((input) => [input.rowNumbers, input.invalid, input.sent].filter((given) => given !== undefined).length === 1, {
+      message: 'needs one of rowNumbers, invalid: true or sent: true',
+      path: ['rowNumbers'],
+    }),
   'batches:invalidRows': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
   'batches:preview': z.strictObject({ batchId }),
   /** Runs the rows against the local sandbox engine (distinct external ids); never the profile's service. */
@@ -244,8 +247,13 @@ export const CHANNEL_INPUTS = {
     limit: z.number().int().positive().max(BATCH_ROWS_PAGE_MAX, `must be at most ${BATCH_ROWS_PAGE_MAX}`).default(100),
   }),
   'batches:list': none,
-  /** A new draft of the rows that were rejected or ended failed/cancelled, with new external ids. */
+  /**
+   * A new draft of the rows that were rejected or ended failed/cancelled: a refused row keeps its
+   * external id; a failed transaction's row gets one derived from it (`<id>-r1`).
+   */
   'batches:retryFailed': z.strictObject({ batchId }),
+  /** A cancelled batch's rows never sent, as a new draft with their own external ids (its own confirmation). */
+  'batches:sendRemaining': z.strictObject({ batchId }),
   'batches:report': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
   /** The request inspector: newest first, `cursor` = the previous page's `nextCursor`. */
   'sandbox:requests': z.strictObject({
@@ -343,6 +351,7 @@ export interface ChannelResults extends ReconcileChannelResults {
   'batches:rows': BatchRowsPage;
   'batches:list': { batches: BatchSummary[] };
   'batches:retryFailed': BatchDetail;
+  'batches:sendRemaining': BatchDetail;
   'batches:report': { filename: string; csv: string; rows: number };
   'sandbox:requests': InspectedPage;
   'sandbox:signRequest': SignedExample;

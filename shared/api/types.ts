@@ -64,7 +64,17 @@ export interface JournalTransaction {
   updatedAt: string;
   /** Present when the payout was a row of a bulk batch (issue 10). */
   batch?: { batchId: string; rowNumber: number };
+  /**
+   * The service refused this POST because its external id already existed: the entry adopted
+   * the existing transaction ("already sent earlier"); it is never sent under a new id.
+   */
+  alreadySent?: true;
+  /** The external id of the failed payout this one retries (its own is derived: `<id>-r1`). */
+  retryOf?: string;
 }
+
+/** The timeline code of an initiate refused because its external id already existed (then looked up and adopted). */
+export const ALREADY_EXISTS_CODE = 'ALREADY_EXISTS';
 
 export type TimelineEventType =
   | 'request_sent'

@@ -63,6 +63,14 @@ export function invalidRowsCsv(language: Language, rows: readonly BatchRow[], st
   return { filename: `${words.filenames.invalid}-${stamp}.csv`, csv, rows: invalid.length };
 }
 
+/** A row's state in words; a row that adopted an earlier payout, or retries one, says so (issue 23). */
+function rowStateText(words: (typeof resources)[Language]['batchCsv'], row: BatchRow): string {
+  const parts: string[] = [words.rowStates[row.state]];
+  if (row.alreadySent) parts.push(words.alreadySent);
+  if (row.retryOf) parts.push(words.retryOf.replace('{{id}}', row.retryOf));
+  return parts.join(' · ');
+}
+
 /** Every row with what happened to it: the accountant's record of the batch. */
 export function reportCsv(language: Language, batchId: string, rows: readonly BatchRow[], currency: string, stamp: string): { filename: string; csv: string; rows: number } {
   const words = resources[language].batchCsv;
@@ -83,7 +91,7 @@ export function reportCsv(language: Language, batchId: string, rows: readonly Ba
       row.values.last_name,
       row.values.email,
       row.values.description,
-      Object.keys(row.errors).length > 0 ? columns.errors : words.rowStates[row.state],
+      Object.keys(row.errors).length > 0 ? columns.errors : rowStateText(words, row),
       row.transactionId,
       row.status,
       row.failedCode,

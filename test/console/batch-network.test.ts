@@ -2,7 +2,7 @@
  * Sending a batch through a proxy in front of the real engine, on a saved (keychain) profile:
  * 429 Retry-After is waited out, Pause and Cancel stop between rows, a lost connection interrupts
  * the batch and Resume looks the unknown rows up by external id before sending anything again,
- * and the failed rows are retried with new external ids after a second confirmation.
+ * and the failed rows are retried under ids derived from theirs after a second confirmation.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,7 +190,7 @@ describe('a batch on a flaky service', () => {
     expect(row3.timeline.some((event) => /found by its external id/.test(event.message ?? ''))).toBe(true);
   });
 
-  it('retries only the failed rows, with new external ids, after a second confirmation', async () => {
+  it('retries only the failed rows, under ids derived from theirs, after a second confirmation', async () => {
     const phones = ['+237650000001', '+237650000002', '+237650000009', '+237650000001'];
     const { batchId, confirmationToken } = await confirmed(4, 'retry', (index) => phones[index]!);
     const done = batchReaches(runtime, batchId, ['done']);
@@ -203,14 +203,15 @@ describe('a batch on a flaky service', () => {
     const retry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId })));
     expect(retry.batch).toMatchObject({ state: 'draft', retryOf: batchId });
     expect(retry.rows.map((row) => row.rowNumber)).toEqual([3, 4]);
-    expect(retry.rows.map((row) => row.externalId)).toEqual([`${retry.batch.id}-3`, `${retry.batch.id}-4`]);
+    // Both transactions exist and ended failed/cancelled: new ids, derived from theirs and linked to them.
+    expect(retry.rows.map((row) => [row.externalId, row.retryOf])).toEqual([[`${batchId}-3-r1`, `${batchId}-3`], [`${batchId}-4-r1`, `${batchId}-4`]]);
     // The first confirmation does not start the retry.
     expectFail(await runtime.handlers['batches:start']({ batchId: retry.batch.id, confirmationToken }), 'CONFIRMATION_REQUIRED');
     const second = expectOk(await runtime.handlers['batches:prepare']({ batchId: retry.batch.id }));
     const retried = batchReaches(runtime, retry.batch.id, ['done']);
     expectOk(await runtime.handlers['batches:start']({ batchId: retry.batch.id, confirmationToken: second.confirmationToken }));
     expect(await retried).toMatchObject({ accepted: 2 });
-    expect(engineCount(`${retry.batch.id}-3`)).toBe(1);
+    expect(engineCount(`${batchId}-3-r1`)).toBe(1);
     expect(engineCount(`${batchId}-3`)).toBe(1);
   });
 

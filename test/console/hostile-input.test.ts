@@ -76,6 +76,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'batches:rows': { batchId: 'b1', filter: 'failed', offset: 0, limit: 100 },
   'batches:list': {},
   'batches:retryFailed': { batchId: 'b1' },
+  'batches:sendRemaining': { batchId: 'b1' },
   'batches:report': { batchId: 'b1', language: 'en' },
   'sandbox:requests': { status: '4xx', key: 'pk_sandbox_payment_h1', cursor: '10', limit: 20 },
   'sandbox:signRequest': { method: 'POST', path: '/v1/payments', query: '', body: '{}', keyType: 'payment' },

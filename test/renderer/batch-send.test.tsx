@@ -218,7 +218,7 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     await user.click(screen.getByRole('button', { name: 'Retry the 2 failed rows' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'october.csv (retry)' })).toBeTruthy();
     expect(api.callsOf('batches:retryFailed')).toEqual([{ batchId: 'b1' }]);
-    expect(screen.getByText('The failed rows of batch b1, with new external ids.')).toBeTruthy();
+    expect(screen.getByText('Made from batch b1: each row keeps its external id, or gets one derived from it (…-r1) when its payout exists and failed.')).toBeTruthy();
     expect(within(screen.getByRole('table', { name: /Rows of the batch/ })).getAllByRole('row')).toHaveLength(3);
     // A retry is a new draft: it needs its own confirmation before anything is sent.
     expect(screen.getByRole('button', { name: 'Review and send' })).toBeTruthy();

@@ -103,7 +103,7 @@ async function rehearseOnCopy(context: Context, batchId: string): Promise<Rehear
       const status = (final?.status ?? answer.tx.status) as TransactionStatus;
       outcome = { state: 'accepted', status, failedCode: (final?.failedCode ?? null) as FailedCode | null, code: null, message: null, wouldFail: status !== 'completed' };
       counts.accepted += 1;
-    } else if (answer.kind === 'refused') {
+    } else if (answer.kind === 'refused' || answer.kind === 'exists') {
       outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };
       counts.rejected += 1;
     } else {

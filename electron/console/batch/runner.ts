@@ -145,6 +145,9 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks): B
       await sendRows(run, rowsInState(db, run.batchId, ['not_sent']), summary.concurrency, sending);
       if (countRows(db, run.batchId).counts.unknown === 0) break;
     }
+    // Rows the service refused as already existing (or left unknown in the last round) are looked
+    // up once more before the run ends: an existing transaction is adopted, not left unknown.
+    if (!stopped(run) && countRows(db, run.batchId, false).counts.unknown > 0) await lookUpUnknown(run, { db, clock: deps.clock, client, progress: emit });
     return endOf(db, run, deps.signal);
   }
 

@@ -38,7 +38,7 @@ export function beginRow(db: JournalDb, batchId: string, row: BatchRow, journalI
     writeResend(db, journalId, at);
     return journalId;
   }
-  const id = writeRequest(db, { profile, kind: 'payout', request: row.request!, currency: DEFAULT_CURRENCY, at, batch: { id: batchId, row: row.rowNumber } });
+  const id = writeRequest(db, { profile, kind: 'payout', request: row.request!, currency: DEFAULT_CURRENCY, at, batch: { id: batchId, row: row.rowNumber }, retryOf: row.retryOf ?? null });
   linkRow(db, batchId, row.rowNumber, id);
   return id;
 }
@@ -85,6 +85,10 @@ export async function sendRow(run: Run, row: BatchRow, sending: RowSending): Pro
         break;
       case 'not-sent':
         interrupt(run, outcome.message);
+        break;
+      case 'exists':
+        // The service already has this external id: the row (outcome unknown, marked already
+        // sent) is looked up by it before the run ends and adopts that transaction (./look-up.ts).
         break;
       case 'accepted':
       case 'refused':

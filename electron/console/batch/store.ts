@@ -56,6 +56,8 @@ interface RowDbRow {
   e_fee: number | null;
   e_transaction_id: string | null;
   e_last_error: string | null;
+  e_already_sent_at: number | null;
+  retry_of: string | null;
 }
 
 /**
@@ -80,18 +82,21 @@ export function batchExists(db: JournalDb, id: string): boolean {
   return batchRow(db, id) !== null;
 }
 
-function insertRows(db: JournalDb, seq: number, rows: readonly CheckedRow[]): void {
+/** A checked row, and the external id of the failed payout it retries (a retry draft's row). */
+export type NewRow = CheckedRow & { retryOf?: string | undefined };
+
+function insertRows(db: JournalDb, seq: number, rows: readonly NewRow[]): void {
   const insert = db.prepare(
-    `INSERT INTO batch_rows (batch_seq, row_number, cells, request, errors, duplicates, external_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO batch_rows (batch_seq, row_number, cells, request, errors, duplicates, external_id, retry_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const row of rows) {
-    insert.run(seq, row.rowNumber, JSON.stringify(row.values), row.request ? JSON.stringify(row.request) : null, JSON.stringify(row.errors), JSON.stringify(row.duplicates), row.externalId);
+    insert.run(seq, row.rowNumber, JSON.stringify(row.values), row.request ? JSON.stringify(row.request) : null, JSON.stringify(row.errors), JSON.stringify(row.duplicates), row.externalId, row.retryOf ?? null);
   }
 }
 
 export function createBatch(
   db: JournalDb,
-  input: { id: string; fileName: string; fileHash: string; profile: JournalProfile; paymentMethod: string | null; concurrency: number; retryOf: string | null; rows: readonly CheckedRow[]; at: number },
+  input: { id: string; fileName: string; fileHash: string; profile: JournalProfile; paymentMethod: string | null; concurrency: number; retryOf: string | null; rows: readonly NewRow[]; at: number },
 ): void {
   db.transaction(() => {
     const result = db
@@ -109,8 +114,12 @@ export function replaceDraftRows(db: JournalDb, id: string, rows: readonly Check
   db.transaction(() => {
     const batch = batchRow(db, id);
     if (!batch || batch.state !== 'draft') throw new Error(`batch ${id} is not a draft`);
+    // A retry draft's links to the payouts its rows retry survive the edit (same row numbers).
+    const links = new Map(
+      (db.prepare('SELECT row_number, retry_of FROM batch_rows WHERE batch_seq = ? AND retry_of IS NOT NULL').all(batch.seq) as { row_number: number; retry_of: string }[]).map((row) => [row.row_number, row.retry_of]),
+    );
     db.prepare('DELETE FROM batch_rows WHERE batch_seq = ?').run(batch.seq);
-    insertRows(db, batch.seq, rows);
+    insertRows(db, batch.seq, rows.map((row) => ({ ...row, retryOf: links.get(row.rowNumber) })));
     db.prepare('UPDATE batches SET updated_at = ? WHERE seq = ?').run(at, batch.seq);
   })();
 }
@@ -142,11 +151,13 @@ function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
     fee: row.e_fee,
     error: lastError ? { code: lastError.code, message: lastError.message } : null,
     rehearsal: row.rehearsal ? (JSON.parse(row.rehearsal) as RehearsalRowResult) : null,
+    ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
+    ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
 
 const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state, e.status AS e_status, e.failed_code AS e_failed_code,
-    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {

@@ -7,6 +7,7 @@ import type { BatchConfirmation, BatchPreview, BatchSummary, RehearsalSummary } 
 import { balanceSchema } from '../../../shared/contract';
 import { isRehearsing, rehearseBatch } from '../batch/rehearsal';
 import type { BatchRunner } from '../batch/runner';
+import { sentEarlier } from '../batch/identity';
 import { earlierImports, loadRows, setState } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
@@ -99,7 +100,16 @@ function overBalance(preview: BatchPreview): HandlerFailure {
 /** The same rows already sent in an earlier batch must be accepted explicitly. */
 function requireNotSentBefore(db: JournalDb, batch: BatchSummary, acceptDuplicateFile: boolean | undefined): void {
   const sentBefore = earlierImports(db, batch.fileHash, batch.id).filter((earlier) => earlier.state !== 'draft');
-  if (sentBefore.length === 0 || acceptDuplicateFile === true) return;
+  if (acceptDuplicateFile === true) return;
+  if (sentBefore.length === 0) {
+    // Rows whose external id was sent earlier (another file, a single payout) are named too. Sent
+    // anyway, each is refused by the service and adopts the existing payout: never paid twice.
+    const sent = sentEarlier(db, batch.id);
+    if (sent.count === 0) return;
+    throw new HandlerFailure('CONFIRMATION_REQUIRED', `${sent.count} row(s) of this batch were already sent under the same external id: drop them, or confirm that they are only to be looked up.`, {
+      fields: { acceptDuplicateFile: [`${sent.count} row(s) were already sent`] },
+    });
+  }
   const first = sentBefore[0]!;
   throw new HandlerFailure('CONFIRMATION_REQUIRED', `The same rows were already sent in batch ${first.batchId} (${first.fileName}, ${first.createdAt}): confirm that this is not a mistake.`, {
     fields: { acceptDuplicateFile: [`the same rows were sent in batch ${first.batchId}`] },

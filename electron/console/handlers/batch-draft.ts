@@ -8,7 +8,8 @@ import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
 import type { Language } from '../../../shared/i18n';
-import { createBatch, loadRows, replaceDraftRows, rowInputs } from '../batch/store';
+import { derivedExternalId, earlierRowIds, remainingName, sentEarlierRowNumbers } from '../batch/identity';
+import { createBatch, loadRows, replaceDraftRows, rowInputs, type NewRow } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
 import type { Context } from './context';
@@ -51,11 +52,19 @@ export function importBatch(
   if (!parsed.ok) throw new HandlerFailure('INVALID_INPUT', `${fileName} cannot be read as a batch file.`, { fields: { text: parsed.errors } });
   const profile = profiles.activeProfile();
   const id = newBatchId(now());
-  const rows = checkRows(parsed.file.rows, { batchId: id, defaultPaymentMethod: paymentMethod ?? null });
+  const fileHash = sha256(canonicalJson(parsed.file.rows.map((row) => row.values)));
+  // The same file sent before: its rows without their own external id take the ones they were
+  // sent under, so the service refuses a second payment and the row adopts the first.
+  const earlierIds = earlierRowIds(db, fileHash);
+  const inputs = parsed.file.rows.map((row) => {
+    const earlier = row.values.external_id.trim() === '' ? earlierIds.get(row.rowNumber) : undefined;
+    return earlier ? { ...row, values: { ...row.values, external_id: earlier } } : row;
+  });
+  const rows = checkRows(inputs, { batchId: id, defaultPaymentMethod: paymentMethod ?? null });
   createBatch(db, {
     id,
     fileName,
-    fileHash: sha256(canonicalJson(parsed.file.rows.map((row) => row.values))),
+    fileHash,
     profile: { id: profile.id, name: profile.name, environment: profile.environment },
     paymentMethod: paymentMethod ?? null,
     concurrency: BATCH_DEFAULT_CONCURRENCY,
@@ -103,12 +112,19 @@ export function updateRow({ db, now }: BatchJournal, input: { batchId: string; r
 }
 
 /** `batches:dropRows`: the given rows, or every row with errors (`invalid`), dropped from a draft. */
-export function dropRows({ db, now }: BatchJournal, input: { batchId: string; rowNumbers?: number[] | undefined; invalid?: true | undefined }): BatchDetail {
+export function dropRows(
+  { db, now }: BatchJournal,
+  input: { batchId: string; rowNumbers?: number[] | undefined; invalid?: true | undefined; sent?: true | undefined },
+): BatchDetail {
   const { batchId } = input;
   const batch = requireDraft(db, batchId);
   const inputs = rowInputs(db, batchId);
-  const rowNumbers = input.invalid ? inputs.filter((row) => Object.keys(row.errors).length > 0).map((row) => row.rowNumber) : (input.rowNumbers ?? []);
-  if (rowNumbers.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row with errors to drop.`);
+  const rowNumbers = input.invalid
+    ? inputs.filter((row) => Object.keys(row.errors).length > 0).map((row) => row.rowNumber)
+    : input.sent
+      ? sentEarlierRowNumbers(db, batchId)
+      : (input.rowNumbers ?? []);
+  if (rowNumbers.length === 0) throw new HandlerFailure('CONFLICT', input.sent ? `Batch ${batchId} has no row that was sent earlier.` : `Batch ${batchId} has no row with errors to drop.`);
   const dropping = new Set(rowNumbers);
   const missing = rowNumbers.filter((rowNumber) => !inputs.some((row) => row.rowNumber === rowNumber));
   if (missing.length > 0) throw new HandlerFailure('NOT_FOUND', `Batch ${batchId} has no row ${missing.slice(0, 10).join(', ')}.`);
@@ -126,7 +142,12 @@ export function invalidRowsFile({ db, now }: BatchJournal, input: { batchId: str
   return invalidRowsCsv(input.language, loadRows(db, input.batchId), fileStamp(now()));
 }
 
-/** `batches:retryFailed`: a new draft of a stopped batch's failed rows, with new external ids. */
+/**
+ * `batches:retryFailed`: a new draft of a stopped batch's failed rows. A row refused by the service
+ * (no transaction was created) keeps its external id, so the service's duplicate check still
+ * guards it; a row whose transaction exists and ended failed/cancelled gets a new id derived from
+ * it (`<id>-r1`), linked to it. Rows that adopted an earlier transaction are not retried.
+ */
 export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
   const { batchId } = input;
   const batch = summaryOf(db, batchId);
@@ -137,22 +158,53 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
     // A row whose outcome is unknown may have been paid: it is looked up, never retried blindly.
     throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`);
   }
-  const failed = rows.filter((row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')));
+  const failed = rows.filter((row) => !row.alreadySent && (row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled'))));
   if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`);
+  const taken = new Set<string>();
+  const retried = failed.map((row) => {
+    if (row.state === 'rejected') return { rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId } };
+    const externalId = derivedExternalId(db, row.externalId, row.retryOf ?? null, taken);
+    taken.add(externalId);
+    return { rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf: row.externalId };
+  });
+  return newDraftOf(db, profiles, batch, { fileName: retryName(batch.fileName), rows: retried, now: now() });
+}
+
+/**
+ * `batches:sendRemaining`: a cancelled batch's rows never sent, as a new draft with their own
+ * external ids (never created at the service), confirmed through the batch's usual steps.
+ */
+export function sendRemaining({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
+  const { batchId } = input;
+  const batch = summaryOf(db, batchId);
+  if (batch.state !== 'cancelled') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a cancelled batch's remaining rows are sent this way.`);
+  const remaining = loadRows(db, batchId).filter((row) => row.request !== null && row.state === 'not_sent');
+  if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`);
+  const rows = remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }));
+  return newDraftOf(db, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
+}
+
+/** A new draft made of an earlier batch's rows (retry, remaining), linked to it. */
+function newDraftOf(
+  db: BatchJournal['db'],
+  profiles: ActiveProfile,
+  batch: BatchSummary,
+  input: { fileName: string; rows: { rowNumber: number; values: BatchRowValues; retryOf?: string }[]; now: number },
+): BatchDetail {
   const profile = profiles.activeProfile();
-  const id = newBatchId(now());
-  // New external ids: the failed ones are spent at the service.
-  const inputs = failed.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: '' } }));
+  const id = newBatchId(input.now);
+  const links = new Map(input.rows.map((row) => [row.rowNumber, row.retryOf]));
+  const checked: NewRow[] = checkRows(input.rows, { batchId: id, defaultPaymentMethod: batch.paymentMethod }).map((row) => ({ ...row, retryOf: links.get(row.rowNumber) }));
   createBatch(db, {
     id,
-    fileName: retryName(batch.fileName),
-    fileHash: sha256(canonicalJson({ retryOf: batchId, rows: inputs.map((row) => row.values) })),
+    fileName: input.fileName,
+    fileHash: sha256(canonicalJson({ from: batch.id, fileName: input.fileName, rows: input.rows.map((row) => row.values) })),
     profile: { id: profile.id, name: profile.name, environment: profile.environment },
     paymentMethod: batch.paymentMethod,
     concurrency: batch.concurrency,
-    retryOf: batchId,
-    rows: checkRows(inputs, { batchId: id, defaultPaymentMethod: batch.paymentMethod }),
-    at: now(),
+    retryOf: batch.id,
+    rows: checked,
+    at: input.now,
   });
   return detailOf(db, id);
 }

@@ -7,6 +7,7 @@ import type { BatchDetail, BatchRowFilter, BatchRowsPage, BatchSummary } from '.
 import type { Language } from '../../../shared/i18n';
 import { reportCsv } from '../../../shared/batch';
 import type { JournalDb } from '../journal/entries';
+import { remainingBatch, sentEarlier } from '../batch/identity';
 import { earlierImports, getSummary, listSummaries, loadRows, rehearsalOf, rowsPage } from '../batch/store';
 import { DEFAULT_CURRENCY, HandlerFailure } from './context';
 
@@ -30,7 +31,15 @@ export function summaryOf(db: JournalDb, batchId: string): BatchSummary {
 /** The batch without its rows (those come page by page: rowsPageOf). */
 export function detailOf(db: JournalDb, batchId: string): BatchDetail {
   const batch = summaryOf(db, batchId);
-  return { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
+  const detail: BatchDetail = { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
+  if (batch.state === 'cancelled') {
+    const remaining = remainingBatch(db, batch);
+    return remaining ? { ...detail, remainingBatch: remaining } : detail;
+  }
+  if (batch.state !== 'draft') return detail;
+  // A draft names its rows already sent under the same external id (a re-import), and how they ended.
+  const sent = sentEarlier(db, batchId);
+  return sent.count > 0 ? { ...detail, sentEarlier: sent } : detail;
 }
 
 export function requireDraft(db: JournalDb, batchId: string): BatchSummary {

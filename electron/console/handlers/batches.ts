@@ -10,7 +10,7 @@ import { templateCsv } from '../../../shared/batch';
 import { createBatchRunner, type BatchRunner, type RunnerHooks } from '../batch/runner';
 import type { Context, HandlerImpls } from './context';
 import { detailOf, listBatches, reportFile, rowsPageOf, type BatchJournal } from './batch-read';
-import { dropRows, importBatch, invalidRowsFile, retryFailed, updateRow } from './batch-draft';
+import { dropRows, importBatch, invalidRowsFile, retryFailed, sendRemaining, updateRow } from './batch-draft';
 import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
 import { cancelBatch, pauseBatch, resumeBatch } from './batch-controls';
 
@@ -44,6 +44,7 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:rows': async (input) => rowsPageOf(db, input),
     'batches:list': async () => listBatches(db),
     'batches:retryFailed': async (input) => retryFailed(journal, context, input),
+    'batches:sendRemaining': async (input) => sendRemaining(journal, context, input),
     'batches:report': async (input) => reportFile(journal, input),
   };
   return { handlers, runner };

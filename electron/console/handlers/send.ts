@@ -10,12 +10,12 @@ import { randomUUID } from 'node:crypto';
 import { balanceSchema, type TransactionRequest } from '../../../shared/contract';
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
-import { getEntryForFollowUp, recordInitiateOutcome, recordRequest, recordResend } from '../journal/entries';
+import { getEntryForFollowUp, recordInitiateOutcome, recordNotFound, recordObserved, recordRequest, recordResend } from '../journal/entries';
 import { classifyInitiate } from '../outcome';
 import type { StoredProfile } from '../settings';
 import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
-import { isFinal } from './outcomes';
+import { isFinal, isNotFound, transactionOf } from './outcomes';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -46,6 +46,8 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       case 'accepted':
         if (!isFinal(entry)) watcher.watch(entry, profile);
         return entry;
+      case 'exists':
+        return adopt(profile, kind, request, entry);
       case 'refused':
         throw new HandlerFailure(outcome.error.code, outcome.error.message, { ...(outcome.fields ? { fields: outcome.fields } : {}), journalId: entry.id });
       case 'retry-later':
@@ -67,6 +69,34 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         throw new Error(`unhandled outcome ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * The service already has this external id: the entry (outcome unknown, marked already sent)
+   * is looked up by it and adopts the existing transaction: the answer is that transaction, not
+   * a failure. A look-up that cannot tell leaves the entry unknown (Look up, or the sweeper).
+   */
+  async function adopt(profile: ResolvedProfile, kind: TransactionKind, request: TransactionRequest, entry: JournalTransaction): Promise<JournalTransaction> {
+    const client = context.clientFor(profile);
+    const by = { by: 'external_id' as const };
+    const result = kind === 'payment' ? await client.retrievePayment(request.external_id!, by) : await client.retrievePayout(request.external_id!, by);
+    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    if (tx && result.kind === 'success') {
+      const adopted = recordObserved(deps.journal, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'already sent earlier: found by its external id' }, now()).entry;
+      changed(adopted);
+      if (!isFinal(adopted)) watcher.watch(adopted, profile);
+      return adopted;
+    }
+    if (isNotFound(result)) {
+      const notFound = recordNotFound(deps.journal, entry.id, now(), `the service said external id ${request.external_id} already exists, yet no ${kind} was found under it`);
+      changed(notFound);
+      throw new HandlerFailure('CONFLICT', `The service refused external id ${request.external_id} as already used, but no ${kind} is found under it. Look it up again before sending anything.`, { journalId: entry.id });
+    }
+    throw new HandlerFailure(
+      'OUTCOME_UNKNOWN',
+      `The service says a ${kind} with external id ${request.external_id} already exists, and it could not be read now: look it up by its external id. Nothing will be sent under a new id.`,
+      { journalId: entry.id },
+    );
   }
 
   async function initiate(kind: TransactionKind, profile: ResolvedProfile, request: TransactionRequest): Promise<JournalTransaction> {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
-import type { JournalState, JournalTransaction, TimelineEventType, TransactionKind } from '../../../shared/api';
+import { ALREADY_EXISTS_CODE, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 import type { InitiateOutcome } from '../outcome';
 import { ENTRY_STATES } from '../states/tables';
 import type { JournalDb } from './database';
@@ -123,6 +123,8 @@ interface RequestInput {
   currency: string;
   at: number;
   batch?: { id: string; row: number };
+  /** The external id this payout retries (its own is derived from it: <id>-r1). */
+  retryOf?: string | null;
 }
 
 /**
@@ -157,7 +159,8 @@ export function writeRequest(db: JournalDb, input: RequestInput): string {
       ...(input.batch ? { batch: input.batch } : {}),
       at: input.at,
     });
-    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+    if (input.retryOf) db.prepare('UPDATE entries SET retry_of = ? WHERE seq = ?').run(input.retryOf, inserted.seq);
+    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent` });
     return inserted.id;
   })();
 }
@@ -339,6 +342,21 @@ export function writeInitiateOutcome(db: JournalDb, id: string, outcome: Initiat
       case 'refused':
         moveEntry(db, row, 'rejected', at, outcome.error);
         addEvent(db, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: outcome.error.code, message: outcome.error.message });
+        return;
+      case 'exists':
+        // Not a failure: money under this external id may exist. The entry waits, outcome unknown,
+        // for the look-up by external id that adopts the existing transaction (never a new id).
+        moveEntry(db, row, 'outcome_unknown', at);
+        db.prepare('UPDATE entries SET already_sent_at = COALESCE(already_sent_at, ?) WHERE seq = ?').run(at, row.seq);
+        // Marked ALREADY_EXISTS (the service's own code stays in the message): the timeline says
+        // what it means instead of "refused".
+        addEvent(db, row.seq, at, {
+          type: 'api_error',
+          httpStatus: outcome.error.httpStatus,
+          code: ALREADY_EXISTS_CODE,
+          message: `${outcome.error.code}: ${outcome.error.message}`,
+          outcome: 'unknown',
+        });
         return;
       case 'retry-later':
         moveEntry(db, row, 'not_sent', at, outcome.error);

@@ -206,6 +206,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       DROP TABLE attempt_moves;
     `,
   },
+  {
+    version: 9,
+    name: 'external ids as identity',
+    // already_sent_at: when the service refused this entry's POST because its external id already
+    // existed; the entry then adopts the existing transaction ("already sent earlier") instead of
+    // failing. retry_of: the external id this entry's row retries (a failed transaction's id, the
+    // new one derived from it as <id>-r1), so History and reports link the two.
+    sql: `
+      ALTER TABLE entries ADD COLUMN already_sent_at INTEGER;
+      ALTER TABLE entries ADD COLUMN retry_of TEXT;
+      ALTER TABLE batch_rows ADD COLUMN retry_of TEXT;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

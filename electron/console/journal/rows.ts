@@ -39,6 +39,10 @@ export interface EntryRow {
   /** Set for a bulk payout's row (journal version 2). */
   batch_id?: string | null;
   batch_row?: number | null;
+  /** When the service said this entry's external id already existed (journal version 7). */
+  already_sent_at?: number | null;
+  /** The external id this entry retries (journal version 7). */
+  retry_of?: string | null;
 }
 
 export interface TimelineRow {
@@ -79,6 +83,8 @@ export function toJournalTransaction(row: EntryRow): JournalTransaction {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     ...(row.batch_id ? { batch: { batchId: row.batch_id, rowNumber: row.batch_row ?? 0 } } : {}),
+    ...(row.already_sent_at ? { alreadySent: true } : {}),
+    ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { BatchProgressCard } from './BatchProgress';
 import { BatchRehearsalCard } from './BatchRehearsal';
 import { BatchReportCard } from './BatchReport';
 import { BatchRows, DuplicateImportNotice } from './BatchRows';
+import { CancelledRemainingNotice, SentEarlierNotice } from './BatchIdentity';
 
 type Step = 'rows' | 'preview' | 'rehearse' | 'send' | 'report';
 const STEPS: Step[] = ['rows', 'preview', 'rehearse', 'send', 'report'];
@@ -60,7 +61,8 @@ function DraftActions({ detail }: { detail: BatchDetail }) {
     preview.status === 'ready' &&
     preview.value !== null &&
     !preview.value.overBalance &&
-    (!sentBefore || acceptDuplicateFile);
+    // Rows sent before (the same file, or the same external ids) are confirmed knowingly, or dropped.
+    (!(sentBefore || detail.sentEarlier) || acceptDuplicateFile);
   return (
     <div className="actions">
       <button type="button" className={detail.batch.environment === 'live' ? 'danger' : 'primary'} disabled={!ready} onClick={() => setConfirming(true)}>
@@ -119,6 +121,7 @@ export function BatchOpen() {
       {draft ? (
         <>
           <DuplicateImportNotice detail={value} />
+          <SentEarlierNotice detail={value} />
           <BatchRows detail={value} />
           <div className="two-col">
             <BatchPreviewCard detail={value} />
@@ -129,6 +132,7 @@ export function BatchOpen() {
       ) : (
         <>
           <BatchProgressCard detail={value} />
+          <CancelledRemainingNotice detail={value} />
           <BatchReportCard detail={value} />
           <BatchRows detail={value} />
         </>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BatchRow, BatchState } from '../../../shared/api';
 import { describeFailedCode, describeServiceError } from '../messages/errors';
 import { rowInvalid } from '../stores/batch';
+import { RowIdentity } from './BatchIdentity';
 
 /** The word and badge tone of a row's result (its sending state, then the status the console saw). */
 /** A failure's code beside the result, its sentence on hover. */
@@ -45,6 +46,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
           {t(`row.${outcome.key}`)}
         </span>
         <FailureCode code={detail} why={why} />
+        <RowIdentity row={row} />
       </>
     );
   }

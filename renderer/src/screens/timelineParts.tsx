@@ -1,6 +1,6 @@
 /** Pieces of the transaction screen: the facts list and the vertical event timeline. */
 import { useTranslation } from 'react-i18next';
-import type { JournalTransaction, TimelineEvent } from '../../../shared/api';
+import { ALREADY_EXISTS_CODE, type JournalTransaction, type TimelineEvent } from '../../../shared/api';
 import { chargesNothing, TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract';
 import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
@@ -22,6 +22,8 @@ export function eventTitle(event: TimelineEvent): string {
     case 'response':
       return event.status ? t('transaction:event.response', { status }) : t('transaction:event.responseNoStatus');
     case 'api_error':
+      // The service already had this external id: not a refusal of the payout, which is looked up and adopted.
+      if (event.code === ALREADY_EXISTS_CODE) return t('transaction:event.alreadyExists');
       return event.code ? t('transaction:event.api_error', { code: event.code }) : t('transaction:event.api_errorNoCode');
     case 'transport_failure':
       return event.outcome === 'not-sent' ? t('transaction:event.notSent') : t('transaction:event.unknown');
@@ -56,6 +58,7 @@ function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string |
   // a payout's recipient approves nothing, it receives money.
   // Both are said in the user's language rather than quoting the service's English sentence.
   if (event.type === 'response') return t(kind === 'payout' ? 'transaction:event.payoutAccepted' : 'transaction:event.paymentAccepted');
+  if (event.type === 'api_error' && event.code === ALREADY_EXISTS_CODE) return t('transaction:event.alreadyExistsDetail');
   if (event.type === 'api_error' && event.code) return describeServiceError({ code: event.code, message: event.message });
   if (event.type === 'transport_failure') {
     return event.outcome === 'not-sent' ? t('transaction:event.notSentDetail') : t('transaction:event.unknownDetail');
@@ -171,6 +174,18 @@ export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
       <dd>{method}</dd>
       <IdRow label={tr('facts.transactionId')} copyLabel={tr('facts.copyTransactionId')} value={tx.transactionId} />
       <IdRow label={tr('facts.externalId')} copyLabel={tr('facts.copyExternalId')} value={tx.externalId} />
+      {tx.retryOf ? (
+        <>
+          <dt>{tr('facts.retryOf')}</dt>
+          <dd className="mono">{tx.retryOf}</dd>
+        </>
+      ) : null}
+      {tx.alreadySent ? (
+        <>
+          <dt>{tr('facts.alreadySent')}</dt>
+          <dd data-testid="already-sent">{tr('facts.alreadySentBody')}</dd>
+        </>
+      ) : null}
       <IdRow label={tr('facts.journalId')} copyLabel={tr('facts.copyJournalId')} value={tx.id} />
       <dt>{tr('facts.description')}</dt>
       <dd>{tx.description ?? tr('facts.none')}</dd>

@@ -63,7 +63,7 @@ export interface BatchState extends PagedRows<BatchRow> {
   ensureRows(first: number, last: number): Promise<void>;
   rowAt(index: number): BatchRow | undefined;
   editCell(rowNumber: number, column: string, value: string): Promise<ApiFailure | null>;
-  dropRows(rows: number[] | 'invalid'): Promise<void>;
+  dropRows(rows: number[] | 'invalid' | 'sent'): Promise<void>;
   invalidRowsCsv(): Promise<{ filename: string; csv: string } | null>;
   runPreview(): Promise<void>;
   rehearse(): Promise<void>;
@@ -74,6 +74,8 @@ export interface BatchState extends PagedRows<BatchRow> {
   resume(): Promise<void>;
   cancel(): Promise<void>;
   retryFailed(): Promise<void>;
+  /** A cancelled batch's rows never sent, as a new draft with their own external ids (opened). */
+  sendRemaining(): Promise<void>;
   reportCsv(): Promise<{ filename: string; csv: string } | null>;
   /** A `batch:progress` push arrived (any batch). */
   progressed(event: BatchProgress): void;
@@ -105,6 +107,21 @@ export function createBatchStore(api: PaydeskApi) {
       },
       answered: (failure) => failure && set({ detail: { ...get().detail, error: failure } }),
     });
+
+    /** A new draft made from the open batch (its failed rows, or a cancelled batch's remaining rows), opened. */
+    async function openDraftOf(channel: 'batches:retryFailed' | 'batches:sendRemaining'): Promise<void> {
+      const batchId = get().openId;
+      if (!batchId) return;
+      const result = await api.invoke(channel, { batchId });
+      if (!result.ok) {
+        set({ actionError: result.error });
+        return;
+      }
+      generation += 1;
+      set({ openId: result.value.batch.id, filter: 'all', total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
+      applyDetail(result.value);
+      void get().loadList();
+    }
 
     /** The failing rows the rehearsal card lists (the first WOULD_FAIL_LISTED). */
     async function loadWouldFail(detail: BatchDetail): Promise<void> {
@@ -256,8 +273,10 @@ export function createBatchStore(api: PaydeskApi) {
       async dropRows(rows) {
         const batchId = get().openId;
         if (!batchId || rows.length === 0) return;
-        const which = rows === 'invalid' ? { invalid: true as const } : { rowNumbers: rows };
-        set({ actionError: tookDetail(await api.invoke('batches:dropRows', { batchId, ...which })) });
+        const which = rows === 'invalid' ? { invalid: true as const } : rows === 'sent' ? { sent: true as const } : { rowNumbers: rows };
+        const failure = tookDetail(await api.invoke('batches:dropRows', { batchId, ...which }));
+        // "Send only the rows that never left" is the informed answer to "these rows were already sent".
+        set(failure === null && rows === 'sent' ? { actionError: null, acceptDuplicateFile: true } : { actionError: failure });
       },
       async invalidRowsCsv() {
         const batchId = get().openId;
@@ -333,17 +352,10 @@ export function createBatchStore(api: PaydeskApi) {
         scheduleRefresh(true);
       },
       async retryFailed() {
-        const batchId = get().openId;
-        if (!batchId) return;
-        const result = await api.invoke('batches:retryFailed', { batchId });
-        if (!result.ok) {
-          set({ actionError: result.error });
-          return;
-        }
-        generation += 1;
-        set({ openId: result.value.batch.id, filter: 'all', total: null, pages: {}, wouldFail: null, preview: idle(), progress: null, acceptDuplicateFile: false, actionError: null, exported: null });
-        applyDetail(result.value);
-        void get().loadList();
+        await openDraftOf('batches:retryFailed');
+      },
+      async sendRemaining() {
+        await openDraftOf('batches:sendRemaining');
       },
       async reportCsv() {
         const batchId = get().openId;

@@ -42,4 +42,6 @@ export default {
     rejected: 'rejected',
     unknown: 'outcome unknown',
   },
+  alreadySent: 'already sent earlier',
+  retryOf: 'retry of {{id}}',
 } as const;

@@ -56,6 +56,8 @@ export default {
     responseNoStatus: 'Service answered',
     api_error: 'Service refused it: {{code}}',
     api_errorNoCode: 'Service refused it',
+    alreadyExists: 'The service already has this external id',
+    alreadyExistsDetail: 'Looked up by its external id: the payout that exists is this one. Nothing is sent under a new id.',
     notSent: 'Could not be sent',
     unknown: 'No answer: outcome unknown',
     notFound: 'Looked up: the service does not have it',
@@ -69,6 +71,9 @@ export default {
     payoutAccepted: 'The recipient receives the money once the payout completes.',
   },
   facts: {
+    retryOf: 'Retry of',
+    alreadySent: 'Already sent earlier',
+    alreadySentBody: 'The service already had this external id when it was sent: this is that payout, it was not paid again.',
     amount: 'Amount',
     amountSent: 'Amount sent',
     fee: 'Fee',

@@ -40,4 +40,6 @@ export default {
     rejected: 'refusé',
     unknown: 'résultat inconnu',
   },
+  alreadySent: 'déjà envoyé auparavant',
+  retryOf: 'relance de {{id}}',
 } as const satisfies Messages<typeof en>;

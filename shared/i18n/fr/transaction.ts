@@ -57,6 +57,8 @@ export default {
     responseNoStatus: 'Le service a répondu',
     api_error: 'Refusée par le service : {{code}}',
     api_errorNoCode: 'Refusée par le service',
+    alreadyExists: 'Le service a déjà cet identifiant externe',
+    alreadyExistsDetail: 'Recherché par son identifiant externe : le transfert qui existe est celui-ci. Rien n’est envoyé sous un nouvel identifiant.',
     notSent: 'N’a pas pu être envoyée',
     unknown: 'Pas de réponse : résultat inconnu',
     notFound: 'Recherchée : le service ne l’a pas',
@@ -70,6 +72,9 @@ export default {
     payoutAccepted: 'Le bénéficiaire reçoit l’argent dès que le transfert aboutit.',
   },
   facts: {
+    retryOf: 'Relance de',
+    alreadySent: 'Déjà envoyé auparavant',
+    alreadySentBody: 'Le service avait déjà cet identifiant externe lors de l’envoi : c’est ce transfert-là, il n’a pas été payé à nouveau.',
     amount: 'Montant',
     amountSent: 'Montant envoyé',
     fee: 'Frais',

@@ -5,7 +5,7 @@
  * moved: two desktops answering for one entry take turns instead of overwriting each other.
  */
 import { randomUUID } from 'node:crypto';
-import type { JournalTransaction } from '../../../../shared/api';
+import { ALREADY_EXISTS_CODE, type JournalTransaction } from '../../../../shared/api';
 import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
 import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
 import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
@@ -138,6 +138,12 @@ export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome:
     case 'not-sent':
       await moveEntry(c, row, 'not_sent', at, { code: NOT_SENT_CODE, message: outcome.message, httpStatus: null });
       await addEvent(c, row.seq, at, { type: 'transport_failure', outcome: 'not-sent', message: outcome.message });
+      return;
+    case 'exists':
+      // The external id is taken at the service: outcome unknown, looked up and adopted, never a new id.
+      // (The SQLite journal also stamps already_sent_at, migration 9; the workspace has no such column yet.)
+      await moveEntry(c, row, 'outcome_unknown', at);
+      await addEvent(c, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: ALREADY_EXISTS_CODE, message: `${outcome.error.code}: ${outcome.error.message}`, outcome: 'unknown' });
       return;
     case 'may-exist':
       await moveEntry(c, row, 'outcome_unknown', at);

@@ -1,0 +1,99 @@
+/**
+ * The external id is a payout's identity, from the file to the service (the service's own
+ * duplicate check is what makes "never paid twice" hold by construction):
+ * - a row sent again keeps its id; only a payout that exists and ended failed/cancelled is
+ *   retried under a new one, derived from it (`<id>-r1`, then `-r2`), so the two stay linked;
+ * - a file imported again takes the ids its rows had the first time (rows without their own);
+ * - a draft names its rows whose id the journal already holds as sent.
+ * See docs/decisions/external-id-is-identity.md and retry-derived-ids.md.
+ */
+import { LIMITS } from '../../../shared/contract';
+import { SENT_EARLIER_LISTED, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import type { JournalDb } from '../journal/entries';
+
+/** `october.csv` → `october (remaining).csv`: the batch of a cancelled batch's remaining rows. */
+export function remainingName(fileName: string): string {
+  const match = /^(.*?)(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
+  return `${match?.[1] ?? fileName} (remaining)${match?.[2] ?? ''}`;
+}
+
+/** The latest batch made of a cancelled batch's remaining rows (batches:sendRemaining), if any. */
+export function remainingBatch(db: JournalDb, batch: { id: string; fileName: string }): EarlierImport | null {
+  const row = db
+    .prepare('SELECT id, file_name, state, created_at FROM batches WHERE retry_of = ? AND file_name = ? ORDER BY created_at DESC, seq DESC LIMIT 1')
+    .get(batch.id, remainingName(batch.fileName)) as { id: string; file_name: string; state: EarlierImport['state']; created_at: number } | undefined;
+  return row ? { batchId: row.id, fileName: row.file_name, state: row.state, createdAt: new Date(row.created_at).toISOString() } : null;
+}
+
+/** Whether any journal entry (payment or payout, any profile) carries this external id. */
+function idInJournal(db: JournalDb, externalId: string): boolean {
+  return db.prepare('SELECT 1 FROM entries INDEXED BY entries_by_external_id WHERE external_id = ? LIMIT 1').get(externalId) !== undefined;
+}
+
+/**
+ * The new id of a retried payout: `<root>-r<n>` where `<root>` is the first payout's id (a row
+ * that is itself a retry, `X-r1`, gives `X-r2`), the first n no journal entry and no id in
+ * `taken` uses, the root shortened so the whole fits the external id's maximum length.
+ */
+export function derivedExternalId(db: JournalDb, externalId: string, retryOf: string | null, taken: ReadonlySet<string>): string {
+  const own = retryOf !== null ? /^(.*)-r(\d+)$/.exec(externalId) : null;
+  const root = own && own[1]!.length > 0 ? own[1]! : externalId;
+  for (let n = own ? Number(own[2]) + 1 : 1; ; n += 1) {
+    const suffix = `-r${n}`;
+    const candidate = `${root.slice(0, LIMITS.externalIdMax - suffix.length)}${suffix}`;
+    if (!taken.has(candidate) && !idInJournal(db, candidate)) return candidate;
+  }
+}
+
+/**
+ * The external ids an earlier SENT import of the same file gave its rows (by row number), for
+ * rows without their own: the same row imported again is the same payout, so the service's
+ * duplicate check refuses it (and the row adopts what exists) instead of paying it again.
+ */
+export function earlierRowIds(db: JournalDb, fileHash: string): Map<number, string> {
+  const earlier = db.prepare(`SELECT seq FROM batches WHERE file_hash = ? AND state != 'draft' ORDER BY created_at, seq LIMIT 1`).get(fileHash) as { seq: number } | undefined;
+  if (!earlier) return new Map();
+  const rows = db.prepare('SELECT row_number, external_id FROM batch_rows WHERE batch_seq = ?').all(earlier.seq) as { row_number: number; external_id: string }[];
+  return new Map(rows.map((row) => [row.row_number, row.external_id]));
+}
+
+/**
+ * A draft's valid rows whose external id another journal entry already holds as sent: created at
+ * the service (`known`), in flight, or with an unknown outcome. Entries refused, never sent or
+ * looked up and not found do not count: their id never made money.
+ */
+const SENT_SQL = `SELECT br.row_number AS rowNumber, br.external_id AS externalId, e.batch_id AS batchId, e.state, e.status
+  FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
+  JOIN entries e INDEXED BY entries_by_external_id ON e.external_id = br.external_id
+  WHERE b.id = ? AND br.request IS NOT NULL AND e.kind = 'payout' AND e.environment = b.environment
+    AND (e.state IN ('known', 'pending') OR (e.state = 'outcome_unknown' AND e.resolution IS NULL))
+  ORDER BY br.row_number, (e.state = 'known') DESC, e.created_at DESC`;
+
+function outcomeOf(state: string, status: string | null): SentEarlierOutcome {
+  if (state !== 'known') return 'unknown';
+  if (status === 'completed') return 'completed';
+  if (status === 'failed' || status === 'cancelled') return 'failed';
+  return 'processing';
+}
+
+export function sentEarlier(db: JournalDb, batchId: string): SentEarlier {
+  const found = db.prepare(SENT_SQL).all(batchId) as { rowNumber: number; externalId: string; batchId: string | null; state: string; status: string | null }[];
+  const valid = (db.prepare('SELECT COUNT(*) AS n FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ? AND br.request IS NOT NULL').get(batchId) as { n: number }).n;
+  const summary: SentEarlier = { count: 0, completed: 0, processing: 0, failed: 0, unknown: 0, neverLeft: valid, rows: [] };
+  let last = -1;
+  for (const entry of found) {
+    if (entry.rowNumber === last) continue; // the best entry of a row comes first (known, newest)
+    last = entry.rowNumber;
+    const outcome = outcomeOf(entry.state, entry.status);
+    summary.count += 1;
+    summary[outcome] += 1;
+    if (summary.rows.length < SENT_EARLIER_LISTED) summary.rows.push({ rowNumber: entry.rowNumber, externalId: entry.externalId, batchId: entry.batchId, outcome });
+  }
+  summary.neverLeft = valid - summary.count;
+  return summary;
+}
+
+/** The row numbers of a draft whose id was sent earlier (all of them, for "Drop the sent rows"). */
+export function sentEarlierRowNumbers(db: JournalDb, batchId: string): number[] {
+  return [...new Set((db.prepare(SENT_SQL).all(batchId) as { rowNumber: number }[]).map((row) => row.rowNumber))];
+}

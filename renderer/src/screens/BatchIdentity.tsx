@@ -1,0 +1,112 @@
+/**
+ * What the batch screens say about a payout's identity (issue 23): rows of a draft already sent
+ * under the same external id (and how they ended), a cancelled batch's rows left to send, and a
+ * row that adopted an earlier payout or retries one.
+ */
+import { useTranslation } from 'react-i18next';
+import { batchFigures, type BatchDetail, type BatchRow } from '../../../shared/api';
+import { formatCount } from '../format/money';
+import { useBatch } from '../stores';
+
+/** Rows listed by name in the notice; the counts cover all of them. */
+const LISTED = 8;
+
+/** A draft whose rows were already sent: which, how they ended, and sending only the rest. */
+export function SentEarlierNotice({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const dropRows = useBatch((s) => s.dropRows);
+  const accept = useBatch((s) => s.acceptDuplicateFile);
+  const setAccept = useBatch((s) => s.setAcceptDuplicateFile);
+  const sent = detail.sentEarlier;
+  if (!sent || sent.count === 0) return null;
+  // The same file sent before: its own notice already asks to confirm (one switch, not two).
+  const fileNotice = detail.importedBefore.some((earlier) => earlier.state !== 'draft');
+  const n = (value: number) => formatCount(value);
+  return (
+    <div className="notice notice-warn" role="alert" data-testid="sent-earlier">
+      <strong>{t('identity.sentTitle', { count: sent.count, n: n(sent.count) })}</strong>
+      <p>
+        {t('identity.sentBody', {
+          completed: n(sent.completed),
+          processing: n(sent.processing),
+          failed: n(sent.failed),
+          unknown: n(sent.unknown),
+          neverLeft: n(sent.neverLeft),
+        })}
+      </p>
+      <ul className="sent-earlier-list">
+        {sent.rows.slice(0, LISTED).map((row) => (
+          <li key={row.rowNumber}>
+            {t('identity.sentRow', { row: row.rowNumber, id: row.externalId, outcome: t(`identity.outcome.${row.outcome}`) })}
+            {row.batchId ? <span className="muted"> · {t('identity.sentIn', { batch: row.batchId })}</span> : null}
+          </li>
+        ))}
+        {sent.count > LISTED ? <li className="muted">{t('identity.sentMore', { n: n(sent.count - LISTED) })}</li> : null}
+      </ul>
+      <div className="actions left">
+        {sent.neverLeft > 0 ? (
+          <button type="button" className="primary small" onClick={() => void dropRows('sent')}>
+            {t('identity.sendOnly', { count: sent.neverLeft, n: n(sent.neverLeft) })}
+          </button>
+        ) : null}
+        {fileNotice ? null : (
+          <label className="switch">
+            <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
+            {t('identity.sendAll')}
+          </label>
+        )}
+      </div>
+      <p className="hint">{t('identity.sendAllHint')}</p>
+    </div>
+  );
+}
+
+/** A cancelled batch: its remaining rows will not be sent; they can be, as a new confirmed batch. */
+export function CancelledRemainingNotice({ detail }: { detail: BatchDetail }) {
+  const { t } = useTranslation('batch');
+  const sendRemaining = useBatch((s) => s.sendRemaining);
+  const open = useBatch((s) => s.open);
+  const { remaining } = batchFigures(detail.batch.counts);
+  if (detail.batch.state !== 'cancelled' || remaining === 0) return null;
+  const n = formatCount(remaining);
+  const later = detail.remainingBatch;
+  if (later) {
+    // Already made into a batch of their own: say where they went (sending them again is that batch's business).
+    return (
+      <div className="notice notice-info" role="status" data-testid="cancelled-remaining">
+        <strong>{t('identity.remainingIn', { count: remaining, n, name: later.fileName, state: t(`state.${later.state}`) })}</strong>
+        <div className="actions left">
+          <button type="button" className="secondary small" onClick={() => void open(later.batchId)}>
+            {t('duplicateFile.open')}
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="notice notice-info" role="status" data-testid="cancelled-remaining">
+      <strong>{t('identity.cancelledTitle', { count: remaining, n })}</strong>
+      <p>{t('identity.cancelledBody')}</p>
+      <div className="actions left">
+        <button type="button" className="secondary" onClick={() => void sendRemaining()}>
+          {t('identity.sendRemaining', { count: remaining, n })}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Under a row's result: it adopted an earlier payout, or it retries one (under a derived id). */
+export function RowIdentity({ row }: { row: BatchRow }) {
+  const { t } = useTranslation('batch');
+  return (
+    <>
+      {row.alreadySent ? (
+        <span className="cell-warn" title={t('identity.alreadySentHint')} data-testid="already-sent">
+          {t('identity.alreadySent')}
+        </span>
+      ) : null}
+      {row.retryOf ? <span className="muted small mono">{t('identity.retryOf', { id: row.retryOf })}</span> : null}
+    </>
+  );
+}
