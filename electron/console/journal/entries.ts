@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
-import { ALREADY_EXISTS_CODE, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
+import { ALREADY_EXISTS_CODE, type JournalState, type JournalTransaction, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 import type { InitiateOutcome } from '../outcome';
 import { ENTRY_STATES } from '../states/tables';
 import type { JournalDb } from './database';
