@@ -89,13 +89,19 @@ describe('makers and checkers', () => {
     expect(await requestRow(kofi, id)).toMatchObject({ state: 'approved', approvals_given: 2 });
   });
 
-  it('refuses to mark a request approved without its approvals, even for the workspace’s owner', async () => {
+  it('refuses to mark a request approved without its approvals, or to reopen a decided one, even for the workspace’s owner', async () => {
     const { database, as } = await workspace();
     const id = (await askPayout(await as('fatou'), 2_000_000, 'P-owner'))!;
     await approve(await as('kofi'), id);
     const root = await workspaces.server.connect(undefined, database);
     await expect(root.query(`UPDATE approval_requests SET state = 'approved' WHERE id = $1`, [id])).rejects.toThrow(/needs 2 approvals/);
     await expect(root.query(`UPDATE approval_requests SET amount = 1 WHERE id = $1`, [id])).rejects.toThrow(/never changes/);
+    // A decided request stays decided: not reopened, not withdrawn after a reject.
+    const fatou = await as('fatou');
+    const rejected = (await askPayout(fatou, 200_000, 'P-closed'))!;
+    await (await as('kofi')).query(`SELECT paydesk_reject($1, 'duplicate invoice')`, [rejected]);
+    await expect(root.query(`UPDATE approval_requests SET state = 'awaiting' WHERE id = $1`, [rejected])).rejects.toThrow(/is rejected and cannot become awaiting/);
+    await expect(fatou.query('SELECT paydesk_withdraw($1)', [rejected])).rejects.toThrow(/is rejected and cannot become withdrawn/);
   });
 
   it('approves only what the approver saw: a digest that is not the request’s is refused', async () => {

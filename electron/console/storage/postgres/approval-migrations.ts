@@ -122,7 +122,8 @@ const AUDIT_AND_POLICY_SQL = `
     PERFORM paydesk_audit_write('role_change', p_login, jsonb_build_object(p_role, was), jsonb_build_object(p_role, p_member), NULL);
   END $$;
   REVOKE ALL ON FUNCTION paydesk_set_role(text, text, boolean) FROM PUBLIC;
-  GRANT EXECUTE ON FUNCTION paydesk_set_role(text, text, boolean) TO paydesk_admin;
+  -- Everyone may call it and be told plainly; only an admin gets past the first line.
+  GRANT EXECUTE ON FUNCTION paydesk_set_role(text, text, boolean) TO paydesk_finance, paydesk_support, paydesk_admin;
 `;
 
 export const APPROVAL_MIGRATIONS: readonly PgMigration[] = [
