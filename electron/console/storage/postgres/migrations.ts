@@ -8,6 +8,7 @@
  * text), so rows map to the domain with the same functions (../../journal/rows.ts).
  */
 import { TEAM_MIGRATIONS } from './team-migrations';
+import { APPROVAL_MIGRATIONS } from './approval-migrations';
 
 export interface PgMigration {
   version: number;
@@ -207,4 +208,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...APPROVAL_MIGRATIONS];

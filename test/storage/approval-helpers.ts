@@ -1,0 +1,66 @@
+/**
+ * What the approval tests share: a policy written by the admin, requests asked and decided in raw
+ * SQL as each person (what a modified client could send), and the state a request ends in.
+ */
+import type pg from 'pg';
+import type { TestWorkspaces } from '../helpers/workspace';
+import { payoutRequest } from './fixtures';
+
+export interface Tier {
+  minAmount: number;
+  approvals: 0 | 1 | 2;
+  role?: 'paydesk_finance' | 'paydesk_admin';
+  currency?: string;
+  environment?: 'sandbox' | 'live';
+}
+
+/** The admin sets the tiers of a policy (sandbox XAF unless told). */
+export async function setPolicy(workspaces: TestWorkspaces, database: string, tiers: Tier[]): Promise<void> {
+  const adele = await workspaces.connectAs('adele', database);
+  for (const tier of tiers) {
+    await adele.query(
+      `INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role`,
+      [tier.environment ?? 'sandbox', tier.currency ?? 'XAF', tier.minAmount, tier.approvals, tier.role ?? 'paydesk_finance'],
+    );
+  }
+  await adele.end();
+}
+
+/** The maker asks for a single payout's approval; returns the request's id (null: not covered). */
+export async function askPayout(client: pg.Client, amount: number, externalId: string): Promise<number | null> {
+  const request = payoutRequest({ amount, external_id: externalId });
+  const { rows } = await client.query<{ id: string | null }>(`SELECT paydesk_request_payout_approval('sandbox', 'XAF', $1::jsonb) AS id`, [JSON.stringify(request)]);
+  return rows[0]!.id === null ? null : Number(rows[0]!.id);
+}
+
+export async function askBatch(client: pg.Client, batchId: string): Promise<number | null> {
+  const { rows } = await client.query<{ id: string | null }>(`SELECT paydesk_request_batch_approval($1, 'XAF') AS id`, [batchId]);
+  return rows[0]!.id === null ? null : Number(rows[0]!.id);
+}
+
+export async function digestOf(client: pg.Client, id: number): Promise<string> {
+  return (await client.query<{ digest: string }>('SELECT digest FROM approval_requests WHERE id = $1', [id])).rows[0]!.digest;
+}
+
+/** Approves as the client's login what it reads now; returns the request's state afterwards. */
+export async function approve(client: pg.Client, id: number, remark: string | null = null): Promise<string> {
+  const digest = await digestOf(client, id);
+  return (await client.query<{ state: string }>('SELECT paydesk_approve($1, $2, $3) AS state', [id, digest, remark])).rows[0]!.state;
+}
+
+export async function requestRow(client: pg.Client, id: number): Promise<{ state: string; approvals_required: number; approvals_given: number; approver_role: string }> {
+  const { rows } = await client.query('SELECT state, approvals_required, approvals_given, approver_role FROM approval_requests WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** A payout's entry written by raw SQL, as a client skipping the console's own code would. */
+export function insertPayoutEntry(client: pg.Client, id: string, amount: number, externalId: string, state = 'pending'): Promise<pg.QueryResult> {
+  const request = payoutRequest({ amount, external_id: externalId });
+  return client.query(
+    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+       customer_first_name, customer_last_name, customer_email, request, created_at, updated_at)
+     VALUES ($1, 'p1', 'Acme', 'sandbox', 'payout', $5, $2, $3, 'XAF', $4, 'service_demo', 'Awa', 'Nkemdirim', 'awa@example.com', $6, 1, 1)`,
+    [id, externalId, amount, request.phone_number, state, JSON.stringify(request)],
+  );
+}
