@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../electron/console/journal/migrations';
-import { getTimeline, openJournal, recordInitiateOutcome, recordNotFound, recordRequest } from '../../electron/console/journal/entries';
+import { getTimeline, openJournal, recordInitiateOutcome, recordNotFound, recordObserved, recordRequest } from '../../electron/console/journal/entries';
 import { searchJournal } from '../../electron/console/journal/search';
 import { readOverview } from '../../electron/console/journal/overview';
 import { paymentRequest, tempDir } from './helpers';
@@ -78,6 +78,22 @@ describe('the Overview', () => {
       ['completed', 1],
       ['pending', 1],
     ]);
+  });
+
+  it('counts a payout adopted after "already exists" once: the transaction, not the two attempts', () => {
+    const db = openJournal(`${tempDir()}/journal.db`);
+    recordInitiateOutcome(db, payout(db, 'PAID-1', 10, 900).id, accepted('PAID-1', 900), 11);
+    // Sent again (a re-import sent anyway): a new entry, refused as existing, looked up and adopted.
+    const again = payout(db, 'PAID-1', 12, 900);
+    recordInitiateOutcome(db, again.id, { kind: 'exists', error: { code: 'VALIDATION_ERROR', message: 'external_id has already been used', httpStatus: 422 } }, 13);
+    recordObserved(db, again.id, accepted('PAID-1', 900).tx, { type: 'status_seen', httpStatus: 200, message: 'found by its external id' }, 14);
+    // An adopted payout this journal never saw created (another desktop's) is counted: it is the only record.
+    const foreign = payout(db, 'ELSEWHERE-1', 15, 400);
+    recordInitiateOutcome(db, foreign.id, { kind: 'exists', error: { code: 'VALIDATION_ERROR', message: 'external_id has already been used', httpStatus: 422 } }, 16);
+    recordObserved(db, foreign.id, accepted('ELSEWHERE-1', 400).tx, { type: 'status_seen', httpStatus: 200, message: 'found by its external id' }, 17);
+    const days = Array.from({ length: 8 }, (_, i) => i * 86_400_000 - 6 * 86_400_000);
+    const { today } = readOverview(db, { profile: PROFILE, dayBoundaries: days, now: days[7]! });
+    expect(today.total).toEqual({ count: 2, amounts: [{ currency: 'XAF', amount: 1300 }] });
   });
 });
 

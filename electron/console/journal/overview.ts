@@ -40,7 +40,9 @@ export class OverviewOverflowError extends Error {
 /**
  * One profile's journal between two instants, grouped (exported for the query-plan test and the
  * bench). Transactions the service created (or may have: in flight, outcome unknown); a refused or
- * never-sent attempt (`rejected`) created nothing and is no transaction.
+ * never-sent attempt (`rejected`) created nothing and is no transaction, and an attempt the service
+ * refused as "already exists" that adopted a transaction an earlier entry of this journal holds is
+ * that transaction, counted once (with its first entry).
  */
 export const OVERVIEW_GROUPS_SQL = `
   SELECT kind,
@@ -48,6 +50,9 @@ export const OVERVIEW_GROUPS_SQL = `
          failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
   FROM entries
   WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ? AND state <> 'rejected'
+    AND NOT (already_sent_at IS NOT NULL AND EXISTS (
+      SELECT 1 FROM entries first INDEXED BY entries_by_transaction_id
+      WHERE first.transaction_id = entries.transaction_id AND first.seq < entries.seq))
   GROUP BY 1, 2, 3, 4`;
 
 const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;
