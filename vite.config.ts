@@ -27,7 +27,8 @@ const resolve = { alias: { '@paydesk/sandbox': fileURLToPath(new URL('./packages
 /**
  * The console opens on the Overview: its chunk (and the chunks it imports, and its CSS) are named
  * in index.html, so the browser fetches them beside the entry instead of after the entry has run
- * (issue 28). The charts stay lazy: the figures are drawn without them.
+ * (issue 28). So is the charts chunk it imports lazily: fetched and parsed early, it is run only
+ * when the screen asks for it, so the figures never wait for it and the charts follow at once.
  */
 function preloadOpeningScreen(): Plugin {
   const opening = '/renderer/src/screens/OverviewScreen.tsx';
@@ -54,6 +55,7 @@ function preloadOpeningScreen(): Plugin {
           chunk.imports.forEach(visit);
         };
         visit(screen.fileName);
+        screen.dynamicImports.forEach(visit);
         return [
           ...files.map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' })),
           ...[...css].map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', href: `./${file}` }, injectTo: 'head' })),

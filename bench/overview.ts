@@ -135,7 +135,7 @@ function queries(): void {
 }
 
 /** Navigation to charts drawn, over a journal of `rows` rows of the built-in profile. */
-async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: number[]; dataToDrawn: number[]; query: number[] }> {
+async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: number[]; dataToDrawn: number[]; requestToFigures: number[]; query: number[] }> {
   const temp = benchTempDir('paydesk-bench-overview-ui-');
   const dir = temp.path;
   try {
@@ -148,7 +148,7 @@ async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: 
     const runtime = await createConsoleRuntime({ userDataDir: dir, transport: 'browser', allowLive: false, version: 'bench', engine: { settleMs: 2000 } });
     const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: join(ROOT, 'dist/renderer'), port: 0 });
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-    const result = { drawn: [] as number[], requestToDrawn: [] as number[], dataToDrawn: [] as number[], query: [] as number[] };
+    const result = { drawn: [] as number[], requestToDrawn: [] as number[], dataToDrawn: [] as number[], requestToFigures: [] as number[], query: [] as number[] };
     try {
       const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Africa/Douala', locale: 'en-GB' });
       const page = await context.newPage();
@@ -163,6 +163,7 @@ async function render(rows: number): Promise<{ drawn: number[]; requestToDrawn: 
         result.drawn.push(marks['paydesk:overview:drawn']!);
         result.requestToDrawn.push(marks['paydesk:overview:drawn']! - marks['paydesk:overview:request']!);
         result.dataToDrawn.push(marks['paydesk:overview:drawn']! - marks['paydesk:overview:data']!);
+        result.requestToFigures.push(marks['paydesk:overview:figures']! - marks['paydesk:overview:request']!);
       }
     } finally {
       await browser.close();
@@ -183,16 +184,17 @@ async function main(): Promise<void> {
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
   browserTempDir();
   console.log(`\nOverview in Chromium (the first screen; ${RENDER_RUNS - 2} page loads after 2 warm-ups; marks from performance.now of the page)`);
-  console.log('journal    | navigation -> drawn p50 | max        | request -> drawn p50 | max        | answer -> drawn p50 | overview:get in main p50');
+  console.log('journal    | navigation -> drawn p50 | max        | request -> drawn p50 | max        | answer -> drawn p50 | request -> figures p50 | overview:get in main p50');
   for (const rows of [0, 1_000_000]) {
     const t0 = performance.now();
     const figures = await render(rows);
     const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
-    const [drawn, requestToDrawn, dataToDrawn, query] = [sorted(figures.drawn), sorted(figures.requestToDrawn), sorted(figures.dataToDrawn), sorted(figures.query)];
+    const [drawn, requestToDrawn, dataToDrawn, requestToFigures, query] = [sorted(figures.drawn), sorted(figures.requestToDrawn), sorted(figures.dataToDrawn), sorted(figures.requestToFigures), sorted(figures.query)];
     console.log(
-      `${(rows ? rows.toLocaleString('en') : 'empty').padEnd(10)} | ${ms(percentile(drawn, 50))}              | ${ms(drawn.at(-1)!)} | ${ms(percentile(requestToDrawn, 50))}           | ${ms(requestToDrawn.at(-1)!)} | ${ms(percentile(dataToDrawn, 50))}          | ${ms(percentile(query, 50))}   (set up in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      `${(rows ? rows.toLocaleString('en') : 'empty').padEnd(10)} | ${ms(percentile(drawn, 50))}              | ${ms(drawn.at(-1)!)} | ${ms(percentile(requestToDrawn, 50))}           | ${ms(requestToDrawn.at(-1)!)} | ${ms(percentile(dataToDrawn, 50))}          | ${ms(percentile(requestToFigures, 50))}             | ${ms(percentile(query, 50))}   (set up in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
   }
+  console.log('target: request -> drawn (charts) <= 100 ms at 1,000,000 rows and empty; "drawn" is the frame after the charts\' SVG is on screen');
   console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
 }
 
