@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
     const browserReady = performance.now() - started;
 
-    const preloads = [...readFileSync(join(DIST, 'index.html'), 'utf8').matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="\.([^"]+)"/g)].map((m) => m[1]!);
+    const preloads = [...readFileSync(join(DIST, 'index.html'), 'utf8').matchAll(/<link [^>]*href="\.([^"]+)"[^>]*data-opening-screen/g)].map((m) => m[1]!);
     const navigationToFigures: number[] = [];
     const navigationToDrawn: number[] = [];
     const firstSwitch: number[] = [];
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
       await page.locator('.ov-charts[data-drawn="true"]').waitFor();
       const again = await switchTime();
       // Baseline: the same page with scripts off, navigation to its load event. Only the page and
-      // its stylesheet are fetched: the preloads index.html names for the opening screen would
+      // its own stylesheet are fetched: the links index.html names for the opening screen would
       // otherwise make the baseline slower (a script-less page never needs them).
       const plain = await browser.newContext({ javaScriptEnabled: false });
       const plainPage = await plain.newPage();
