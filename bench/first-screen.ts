@@ -8,6 +8,9 @@
  *   figures drawn (cards and tables: the first screen, issue 28) and to the charts drawn after them;
  * - a screen switch (Overview -> History, click to heading and list drawn), first time (its chunk
  *   fetched) and again (cached), beside the same page's bare navigation (no script) as baseline.
+ * `BENCH_BEFORE_DIST=<folder>`: also loads another build of the renderer (e.g. the previous commit's,
+ * built with `vite build --outDir`) in the same runs, served by a second host over the same
+ * runtime, and prints its navigation -> charts drawn and first switch beside this build's.
  * Speed is measured here, never asserted in tests. Removes its temp folder even when it fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -61,6 +64,10 @@ async function main(): Promise<void> {
     const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
     cleanups.push(() => host.close());
     const hostReady = performance.now() - started;
+    const beforeDist = process.env.BENCH_BEFORE_DIST;
+    const beforeHost = beforeDist ? await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: beforeDist, port: 0 }) : null;
+    if (beforeHost) cleanups.push(() => beforeHost.close());
+    const before = { drawn: [] as number[], first: [] as number[] };
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
     const browserReady = performance.now() - started;
 
@@ -93,6 +100,15 @@ async function main(): Promise<void> {
       // Baseline: the same page with scripts off, navigation to its load event. Only the page and
       // its own stylesheet are fetched: the links index.html names for the opening screen would
       // otherwise make the baseline slower (a script-less page never needs them).
+      if (beforeHost && run > 0) {
+        const other = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Africa/Douala', locale: 'en-GB' });
+        const otherPage = await other.newPage();
+        await otherPage.goto(beforeHost.url);
+        await otherPage.locator('.ov-charts[data-drawn="true"]').waitFor({ timeout: 60_000 });
+        before.drawn.push(await otherPage.evaluate(() => performance.getEntriesByName('paydesk:overview:drawn')[0]!.startTime));
+        before.first.push((await otherPage.evaluate(SWITCH_TO_HISTORY)) as number);
+        await other.close();
+      }
       const plain = await browser.newContext({ javaScriptEnabled: false });
       const plainPage = await plain.newPage();
       // Blocked inside the browser (no round trip through this process, unlike page.route).
@@ -132,6 +148,10 @@ async function main(): Promise<void> {
     console.log(`  navigation -> Overview figures drawn (first screen): ${ms(median(navigationToFigures))}, ratio ${(median(navigationToFigures) / median(bare)).toFixed(1)}x the bare page (target <= 2x)`);
     console.log(`  navigation -> Overview charts drawn (whole screen): ${ms(median(navigationToDrawn))}, ratio ${(median(navigationToDrawn) / median(bare)).toFixed(1)}x`);
     console.log(`  screen switch Overview -> History: first ${ms(median(firstSwitch))} (chunk fetched), again ${ms(median(againSwitch))}; first / again = ${(median(firstSwitch) / median(againSwitch)).toFixed(2)} (target: first <= 150 ms)`);
+    if (beforeHost) {
+      console.log(`  the other build (${beforeDist}), same runs: navigation -> charts drawn ${ms(median(before.drawn))} (${(median(before.drawn) / median(bare)).toFixed(1)}x the bare page), first switch ${ms(median(before.first))}`);
+      console.log(`  this build / the other: charts drawn ${(median(navigationToDrawn) / median(before.drawn)).toFixed(2)}, figures drawn vs the other's charts ${(median(navigationToFigures) / median(before.drawn)).toFixed(2)}, first switch ${(median(firstSwitch) / median(before.first)).toFixed(2)}`);
+    }
     console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
   } finally {
     await browser?.close().catch(() => undefined);
