@@ -12,9 +12,10 @@
  * row: the final pushes, the summary and rows fetched again, statuses settling). Prints the worst
  * frame of each phase with the machine's load; asserts nothing. `BENCH_SCREENSHOTS=1` also takes a
  * screenshot halfway through sending and one at the end (test-results/batch-ui-*.png), with the
- * recorders paused around them (a screenshot costs the page a frame).
+ * recorders paused around them (a screenshot costs the page a frame). `BENCH_PAGE_PROFILE=<file>`
+ * writes a V8 CPU profile of the page while sending (`bench/profile-first-screen.ts` maps one).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -139,6 +140,11 @@ async function main() {
     });
     const confirmation = await runtime.handlers['batches:prepare']({ batchId });
     if (!confirmation.ok) throw new Error(`prepare: ${confirmation.error.message}`);
+    const profiler = process.env.BENCH_PAGE_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+    }
     await setPhase(page, 'sending');
     const loadBefore = load();
     const started = Date.now();
@@ -159,6 +165,7 @@ async function main() {
       await setPhase(page, 'sending');
     }
     const last = await ended;
+    if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const sendingSeconds = (Date.now() - started) / 1000;
     await setPhase(page, 'end');
     await page.waitForTimeout(END_MS);

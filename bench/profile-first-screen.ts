@@ -3,6 +3,8 @@
  * the Overview's charts drawn (after a warm-up page), its samples mapped through the build's
  * source maps to the source file they ran in (a package, or a file of ours), top 30 by self time.
  * A diagnostic beside bench/trace-first-screen.ts. Assumes `vite build` has run (dist/renderer).
+ * `--map <file>.cpuprofile`: the same table for a profile saved by another bench (batch-ui's
+ * BENCH_PAGE_PROFILE), against the same build.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +15,10 @@ import { startBrowserHost } from '../electron/browser-host/server';
 import { createConsoleRuntime } from '../electron/console/runtime';
 
 const DIST = join(resolve(import.meta.dirname, '..'), 'dist/renderer');
-interface ProfileNode { id: number; callFrame: { url: string; functionName: string; lineNumber: number; columnNumber: number }; hitCount?: number }
+interface ProfileNode { id: number; callFrame: { url: string; functionName: string; lineNumber: number; columnNumber: number }; hitCount?: number; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
-function sourceOf(url: string, line: number, column: number, maps: Map<string, SourceMapConsumer | null>): string {
+function sourceOf(url: string, line: number, column: number, maps: Map<string, SourceMapConsumer | null>, withLine = false): string {
   const path = url.replace(/^https?:\/\/[^/]+\//, '');
   if (!path.startsWith('assets/')) return url || '(native)';
   if (!maps.has(path)) {
@@ -26,9 +28,51 @@ function sourceOf(url: string, line: number, column: number, maps: Map<string, S
       maps.set(path, null);
     }
   }
-  const source = maps.get(path)?.originalPositionFor({ line: line + 1, column })?.source;
+  const position = maps.get(path)?.originalPositionFor({ line: line + 1, column });
+  const source = position?.source;
   if (!source) return path;
+  if (withLine) return `${source.replace(/^(\.\.\/)+/, '')}:${position.line}`;
   return source.replace(/.*node_modules\/((@[^/]+\/)?[^/]+)\/.*/, '$1').replace(/^(\.\.\/)+/, '');
+}
+
+/** Self time by source file (a package, or a file of ours), top 30. */
+function summarize(profile: CpuProfile): void {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const maps = new Map<string, SourceMapConsumer | null>();
+  profile.samples.forEach((id, i) => {
+    const f = byNode.get(id)!.callFrame;
+    const key = ['(idle)', '(program)', '(garbage collector)'].includes(f.functionName) ? f.functionName : sourceOf(f.url, f.lineNumber, f.columnNumber, maps);
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const busy = [...self].filter(([k]) => k !== '(idle)').reduce((n, [, v]) => n + v, 0);
+  console.log(`Self time by source (ms), busy ${busy.toFixed(0)} ms of the page's main thread`);
+  for (const [key, total] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${total.toFixed(1).padStart(7)}  ${key}`);
+  // Each busy sample to the nearest function of ours on its stack (renderer/ or shared/): who asked for the work.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const ours = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    if (byNode.get(id)!.callFrame.functionName === '(idle)') return;
+    let key = '(no function of ours)';
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = byNode.get(at)!.callFrame;
+      const where = sourceOf(f.url, f.lineNumber, f.columnNumber, maps, true);
+      if (/^(renderer|shared)\//.test(where)) {
+        key = where;
+        break;
+      }
+    }
+    ours.set(key, (ours.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  console.log('Busy time by the nearest function of ours on the stack (source:line)');
+  for (const [key, total] of [...ours].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${total.toFixed(1).padStart(7)}  ${key}`);
+}
+
+const mapArg = process.argv.indexOf('--map');
+if (mapArg > 0) {
+  summarize(JSON.parse(readFileSync(process.argv[mapArg + 1]!, 'utf8')) as CpuProfile);
+  process.exit(0);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'paydesk-profile-'));
@@ -48,18 +92,7 @@ try {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
     await context.close();
     if (warm) continue;
-    const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-    const self = new Map<string, number>();
-    const maps = new Map<string, SourceMapConsumer | null>();
-    profile.samples.forEach((id, i) => {
-      const node = byNode.get(id)!;
-      const f = node.callFrame;
-      const key = ['(idle)', '(program)', '(garbage collector)'].includes(f.functionName) ? f.functionName : sourceOf(f.url, f.lineNumber, f.columnNumber, maps);
-      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-    });
-    const busy = [...self].filter(([k]) => k !== '(idle)').reduce((n, [, v]) => n + v, 0);
-    console.log(`Self time by source (ms), busy ${busy.toFixed(0)} ms of the page's main thread`);
-    for (const [key, total] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${total.toFixed(1).padStart(7)}  ${key}`);
+    summarize(profile);
   }
 } finally {
   await browser.close();

@@ -22,7 +22,16 @@ if (electron) connectBackForwardKeys(window);
 // The opening screen's chunk comes while the profiles are asked for, not after them; so do the
 // Overview's figures (main answers for its active profile; the screen reuses this request).
 preloadScreen(stores.ui.getState().screen);
-if (stores.ui.getState().screen === 'overview') void stores.overview.getState().load();
+if (stores.ui.getState().screen === 'overview') {
+  void stores.overview.getState().load();
+  // Left before the screen was mounted: no refreshes on pushes for a screen not shown (a mounted
+  // screen stops them itself when it goes; stopping twice is harmless).
+  const off = stores.ui.subscribe((ui) => {
+    if (ui.screen === 'overview') return;
+    off();
+    stores.overview.getState().stop();
+  });
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
