@@ -90,7 +90,7 @@ export async function startMocker(dir: string, name: MockerName, specPath: strin
     await waitForHttp(`${url}/v1/balance`, child, name);
   } catch (error) {
     child.kill();
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
   }
   const pid = child.pid!;
   return {
