@@ -13,11 +13,11 @@ function Part({ part }: { part: Chunk<{ text: string }> }) {
 }
 
 class Boundary extends Component<{ children: ReactNode }, { error: string | null }> {
-  state = { error: null };
+  override state: { error: string | null } = { error: null };
   static getDerivedStateFromError(error: Error) {
     return { error: error.message };
   }
-  render() {
+  override render() {
     return this.state.error ? <p>failed: {this.state.error}</p> : this.props.children;
   }
 }
