@@ -10,6 +10,7 @@
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
 
@@ -22,6 +23,49 @@ const nodeExternals = [
 
 /** The console imports the engine by its package name: its source here (tsconfig.json `paths` says the same). */
 const resolve = { alias: { '@paydesk/sandbox': fileURLToPath(new URL('./packages/sandbox/src/index.ts', import.meta.url)) } };
+
+/**
+ * The console opens on the Overview: its chunk (and the chunks it imports, and its CSS) are named
+ * in index.html, so the browser fetches them beside the entry instead of after the entry has run
+ * (issue 28). So is the charts chunk it imports lazily: fetched and parsed early, it is run only
+ * when the screen asks for it, so the figures never wait for it and the charts follow at once.
+ */
+function preloadOpeningScreen(): Plugin {
+  const opening = '/renderer/src/screens/OverviewScreen.tsx';
+  return {
+    name: 'paydesk-preload-opening-screen',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [file] : []));
+        const screen = chunks.find((c) => c.facadeModuleId?.endsWith(opening));
+        if (!screen) throw new Error(`preloadOpeningScreen: no chunk for ${opening}`);
+        const entry = chunks.find((c) => c.isEntry);
+        const loaded = new Set([entry?.fileName, ...(entry?.imports ?? [])]);
+        const files: string[] = [];
+        const css = new Set<string>();
+        const visit = (name: string) => {
+          const chunk = bundle[name];
+          if (loaded.has(name) || files.includes(name) || chunk?.type !== 'chunk') return;
+          files.push(name);
+          for (const sheet of chunk.viteMetadata?.importedCss ?? []) css.add(sheet);
+          chunk.imports.forEach(visit);
+        };
+        visit(screen.fileName);
+        screen.dynamicImports.forEach(visit);
+        return [
+          // `data-opening-screen`: bench/first-screen.ts leaves these out of its script-less baseline.
+          ...files.map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}`, 'data-opening-screen': true }, injectTo: 'head' })),
+          // A stylesheet, not a preload: Vite's loader of the chunk finds it there and does not fetch it again.
+          ...[...css].map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'stylesheet', href: `./${file}`, 'data-opening-screen': true }, injectTo: 'head' })),
+        ];
+      },
+    },
+  };
+}
 
 export default defineConfig(({ mode }) => {
   if (mode === 'main' || mode === 'preload') {
@@ -51,7 +95,7 @@ export default defineConfig(({ mode }) => {
     root: 'renderer',
     base: './',
     resolve,
-    plugins: [react()],
+    plugins: [react(), preloadOpeningScreen()],
     build: { outDir: '../dist/renderer', emptyOutDir: true, sourcemap: true },
     test: {
       root: '.',

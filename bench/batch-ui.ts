@@ -12,9 +12,10 @@
  * row: the final pushes, the summary and rows fetched again, statuses settling). Prints the worst
  * frame of each phase with the machine's load; asserts nothing. `BENCH_SCREENSHOTS=1` also takes a
  * screenshot halfway through sending and one at the end (test-results/batch-ui-*.png), with the
- * recorders paused around them (a screenshot costs the page a frame).
+ * recorders paused around them (a screenshot costs the page a frame). `BENCH_PAGE_PROFILE=<file>`
+ * writes a V8 CPU profile of the page while sending (`bench/profile-first-screen.ts` maps one).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -44,16 +45,24 @@ function batchCsv(rows: number): string {
 }
 
 type Phase = 'off' | 'idle' | 'sending' | 'end';
+/** A long animation frame, split: its scripts (the biggest one named), its style and layout, the rest. */
+interface LongFrame {
+  duration: number;
+  script: number;
+  render: number;
+  top: string;
+}
 interface Frames {
   phase: Phase;
   gaps: Record<Exclude<Phase, 'off'>, number[]>;
   loaf: Record<Exclude<Phase, 'off'>, number[]>;
+  long: Record<Exclude<Phase, 'off'>, LongFrame[]>;
   last: number;
 }
 
 /** Runs in the page before the app: the frame recorders, switched between phases by the bench. */
 function recorder() {
-  const frames: Frames = { phase: 'off', gaps: { idle: [], sending: [], end: [] }, loaf: { idle: [], sending: [], end: [] }, last: 0 };
+  const frames: Frames = { phase: 'off', gaps: { idle: [], sending: [], end: [] }, loaf: { idle: [], sending: [], end: [] }, long: { idle: [], sending: [], end: [] }, last: 0 };
   (window as unknown as { __bench: Frames }).__bench = frames;
   const loop = (time: number) => {
     if (frames.phase !== 'off' && frames.last) frames.gaps[frames.phase].push(time - frames.last);
@@ -64,7 +73,19 @@ function recorder() {
   try {
     new PerformanceObserver((list) => {
       if (frames.phase === 'off') return;
-      for (const entry of list.getEntries()) frames.loaf[frames.phase].push(entry.duration);
+      for (const entry of list.getEntries()) {
+        frames.loaf[frames.phase].push(entry.duration);
+        // Where the frame went: a frame long without script or layout waited for a CPU core.
+        const frame = entry as PerformanceEntry & { renderStart: number; scripts: { duration: number; invoker: string; sourceFunctionName: string; sourceURL: string }[] };
+        const scripts = [...(frame.scripts ?? [])].sort((a, b) => b.duration - a.duration);
+        const top = scripts[0];
+        frames.long[frames.phase].push({
+          duration: entry.duration,
+          script: scripts.reduce((n, s) => n + s.duration, 0),
+          render: frame.renderStart ? entry.startTime + entry.duration - frame.renderStart : 0,
+          top: top ? `${top.invoker} ${top.sourceFunctionName || ''} ${(top.sourceURL || '').replace(/^.*\//, '')} ${top.duration.toFixed(0)} ms` : '',
+        });
+      }
     }).observe({ type: 'long-animation-frame', buffered: false });
   } catch {
     // not offered by this Chromium: the rAF gaps still tell
@@ -119,6 +140,11 @@ async function main() {
     });
     const confirmation = await runtime.handlers['batches:prepare']({ batchId });
     if (!confirmation.ok) throw new Error(`prepare: ${confirmation.error.message}`);
+    const profiler = process.env.BENCH_PAGE_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+    }
     await setPhase(page, 'sending');
     const loadBefore = load();
     const started = Date.now();
@@ -139,6 +165,7 @@ async function main() {
       await setPhase(page, 'sending');
     }
     const last = await ended;
+    if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const sendingSeconds = (Date.now() - started) / 1000;
     await setPhase(page, 'end');
     await page.waitForTimeout(END_MS);
@@ -158,6 +185,15 @@ async function main() {
       console.log(
         `${label.padEnd(30)} frames ${String(gaps.length).padStart(5)}, gap p50 ${quantile(gaps, 0.5).toFixed(1)} ms, p99 ${quantile(gaps, 0.99).toFixed(1)} ms, worst gap ${worst(gaps).toFixed(1)} ms; long animation frames ${longFrames.length}, worst ${worst(longFrames).toFixed(1)} ms`,
       );
+    }
+    // Frame histogram (gaps between frames, ms) and the worst long frames split into script / render / the rest.
+    const buckets = [17, 34, 50, 100, 200, Infinity];
+    for (const phase of ['idle', 'sending', 'end'] as const) {
+      const counts = buckets.map((limit, i) => frames.gaps[phase].filter((gap) => gap <= limit && gap > (buckets[i - 1] ?? 0)).length);
+      console.log(`  ${phase.padEnd(8)} gaps ${buckets.map((limit, i) => `${i === 0 ? '≤' : '>'}${i === 0 ? limit : buckets[i - 1]}${i === 0 || limit === Infinity ? '' : `–${limit}`}: ${counts[i]}`).join(', ')}`);
+      for (const frame of [...frames.long[phase]].sort((a, b) => b.duration - a.duration).slice(0, 3)) {
+        console.log(`           long frame ${frame.duration.toFixed(0)} ms: script ${frame.script.toFixed(0)}, style/layout/paint ${frame.render.toFixed(0)}, other (waiting) ${Math.max(0, frame.duration - frame.script - frame.render).toFixed(0)}; biggest script: ${frame.top || '-'}`);
+      }
     }
     const worstSending = Math.max(worst(frames.loaf.sending), worst(frames.gaps.sending));
     const worstEnd = Math.max(worst(frames.loaf.end), worst(frames.gaps.end));

@@ -4,7 +4,8 @@
  * same run, printed as requests/s, p50/p99 latency and the ratio to the bare server.
  *
  * The servers run in a child process (`--serve`) so the load generator does not share their event
- * loop. Requests are signed up front (each POST with its own external_id; timestamps stay inside
+ * loop. Then Prism and Mockoon CLI, each in its own process, mock the engine's own OpenAPI document
+ * and take the same requests (bench/mockers.ts installs them into a temp folder on first use). Requests are signed up front (each POST with its own external_id; timestamps stay inside
  * the ±300 s window for a run of this length), so the generator only replays bytes.
  */
 import { spawn } from 'node:child_process';
@@ -14,7 +15,9 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
-import { startEngine } from '../packages/sandbox/src/engine';
+import { writeFileSync } from 'node:fs';
+import { buildOpenApiDocument, startEngine } from '../packages/sandbox/src/engine';
+import { installMockers, startMocker, type MockerName } from './mockers';
 import { startFloorServer } from './floor-server';
 import { benchTempDir } from './temp';
 import { growSandbox, grownIds } from './engine-grow';
@@ -158,11 +161,13 @@ interface Figures {
 let askCpu: () => Promise<number> = () => Promise.resolve(0);
 let askSys: () => Promise<number> = () => Promise.resolve(0);
 
-/** Replays `requests` in order (wrapping) for the run. */
-async function load(url: string, requests: Signed[]): Promise<Figures> {
+/** Replays `requests` in order (wrapping) for the run; CPU read from the engine's child unless `cpuOf` says whose. */
+async function load(url: string, requests: Signed[], cpuOf?: () => number): Promise<Figures> {
   let next = 0;
-  const cpuBefore = await askCpu();
-  const sysBefore = await askSys();
+  const readCpu = cpuOf ? () => Promise.resolve(cpuOf()) : askCpu;
+  const readSys = cpuOf ? () => Promise.resolve(0) : askSys;
+  const cpuBefore = await readCpu();
+  const sysBefore = await readSys();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -177,8 +182,8 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
       },
     ],
   });
-  const cpu = (await askCpu()) - cpuBefore;
-  const sys = (await askSys()) - sysBefore;
+  const cpu = (await readCpu()) - cpuBefore;
+  const sys = (await readSys()) - sysBefore;
   const answered = result['2xx'] + result.non2xx;
   return {
     rps: result.requests.average,
@@ -192,6 +197,39 @@ async function load(url: string, requests: Signed[]): Promise<Figures> {
 }
 
 const GROW_TO = Number(process.env.BENCH_GROW_TO ?? 1_000_000);
+
+/**
+ * Prism, then Mockoon CLI, each started alone on the engine's OpenAPI document, given the same
+ * signed creates and retrieves (real engine ids: a mock answers any), then stopped. Their CPU per
+ * request is read from /proc for their own process. Prism checks each request against the
+ * document (headers, body) and answers the document's example; Mockoon answers generated bodies.
+ */
+async function mockers(ready: Ready, creates: Signed[], retrieves: Signed[]): Promise<{ name: string; create: Figures; retrieve: Figures }[]> {
+  const dir = installMockers();
+  const temp = benchTempDir('paydesk-bench-openapi-');
+  const spec = join(temp.path, 'openapi.json');
+  writeFileSync(spec, JSON.stringify(buildOpenApiDocument({ serverUrl: ready.engineUrl })));
+  const results: { name: string; create: Figures; retrieve: Figures }[] = [];
+  try {
+    for (const name of ['prism', 'mockoon'] as MockerName[]) {
+      const mock = await startMocker(dir, name, spec);
+      try {
+        // A short warm-up (JIT, lazy route compilation), as the engine had its setup requests.
+        await autocannon({ url: mock.url, connections: CONNECTIONS, duration: 2, requests: [{ setupRequest: (request) => ({ ...request, ...retrieves[0] }) }] });
+        const create = await load(mock.url, creates, mock.cpuMicros);
+        console.log(row(`${mock.name} POST (mock)`, create));
+        const retrieve = await load(mock.url, retrieves, mock.cpuMicros);
+        console.log(row(`${mock.name} GET (mock)`, retrieve));
+        results.push({ name: mock.name, create, retrieve });
+      } finally {
+        await mock.stop();
+      }
+    }
+  } finally {
+    temp.remove();
+  }
+  return results;
+}
 
 /**
  * The growth phase: create and retrieve on the database as it is (a few thousand transactions),
@@ -313,7 +351,14 @@ async function main(): Promise<void> {
       `\nengine create vs floor: ${percent(engineCreate.rps, floorCreate.rps)} by req/s; the API's own work ` +
         `${(engineCreate.cpuPerRequest - floorCreate.cpuPerRequest).toFixed(0)} µs of server CPU per create beyond the floor's ${floorCreate.cpuPerRequest.toFixed(0)}`,
     );
-    console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare (Prism and Mockoon are not run here: not installed)`);
+    const mocked = process.env.BENCH_MOCKERS === '0' ? [] : await mockers(ready, creates, retrieves);
+    for (const mock of mocked) {
+      console.log(
+        `engine vs ${mock.name}: create ${(engineCreate.rps / mock.create.rps).toFixed(1)}x by req/s, ${(mock.create.cpuPerRequest / engineCreate.cpuPerRequest).toFixed(1)}x by CPU per request; ` +
+          `retrieve ${(engineRetrieve.rps / mock.retrieve.rps).toFixed(1)}x by req/s, ${(mock.retrieve.cpuPerRequest / engineRetrieve.cpuPerRequest).toFixed(1)}x by CPU per request`,
+      );
+    }
+    console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare; create and retrieve >= 10x Prism by req/s`);
     // One line to paste: the figures of this run and the machine's load around it.
     console.log(
       `summary: create ${percent(engineCreate.rps, bareCreate.rps)} of bare (floor ${percent(floorCreate.rps, bareCreate.rps)}), ` +

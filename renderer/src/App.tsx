@@ -1,5 +1,5 @@
 /** The console's window: environment marker, navigation, and the open screen. */
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
@@ -10,51 +10,16 @@ import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 import { applyTheme } from './theme';
-
-/**
- * Each screen is its own chunk, loaded when first opened: a support agent looking a transaction up
- * never downloads Bulk payouts, Reconcile, the Sandbox panel or the charts (issue 17 item 6).
- */
-const OverviewScreen = lazy(() => import('./screens/OverviewScreen').then((m) => ({ default: m.OverviewScreen })));
-const PaymentScreen = lazy(() => import('./screens/PaymentScreen').then((m) => ({ default: m.PaymentScreen })));
-const PayoutScreen = lazy(() => import('./screens/PayoutScreen').then((m) => ({ default: m.PayoutScreen })));
-const LookupScreen = lazy(() => import('./screens/LookupScreen').then((m) => ({ default: m.LookupScreen })));
-const TimelineScreen = lazy(() => import('./screens/TimelineScreen').then((m) => ({ default: m.TimelineScreen })));
-const HistoryScreen = lazy(() => import('./screens/HistoryScreen').then((m) => ({ default: m.HistoryScreen })));
-const BatchScreen = lazy(() => import('./screens/BatchScreen').then((m) => ({ default: m.BatchScreen })));
-const ReconcileScreen = lazy(() => import('./screens/ReconcileScreen').then((m) => ({ default: m.ReconcileScreen })));
-const SettingsScreen = lazy(() => import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })));
-const SandboxScreen = lazy(() => import('./screens/SandboxScreen').then((m) => ({ default: m.SandboxScreen })));
+import { useChunk } from './chunks';
+import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
 
 const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
+/** The open screen, drawn as soon as its chunk is in (no Suspense: see chunks.ts). */
 function ScreenView({ screen }: { screen: Screen }) {
-  switch (screen) {
-    case 'overview':
-      return <OverviewScreen />;
-    case 'payment':
-      return <PaymentScreen />;
-    case 'payout':
-      return <PayoutScreen />;
-    case 'lookup':
-      return <LookupScreen />;
-    case 'timeline':
-      return <TimelineScreen />;
-    case 'history':
-      return <HistoryScreen />;
-    case 'batches':
-      return <BatchScreen />;
-    case 'reconcile':
-      return <ReconcileScreen />;
-    case 'settings':
-      return <SettingsScreen />;
-    case 'sandbox':
-      return <SandboxScreen />;
-    default: {
-      const missing: never = screen;
-      return missing;
-    }
-  }
+  const { t } = useTranslation();
+  const View = useChunk(SCREEN_CHUNKS[screen]);
+  return View ? <View /> : <Loading label={t('loading.screen')} />;
 }
 
 /** Always on screen: which environment every action goes to, in colour and in words. */
@@ -171,7 +136,7 @@ function Shell() {
           <ul>
             {NAV.map((item) => (
               <li key={item}>
-                <button type="button" aria-current={screen === item ? 'page' : undefined} onClick={() => navigate(item)}>
+                <button type="button" aria-current={screen === item ? 'page' : undefined} onClick={() => navigate(item)} onPointerEnter={() => preloadScreen(item)} onFocus={() => preloadScreen(item)}>
                   {t(`nav.${item}`)}
                 </button>
               </li>
@@ -185,9 +150,7 @@ function Shell() {
           ) : status !== 'ready' ? (
             <Loading label={t('loading.starting')} />
           ) : (
-            <Suspense fallback={<Loading label={t('loading.screen')} />}>
-              <ScreenView screen={screen} />
-            </Suspense>
+            <ScreenView screen={screen} />
           )}
         </main>
       </div>

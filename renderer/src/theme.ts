@@ -8,7 +8,8 @@
  * source of truth (the mirror is overwritten by every `app:info`); in Electron, main also sets
  * `nativeTheme.themeSource`, so even a cleared mirror paints the right theme.
  */
-import { THEME_PREFERENCES, type ThemePreference } from '../../shared/api';
+// From plain.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
+import { THEME_PREFERENCES, type ThemePreference } from '../../shared/api/plain';
 
 const MIRROR_KEY = 'paydesk.theme';
 

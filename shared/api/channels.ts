@@ -41,6 +41,7 @@ import type { InspectedPage } from '../contract/inspector';
 import type { SignedExample } from './types';
 import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconcile';
 import { overviewInputSchema, type OverviewResult } from './overview';
+import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -107,9 +108,8 @@ export interface StartNotice {
   params?: Record<string, string | number>;
 }
 
-/** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */
-export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
-export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+// The theme choices live in plain.ts (no zod) for the renderer's first chunk.
+export { THEME_PREFERENCES, type ThemePreference };
 
 /** Channel name -> input schema. Results are typed in `ChannelResults`. */
 export const CHANNEL_INPUTS = {
@@ -272,6 +272,10 @@ export const CHANNEL_INPUTS = {
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
 export const CHANNELS = Object.keys(CHANNEL_INPUTS) as Channel[];
+/** plain.ts's zod-free list names exactly these channels: a channel added here and not there fails the typecheck. */
+type ChannelNamesMatch = [Exclude<Channel, (typeof CHANNEL_NAMES)[number]>, Exclude<(typeof CHANNEL_NAMES)[number], Channel>] extends [never, never] ? true : false;
+type Holds<T extends true> = T;
+export type ChannelNamesChecked = Holds<ChannelNamesMatch>;
 
 /** What the renderer passes (defaults may be omitted). */
 export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]>;

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
 import type { JournalState, JournalTransaction, TransactionKind } from './types';
+import { OVERVIEW_DAYS } from './plain';
 
-/** Days on the Overview: today and the six before it ("the week" = these seven). */
-export const OVERVIEW_DAYS = 7;
+export { OVERVIEW_DAYS };
 /** A transaction still `processing` this long after it was created is listed to Verify. */
 export const STUCK_AFTER_MINUTES = 10;
 /** At most this many stuck transactions are listed (the total is still counted). */

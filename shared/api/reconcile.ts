@@ -5,14 +5,11 @@
 import { z } from 'zod';
 import type { Environment, TransactionStatus } from '../contract/codes';
 import { LANGUAGES } from '../i18n/types';
+import { RECONCILE_PART_CHARS } from './plain';
 
 /** Largest file, in data rows. */
 export const RECONCILE_MAX_ROWS = 100_000;
-/**
- * The file travels in parts: the browser host refuses bodies over 256 KiB, and 50,000 characters
- * stay under it even when every character takes 3 bytes in UTF-8 or is escaped in JSON.
- */
-export const RECONCILE_PART_CHARS = 50_000;
+export { RECONCILE_PART_CHARS };
 /** Largest file in characters (about 100,000 rows of 160 characters). */
 export const RECONCILE_MAX_CHARS = 16_000_000;
 /** Rows the import answers errors for (the count covers all of them). */

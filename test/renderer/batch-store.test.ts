@@ -116,6 +116,21 @@ describe('batch store: rows page by page, progress as deltas', () => {
     expect(store.getState().rowAt(0)?.status).toBe('completed');
   });
 
+  it('rows fetched again keep their objects when unchanged (a memoised row is not drawn again), new ones where they changed', async () => {
+    const { api, main } = batchApi(300);
+    const store = createBatchStore(api);
+    await store.getState().open('B-1');
+    await vi.advanceTimersByTimeAsync(0);
+    const [first, second] = [store.getState().rowAt(0), store.getState().rowAt(1)];
+    main.state = 'done';
+    main.rows = main.rows.map((row, index) => (index === 1 ? accepted(row, 'completed') : { ...row }));
+    store.getState().progressed(push('done', 300, []));
+    await vi.advanceTimersByTimeAsync(PROGRESS_FLUSH_MS + 1);
+    expect(store.getState().rowAt(1)?.status).toBe('completed');
+    expect(store.getState().rowAt(1)).not.toBe(second);
+    expect(store.getState().rowAt(0)).toBe(first);
+  });
+
   it('a filtered list is fetched again (rows may join or leave it), not patched', async () => {
     const { api, main } = batchApi(300);
     const store = createBatchStore(api);

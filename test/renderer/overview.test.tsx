@@ -161,6 +161,19 @@ describe('Overview screen', () => {
     expect(api.callsOf('overview:get')).toHaveLength(2);
   });
 
+  it('the screen mounting just after the start request answered takes that answer; after leaving, it asks again', async () => {
+    const api = createFakeApi({ 'overview:get': () => ok(figures(TODAY)) });
+    const store = createOverviewStore(api);
+    // main.tsx asks at start, before the screen is mounted; the screen then asks with reuseInFlight.
+    await store.getState().load();
+    await store.getState().load({ reuseInFlight: true });
+    expect(api.callsOf('overview:get')).toHaveLength(1);
+    expect(store.getState()).toMatchObject({ status: 'ready', version: 1 });
+    store.getState().stop();
+    await store.getState().load({ reuseInFlight: true });
+    expect(api.callsOf('overview:get')).toHaveLength(2);
+  });
+
   it('shows what went wrong when the figures cannot be read', async () => {
     const api = createFakeApi({ 'overview:get': () => fail('LIVE_REFUSED', 'live refused') });
     await openApp(api);

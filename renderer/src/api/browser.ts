@@ -3,16 +3,9 @@
  * events, both authorised by the host's HttpOnly session cookie (no page script ever reads it).
  * See shared/api/transport.ts for the wire details both ends share.
  */
-import {
-  BROWSER_EVENTS_PATH,
-  BROWSER_INVOKE_PREFIX,
-  BROWSER_SESSION_PATH,
-  BROWSER_TOKEN_HEADER,
-  type PaydeskApi,
-  type PushEvent,
-  type PushEvents,
-  type Result,
-} from '../../../shared/api';
+import type { PaydeskApi, PushEvent, PushEvents, Result } from '../../../shared/api';
+// From transport.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
+import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, BROWSER_SESSION_PATH, BROWSER_TOKEN_HEADER } from '../../../shared/api/transport';
 import { TypedEmitter } from '../../../shared/events';
 
 /**

@@ -2,7 +2,10 @@
  * The one typed API the app uses: the Electron preload's `window.paydesk` when present, else the
  * browser-host transport.
  */
-import { CHANNELS, ELECTRON_API_GLOBAL, type Channel, type PaydeskApi, type PushEvent, type Result } from '../../../shared/api';
+import type { Channel, PaydeskApi, PushEvent, Result } from '../../../shared/api';
+// Values from the zod-free modules, not shared/api: this is in the first chunk, zod is not (issue 28).
+import { CHANNEL_NAMES as CHANNELS } from '../../../shared/api/plain';
+import { ELECTRON_API_GLOBAL } from '../../../shared/api/transport';
 import { createBrowserApi, takeFragmentToken } from './browser';
 
 /** What the preload exposes: one function per channel, named by the channel, plus `on`. */

@@ -1,6 +1,8 @@
 /** Small shared pieces: status badge, copy button, spinner, error notice, field wrapper. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { LOCAL_SANDBOX_PROFILE_ID, type ApiFailure, type JournalState, type Profile } from '../../../shared/api';
+import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
+// From types.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
+import { LOCAL_SANDBOX_PROFILE_ID } from '../../../shared/api/types';
 import type { TransactionStatus } from '../../../shared/contract';
 import { useTranslation } from 'react-i18next';
 import { ERROR_MESSAGES, describeFailure } from '../messages/errors';

@@ -3,7 +3,7 @@
  * errors beside it, duplicates flagged, a cell fixed in place, a row dropped. After sending, the same
  * table shows each row's result.
  */
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount, formatMoney } from '../format/money';
 import { breakableAddress, moneyInCell } from '../format/wrap';
@@ -154,7 +154,12 @@ type RowProps = {
   onDrop: ((rowNumber: number) => void) | null;
 };
 
-function Row({
+/**
+ * Memoised: a push patches a few rows (the others keep their objects) and every prop else is stable,
+ * so only the rows that changed are drawn again; drawing every visible row's cells on each push made
+ * 140 ms frames while sending (issue 28, bench/batch-ui.ts).
+ */
+const Row = memo(function Row({
   row,
   batchState,
   currency,
@@ -205,7 +210,7 @@ function Row({
       </div>
     </>
   );
-}
+});
 
 export function BatchTable({
   count,

@@ -3,7 +3,7 @@
  * active profile (by status, by kind, success rate), the wallet balance, charts of volume and
  * failures, and the transactions processing for more than 10 minutes, each with Verify.
  */
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CurrencyAmount, OverviewResult, OverviewSummary } from '../../../shared/api';
 import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/common';
@@ -11,12 +11,26 @@ import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
 import { liveRefused } from '../stores/profiles';
+import { OVERVIEW_MARKS } from '../stores/overview';
+import { chunk, useChunk } from '../chunks';
 import { OverviewStuck } from './OverviewStuck';
 import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
 
-/** The charts (recharts) are their own chunk: only the Overview needs them. */
-const OverviewCharts = lazy(() => import('./OverviewCharts').then((m) => ({ default: m.OverviewCharts })));
+/**
+ * The charts (recharts) are their own chunk: only the Overview needs them. Asked for beside the
+ * figures' request, drawn when both are in; the figures do not wait for them.
+ */
+const CHARTS = chunk(() => import('./OverviewCharts').then((m) => m.OverviewCharts));
+
+/** The figures (cards, tables) on screen: the frame after React committed this answer. */
+function useFiguresDrawn(version: number): void {
+  useEffect(() => {
+    if (version === 0) return;
+    const frame = requestAnimationFrame(() => performance.mark(OVERVIEW_MARKS.figures));
+    return () => cancelAnimationFrame(frame);
+  }, [version]);
+}
 
 /** The currency to show a zero in: the one the profile's figures or wallet use. */
 function mainCurrency(data: OverviewResult, balanceCurrency: string | undefined): string {
@@ -135,6 +149,8 @@ export function OverviewScreen() {
   const stop = useOverview((s) => s.stop);
   const activeId = useProfiles((s) => s.activeId);
   const balanceCurrency = useProfiles((s) => s.balance?.currency);
+  const version = useOverview((s) => s.version);
+  useFiguresDrawn(version);
   // A profile switch forgets the previous profile's figures at once and asks afresh (an answer in
   // flight was for the previous profile); a plain remount may reuse the request in flight.
   const shownFor = useRef(activeId);
@@ -142,8 +158,11 @@ export function OverviewScreen() {
     const switched = shownFor.current !== activeId;
     shownFor.current = activeId;
     void load(switched ? { forget: true } : { reuseInFlight: true });
+    // After the request: the chunk's evaluation must not delay the figures' request.
+    void CHARTS.load().catch(() => undefined);
     return stop;
   }, [load, stop, activeId]);
+  const OverviewCharts = useChunk(CHARTS);
 
   const currency = data ? mainCurrency(data, balanceCurrency) : 'XAF';
   return (
@@ -177,9 +196,7 @@ export function OverviewScreen() {
               <OverviewStuck stuck={data.stuck} />
             </div>
           </div>
-          <Suspense fallback={<Loading label={t('loading')} />}>
-            <OverviewCharts data={data} />
-          </Suspense>
+          {OverviewCharts ? <OverviewCharts data={data} /> : <Loading label={t('loading')} />}
         </>
       )}
     </section>

@@ -69,6 +69,18 @@ export function createPager<Row>(options: {
     }
   }
 
+  /**
+   * A page fetched again keeps the row objects that did not change, so a memoised row is not drawn
+   * again (the batch table while sending: issue 28). Rows are plain JSON, never mutated in place.
+   */
+  function keepUnchanged(held: Row[] | undefined, rows: Row[]): Row[] {
+    if (!held) return rows;
+    return rows.map((row, index) => {
+      const old = held[index];
+      return old !== undefined && JSON.stringify(old) === JSON.stringify(row) ? old : row;
+    });
+  }
+
   async function fetchInto(page: number, generation: number): Promise<void> {
     const rows = await fetchPage(page, generation);
     if (rows && generation === get().generation) set({ pages: { ...get().pages, [page]: rows } });
@@ -100,7 +112,7 @@ export function createPager<Row>(options: {
       await Promise.all(
         pagesOf(onScreen).map(async (page) => {
           const rows = await fetchPage(page, generation);
-          if (rows) fresh[page] = rows;
+          if (rows) fresh[page] = keepUnchanged(get().pages[page], rows);
         }),
       );
       if (generation === get().generation) set({ pages: fresh });

@@ -4,8 +4,9 @@
  * list, the earlier runs, and the actions (cancel, resume, verify, export).
  */
 import { createStore } from 'zustand/vanilla';
+// Values from plain.ts, not shared/api: the stores are in the first chunk, zod is not (issue 28).
+import { RECONCILE_PART_CHARS } from '../../../shared/api/plain';
 import {
-  RECONCILE_PART_CHARS,
   type ApiFailure,
   type ChannelResults,
   type PaydeskApi,

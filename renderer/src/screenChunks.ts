@@ -1,0 +1,27 @@
+/**
+ * Each screen is its own chunk, loaded when first opened: a support agent looking a transaction up
+ * never downloads Bulk payouts, Reconcile, the Sandbox panel or the charts (issue 17 item 6). The
+ * opening screen's chunk is asked for at start (main.tsx), beside the profiles, not after them; a
+ * screen's chunk is also asked for when the pointer or the focus reaches its button.
+ */
+import type { ComponentType } from 'react';
+import { chunk, type Chunk } from './chunks';
+import type { Screen } from './stores/ui';
+
+export const SCREEN_CHUNKS: Record<Screen, Chunk<ComponentType>> = {
+  overview: chunk(() => import('./screens/OverviewScreen').then((m) => m.OverviewScreen)),
+  payment: chunk(() => import('./screens/PaymentScreen').then((m) => m.PaymentScreen)),
+  payout: chunk(() => import('./screens/PayoutScreen').then((m) => m.PayoutScreen)),
+  lookup: chunk(() => import('./screens/LookupScreen').then((m) => m.LookupScreen)),
+  timeline: chunk(() => import('./screens/TimelineScreen').then((m) => m.TimelineScreen)),
+  history: chunk(() => import('./screens/HistoryScreen').then((m) => m.HistoryScreen)),
+  batches: chunk(() => import('./screens/BatchScreen').then((m) => m.BatchScreen)),
+  reconcile: chunk(() => import('./screens/ReconcileScreen').then((m) => m.ReconcileScreen)),
+  settings: chunk(() => import('./screens/SettingsScreen').then((m) => m.SettingsScreen)),
+  sandbox: chunk(() => import('./screens/SandboxScreen').then((m) => m.SandboxScreen)),
+};
+
+/** Starts loading a screen's chunk; a failure shows when the screen is opened (useChunk). */
+export function preloadScreen(screen: Screen): void {
+  SCREEN_CHUNKS[screen].load().catch(() => undefined);
+}
