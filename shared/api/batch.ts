@@ -210,6 +210,8 @@ export interface EarlierImport {
  */
 export interface BatchDetail {
   batch: BatchSummary;
+  /** The service's wait the runner is sitting out now (a batch reopened mid-wait shows it at once). */
+  wait?: ServiceWait | null;
   /** Earlier batches with the same rows; a started one must be accepted explicitly at prepare. */
   importedBefore: EarlierImport[];
   rehearsal: RehearsalSummary | null;
@@ -257,6 +259,17 @@ export interface BatchConfirmation extends BatchPreview {
   expiresAt: string;
 }
 
+/**
+ * A wait the service asked for: its answer (429 rate limit, 503 maintenance, ...) in its own words,
+ * and when the wait ends (its Retry-After, or the console's backoff).
+ */
+export interface ServiceWait {
+  until: string;
+  httpStatus: number | null;
+  code: string;
+  message: string;
+}
+
 export interface BatchProgress {
   batchId: string;
   /** `rehearsal`: a rehearsal on the local engine (state is the batch's own). */
@@ -281,6 +294,13 @@ export interface BatchProgress {
   settled?: boolean;
   /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
   waitingUntil?: string | null;
+  /** The same wait with what the service said (maintenance, rate limit), so the screen can say it. */
+  waitingFor?: ServiceWait | null;
+  /** Rows answered over the last `rateWindowSeconds` (up to 60: since the start for a younger run); the rate shown. */
+  answeredInWindow?: number;
+  rateWindowSeconds?: number;
+  /** Created rows whose status is completed (the report's figure, from the same count as the others). */
+  completed?: number;
   /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
   stopping?: 'pause' | 'cancel' | null;
   /** Rows sent and not yet answered (the requests in flight), when the runner knows it: "Pausing… N rows". */

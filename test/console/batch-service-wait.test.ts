@@ -1,0 +1,80 @@
+/**
+ * What the service said while a batch waits (issue 26 items 1 and 4): during maintenance (503,
+ * Retry-After 60) the progress push and a reopened batch's detail carry the wait with the
+ * service's own code and words, so the screen says "maintenance until …", not "rate limit".
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { BatchProgress } from '../../shared/api';
+import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
+import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
+import { expectOk, tempDir, virtualClock } from './helpers';
+import { batchCsv, batchReaches } from './batch-helpers';
+
+const dir = tempDir('paydesk-batch-wait-');
+let engine: EngineHandle | undefined;
+let runtime: ConsoleRuntime | undefined;
+
+afterAll(async () => {
+  await runtime?.close();
+  await engine?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('carries the maintenance 503 and its end in the progress push and in the reopened batch', async () => {
+  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0 });
+  const clock = virtualClock();
+  const sleep = clock.sleep.bind(clock);
+  let release: () => void = () => {};
+  let waiting: (ms: number) => void = () => {};
+  const waited = new Promise<number>((resolve) => (waiting = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  clock.sleep = async (ms, signal) => {
+    // The first long wait is held until the test has looked at what the console shows.
+    if (ms >= 1000) {
+      waiting(ms);
+      await released;
+      engine!.clock.advance(Math.ceil(ms / 1000));
+    }
+    return sleep(ms, signal);
+  };
+  runtime = await createConsoleRuntime({ userDataDir: join(dir, 'console'), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const profile = expectOk(
+    await runtime.handlers['profiles:save']({
+      name: 'Maintenance',
+      baseUrl: engine.api.url,
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+    }),
+  );
+  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
+  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+
+  const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'wait.csv', text: batchCsv(3, { phone: () => '+237650000001', tag: 'wait' }), paymentMethod: 'momo_cm' }));
+  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));
+  const pushes: BatchProgress[] = [];
+  runtime.on('batch:progress', (progress) => {
+    if (progress.batchId === batch.id) pushes.push(progress);
+  });
+  engine.control.setMaintenance(true);
+  const done = batchReaches(runtime, batch.id, ['done', 'interrupted']);
+  expectOk(await runtime.handlers['batches:start']({ batchId: batch.id, confirmationToken, concurrency: 1 }));
+  expect(await waited).toBe(60_000);
+
+  const announced = pushes.find((push) => push.waitingFor);
+  expect(announced?.waitingFor).toMatchObject({ httpStatus: 503, code: 'MAINTENANCE_MODE', message: expect.stringMatching(/maintenance/) });
+  expect(announced?.waitingUntil).toBe(announced?.waitingFor?.until);
+  // Reopened mid-wait: the detail says the same at once, without waiting for the next push.
+  const reopened = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id }));
+  expect(reopened.wait).toMatchObject({ httpStatus: 503, code: 'MAINTENANCE_MODE', until: announced?.waitingFor?.until });
+  expect(Date.parse(reopened.wait!.until) - clock.now()).toBeGreaterThan(50_000);
+
+  engine.control.setMaintenance(false);
+  release();
+  expect((await done).state).toBe('done');
+  expect(expectOk(await runtime.handlers['batches:get']({ batchId: batch.id })).wait).toBeNull();
+}, 60_000);
