@@ -98,9 +98,11 @@ export interface BatchRow extends CheckedRow {
  * The row lists the Bulk payouts table offers (`batches:rows`):
  * - `invalid`: rows with errors (not sent); `duplicates`: rows flagged as a duplicate of another;
  * - `wouldFail`: rows the rehearsal says would not end completed;
- * - `failed`: refused, outcome unknown, or created and then failed or cancelled.
+ * - `failed`: refused, or created and then failed or cancelled (BatchFigures.failed: the list
+ *   holds what the Failed counter counts);
+ * - `unknown`: the outcome is unknown (BatchFigures.unknown), looked up before anything is sent again.
  */
-export const BATCH_ROW_FILTERS = ['all', 'invalid', 'duplicates', 'wouldFail', 'failed'] as const;
+export const BATCH_ROW_FILTERS = ['all', 'invalid', 'duplicates', 'wouldFail', 'failed', 'unknown'] as const;
 export type BatchRowFilter = (typeof BATCH_ROW_FILTERS)[number];
 /** The most rows one `batches:rows` page carries. */
 export const BATCH_ROWS_PAGE_MAX = 500;
