@@ -230,6 +230,14 @@ export interface RehearsalSummary {
   walletRestored: boolean;
 }
 
+export interface BalanceUnread {
+  /** null when no HTTP answer came (the network). */
+  httpStatus: number | null;
+  code: string;
+  message: string;
+  retryAfterSeconds: number | null;
+}
+
 export interface BatchPreview {
   batchId: string;
   profileId: string;
@@ -244,8 +252,13 @@ export interface BatchPreview {
   /** totalAmount + totalFees (totalAmount alone when fees are unknown: a lower bound). */
   totalDebit: number;
   currency: string;
-  /** The wallet balance now; null where the service has no balance endpoint. */
+  /** The wallet balance now; null when it could not be read (`balanceUnread` says why). */
   balance: number | null;
+  /**
+   * Why the balance is missing: the service's refusal (a 429 rate limit, a 503 maintenance, ...)
+   * or the failure; a transient refusal, not a property of the service: the screen offers to check again.
+   */
+  balanceUnread?: BalanceUnread | null;
   overBalance: boolean;
   /** Rows with errors (not sent) and rows flagged as duplicates (sent unless dropped). */
   invalid: number;

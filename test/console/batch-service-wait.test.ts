@@ -15,11 +15,47 @@ import { batchCsv, batchReaches } from './batch-helpers';
 const dir = tempDir('paydesk-batch-wait-');
 let engine: EngineHandle | undefined;
 let runtime: ConsoleRuntime | undefined;
+let limited: { engine: EngineHandle; runtime: ConsoleRuntime } | undefined;
 
 afterAll(async () => {
   await runtime?.close();
   await engine?.stop();
+  await limited?.runtime.close();
+  await limited?.engine.stop();
   rmSync(dir, { recursive: true, force: true });
+});
+
+/** A console whose only profile points at `engine` with its sandbox keys, active. */
+async function consoleOn(engine: EngineHandle, name: string, clock = virtualClock()): Promise<ConsoleRuntime> {
+  const runtime = await createConsoleRuntime({ userDataDir: join(dir, name), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const profile = expectOk(
+    await runtime.handlers['profiles:save']({
+      name,
+      baseUrl: engine.api.url,
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+    }),
+  );
+  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
+  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  return runtime;
+}
+
+it('says why the preview has no balance when the balance read met a 429, instead of "not reported"', async () => {
+  const engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'limited.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 1 } });
+  const runtime = await consoleOn(engine, 'limited');
+  limited = { engine, runtime };
+  const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'limited.csv', text: batchCsv(1, { tag: 'limited' }), paymentMethod: 'momo_cm' }));
+  const first = expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id }));
+  expect(first.balance).not.toBeNull();
+  expect(first.balanceUnread).toBeNull();
+  // The payout key's one request a minute is spent: the next read is refused, and the preview says so.
+  const second = expectOk(await runtime.handlers['batches:preview']({ batchId: batch.id }));
+  expect(second.balance).toBeNull();
+  expect(second.balanceUnread).toMatchObject({ httpStatus: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfterSeconds: expect.any(Number) });
 });
 
 it('carries the maintenance 503 and its end in the progress push and in the reopened batch', async () => {

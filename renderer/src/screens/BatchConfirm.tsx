@@ -10,7 +10,7 @@ import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
-import { OverBalanceNotice } from './BatchPreview';
+import { BalanceUnreadReason, OverBalanceNotice } from './BatchPreview';
 
 const concurrencySchema = CHANNEL_INPUTS['batches:start'].shape.concurrency.unwrap();
 
@@ -18,6 +18,8 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const { t } = useTranslation(['batch', 'common']);
   const prepare = useBatch((s) => s.prepare);
   const start = useBatch((s) => s.start);
+  const runPreview = useBatch((s) => s.runPreview);
+  const checkingPreview = useBatch((s) => s.preview.status === 'loading');
   const live = batch.environment === 'live';
   const [confirmation, setConfirmation] = useState<BatchConfirmation | null>(null);
   const [typed, setTyped] = useState('');
@@ -59,6 +61,17 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
     setBusy(true);
     setFailure(null);
     const result = await prepare(typedAmount.amount);
+    setBusy(false);
+    if (result.ok) setConfirmation(result.value);
+    else setFailure(result.error);
+  }
+
+  /** The balance read again: a new confirmation where one was given (sandbox), else a new preview (live, before the total is typed). */
+  async function checkBalanceAgain() {
+    if (!confirmation) return runPreview(true);
+    setBusy(true);
+    // Live: the total typed stays the one confirmed.
+    const result = await prepare(live && 'amount' in typedAmount ? typedAmount.amount : undefined);
     setBusy(false);
     if (result.ok) setConfirmation(result.value);
     else setFailure(result.error);
@@ -107,7 +120,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           <dt>{t('confirm.total')}</dt>
           <dd className="amount">{formatMoney(facts.totalDebit, currency)}</dd>
           <dt>{t('confirm.balance')}</dt>
-          <dd>{facts.balance === null ? t('preview.balanceUnknown') : formatMoney(facts.balance, currency)}</dd>
+          <dd>{facts.balance === null ? <BalanceUnreadReason preview={facts} checking={busy || checkingPreview} onCheckAgain={() => void checkBalanceAgain()} /> : formatMoney(facts.balance, currency)}</dd>
           <dt>{t('confirm.rehearsal')}</dt>
           <dd className={rehearsal?.wouldFail ? 'danger-text' : undefined}>
             {rehearsal ? t('confirm.rehearsed', { failing: formatCount(rehearsal.wouldFail), rows: formatCount(rehearsal.rows) }) : t('confirm.notRehearsed')}
