@@ -18,6 +18,7 @@ import type {
   PayoutQuote,
   Profile,
   SandboxStatus,
+  SandboxWebhookChaos,
   SearchPage,
   TransactionDetail,
   TransactionKind,
@@ -44,6 +45,21 @@ import { overviewInputSchema, type OverviewResult } from './overview';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
+
+const chaosShare = z.number({ error: 'must be a number' }).min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1');
+/** The Sandbox screen's webhook chaos form: a share (0–1) of deliveries per behaviour. */
+export const sandboxChaosSchema = z
+  .strictObject({
+    drop: chaosShare.default(0),
+    late: chaosShare.default(0),
+    lateSeconds: z.number({ error: 'must be a number' }).positive('must be greater than 0').max(86_400, 'must be at most 86400 (a day)').default(30),
+    duplicate: chaosShare.default(0),
+    outOfOrder: chaosShare.default(0),
+  })
+  .refine((chaos) => chaos.drop > 0 || chaos.late > 0 || chaos.duplicate > 0 || chaos.outOfOrder > 0, {
+    path: ['drop'],
+    message: 'give at least one share above 0 (Turn off removes chaos)',
+  });
 
 export const profileInputSchema = z.strictObject({
   /** Absent to create. */
@@ -173,6 +189,13 @@ export const CHANNEL_INPUTS = {
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:resetClock': z.strictObject({}),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** The engine's rate limit: requests a minute per key before it answers 429 (0: no limit). */
+  'sandbox:setRateLimit': z.strictObject({
+    perMinute: z.number({ error: 'must be a number' }).int('must be a whole number of requests per minute').min(0, 'must be 0 (no limit) or more').max(1_000_000, 'must be at most 1000000'),
+  }),
+  /** Webhook chaos for the built-in application: each behaviour's share of deliveries (0–1); at least one above 0. */
+  'sandbox:setChaos': sandboxChaosSchema,
+  'sandbox:clearChaos': z.strictObject({}),
   /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
   'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
   /** Scenarios per transaction (the control API's `/_sandbox/scenarios`), oldest first. */
@@ -317,6 +340,9 @@ export interface ChannelResults extends ReconcileChannelResults {
   /** `removedSeconds`: how far ahead the clock was (0: it already read real time). */
   'sandbox:resetClock': { clockOffsetSeconds: number; removedSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:setRateLimit': { rateLimitPerKeyPerMinute: number };
+  'sandbox:setChaos': { chaos: SandboxWebhookChaos };
+  'sandbox:clearChaos': { chaos: null };
   'sandbox:revealSecret': { value: string };
   'sandbox:scenarios': { scenarios: Scenario[] };
   'sandbox:addScenario': Scenario;

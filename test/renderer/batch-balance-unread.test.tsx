@@ -27,9 +27,10 @@ it('says the rate limit refused the balance read, and reads it again on request,
   const backend = createBatchBackend({});
   const api = createFakeApi(backend.handlers, [profile()]);
   let refuse = true;
-  for (const channel of ['batches:preview', 'batches:prepare'] as const) {
-    const real = api.handlers[channel]!;
-    api.handlers[channel] = async (input: never) => {
+  const handlers = api.handlers as unknown as Record<string, (input: unknown) => unknown>;
+  for (const channel of ['batches:preview', 'batches:prepare']) {
+    const real = handlers[channel]!;
+    handlers[channel] = async (input: unknown) => {
       const answer = (await real(input)) as { ok: true; value: BatchPreview } | { ok: false };
       return answer.ok && refuse ? ok({ ...answer.value, balance: null, balanceUnread: REFUSED, overBalance: false }) : answer;
     };

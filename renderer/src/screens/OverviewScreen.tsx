@@ -10,7 +10,7 @@ import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
-import { liveRefused } from '../stores/profiles';
+import { BALANCE_FRESH_MS, liveRefused } from '../stores/profiles';
 import { OverviewStuck } from './OverviewStuck';
 import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
@@ -105,7 +105,7 @@ function BalanceCard() {
   const loadBalance = useProfiles((s) => s.loadBalance);
   const refused = useProfiles((s) => liveRefused(s));
   useEffect(() => {
-    void loadBalance();
+    void loadBalance({ maxAgeMs: BALANCE_FRESH_MS });
   }, [loadBalance]);
   return (
     <section className="card ov-balance" aria-labelledby="ov-balance-title">
