@@ -64,11 +64,11 @@ describe('what the service said while a batch waits', () => {
     const wait = maintenance(60);
     act(() => api.emit('batch:progress', progress({ sent: 1, unknown: 1, remaining: 2, waitingUntil: wait.until, waitingFor: wait })));
     const notice = await within(card()).findByText(/^The service is offline for maintenance until .+ \((60|59) s left\)$/);
-    expect(notice.parentElement?.textContent).toContain('It answered HTTP 503 MAINTENANCE_MODE: “The service is temporarily offline for maintenance. Try again later.”');
+    expect(notice.parentElement?.textContent).toContain('The service answered HTTP 503 MAINTENANCE_MODE: “The service is temporarily offline for maintenance. Try again later.”');
     expect(card().textContent).not.toMatch(/rate limit|slow down/);
     await act(() => applyLanguage('fr'));
     const french = await screen.findByText((_, element) => element?.classList.contains('batch-waiting') === true && /^Le service est en maintenance jusqu’à .+ \(encore (60|59) s\)$/.test(plain(element.textContent)));
-    expect(plain(french.parentElement?.textContent)).toContain('Il a répondu HTTP 503 MAINTENANCE_MODE : « The service');
+    expect(plain(french.parentElement?.textContent)).toContain('Le service a répondu HTTP 503 MAINTENANCE_MODE : « The service');
   });
 
   it('names the rate limit and its end for a 429', async () => {

@@ -3,6 +3,7 @@
  * `…/webhook-chaos`): to try a client against 429s and against deliveries that are dropped,
  * late, duplicated or out of order, without writing a control API call.
  */
+import '../sandbox-limits.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SandboxWebhookChaos } from '../../../shared/api';
@@ -37,9 +38,11 @@ function RateLimit() {
     void control.run(() => setRateLimit(value));
   }
   return (
-    <form className="inline-form" aria-label={t('limits.rateForm')} onSubmit={submit} noValidate>
-      <label htmlFor="sandbox-rate-limit">{t('limits.rate')}</label>
-      <input id="sandbox-rate-limit" inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? 'sandbox-rate-limit-error' : 'sandbox-rate-limit-now'} />
+    <form className="inline-form rate-form" aria-label={t('limits.rateForm')} onSubmit={submit} noValidate>
+      <div className="limit-field">
+        <label htmlFor="sandbox-rate-limit">{t('limits.rate')}</label>
+        <input id="sandbox-rate-limit" inputMode="numeric" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? 'sandbox-rate-limit-error' : 'sandbox-rate-limit-now'} />
+      </div>
       <button type="submit" className="secondary" disabled={control.busy}>{t('limits.rateSet')}</button>
       <span id="sandbox-rate-limit-now" className="muted small" role="status">
         {current === 0 ? t('limits.rateOff') : t('limits.rateNow', { n: formatCount(current) })}
@@ -117,7 +120,7 @@ function Chaos() {
 export function SandboxLimits() {
   const { t } = useTranslation('sandbox');
   return (
-    <div className="card">
+    <div className="card sandbox-limits">
       <h2>{t('limits.title')}</h2>
       <p className="muted small">{t('limits.intro')}</p>
       <RateLimit />

@@ -224,7 +224,7 @@ export default {
     waitingMaintenance: 'The service is offline for maintenance until {{time}} ({{seconds}} s left)',
     waitingLimited: 'The service’s rate limit: no payout is sent until {{time}} ({{seconds}} s left)',
     waitingService: 'The service asked to wait until {{time}} ({{seconds}} s left)',
-    waitSaid: 'It answered HTTP {{status}} {{code}}: “{{message}}”. Nothing is sent meanwhile; sending goes on by itself after the wait.',
+    waitSaid: 'Nothing is sent meanwhile; sending goes on by itself after the wait. The service answered HTTP {{status}} {{code}}: “{{message}}”',
     rateWindow: '{{n}} in the last minute',
     rateSinceStart: '{{n}} in {{seconds}} s',
     pausing: 'Pausing… nothing more is sent; waiting for the rows already sent to be answered.',

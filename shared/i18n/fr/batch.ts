@@ -225,7 +225,7 @@ export default {
     waitingMaintenance: 'Le service est en maintenance jusqu’à {{time}} (encore {{seconds}}\u00a0s)',
     waitingLimited: 'Limite de débit du service\u00a0: aucun transfert n’est envoyé avant {{time}} (encore {{seconds}}\u00a0s)',
     waitingService: 'Le service a demandé d’attendre jusqu’à {{time}} (encore {{seconds}}\u00a0s)',
-    waitSaid: 'Il a répondu HTTP {{status}} {{code}}\u00a0: «\u00a0{{message}}\u00a0». Rien n’est envoyé entre-temps\u00a0; l’envoi reprend de lui-même après l’attente.',
+    waitSaid: 'Rien n’est envoyé entre-temps\u00a0; l’envoi reprend de lui-même après l’attente. Le service a répondu HTTP {{status}} {{code}}\u00a0: «\u00a0{{message}}\u00a0»',
     rateWindow: '{{n}} dans la dernière minute',
     rateSinceStart: '{{n}} en {{seconds}}\u00a0s',
     pausing: 'Mise en pause… plus rien n’est envoyé\u00a0; en attente de la réponse aux lignes déjà envoyées.',
