@@ -17,6 +17,7 @@ let page: Page;
 const dir = join(tmpdir(), `paydesk-e2e-26-${process.pid}`);
 const batchFile = join(dir, 'maintenance.csv');
 const reconcileFile = join(dir, 'orders.csv');
+const limitedFile = join(dir, 'limited.csv');
 const hash = () => page.evaluate(() => location.hash);
 const openNav = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
 /** The language remembered by main, then a reload (the page reads it at start; the place is kept). */
@@ -31,6 +32,7 @@ beforeAll(async () => {
   page = h.page;
   mkdirSync(dir, { recursive: true });
   writeFileSync(batchFile, ['phone_number,amount,first_name,last_name,email,description', '+237670000010,1500,Awa,Ngo,awa@example.com,October', '+237670000011,2500,Jean,Mbarga,jean@example.com,October'].join('\n'));
+  writeFileSync(limitedFile, ['phone_number,amount,first_name,last_name,email', '+237670000012,3000,Chantal,Essomba,chantal@example.com'].join('\n'));
   const today = new Date().toISOString().slice(0, 10);
   writeFileSync(reconcileFile, `external_id;kind;amount;expected_status;date\r\nnone-1;payment;1000;paid;${today}\r\n`);
   await page.goto(h.host.url);
@@ -150,6 +152,40 @@ describe('Sandbox: rate limit and webhook chaos', () => {
     await card.getByRole('button', { name: 'Set the rate limit' }).click();
     await card.getByText('Now: no limit.').waitFor();
   });
+});
+
+describe('a balance the rate limit refused', () => {
+  it('says why in the preview and the Review step, and reads it again on request', async () => {
+    expectOk(await h.runtime.handlers['sandbox:setRateLimit']({ perMinute: 1 }));
+    // The payout key's one request of this minute is spent.
+    await h.runtime.handlers['balance:get']({});
+    await openNav('Bulk payouts');
+    // The batch opened earlier is still open (the sidebar keeps it): back to the list.
+    const allBatches = page.getByRole('button', { name: /All batches/ });
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    if ((await allBatches.count()) > 0) await allBatches.click();
+    await page.getByLabel('CSV file of payouts').setInputFiles(limitedFile);
+    await page.getByRole('heading', { level: 1, name: 'limited.csv' }).waitFor();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByText('Not read just now: the service’s rate limit refused the request (HTTP 429).', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Send 1 payout' }).waitFor();
+    await dialog.getByText(/Not read just now: the service’s rate limit refused/).waitFor();
+    await screenshot(page, 'batch-review-balance-429');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'batch-review-balance-429-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await setLanguage('fr');
+    await page.getByRole('region', { name: 'Aperçu' }).getByText(/Non lu pour l’instant/).waitFor();
+    await screenshot(page, 'batch-preview-balance-429-fr');
+    await setLanguage('en');
+    await page.getByRole('region', { name: 'Preview' }).getByText(/Not read just now/).waitFor();
+    expectOk(await h.runtime.handlers['sandbox:setRateLimit']({ perMinute: 0 }));
+    await page.getByRole('region', { name: 'Preview' }).getByRole('button', { name: 'Check the balance again' }).click();
+    await page.getByRole('region', { name: 'Preview' }).getByText(/After the batch:/).waitFor();
+  }, 120_000);
 });
 
 function expectOk<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
