@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { BatchProgress } from '../../shared/api';
+import { batchFigures, type BatchProgress } from '../../shared/api';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { expectOk, tempDir, virtualClock } from './helpers';
@@ -108,6 +108,18 @@ it('carries the maintenance 503 and its end in the progress push and in the reop
   const reopened = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id }));
   expect(reopened.wait).toMatchObject({ httpStatus: 503, code: 'MAINTENANCE_MODE', until: announced?.waitingFor?.until });
   expect(Date.parse(reopened.wait!.until) - clock.now()).toBeGreaterThan(50_000);
+
+  // The row the 503 left unknown is in the Outcome unknown list, not in Failed: each list holds what its counter counts.
+  // The answer is written with the journal's next group commit: wait for that state, not for a time.
+  let counts = reopened.batch.counts;
+  for (let tries = 0; tries < 200 && counts.unknown === 0; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    counts = expectOk(await runtime.handlers['batches:get']({ batchId: batch.id })).batch.counts;
+  }
+  const figures = batchFigures(counts);
+  expect(figures).toMatchObject({ unknown: 1, failed: 0 });
+  expect(expectOk(await runtime.handlers['batches:rows']({ batchId: batch.id, filter: 'failed' })).total).toBe(figures.failed);
+  expect(expectOk(await runtime.handlers['batches:rows']({ batchId: batch.id, filter: 'unknown' })).total).toBe(figures.unknown);
 
   engine.control.setMaintenance(false);
   release();
