@@ -42,24 +42,10 @@ import type { InspectedPage, InspectedRequest } from '../contract/inspector';
 import type { SignedExample } from './types';
 import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults, type ReconcileProgress } from './reconcile';
 import { overviewInputSchema, type OverviewResult } from './overview';
+import { sandboxChaosSchema } from './sandbox-chaos';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
-
-const chaosShare = z.number({ error: 'must be a number' }).min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1');
-/** The Sandbox screen's webhook chaos form: a share (0–1) of deliveries per behaviour. */
-export const sandboxChaosSchema = z
-  .strictObject({
-    drop: chaosShare.default(0),
-    late: chaosShare.default(0),
-    lateSeconds: z.number({ error: 'must be a number' }).positive('must be greater than 0').max(86_400, 'must be at most 86400 (a day)').default(30),
-    duplicate: chaosShare.default(0),
-    outOfOrder: chaosShare.default(0),
-  })
-  .refine((chaos) => chaos.drop > 0 || chaos.late > 0 || chaos.duplicate > 0 || chaos.outOfOrder > 0, {
-    path: ['drop'],
-    message: 'give at least one share above 0 (Turn off removes chaos)',
-  });
 
 export const profileInputSchema = z.strictObject({
   /** Absent to create. */
