@@ -5,7 +5,11 @@
 import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
 import type { InspectorQuery, Recording } from '@paydesk/sandbox';
 import type { Logger } from '@paydesk/sandbox';
-import type { LedgerEntry, SandboxKeys, WebhookDelivery } from '../../shared/api';
+import type { LedgerEntry, SandboxKeys, SandboxWebhookChaos, WebhookDelivery } from '../../shared/api';
+import type { ChannelParsedInput } from '../../shared/api';
+
+/** The Sandbox screen's chaos form, parsed (shares 0–1). */
+export type SandboxChaosInput = ChannelParsedInput<'sandbox:setChaos'>;
 
 /** One page of the local engine's webhook deliveries as the console lists them. */
 export interface DeliveryPage {
@@ -68,7 +72,7 @@ export interface SandboxControl {
   url: string;
   /** The seeded application's keys (fixtures of the loopback engine). */
   keys(): SandboxKeys[];
-  state(): { maintenance: boolean; settleMs: number; clockOffsetSeconds: number; webhookUrl: string | null };
+  state(): { maintenance: boolean; settleMs: number; clockOffsetSeconds: number; webhookUrl: string | null; rateLimitPerKeyPerMinute: number; chaos: SandboxWebhookChaos | null };
   walletBalance(environment: Environment): { balance: number; currency: string };
   ledger(environment: Environment): LedgerEntry[];
   topUp(environment: Environment, amount: number, reason: string): { balance: number };
@@ -77,6 +81,13 @@ export interface SandboxControl {
   /** Engine time back to real time; work already scheduled keeps the wait it had left. */
   resetClock(): { clockOffsetSeconds: number; removedSeconds: number };
   setMaintenance(on: boolean): void;
+  /** Requests a minute per key before the engine answers 429 (0: no limit); HandlerFailure INVALID_INPUT when out of range. */
+  setRateLimit(perMinute: number): void;
+  /** The built-in application's webhook chaos; null: off. */
+  chaos(): SandboxWebhookChaos | null;
+  /** Sets it (HandlerFailure INVALID_INPUT naming the field the engine refused). */
+  setChaos(chaos: SandboxChaosInput): SandboxWebhookChaos;
+  clearChaos(): void;
   onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
   /**
    * The whole transaction as retrieve would answer it, read in-process: after a status push the

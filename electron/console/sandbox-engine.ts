@@ -19,6 +19,7 @@ function toDelivery(delivery: WebhookDeliverySummary, currentUrl: string | null)
     createdAt: delivery.createdAt,
     nextAttemptAt: delivery.nextAttemptAt,
     attempts: delivery.attempts.map(({ at, httpStatus, error, durationMs }) => ({ at, httpStatus, error, durationMs })),
+    chaos: delivery.chaos,
   };
 }
 
@@ -83,6 +84,8 @@ export function sandboxControlFrom(handle: EngineHandle, options: { nativeBindin
         settleMs: handle.control.settings().settleMs,
         clockOffsetSeconds: handle.clock.offsetSeconds(),
         webhookUrl: handle.webhooks.url(appId),
+        rateLimitPerKeyPerMinute: handle.control.settings().rateLimitPerKeyPerMinute,
+        chaos: handle.webhooks.chaos.read(appId),
       };
     },
     walletBalance(environment: Environment) {
@@ -104,6 +107,21 @@ export function sandboxControlFrom(handle: EngineHandle, options: { nativeBindin
       return { clockOffsetSeconds: handle.clock.offsetSeconds(), removedSeconds };
     },
     setMaintenance: (on) => handle.control.setMaintenance(on),
+    setRateLimit: (perMinute) => asInputError(() => handle.control.setRateLimit(perMinute)),
+    chaos: () => handle.webhooks.chaos.read(appId),
+    setChaos(chaos) {
+      // The form's shares become the engine's rates; a behaviour at 0 is left out (off).
+      const rate = (share: number) => (share > 0 ? { rate: share } : undefined);
+      return controlInputError(() =>
+        handle.webhooks.chaos.set(appId, {
+          ...(chaos.drop > 0 ? { drop: rate(chaos.drop) } : {}),
+          ...(chaos.late > 0 ? { late: { rate: chaos.late, seconds: chaos.lateSeconds } } : {}),
+          ...(chaos.duplicate > 0 ? { duplicate: rate(chaos.duplicate) } : {}),
+          ...(chaos.outOfOrder > 0 ? { out_of_order: rate(chaos.outOfOrder) } : {}),
+        }),
+      );
+    },
+    clearChaos: () => void handle.webhooks.chaos.clear(appId),
     onStatusChange(listener) {
       return handle.onEvent((event) => {
         if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to });

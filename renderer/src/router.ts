@@ -37,8 +37,17 @@ export function parseHash(hash: string): Route | null {
   return { screen, journalId, params };
 }
 
+/**
+ * Parameters that name a place of their own within a screen (an open batch, an open
+ * reconciliation report): opening one is a step Back walks through, not a filter typed.
+ */
+export const PLACE_PARAMS: Partial<Record<Screen, string>> = { batches: 'batch', reconcile: 'report' };
+
 function samePlace(a: Route, b: Route): boolean {
-  return a.screen === b.screen && (a.screen !== 'timeline' || a.journalId === b.journalId);
+  if (a.screen !== b.screen) return false;
+  if (a.screen === 'timeline') return a.journalId === b.journalId;
+  const key = PLACE_PARAMS[a.screen];
+  return key === undefined || (a.params[key] ?? '') === (b.params[key] ?? '');
 }
 
 function sameParams(a: ScreenParams, b: ScreenParams): boolean {

@@ -106,9 +106,11 @@ export interface BatchRow extends CheckedRow {
  * The row lists the Bulk payouts table offers (`batches:rows`):
  * - `invalid`: rows with errors (not sent); `duplicates`: rows flagged as a duplicate of another;
  * - `wouldFail`: rows the rehearsal says would not end completed;
- * - `failed`: refused, outcome unknown, or created and then failed or cancelled.
+ * - `failed`: refused, or created and then failed or cancelled (BatchFigures.failed: the list
+ *   holds what the Failed counter counts);
+ * - `unknown`: the outcome is unknown (BatchFigures.unknown), looked up before anything is sent again.
  */
-export const BATCH_ROW_FILTERS = ['all', 'invalid', 'duplicates', 'wouldFail', 'failed'] as const;
+export const BATCH_ROW_FILTERS = ['all', 'invalid', 'duplicates', 'wouldFail', 'failed', 'unknown'] as const;
 export type BatchRowFilter = (typeof BATCH_ROW_FILTERS)[number];
 /** The most rows one `batches:rows` page carries. */
 export const BATCH_ROWS_PAGE_MAX = 500;
@@ -218,6 +220,8 @@ export interface EarlierImport {
  */
 export interface BatchDetail {
   batch: BatchSummary;
+  /** The service's wait the runner is sitting out now (a batch reopened mid-wait shows it at once). */
+  wait?: ServiceWait | null;
   /** Earlier batches with the same rows; a started one must be accepted explicitly at prepare. */
   importedBefore: EarlierImport[];
   rehearsal: RehearsalSummary | null;
@@ -256,6 +260,14 @@ export interface RehearsalSummary {
   wouldFail: number;
 }
 
+export interface BalanceUnread {
+  /** null when no HTTP answer came (the network). */
+  httpStatus: number | null;
+  code: string;
+  message: string;
+  retryAfterSeconds: number | null;
+}
+
 export interface BatchPreview {
   batchId: string;
   profileId: string;
@@ -270,8 +282,13 @@ export interface BatchPreview {
   /** totalAmount + totalFees (totalAmount alone when fees are unknown: a lower bound). */
   totalDebit: number;
   currency: string;
-  /** The wallet balance now; null where the service has no balance endpoint. */
+  /** The wallet balance now; null when it could not be read (`balanceUnread` says why). */
   balance: number | null;
+  /**
+   * Why the balance is missing: the service's refusal (a 429 rate limit, a 503 maintenance, ...)
+   * or the failure; a transient refusal, not a property of the service: the screen offers to check again.
+   */
+  balanceUnread?: BalanceUnread | null;
   overBalance: boolean;
   /** Rows with errors (not sent) and rows flagged as duplicates (sent unless dropped). */
   invalid: number;
@@ -285,6 +302,17 @@ export interface BatchConfirmation extends BatchPreview {
   batchHash: string;
   confirmationToken: string;
   expiresAt: string;
+}
+
+/**
+ * A wait the service asked for: its answer (429 rate limit, 503 maintenance, ...) in its own words,
+ * and when the wait ends (its Retry-After, or the console's backoff).
+ */
+export interface ServiceWait {
+  until: string;
+  httpStatus: number | null;
+  code: string;
+  message: string;
 }
 
 export interface BatchProgress {
@@ -311,6 +339,13 @@ export interface BatchProgress {
   settled?: boolean;
   /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
   waitingUntil?: string | null;
+  /** The same wait with what the service said (maintenance, rate limit), so the screen can say it. */
+  waitingFor?: ServiceWait | null;
+  /** Rows answered over the last `rateWindowSeconds` (up to 60: since the start for a younger run); the rate shown. */
+  answeredInWindow?: number;
+  rateWindowSeconds?: number;
+  /** Created rows whose status is completed (the report's figure, from the same count as the others). */
+  completed?: number;
   /** A Pause or Cancel was written and the rows in flight are settling (the run has not ended yet). */
   stopping?: 'pause' | 'cancel' | null;
   /** Rows sent and not yet answered (the requests in flight), when the runner knows it: "Pausing… N rows". */

@@ -20,6 +20,7 @@ import type {
   PayoutQuote,
   Profile,
   SandboxStatus,
+  SandboxWebhookChaos,
   SearchPage,
   TransactionDetail,
   TransactionKind,
@@ -42,6 +43,7 @@ import type { SignedExample } from './types';
 import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconcile';
 import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
+import { sandboxChaosSchema } from './sandbox-chaos';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -178,6 +180,13 @@ export const CHANNEL_INPUTS = {
   'sandbox:advanceClock': z.strictObject({ seconds: z.number().int().positive().max(30 * 24 * 3600) }),
   'sandbox:resetClock': z.strictObject({}),
   'sandbox:setMaintenance': z.strictObject({ on: z.boolean() }),
+  /** The engine's rate limit: requests a minute per key before it answers 429 (0: no limit). */
+  'sandbox:setRateLimit': z.strictObject({
+    perMinute: z.number({ error: 'must be a number' }).int('must be a whole number of requests per minute').min(0, 'must be 0 (no limit) or more').max(1_000_000, 'must be at most 1000000'),
+  }),
+  /** Webhook chaos for the built-in application: each behaviour's share of deliveries (0–1); at least one above 0. */
+  'sandbox:setChaos': sandboxChaosSchema,
+  'sandbox:clearChaos': z.strictObject({}),
   /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
   'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
   /** Scenarios per transaction (the control API's `/_sandbox/scenarios`), oldest first. */
@@ -334,6 +343,9 @@ export interface ChannelResults extends ReconcileChannelResults {
   /** `removedSeconds`: how far ahead the clock was (0: it already read real time). */
   'sandbox:resetClock': { clockOffsetSeconds: number; removedSeconds: number };
   'sandbox:setMaintenance': { maintenance: boolean };
+  'sandbox:setRateLimit': { rateLimitPerKeyPerMinute: number };
+  'sandbox:setChaos': { chaos: SandboxWebhookChaos };
+  'sandbox:clearChaos': { chaos: null };
   'sandbox:revealSecret': { value: string };
   'sandbox:scenarios': { scenarios: Scenario[] };
   'sandbox:addScenario': Scenario;

@@ -4,6 +4,7 @@
  */
 import type { Environment, FailedCode, KeyType, TransactionStatus } from '../contract/codes';
 import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../contract/schemas';
+import type { DeliveryChaos } from '../contract/scenarios';
 
 export type TransactionKind = 'payment' | 'payout';
 
@@ -151,6 +152,21 @@ export interface SandboxStatus {
   /** The engine's control API (`…/_sandbox`, Bearer admin token) and OpenAPI document; null when not running. */
   controlUrl?: string | null;
   openApiUrl?: string | null;
+  /** Requests a minute per key before the engine answers 429; 0: no limit. */
+  rateLimitPerKeyPerMinute?: number;
+  /** The built-in application's webhook chaos; null: off. */
+  chaos?: SandboxWebhookChaos | null;
+}
+
+/** Webhook chaos as the engine holds it (its control API's `webhook-chaos`): each behaviour's rate (0–1), or null. */
+export interface SandboxWebhookChaos {
+  seed: number;
+  /** Deliveries that have drawn from it since it was set. */
+  draws: number;
+  drop: { rate?: number; count?: number } | null;
+  late: { rate?: number; count?: number; seconds: number } | null;
+  duplicate: { rate?: number; count?: number } | null;
+  out_of_order: { rate?: number; count?: number; hold_seconds: number } | null;
 }
 
 export interface WebhookAttempt {
@@ -169,6 +185,8 @@ export interface WebhookDelivery {
   createdAt: string;
   nextAttemptAt: string | null;
   attempts: WebhookAttempt[];
+  /** What webhook chaos or the transaction's scenario did to it (dropped, late...): why it failed or waits. */
+  chaos?: DeliveryChaos[];
 }
 
 export interface LedgerEntry {

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BATCH_DELTA_MAX, type BatchProgress, type BatchRow } from '../../shared/api';
+import { BATCH_DELTA_MAX, batchFigures, type BatchProgress, type BatchRow } from '../../shared/api';
 import { expectFail, expectOk, startRuntime } from './helpers';
 import { BATCH_HEADER, batchCsv, batchReaches, withRows } from './batch-helpers';
 
@@ -127,7 +127,7 @@ describe('progress pushes carry the rows that changed', () => {
     }
   });
 
-  it('the failed list holds the rows the service refused or that ended failed or cancelled', async () => {
+  it('the failed list holds the rows the service refused or that ended failed or cancelled (what the Failed counter counts)', async () => {
     const text = batchCsv(20, { tag: 'Failed list' });
     const { batch } = expectOk(await handlers()['batches:import']({ fileName: 'failed.csv', text, paymentMethod: 'momo_cm' }));
     const done = batchReaches(runtime, batch.id, ['done', 'interrupted']);
@@ -136,8 +136,11 @@ describe('progress pushes carry the rows that changed', () => {
     await done;
     const all = await withRows(handlers(), batch.id);
     const failed = expectOk(await handlers()['batches:rows']({ batchId: batch.id, filter: 'failed' }));
-    const expected = all.rows.filter((row) => row.state === 'rejected' || row.state === 'unknown' || row.status === 'failed' || row.status === 'cancelled');
+    const expected = all.rows.filter((row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')));
     expect(expected.length).toBeGreaterThan(0);
     expect(failed.rows.map((row) => row.rowNumber)).toEqual(expected.map((row) => row.rowNumber));
+    expect(failed.total).toBe(batchFigures(all.batch.counts).failed);
+    const unknown = expectOk(await handlers()['batches:rows']({ batchId: batch.id, filter: 'unknown' }));
+    expect(unknown.total).toBe(batchFigures(all.batch.counts).unknown);
   });
 });

@@ -164,13 +164,13 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     await screen.findByRole('heading', { name: 'Sending' });
     const fetchesBefore = api.callsOf('batches:get').length;
     act(() => {
-      for (let i = 1; i <= 10_000; i += 1) api.emit('batch:progress', progress({ sent: i, accepted: i - 1, failed: 1, remaining: 10_000 - i, ratePerSecond: 5, etaSeconds: (10_000 - i) / 5 }));
+      for (let i = 1; i <= 10_000; i += 1) api.emit('batch:progress', progress({ sent: i, accepted: i - 1, failed: 1, remaining: 10_000 - i, ratePerSecond: 5, etaSeconds: (10_000 - i) / 5, answeredInWindow: 300, rateWindowSeconds: 60 }));
     });
     const bar = screen.getByRole('progressbar', { name: 'Batch progress' });
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('10000'));
     const counters = screen.getByRole('group', { name: 'Batch progress' });
     expect(within(counters).getByText('9,999')).toBeTruthy();
-    expect(within(counters).getByText('300 / min')).toBeTruthy();
+    expect(within(counters).getByText('300 in the last minute')).toBeTruthy();
     // A state change fetches the rows at once; the 10,000 pushes before it cost at most one periodic fetch.
     act(() => api.emit('batch:progress', progress({ state: 'done', sent: 10_000, accepted: 9_999, failed: 1, remaining: 0 })));
     await waitFor(() => expect(api.callsOf('batches:get').length).toBeGreaterThan(fetchesBefore), { timeout: 5000 });

@@ -53,7 +53,8 @@ const FILTERS: Record<BatchRowFilter, (row: BatchRow) => boolean> = {
   invalid: (row) => row.request === null,
   duplicates: (row) => row.duplicates.length > 0,
   wouldFail: (row) => row.rehearsal?.wouldFail === true,
-  failed: (row) => row.state === 'rejected' || row.state === 'unknown' || row.status === 'failed' || row.status === 'cancelled',
+  failed: (row) => row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled')),
+  unknown: (row) => row.state === 'unknown',
 };
 
 const withoutRows = ({ rows: _rows, ...detail }: Stored): BatchDetail => detail;

@@ -13,8 +13,10 @@ export async function screenLoaded(): Promise<void> {
   });
 }
 
-export async function renderApp(api: FakeApi, initial: { screen: Screen; journalId?: string }) {
+export async function renderApp(api: FakeApi, initial: { screen: Screen; journalId?: string; params?: Record<string, string> }) {
   const stores = createStores(api, { screen: initial.screen, journalId: initial.journalId ?? null });
+  // An address's parameters (`#/history?status=failed`), as the router gives them at start.
+  if (initial.params) stores.ui.getState().goTo({ screen: initial.screen, journalId: initial.journalId ?? null, params: initial.params });
   const user = userEvent.setup();
   const view = render(<App api={api} stores={stores} />);
   // Ready once the profiles have loaded and the screen's heading is on.

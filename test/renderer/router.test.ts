@@ -60,6 +60,25 @@ describe('router', () => {
     expect(ui.getState()).toMatchObject({ screen: 'timeline', journalId: 'j-42' });
   });
 
+  it('makes an open batch and an open reconciliation report places of their own: a step Back walks, an address a reload keeps', async () => {
+    const ui = createUiStore({ screen: 'batches' });
+    disconnect = connectRouter(ui, window);
+    const start = window.history.length;
+    ui.getState().setParams({ batch: 'b7' });
+    expect(window.location.hash).toBe('#/batches?batch=b7');
+    expect(window.history.length).toBe(start + 1);
+    await travel(() => window.history.back());
+    expect(ui.getState()).toMatchObject({ screen: 'batches', params: {} });
+    await travel(() => window.history.forward());
+    expect(ui.getState()).toMatchObject({ screen: 'batches', params: { batch: 'b7' } });
+    disconnect();
+
+    window.history.replaceState(null, '', '#/reconcile?report=r3');
+    const reloaded = createUiStore();
+    disconnect = connectRouter(reloaded, window);
+    expect(reloaded.getState()).toMatchObject({ screen: 'reconcile', params: { report: 'r3' } });
+  });
+
   it('opens at the screen an address names (a reload keeps the place), and replaces an address that names nothing', () => {
     window.history.replaceState(null, '', '#/reconcile');
     const ui = createUiStore();

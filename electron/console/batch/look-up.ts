@@ -6,7 +6,7 @@
 import type { Clock, ConsoleClient } from '../deps';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
 import { recordNotFound, recordObserved, type JournalDb } from '../journal/entries';
-import { stopped, waitAtLeast, waitTurn, type Run } from './run';
+import { noteAnswer, stopped, waitAtLeast, waitTurn, type Run } from './run';
 import { rowsInState } from './store';
 
 export interface LookingUp {
@@ -33,12 +33,12 @@ export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<voi
     if (tx && result.kind === 'success') {
       recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, clock.now());
       run.changed.add(row.rowNumber);
-      run.answered += 1;
+      noteAnswer(run, clock.now());
       lookingUp.progress(false);
       continue;
     }
     if (result.kind === 'api-error' && result.httpStatus === 429) {
-      waitAtLeast(run, clock, (result.retryAfterSeconds ?? 1) * 1000);
+      waitAtLeast(run, clock, (result.retryAfterSeconds ?? 1) * 1000, { httpStatus: result.httpStatus, code: result.code, message: result.message });
       continue; // looked up again in the next round
     }
     if (result.kind === 'transport') {

@@ -4,10 +4,10 @@
  * interval grows with what a count costs (at 10,000 rows a count is tens of ms, and four a second
  * were a third of the batch's CPU), so counting stays under about a tenth of the time.
  */
-import { BATCH_DELTA_MAX, batchFigures, type BatchProgress } from '../../../shared/api';
+import { BATCH_DELTA_MAX, batchFigures, type BatchProgress, type ServiceWait } from '../../../shared/api';
 import type { HandlerDeps } from '../handlers/context';
 import type { JournalDb } from '../journal/entries';
-import type { Run } from './run';
+import { answeredInWindow, RATE_WINDOW_MS, type Run } from './run';
 import { progressCounts, rowsByNumber } from './store';
 
 /** Each progress event counts the rows in SQLite: four a second keep a bar moving at a few % of the CPU. */
@@ -24,14 +24,25 @@ export interface ProgressEmitter {
   cancelTrailing(): void;
 }
 
+/** The service's wait a run is sitting out at `at`, with what the service said; null when none (or the run is stopping). */
+export function serviceWait(run: Run | undefined, at: number): ServiceWait | null {
+  if (!run || run.notBefore <= at || run.stop !== null) return null;
+  const cause = run.waitCause ?? { httpStatus: null, code: 'RETRY_LATER', message: '' };
+  return { until: new Date(run.notBefore).toISOString(), ...cause };
+}
+
 export function progressOf(db: JournalDb, batchId: string, mode: BatchProgress['mode'], run: Run | undefined, at: number): BatchProgress | null {
   const summary = progressCounts(db, batchId);
   if (!summary) return null;
-  const elapsed = run ? (at - run.startedAt) / 1000 : 0;
-  const rate = run && elapsed > 0 ? run.answered / elapsed : 0;
+  // The rate over the last minute (since the start for a younger run): the first answers arrive
+  // in a burst, and a rate over their few milliseconds said "11,556 / min".
+  const windowMs = run ? Math.min(RATE_WINDOW_MS, Math.max(0, at - run.startedAt)) : 0;
+  const inWindow = run ? answeredInWindow(run, at) : 0;
+  const rate = windowMs >= 1000 ? inWindow / (windowMs / 1000) : 0;
   const figures = batchFigures(summary.counts);
   const { remaining } = figures;
   const waitMs = run ? Math.max(0, run.notBefore - at) : 0;
+  const wait = serviceWait(run, at);
   return {
     batchId,
     mode,
@@ -44,11 +55,15 @@ export function progressOf(db: JournalDb, batchId: string, mode: BatchProgress['
     ratePerSecond: Math.round(rate * 10) / 10,
     // Honest while waiting: the wait itself, then the rows at the rate seen so far.
     etaSeconds: remaining === 0 ? 0 : rate > 0 ? Math.ceil(remaining / rate + waitMs / 1000) : null,
+    answeredInWindow: inWindow,
+    rateWindowSeconds: Math.round(windowMs / 1000),
     final: figures.final,
+    completed: figures.completed,
     processing: figures.processing,
     settled: figures.settled,
     inFlight: figures.inFlight,
-    waitingUntil: run && waitMs > 0 && run.stop === null ? new Date(run.notBefore).toISOString() : null,
+    waitingUntil: wait?.until ?? null,
+    waitingFor: wait,
     // A Pause or Cancel is written at once; until the run has ended, it is still settling.
     stopping: run ? (summary.state === 'paused' ? 'pause' : summary.state === 'cancelled' ? 'cancel' : null) : null,
   };

@@ -12,8 +12,12 @@ export interface Run {
   reason: string | null;
   /** No POST before this time (a 429 or 503 asked to wait). */
   notBefore: number;
+  /** What the service said when it asked for the wait that ends at `notBefore` (shown as said: maintenance, rate limit). */
+  waitCause: WaitCause | null;
   startedAt: number;
   answered: number;
+  /** When each of the last RATE_WINDOW_MS's answers came (the rate shown is over that window, not the first burst). */
+  answeredAt: number[];
   /** Cut short by a stop: waits end at once, POSTs in flight finish. */
   abort: AbortController;
   signal: AbortSignal;
@@ -24,17 +28,47 @@ export interface Run {
   done: Promise<void>;
 }
 
+/** The service's answer that asked to wait. */
+export interface WaitCause {
+  httpStatus: number | null;
+  code: string;
+  message: string;
+}
+
+/** The rate is measured over the last minute (or since the start for a younger run). */
+export const RATE_WINDOW_MS = 60_000;
+
 export function newRun(batchId: string, startedAt: number, closing: AbortSignal | undefined): Run {
   const abort = new AbortController();
   const signal = closing ? AbortSignal.any([closing, abort.signal]) : abort.signal;
-  return { batchId, stop: null, reason: null, notBefore: 0, startedAt, answered: 0, abort, signal, writeError: undefined, changed: new Set(), done: Promise.resolve() };
+  return { batchId, stop: null, reason: null, notBefore: 0, waitCause: null, startedAt, answered: 0, answeredAt: [], abort, signal, writeError: undefined, changed: new Set(), done: Promise.resolve() };
 }
 
 export const stopped = (run: Run): boolean => run.stop !== null || run.signal.aborted;
 
 /** The service asked to wait `ms` (Retry-After or backoff): no POST of this run before then. */
-export function waitAtLeast(run: Run, clock: Pick<Clock, 'now'>, ms: number): void {
-  run.notBefore = Math.max(run.notBefore, clock.now() + ms);
+export function waitAtLeast(run: Run, clock: Pick<Clock, 'now'>, ms: number, cause: WaitCause | null = null): void {
+  const until = clock.now() + ms;
+  if (until < run.notBefore) return;
+  run.notBefore = until;
+  run.waitCause = cause;
+}
+
+/** A row was answered at `at`: counted for the run, and for the rate over the last minute. */
+export function noteAnswer(run: Run, at: number): void {
+  run.answered += 1;
+  run.answeredAt.push(at);
+  // Pruned here too, so a long run does not keep every answer's time.
+  if (run.answeredAt.length > 4096) answeredInWindow(run, at);
+}
+
+/** Answers in the last RATE_WINDOW_MS before `at` (older times are dropped). */
+export function answeredInWindow(run: Run, at: number): number {
+  const from = at - RATE_WINDOW_MS;
+  let first = 0;
+  while (first < run.answeredAt.length && run.answeredAt[first]! <= from) first += 1;
+  if (first > 0) run.answeredAt.splice(0, first);
+  return run.answeredAt.length;
 }
 
 /**

@@ -13,12 +13,12 @@
  * against BATCH_STATE_TABLE); the runner only notices them, stops taking rows and cuts its waits
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
  */
-import type { BatchProgress, BatchRow, BatchState } from '../../../shared/api';
+import type { BatchProgress, BatchRow, BatchState, ServiceWait } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
 import type { JournalDb } from '../journal/entries';
 import { journalWrites, type GroupCommit } from '../journal/group-commit';
 import { lookUpUnknown } from './look-up';
-import { progressEmitter } from './progress';
+import { progressEmitter, serviceWait } from './progress';
 import { newRun, stopped, type Run } from './run';
 import { sendRow, type RowSending } from './send-row';
 import { countRows, getSummary, rowsInState, setState } from './store';
@@ -43,6 +43,8 @@ export interface BatchRunner {
   settled(batchId: string): Promise<void>;
   idle(): Promise<void>;
   emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): void;
+  /** The service's wait a running batch sits out now (a reopened batch shows it without waiting for a push). */
+  currentWait(batchId: string): ServiceWait | null;
 }
 
 export interface RunnerHooks {
@@ -197,5 +199,6 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks): B
       progress.cancelTrailing();
     },
     emitProgress: (batchId, mode, extra) => progress.emit(batchId, mode, extra, true),
+    currentWait: (batchId) => serviceWait(runs.get(batchId), deps.clock.now()),
   };
 }

@@ -14,7 +14,7 @@ import { writeInitiateOutcome, writeRequest, writeResend, type JournalDb, type J
 import type { Logger } from '@paydesk/sandbox';
 import { classifyInitiate, type InitiateOutcome } from '../outcome';
 import type { GroupCommit } from '../journal/group-commit';
-import { interrupt, waitAtLeast, waitTurn, type Run } from './run';
+import { interrupt, noteAnswer, waitAtLeast, waitTurn, type Run } from './run';
 import { linkRow } from './store';
 
 /** What sending a row touches: the journal (through the group commit), the clock, the client. */
@@ -76,11 +76,11 @@ export async function sendRow(run: Run, row: BatchRow, sending: RowSending): Pro
     switch (outcome.kind) {
       case 'retry-later':
         // Refused before anything was created (the row is `not_sent`): wait as asked, send again.
-        waitAtLeast(run, clock, outcome.retryAfterSeconds !== null ? outcome.retryAfterSeconds * 1000 : backoffDelayMs(refusals, DEFAULT_RETRY, Math.random));
+        waitAtLeast(run, clock, outcome.retryAfterSeconds !== null ? outcome.retryAfterSeconds * 1000 : backoffDelayMs(refusals, DEFAULT_RETRY, Math.random), outcome.error);
         sending.logger?.info('batch: service asked to wait', { batchId: run.batchId, httpStatus: outcome.error.httpStatus, waitMs: run.notBefore - clock.now() });
         continue;
       case 'may-exist':
-        if (outcome.retryAfterSeconds !== null) waitAtLeast(run, clock, outcome.retryAfterSeconds * 1000);
+        if (outcome.retryAfterSeconds !== null) waitAtLeast(run, clock, outcome.retryAfterSeconds * 1000, outcome.error);
         if (outcome.cause === 'no-answer') interrupt(run, outcome.message);
         break;
       case 'not-sent':
@@ -98,7 +98,7 @@ export async function sendRow(run: Run, row: BatchRow, sending: RowSending): Pro
         throw new Error(`unhandled outcome ${JSON.stringify(never)}`);
       }
     }
-    run.answered += 1;
+    noteAnswer(run, clock.now());
     return;
   }
 }

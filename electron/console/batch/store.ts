@@ -178,7 +178,8 @@ const FILTER_SQL: Record<BatchRowFilter, string> = {
   invalid: 'request IS NULL',
   duplicates: "duplicates != '[]'",
   wouldFail: "json_extract(rehearsal, '$.wouldFail') = 1",
-  failed: "row_state IN ('rejected', 'unknown') OR e_status IN ('failed', 'cancelled')",
+  failed: "row_state = 'rejected' OR (row_state = 'accepted' AND e_status IN ('failed', 'cancelled'))",
+  unknown: "row_state = 'unknown'",
 };
 
 /** One page of a batch's rows in row order under a filter, and how many rows the filter keeps. */

@@ -3,7 +3,7 @@
  * on the local engine, the confirmation (a single-use token bound to a hash of every row) and the
  * start. Each step takes only the parts of the handler context it uses.
  */
-import type { BatchConfirmation, BatchPreview, BatchSummary, RehearsalSummary } from '../../../shared/api';
+import type { BalanceUnread, BatchConfirmation, BatchPreview, BatchSummary, RehearsalSummary } from '../../../shared/api';
 import { balanceSchema } from '../../../shared/contract';
 import { isRehearsing, rehearseBatch } from '../batch/rehearsal';
 import type { BatchRunner } from '../batch/runner';
@@ -35,11 +35,25 @@ function hashOf(db: JournalDb, batchId: string, profileId: string, environment: 
   return batchBindingHash(profileId, environment, rows);
 }
 
-async function balanceOf({ clientFor }: Quoting, profile: Profile): Promise<{ balance: number; currency: string } | null> {
+/** The wallet balance, or why it could not be read (the preview says so, and offers to check again). */
+async function balanceOf({ clientFor }: Quoting, profile: Profile): Promise<{ balance: number; currency: string } | { unread: BalanceUnread }> {
   const result = await clientFor(profile).getBalance();
-  if (result.kind !== 'success') return null;
-  const parsed = balanceSchema.safeParse(result.data);
-  return parsed.success ? parsed.data : null;
+  switch (result.kind) {
+    case 'success': {
+      const parsed = balanceSchema.safeParse(result.data);
+      return parsed.success ? parsed.data : { unread: { httpStatus: result.httpStatus, code: 'BAD_RESPONSE', message: 'the answer carried no readable balance', retryAfterSeconds: null } };
+    }
+    case 'api-error':
+      return { unread: { httpStatus: result.httpStatus, code: result.code, message: result.message, retryAfterSeconds: result.retryAfterSeconds } };
+    case 'bad-response':
+      return { unread: { httpStatus: result.httpStatus, code: 'BAD_RESPONSE', message: result.message, retryAfterSeconds: null } };
+    case 'transport':
+      return { unread: { httpStatus: null, code: 'NETWORK', message: result.message, retryAfterSeconds: null } };
+    default: {
+      const never: never = result;
+      throw new Error(`unhandled balance result ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 /** What the batch costs under a profile: amounts, the fees where the local engine tells them, the wallet. */
@@ -55,7 +69,8 @@ async function quote(db: JournalDb, quoting: Quoting, batchId: string, profile: 
     const fee = feeOf ? feeOf('payout', profile.environment, row.request!.amount, row.request!.payment_method) : null;
     totalFees = totalFees === null || fee === null ? null : totalFees + fee;
   }
-  const balance = await balanceOf(quoting, profile);
+  const read = await balanceOf(quoting, profile);
+  const balance = 'unread' in read ? null : read;
   const totalDebit = totalAmount + (totalFees ?? 0);
   return {
     batchId,
@@ -69,6 +84,7 @@ async function quote(db: JournalDb, quoting: Quoting, batchId: string, profile: 
     totalDebit,
     currency: balance?.currency ?? DEFAULT_CURRENCY,
     balance: balance?.balance ?? null,
+    balanceUnread: 'unread' in read ? read.unread : null,
     overBalance: balance !== null && totalDebit > balance.balance,
     invalid: batch.counts.invalid,
     duplicates: batch.counts.duplicates,

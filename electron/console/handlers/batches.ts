@@ -40,7 +40,7 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:pause': async ({ batchId }) => pauseBatch(journal, runner, batchId),
     'batches:resume': async ({ batchId }) => resumeBatch(journal, runner, batchId),
     'batches:cancel': async ({ batchId }) => cancelBatch(journal, runner, batchId),
-    'batches:get': async ({ batchId }) => detailOf(db, batchId),
+    'batches:get': async ({ batchId }) => ({ ...detailOf(db, batchId), wait: runner.currentWait(batchId) }),
     'batches:rows': async (input) => rowsPageOf(db, input),
     'batches:list': async () => listBatches(db),
     'batches:retryFailed': async (input) => retryFailed(journal, context, input),

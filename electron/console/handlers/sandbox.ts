@@ -18,6 +18,9 @@ type SandboxChannel =
   | 'sandbox:advanceClock'
   | 'sandbox:resetClock'
   | 'sandbox:setMaintenance'
+  | 'sandbox:setRateLimit'
+  | 'sandbox:setChaos'
+  | 'sandbox:clearChaos'
   | 'sandbox:revealSecret'
   | 'sandbox:scenarios'
   | 'sandbox:addScenario'
@@ -122,6 +125,23 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       await withEngine((engine) => engine.setMaintenance(on));
       deps.emit('sandbox:event', { kind: 'engine', detail: on ? 'maintenance on' : 'maintenance off' });
       return { maintenance: on };
+    },
+
+    async 'sandbox:setRateLimit'({ perMinute }) {
+      await withEngine((engine) => engine.setRateLimit(perMinute));
+      return { rateLimitPerKeyPerMinute: perMinute };
+    },
+
+    async 'sandbox:setChaos'(input) {
+      const chaos = await withEngine((engine) => engine.setChaos(input));
+      deps.emit('sandbox:event', { kind: 'engine', detail: 'webhook chaos on' });
+      return { chaos };
+    },
+
+    async 'sandbox:clearChaos'() {
+      await withEngine((engine) => engine.clearChaos());
+      deps.emit('sandbox:event', { kind: 'engine', detail: 'webhook chaos off' });
+      return { chaos: null };
     },
 
     async 'sandbox:scenarios'() {

@@ -25,6 +25,13 @@ export function formatDateTime(iso: string | null | undefined, locale = formatLo
   return Number.isNaN(date.getTime()) ? iso : dateTimeFormat(locale).format(date);
 }
 
+/** The time of day only (`14:05:30 UTC`), for a moment within the next minutes (the end of a wait). */
+export function formatClockTime(iso: string, locale = formatLocale()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' }).format(date);
+}
+
 /** `YYYY-MM-DD` from a date input, as the start (or end) of that day in the user's time zone. */
 export function dayBoundIso(day: string, end: boolean): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;

@@ -11,7 +11,7 @@ import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
-import { OverBalanceNotice } from './BatchPreview';
+import { BalanceUnreadReason, OverBalanceNotice } from './BatchPreview';
 
 const concurrencySchema = CHANNEL_INPUTS['batches:start'].shape.concurrency.unwrap();
 
@@ -19,6 +19,8 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const { t } = useTranslation(['batch', 'common']);
   const prepare = useBatch((s) => s.prepare);
   const start = useBatch((s) => s.start);
+  const runPreview = useBatch((s) => s.runPreview);
+  const checkingPreview = useBatch((s) => s.preview.status === 'loading');
   const live = batch.environment === 'live';
   const [confirmation, setConfirmation] = useState<BatchConfirmation | null>(null);
   const [typed, setTyped] = useState('');
@@ -67,6 +69,17 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
     else setFailure(result.error);
   }
 
+  /** The balance read again: a new confirmation where one was given (sandbox), else a new preview (live, before the total is typed). */
+  async function checkBalanceAgain() {
+    if (!confirmation) return runPreview(true);
+    setBusy(true);
+    // Live: the total typed stays the one confirmed.
+    const result = await prepare(live && 'amount' in typedAmount ? typedAmount.amount : undefined);
+    setBusy(false);
+    if (result.ok) setConfirmation(result.value);
+    else setFailure(result.error);
+  }
+
   async function send() {
     if (!confirmation || confirmation.overBalance || !concurrency.success || rehearsing) return;
     const { confirmationToken } = confirmation;
@@ -110,7 +123,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           <dt>{t('confirm.total')}</dt>
           <dd className="amount">{formatMoney(facts.totalDebit, currency)}</dd>
           <dt>{t('confirm.balance')}</dt>
-          <dd>{facts.balance === null ? t('preview.balanceUnknown') : formatMoney(facts.balance, currency)}</dd>
+          <dd>{facts.balance === null ? <BalanceUnreadReason preview={facts} checking={busy || checkingPreview} onCheckAgain={() => void checkBalanceAgain()} /> : formatMoney(facts.balance, currency)}</dd>
           <dt>{t('confirm.rehearsal')}</dt>
           <dd className={!rehearsing && rehearsal?.wouldFail ? 'danger-text' : undefined} aria-live="polite">
             {rehearsing

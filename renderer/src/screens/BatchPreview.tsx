@@ -5,7 +5,40 @@ import { ErrorNotice, Loading } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { useBatch } from '../stores';
 
+/**
+ * A balance that could not be read says why (the service's refusal: rate limit, maintenance...)
+ * and offers to check again: a transient refusal is never shown as a property of the service.
+ */
+export function BalanceUnreadReason({ preview, onCheckAgain, checking }: { preview: BatchPreview; onCheckAgain: () => void; checking: boolean }) {
+  const { t } = useTranslation(['batch', 'common']);
+  if (preview.balance !== null) return null;
+  const unread = preview.balanceUnread ?? null;
+  const reason =
+    unread === null
+      ? t('preview.balanceUnknown')
+      : unread.httpStatus === 429
+        ? t('preview.balanceRateLimited')
+        : unread.httpStatus === 503
+          ? t('preview.balanceMaintenance')
+          : unread.httpStatus === null
+            ? t('preview.balanceNetwork', { message: unread.message })
+            : t('preview.balanceRefused', { status: unread.httpStatus, code: unread.code, message: unread.message });
+  return (
+    <span className="balance-unread">
+      <span>
+        {reason}
+        {unread?.retryAfterSeconds ? ` ${t('preview.balanceRetryAfter', { seconds: formatCount(unread.retryAfterSeconds) })}` : null}
+      </span>{' '}
+      <button type="button" className="link" onClick={onCheckAgain} disabled={checking}>
+        {t('preview.balanceCheckAgain')}
+      </button>
+    </span>
+  );
+}
+
 export function PreviewTotals({ preview }: { preview: BatchPreview }) {
+  const runPreview = useBatch((s) => s.runPreview);
+  const checking = useBatch((s) => s.preview.status === 'loading');
   const { t } = useTranslation(['batch', 'common']);
   const { currency } = preview;
   return (
@@ -30,7 +63,7 @@ export function PreviewTotals({ preview }: { preview: BatchPreview }) {
       </div>
       <div className="batch-total" data-tone={preview.overBalance ? 'bad' : undefined}>
         <span>{t('preview.balance')}</span>
-        <strong>{preview.balance === null ? t('preview.balanceUnknown') : formatMoney(preview.balance, currency)}</strong>
+        {preview.balance === null ? <BalanceUnreadReason preview={preview} checking={checking} onCheckAgain={() => void runPreview(true)} /> : <strong>{formatMoney(preview.balance, currency)}</strong>}
         {preview.balance !== null && !preview.overBalance ? <span className="hint">{t('preview.after', { amount: formatMoney(preview.balance - preview.totalDebit, currency) })}</span> : null}
       </div>
     </div>
@@ -57,7 +90,7 @@ export function BatchPreviewCard({ detail }: { detail: BatchDetail }) {
     <section className="card" aria-labelledby="batch-preview-title">
       <h2 id="batch-preview-title">{t('preview.heading')}</h2>
       {blocked ? <p className="muted">{t('preview.fixFirst')}</p> : null}
-      {!blocked && preview.status === 'loading' ? <Loading label={t('preview.loading')} /> : null}
+      {!blocked && preview.status === 'loading' && !preview.value ? <Loading label={t('preview.loading')} /> : null}
       {preview.error ? <ErrorNotice failure={preview.error} /> : null}
       {!blocked && preview.value ? (
         <>

@@ -1,9 +1,10 @@
 /** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { batchFigures, type BatchDetail, type BatchProgress } from '../../../shared/api';
+import { batchFigures, type BatchDetail, type BatchProgress, type ServiceWait } from '../../../shared/api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
+import { formatClockTime } from '../format/time';
 import { useBatch } from '../stores';
 
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
@@ -22,9 +23,24 @@ export function progressFromCounts(detail: BatchDetail): BatchProgress {
     ratePerSecond: 0,
     etaSeconds: null,
     final: figures.final,
+    completed: figures.completed,
     processing: figures.processing,
+    inFlight: figures.inFlight,
     settled: figures.settled,
   };
+}
+
+/**
+ * The figures the open batch shows, one snapshot for every card (progress, report): the latest
+ * push while it sends or pauses (newer than the rows' counts), else the rows' counts.
+ */
+export function useShownProgress(detail: BatchDetail): { p: BatchProgress; pushed: BatchProgress | null; counted: BatchProgress } {
+  const pushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress : null));
+  const counted = progressFromCounts(detail);
+  const { state } = detail.batch;
+  // Once the batch has stopped, the rows are the truth.
+  const p = pushed && (state === 'sending' || state === 'paused') ? pushed : counted;
+  return { p, pushed, counted };
 }
 
 function useDuration() {
@@ -59,7 +75,43 @@ export function honestSecondsLeft(p: Pick<BatchProgress, 'remaining' | 'ratePerS
   return sending + waitSeconds;
 }
 
-function Counter({ label, value, tone }: { label: string; value: string; tone?: 'ok' | 'bad' | 'warn' }) {
+/** The rate as counted: rows answered over the last minute, or since the start of a younger run. */
+function RateValue({ p }: { p: BatchProgress }) {
+  const { t } = useTranslation('batch');
+  const n = p.answeredInWindow;
+  const seconds = p.rateWindowSeconds ?? 0;
+  if (n === undefined || seconds < 1) return <>—</>;
+  return <>{seconds >= 60 ? t('progress.rateWindow', { n: formatCount(n) }) : t('progress.rateSinceStart', { n: formatCount(n), seconds: formatCount(seconds) })}</>;
+}
+
+/** What the service said when it asked to wait: maintenance (503), its rate limit (429), or another answer. */
+function WaitNotice({ wait, seconds }: { wait: ServiceWait; seconds: number }) {
+  const { t } = useTranslation('batch');
+  const time = formatClockTime(wait.until);
+  const n = formatCount(seconds);
+  const headline =
+    wait.httpStatus === 503
+      ? t('progress.waitingMaintenance', { time, seconds: n })
+      : wait.httpStatus === 429
+        ? t('progress.waitingLimited', { time, seconds: n })
+        : wait.httpStatus === null
+          ? t('progress.waitingRateLimit', { seconds: n })
+          : t('progress.waitingService', { time, seconds: n });
+  return (
+    <>
+      <strong className="batch-waiting">{headline}</strong>{' '}
+      {wait.httpStatus === null ? t('progress.waitingRateLimitHint') : t('progress.waitSaid', { status: wait.httpStatus, code: wait.code, message: wait.message })}
+    </>
+  );
+}
+
+/** The wait a push announced (with what the service said, or only its end from an older runner). */
+function pushedWait(p: BatchProgress): ServiceWait | null {
+  if (p.waitingFor) return p.waitingFor;
+  return p.waitingUntil ? { until: p.waitingUntil, httpStatus: null, code: '', message: '' } : null;
+}
+
+function Counter({ label, value, tone }: { label: string; value: ReactNode; tone?: 'ok' | 'bad' | 'warn' }) {
   return (
     <div className="batch-counter" data-tone={tone}>
       <span>{label}</span>
@@ -89,7 +141,7 @@ function CancelRemaining({ remaining, onClose, onCancel }: { remaining: number; 
 
 export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
-  const pushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress : null));
+  const { p, pushed, counted } = useShownProgress(detail);
   const pause = useBatch((s) => s.pause);
   const resume = useBatch((s) => s.resume);
   const [cancelling, setCancelling] = useState(false);
@@ -101,9 +153,6 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   useEffect(() => {
     if (state !== 'sending') setStopAsked(null);
   }, [state]);
-  const counted = progressFromCounts(detail);
-  // A push is newer than the rows while sending; once the batch has stopped, the rows are the truth.
-  const p = pushed && (state === 'sending' || state === 'paused') ? pushed : counted;
   const total = Math.max(1, p.sent + p.remaining);
   const unknownPct = (p.unknown / total) * 100;
   const failedPct = (p.failed / total) * 100;
@@ -114,7 +163,9 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   // The runner writes paused / cancelled first and reports `stopping` until the rows in flight settle.
   const live = state === 'sending' || state === 'paused' || state === 'cancelled' ? pushed : null;
   const stopping = live?.stopping ?? (state === 'sending' ? stopAsked : null);
-  const waitSeconds = useSecondsUntil(state === 'sending' && !stopping ? live?.waitingUntil : null);
+  // A reopened batch has no push yet: its detail carries the wait the runner sits out now.
+  const wait = live ? pushedWait(live) : (detail.wait ?? null);
+  const waitSeconds = useSecondsUntil(state === 'sending' && !stopping ? wait?.until : null);
   const secondsLeft = honestSecondsLeft(p, waitSeconds);
   const inFlight = live?.inFlight;
   const phase = stopping === 'pause' ? t('progress.statePausing') : stopping === 'cancel' ? t('progress.stateCancelling') : waitSeconds > 0 ? t('progress.stateWaiting') : null;
@@ -152,15 +203,11 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         <Counter label={t('progress.failed')} value={formatCount(p.failed)} tone={p.failed ? 'bad' : undefined} />
         <Counter label={t('progress.unknown')} value={formatCount(p.unknown)} tone={p.unknown ? 'warn' : undefined} />
         <Counter label={t('progress.remaining')} value={formatCount(p.remaining)} />
-        <Counter label={t('progress.rate')} value={p.ratePerSecond > 0 ? t('progress.perMinute', { rate: formatCount(Math.round(p.ratePerSecond * 60)) }) : '—'} />
+        <Counter label={t('progress.rate')} value={<RateValue p={p} />} />
         <Counter label={t('progress.timeLeft')} value={secondsLeft !== null && !stopping && state === 'sending' ? t('progress.timeLeftValue', { duration: duration(secondsLeft) }) : '—'} />
       </div>
       <p role="status" className="muted">
-        {waitSeconds > 0 && !stopping ? (
-          <>
-            <strong className="batch-waiting">{t('progress.waitingRateLimit', { seconds: formatCount(waitSeconds) })}</strong> {t('progress.waitingRateLimitHint')}
-          </>
-        ) : null}
+        {waitSeconds > 0 && !stopping && wait ? <WaitNotice wait={wait} seconds={waitSeconds} /> : null}
         {stopping === 'pause' ? (inFlight !== undefined && inFlight > 0 ? t('progress.pausingInFlight', { count: inFlight, n: formatCount(inFlight) }) : t('progress.pausing')) : null}
         {stopping === 'cancel' ? t('progress.cancelling') : null}
         {state === 'paused' && !stopping ? t('progress.paused') : null}

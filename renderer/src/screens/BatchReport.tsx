@@ -1,10 +1,11 @@
 /** After sending: the outcome in numbers, the report CSV for the accountant, and retrying the failed rows. */
 import { useTranslation } from 'react-i18next';
-import { batchFigures, type BatchDetail } from '../../../shared/api';
+import type { BatchDetail } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
 import { downloadCsv } from '../components/download';
+import { useShownProgress } from './BatchProgress';
 
 export function BatchReportCard({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
@@ -12,11 +13,12 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
   const retryFailed = useBatch((s) => s.retryFailed);
   const exported = useBatch((s) => s.exported);
   const actionError = useBatch((s) => s.actionError);
-  const { counts, state } = detail.batch;
-  const figures = batchFigures(counts);
+  const { state } = detail.batch;
+  // The same snapshot as the progress card: "4 processing" never sits beside "Sent 0".
+  const { p } = useShownProgress(detail);
   const stopped = state === 'done' || state === 'cancelled';
   // Refused, or created and then failed or cancelled (a row whose outcome is unknown is looked up, not retried).
-  const failedRows = figures.failed;
+  const failedRows = p.failed;
 
   async function exportReport() {
     const file = await reportCsv();
@@ -28,10 +30,10 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
       <h2 id="batch-report-title">{t('report.heading')}</h2>
       <p>
         {t('report.summary', {
-          completed: formatCount(figures.completed),
-          failed: formatCount(figures.failed),
-          unknown: formatCount(figures.unknown),
-          pending: formatCount(figures.processing + figures.inFlight),
+          completed: formatCount(p.completed ?? p.accepted - (p.processing ?? 0)),
+          failed: formatCount(p.failed),
+          unknown: formatCount(p.unknown),
+          pending: formatCount((p.processing ?? 0) + (p.inFlight ?? 0)),
         })}
       </p>
       {exported ? (

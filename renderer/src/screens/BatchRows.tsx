@@ -63,7 +63,8 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const pages = useBatch((s) => s.pages);
   const total = useBatch((s) => s.total);
   // While sending, the pushed figures are newer than the summary's counts (a number: the table is not drawn again for every push).
-  const failedPushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress.failed + s.progress.unknown : null));
+  const failedPushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress.failed : null));
+  const unknownPushed = useBatch((s) => (s.progress?.mode === 'send' && s.progress.batchId === detail.batch.id ? s.progress.unknown : null));
   const editCell = useBatch((s) => s.editCell);
   const dropRows = useBatch((s) => s.dropRows);
   const invalidRowsCsv = useBatch((s) => s.invalidRowsCsv);
@@ -75,9 +76,12 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const draft = batch.state === 'draft';
   const invalid = batch.counts.invalid;
   const duplicates = batch.counts.duplicates;
-  // The `failed` list: refused, outcome unknown, or created and then failed or cancelled.
+  // The `failed` and `unknown` lists hold what the Failed and Outcome unknown counters count (batchFigures).
   // Once it has stopped, statuses still settle (the follow-up sweep) and the summary, fetched again, is the newer.
-  const failed = draft ? 0 : batch.state === 'sending' && failedPushed !== null ? failedPushed : batchFigures(batch.counts).failed + batch.counts.unknown;
+  const live = batch.state === 'sending' && failedPushed !== null && unknownPushed !== null;
+  const figures = batchFigures(batch.counts);
+  const failed = draft ? 0 : live ? failedPushed : figures.failed;
+  const unknown = draft ? 0 : live ? unknownPushed : figures.unknown;
   // "Drop the N invalid rows" goes with the rows it named: focus would fall to <body>. It goes to
   // this section's heading instead, where the "every row is valid" status is read next.
   const rowsHeading = useRef<HTMLHeadingElement>(null);
@@ -89,6 +93,8 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   const filters: [RowFilter, number][] = [['all', batch.counts.rows], ['invalid', invalid], ['duplicates', duplicates]];
   if (detail.rehearsal && draft) filters.push(['wouldFail', detail.rehearsal.wouldFail]);
   if (!draft) filters.push(['failed', failed]);
+  // Shown when there are some (or while it is the list shown, so it can be left).
+  if (!draft && (unknown > 0 || filter === 'unknown')) filters.push(['unknown', unknown]);
 
   // Stable across renders: the table's rows are drawn again only when they change.
   const onEdit = useCallback(

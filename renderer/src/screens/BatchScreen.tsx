@@ -10,12 +10,17 @@ import { BatchImport } from './BatchImport';
 import { BatchList } from './BatchList';
 import { BatchOpen } from './BatchOpen';
 import { Screen } from '../components/Screen';
+import { useOpenInAddress } from '../components/useOpenInAddress';
 
 export function BatchScreen() {
   const { t } = useTranslation('batch');
   const openId = useBatch((s) => s.openId);
   const listStatus = useBatch((s) => s.list.status);
   const loadList = useBatch((s) => s.loadList);
+  const open = useBatch((s) => s.open);
+  const close = useBatch((s) => s.close);
+  // `#/batches?batch=<id>`: a reload or Back lands on the open batch, not on the list.
+  useOpenInAddress('batch', openId, (id) => void open(id), close);
   useEffect(() => {
     if (listStatus === 'idle') void loadList();
   }, [listStatus, loadList]);

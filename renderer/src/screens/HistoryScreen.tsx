@@ -48,14 +48,32 @@ const FILTER_INPUTS = [
   { key: 'maxAmount', id: 'h-max', date: false },
 ] as const;
 
+/**
+ * The Status filter as the address writes it: the plain status or state (`status=failed`, as the
+ * README documents; the two lists share no word), and read back from it, the older
+ * `status=status:failed` too (links kept from before). Unknown: null.
+ */
+export function statusFromAddress(value: string): string | null {
+  if (STATUS_OPTIONS.some((option) => option.value === value)) return value;
+  if ((TRANSACTION_STATUSES as readonly string[]).includes(value)) return `status:${value}`;
+  if ((JOURNAL_STATES as readonly string[]).includes(value)) return `state:${value}`;
+  return null;
+}
+const statusInAddress = (status: string) => status.replace(/^(status|state):/, '');
+
 /** The filters an address carries (`#/history?status=failed`): Back to History finds them again. */
-function filtersFromParams(params: Readonly<Record<string, string>>): Filters {
+function filtersFromParams(params: Readonly<Record<string, string>>): { filters: Filters; unknownStatus: string | null } {
   const filters = { ...EMPTY_FILTERS };
   for (const key of Object.keys(EMPTY_FILTERS) as (keyof Filters)[]) if (typeof params[key] === 'string') filters[key] = params[key];
-  return filters;
+  const status = filters.status ? statusFromAddress(filters.status) : '';
+  const unknownStatus = status === null ? filters.status : null;
+  return { filters: { ...filters, status: status ?? '' }, unknownStatus };
 }
 
-function toQuery(filters: Filters, currency: string): { query: SearchQuery } | { error: string } {
+/** A filter that cannot be searched: which field, and why (shown at the field). */
+type FilterErrors = Partial<Record<keyof Filters, string>>;
+
+function toQuery(filters: Filters, currency: string): { query: SearchQuery } | { errors: FilterErrors } {
   const query: SearchQuery = {};
   if (filters.text.trim()) query.text = filters.text.trim();
   const [field, value] = filters.status.split(':');
@@ -66,21 +84,32 @@ function toQuery(filters: Filters, currency: string): { query: SearchQuery } | {
   const to = filters.to ? dayBoundIso(filters.to, true) : undefined;
   if (from) query.from = from;
   if (to) query.to = to;
+  const errors: FilterErrors = {};
+  // Days compare as text (YYYY-MM-DD): a From after To matches nothing, and says so.
+  if (from && to && filters.from > filters.to) errors.from = t('history:fromAfterTo');
   for (const [key, text] of [['minAmount', filters.minAmount], ['maxAmount', filters.maxAmount]] as const) {
     if (!text.trim()) continue;
     const parsed = parseAmount(text, currency);
-    if ('error' in parsed) return { error: t(key === 'minAmount' ? 'history:minError' : 'history:maxError', { error: parsed.error }) };
-    query[key] = parsed.amount;
+    if ('error' in parsed) errors[key] = t(key === 'minAmount' ? 'history:minError' : 'history:maxError', { error: parsed.error });
+    else query[key] = parsed.amount;
   }
   if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
-    return { error: t('history:minAboveMax') };
+    errors.minAmount = t('history:minAboveMax');
   }
-  return { query };
+  return Object.keys(errors).length > 0 ? { errors } : { query };
 }
 
 /** Filters apply as they change, once typing pauses this long (a select applies at the same pace). */
 export const FILTER_DEBOUNCE_MS = 300;
 
+
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} className="field-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
 
 function HistoryList() {
   const { t: tr } = useTranslation('history');
@@ -148,8 +177,14 @@ export function HistoryScreen() {
   const params = useUi((s) => s.params);
   const setParams = useUi((s) => s.setParams);
   const storedQuery = useHistory((s) => s.query);
-  const [filters, setFilters] = useState<Filters>(() => filtersFromParams(params));
-  const [filterError, setFilterError] = useState<string | null>(null);
+  const [fromAddress] = useState(() => filtersFromParams(params));
+  const [filters, setFilters] = useState<Filters>(fromAddress.filters);
+  const [filterErrors, setFilterErrors] = useState<FilterErrors>(() => {
+    const built = toQuery(fromAddress.filters, currency);
+    return { ...('errors' in built ? built.errors : {}), ...(fromAddress.unknownStatus !== null ? { status: t('history:unknownStatus', { value: fromAddress.unknownStatus }) } : {}) };
+  });
+  // An unknown status from the address is dropped (every status is shown, and it says so): the others stop the search.
+  const invalid = Object.keys(filterErrors).some((key) => key !== 'status');
   /** The filters last sent, so a pause in typing that changed nothing does not search again. */
   const applied = useRef<string | null>(null);
 
@@ -157,7 +192,7 @@ export function HistoryScreen() {
   const opened = useRef({ filters, storedQuery });
   useEffect(() => {
     const built = toQuery(opened.current.filters, currency);
-    const query = 'error' in built ? {} : built.query;
+    const query = 'errors' in built ? {} : built.query;
     const key = JSON.stringify(query);
     if (status === 'idle' || (applied.current === null && JSON.stringify(opened.current.storedQuery) !== key)) {
       applied.current = key;
@@ -167,16 +202,16 @@ export function HistoryScreen() {
   }, [status, search, currency]);
   // The filters go into the address (replacing it: typing is not a step Back walks through).
   useEffect(() => {
-    setParams(Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== '')));
+    setParams(Object.fromEntries(Object.entries({ ...filters, status: statusInAddress(filters.status) }).filter(([, value]) => value !== '')));
   }, [filters, setParams]);
 
   function apply(next: Filters): void {
     const built = toQuery(next, currency);
-    if ('error' in built) {
-      setFilterError(built.error);
+    if ('errors' in built) {
+      setFilterErrors(built.errors);
       return;
     }
-    setFilterError(null);
+    setFilterErrors({});
     const key = JSON.stringify(built.query);
     if (key === applied.current) return;
     applied.current = key;
@@ -204,6 +239,11 @@ export function HistoryScreen() {
     const file = await exportCsv();
     if (file) downloadCsv(file.filename, file.csv);
   }
+  /** An invalid field says so and names its message (read with the field). */
+  const fieldErrorProps = (key: keyof Filters) => {
+    const id = FILTER_INPUTS.find((input) => input.key === key)?.id ?? `h-${key}`;
+    return filterErrors[key] ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+  };
   const set = (key: keyof Filters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setFilters((f) => ({ ...f, [key]: e.target.value }));
 
   return (
@@ -219,10 +259,11 @@ export function HistoryScreen() {
         </div>
         <div className="field">
           <label htmlFor="h-status">{tr('status')}</label>
-          <select id="h-status" value={filters.status} onChange={set('status')}>
+          <select id="h-status" value={filters.status} onChange={set('status')} {...fieldErrorProps('status')}>
             <option value="">{tr('any')}</option>
             {STATUS_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label()}</option>)}
           </select>
+          <FieldError id="h-status" error={filterErrors.status} />
         </div>
         <div className="field">
           <label htmlFor="h-kind">{tr('kind')}</label>
@@ -235,7 +276,8 @@ export function HistoryScreen() {
         {FILTER_INPUTS.map((input) => (
           <div key={input.key} className={input.date ? 'field' : 'field narrow'}>
             <label htmlFor={input.id}>{tr(input.key)}</label>
-            <input id={input.id} {...(input.date ? { type: 'date' } : { inputMode: 'decimal' as const })} value={filters[input.key]} onChange={set(input.key)} />
+            <input id={input.id} {...(input.date ? { type: 'date' } : { inputMode: 'decimal' as const })} value={filters[input.key]} onChange={set(input.key)} {...fieldErrorProps(input.key)} />
+            <FieldError id={input.id} error={filterErrors[input.key]} />
           </div>
         ))}
         <div className="filter-actions">
@@ -243,10 +285,10 @@ export function HistoryScreen() {
           <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>{tr('clear')}</button>
         </div>
       </form>
-      {filterError ? <div className="notice notice-error" role="alert">{filterError}</div> : null}
       <div className="list-bar">
-        <span aria-live="polite">{total === null ? '' : tr('count', { count: total, formatted: formatCount(total) })}</span>
-        <button type="button" className="secondary" onClick={() => void runExport()} disabled={!total || (exporting !== null && !exporting.done)}>
+        {/* The results of the previous filters are not shown under a filter that cannot be searched. */}
+        <span aria-live="polite">{invalid ? tr('fixFilters') : total === null ? '' : tr('count', { count: total, formatted: formatCount(total) })}</span>
+        <button type="button" className="secondary" onClick={() => void runExport()} disabled={invalid || !total || (exporting !== null && !exporting.done)}>
           {tr('exportCsv')}
         </button>
       </div>
@@ -259,8 +301,8 @@ export function HistoryScreen() {
       {exporting?.error ? <ErrorNotice failure={exporting.error} title={tr('exportFailed')} /> : null}
       {status === 'loading' ? <Loading label={tr('loading')} /> : null}
       {status === 'error' && error ? <ErrorNotice failure={error} /> : null}
-      {status === 'ready' && total === 0 ? <Empty>{tr('empty')}</Empty> : null}
-      {status === 'ready' && total ? <HistoryList /> : null}
+      {!invalid && status === 'ready' && total === 0 ? <Empty>{tr('empty')}</Empty> : null}
+      {!invalid && status === 'ready' && total ? <HistoryList /> : null}
     </section>
   );
 }

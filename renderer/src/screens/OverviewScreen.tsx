@@ -10,7 +10,7 @@ import { ErrorNotice, Loading, Spinner, storedProfileName } from '../components/
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useProfiles } from '../stores';
-import { liveRefused } from '../stores/profiles';
+import { BALANCE_FRESH_MS, liveRefused } from '../stores/profiles';
 import { OVERVIEW_MARKS } from '../stores/overview';
 import { chunk, useChunk } from '../chunks';
 import { OverviewStuck } from './OverviewStuck';
@@ -119,7 +119,7 @@ function BalanceCard() {
   const loadBalance = useProfiles((s) => s.loadBalance);
   const refused = useProfiles((s) => liveRefused(s));
   useEffect(() => {
-    void loadBalance();
+    void loadBalance({ maxAgeMs: BALANCE_FRESH_MS });
   }, [loadBalance]);
   return (
     <section className="card ov-balance" aria-labelledby="ov-balance-title">

@@ -8,7 +8,7 @@ import type { PayoutQuote } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice, Loading, profileName } from '../components/common';
 import { formatMoney } from '../format/money';
-import { activeProfile, liveRefused } from '../stores/profiles';
+import { activeProfile, BALANCE_FRESH_MS, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
@@ -29,7 +29,7 @@ export function PayoutScreen() {
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
   // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
   useEffect(() => {
-    void loadBalance();
+    void loadBalance({ maxAgeMs: BALANCE_FRESH_MS });
   }, [loadBalance]);
 
   const submit = submitWith(async (request) => {

@@ -12,6 +12,7 @@ import { useReconcile } from '../stores';
 import { IgnoredColumns, ReconcileReport } from './ReconcileReport';
 import '../reconcile.css';
 import { Screen } from '../components/Screen';
+import { useOpenInAddress } from '../components/useOpenInAddress';
 
 function ImportForm() {
   const { t } = useTranslation('reconcile');
@@ -172,9 +173,13 @@ export function ReconcileScreen() {
   const current = useReconcile((s) => s.current);
   const failure = useReconcile((s) => s.failure);
   const loadList = useReconcile((s) => s.loadList);
+  const open = useReconcile((s) => s.open);
+  const close = useReconcile((s) => s.close);
   useEffect(() => {
     void loadList();
   }, [loadList]);
+  // `#/reconcile?report=<id>`: a reload or Back keeps the report open.
+  useOpenInAddress('report', current?.id ?? null, (id) => void open(id), close);
   return (
     <Screen id="reconcile" title={t('title')} intro={t('intro')} width="full">
       <ImportForm />

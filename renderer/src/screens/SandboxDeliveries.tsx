@@ -68,7 +68,16 @@ export function SandboxDeliveries() {
               <tr key={d.id}>
                 <td>{d.eventType}<div className="muted small">{formatDateTime(d.createdAt)}</div></td>
                 <td className="mono small">{d.transactionId}</td>
-                <td><span className={`badge badge-delivery-${d.state}`}>{t(`status:delivery.${d.state}`)}</span>{d.nextAttemptAt ? <div className="muted small">{t('webhooks.next', { at: formatDateTime(d.nextAttemptAt) })}</div> : null}</td>
+                <td>
+                  <span className={`badge badge-delivery-${d.state}`}>{t(`status:delivery.${d.state}`)}</span>
+                  {/* Why: what webhook chaos or the transaction's scenario did to it, not a plain FAILED / PENDING. */}
+                  {(d.chaos ?? []).map((c, i) => (
+                    <div key={i} className="small delivery-chaos">
+                      {t(`webhooks.chaos.${c.effect}`, { seconds: formatCount(c.seconds ?? 0) })} {c.source === 'scenario' ? t('webhooks.byScenario', { id: c.scenarioId ?? '' }) : t('webhooks.byChaos')}
+                    </div>
+                  ))}
+                  {d.nextAttemptAt ? <div className="muted small">{t('webhooks.next', { at: formatDateTime(d.nextAttemptAt) })}</div> : null}
+                </td>
                 <td>
                   <ol className="attempts">
                     {d.attempts.map((a, i) => (

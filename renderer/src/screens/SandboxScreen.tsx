@@ -13,6 +13,7 @@ import { formatDateTime } from '../format/time';
 import { useSandbox, useUi } from '../stores';
 import { useControl } from '../components/useControl';
 import { SandboxDeliveries } from './SandboxDeliveries';
+import { SandboxLimits } from './SandboxLimits';
 import { DeveloperAccess } from './SandboxAccess';
 import { SandboxRecordings, SandboxScenarios } from './SandboxScenarios';
 import { SandboxRequests } from './SandboxRequests';
@@ -226,6 +227,7 @@ export function SandboxScreen() {
               <Controls />
             </div>
           </div>
+          <SandboxLimits />
           <SandboxRequests />
           <SandboxSignHelper />
           <SandboxScenarios />

@@ -65,7 +65,8 @@ export interface BatchState extends PagedRows<BatchRow> {
   editCell(rowNumber: number, column: string, value: string): Promise<ApiFailure | null>;
   dropRows(rows: number[] | 'invalid' | 'sent'): Promise<void>;
   invalidRowsCsv(): Promise<{ filename: string; csv: string } | null>;
-  runPreview(): Promise<void>;
+  /** `keepShown`: the totals stay on screen while they are computed again (Check the balance again). */
+  runPreview(keepShown?: boolean): Promise<void>;
   rehearse(): Promise<void>;
   setAcceptDuplicateFile(accept: boolean): void;
   prepare(typedTotal?: number): Promise<Result<BatchConfirmation>>;
@@ -288,10 +289,10 @@ export function createBatchStore(api: PaydeskApi) {
         }
         return result.value;
       },
-      async runPreview() {
+      async runPreview(keepShown = false) {
         const batchId = get().openId;
         if (!batchId) return;
-        set({ preview: { status: 'loading', value: null, error: null } });
+        set({ preview: { status: 'loading', value: keepShown ? get().preview.value : null, error: null } });
         const result = await api.invoke('batches:preview', { batchId });
         if (batchId !== get().openId) return;
         set({ preview: result.ok ? { status: 'ready', value: result.value, error: null } : { status: 'error', value: null, error: result.error } });

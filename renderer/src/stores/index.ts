@@ -77,10 +77,11 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     }),
     // Coalesced inside the store: counters at most every 200 ms, rows at most every 1.5 s.
     api.on('batch:progress', (event) => stores.batch.getState().progressed(event)),
-    api.on('sandbox:event', () => {
+    api.on('sandbox:event', (event) => {
       refreshSandbox();
-      // Settled payments and payouts move the wallet too, not only top-ups.
-      refreshBalance();
+      // Only what moves the wallet (a top-up, a settled payment or payout: the engine's ledger
+      // events) reads it again: each read is a GET /v1/balance the service's rate limit counts.
+      if (event.kind === 'wallet' || (event.kind === 'engine' && event.detail === 'reset')) refreshBalance();
     }),
     api.on('sandbox:request', (record) => {
       arrived.push(record);

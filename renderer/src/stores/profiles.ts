@@ -21,7 +21,12 @@ export interface ProfilesState {
   balanceError: ApiFailure | null;
   load(): Promise<void>;
   loadMethods(): Promise<void>;
-  loadBalance(): Promise<void>;
+  /**
+   * Reads the wallet balance (GET /v1/balance, which the service's rate limit counts). A read in
+   * flight is shared; `maxAgeMs`: a balance of the same profile read that recently is kept (a
+   * screen opening right after the console started reads nothing again).
+   */
+  loadBalance(options?: { maxAgeMs?: number }): Promise<void>;
   save(input: ProfileInput): Promise<Result<Profile>>;
   remove(id: string): Promise<Result<{ deleted: true }>>;
   activate(id: string): Promise<Result<Profile>>;
@@ -47,7 +52,13 @@ export function refusesProfile(state: Pick<ProfilesState, 'info'>, profile: Pick
   return profile.environment === 'live' && state.info?.allowLive === false;
 }
 
+/** A balance read this recently counts as fresh for a screen that opens (Overview, New payout). */
+export const BALANCE_FRESH_MS = 5000;
+
 export function createProfilesStore(api: PaydeskApi) {
+  let balanceInFlight: Promise<void> | null = null;
+  /** When the shown balance was read, and for which profile. */
+  let balanceRead: { at: number; profileId: string | null } | null = null;
   return createStore<ProfilesState>()((set, get) => ({
     status: 'idle',
     error: null,
@@ -79,9 +90,20 @@ export function createProfilesStore(api: PaydeskApi) {
       const result = await api.invoke('methods:list', {});
       set(result.ok ? { methods: result.value.methods, methodsError: null } : { methods: [], methodsError: result.error });
     },
-    async loadBalance() {
-      const result = await api.invoke('balance:get', {});
-      set(result.ok ? { balance: result.value, balanceError: null } : { balance: null, balanceError: result.error });
+    loadBalance(options = {}) {
+      if (balanceInFlight) return balanceInFlight;
+      const profileId = get().activeId;
+      if (options.maxAgeMs !== undefined && balanceRead && balanceRead.profileId === profileId && Date.now() - balanceRead.at < options.maxAgeMs) return Promise.resolve();
+      balanceInFlight = (async () => {
+        try {
+          const result = await api.invoke('balance:get', {});
+          set(result.ok ? { balance: result.value, balanceError: null } : { balance: null, balanceError: result.error });
+          balanceRead = result.ok ? { at: Date.now(), profileId } : null;
+        } finally {
+          balanceInFlight = null;
+        }
+      })();
+      return balanceInFlight;
     },
     async save(input) {
       const result = await api.invoke('profiles:save', input);

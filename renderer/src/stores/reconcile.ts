@@ -37,6 +37,8 @@ export interface ReconcileState extends PagedRows<ReconciliationRow> {
   importFile(fileName: string, text: string, options: ImportOptions): Promise<void>;
   loadList(): Promise<void>;
   open(id: string): Promise<void>;
+  /** No report open (Back to the screen without one). */
+  close(): void;
   setCategory(category: ReconcileCategory | undefined): Promise<void>;
   ensureRows(first: number, last: number): Promise<void>;
   rowAt(index: number): ReconciliationRow | undefined;
@@ -117,6 +119,9 @@ export function createReconcileStore(api: PaydeskApi) {
       async open(id) {
         set({ current: get().list.find((r) => r.id === id) ?? null, category: undefined, total: null, pages: {}, exported: null, failure: null });
         await reload(id);
+      },
+      close() {
+        set({ current: null, category: undefined, total: null, pages: {}, exported: null, failure: null });
       },
       async setCategory(category) {
         set({ category, total: null });

@@ -3,7 +3,7 @@
  * its controls. Answers of SANDBOX_UNAVAILABLE (another profile is active) are a state, not an error.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
+import type { ApiFailure, ChannelInput, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
 import type { SandboxOutcome, Scenario, ScenarioInput } from '../../../shared/contract';
 import { createCursorPager } from './pages';
 
@@ -38,6 +38,9 @@ export interface SandboxState {
   advanceClock(seconds: number): Promise<Result<{ clockOffsetSeconds: number }>>;
   resetClock(): Promise<Result<{ clockOffsetSeconds: number; removedSeconds: number }>>;
   setMaintenance(on: boolean): Promise<Result<{ maintenance: boolean }>>;
+  setRateLimit(perMinute: number): Promise<Result<ChannelResults['sandbox:setRateLimit']>>;
+  setChaos(chaos: ChannelInput<'sandbox:setChaos'>): Promise<Result<ChannelResults['sandbox:setChaos']>>;
+  clearChaos(): Promise<Result<ChannelResults['sandbox:clearChaos']>>;
   /** A sandbox secret on the developer's request; the value is the caller's to show, never kept here. */
   revealSecret(which: 'webhookSecret' | 'adminToken'): Promise<Result<{ value: string }>>;
 }
@@ -104,6 +107,9 @@ export function createSandboxStore(api: PaydeskApi) {
       advanceClock: (seconds) => control(api.invoke('sandbox:advanceClock', { seconds })),
       resetClock: () => control(api.invoke('sandbox:resetClock', {})),
       setMaintenance: (on) => control(api.invoke('sandbox:setMaintenance', { on })),
+      setRateLimit: (perMinute) => control(api.invoke('sandbox:setRateLimit', { perMinute })),
+      setChaos: (chaos) => control(api.invoke('sandbox:setChaos', chaos)),
+      clearChaos: () => control(api.invoke('sandbox:clearChaos', {})),
       revealSecret: (which) => api.invoke('sandbox:revealSecret', { which }),
       addScenario: (input) => control(api.invoke('sandbox:addScenario', input)),
       removeScenario: (scenarioId) => control(api.invoke('sandbox:removeScenario', { scenarioId })),
