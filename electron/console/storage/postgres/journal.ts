@@ -119,6 +119,52 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
   return { id, seq: rows[0]!.seq };
 }
 
+/**
+ * The latest entry of this payout (profile, environment, kind, external id), locked, when it
+ * created nothing at the service (`not_sent`: a 429 or a request that never left; `not_found`:
+ * looked up, not found): the same rule as the journal's attemptThatCreatedNothing
+ * (../../journal/entries.ts, docs/decisions/attempts-belong-to-their-payout.md). The lock makes two
+ * desktops sending the same external id take turns: the second reads the entry as the first left it.
+ */
+async function attemptThatCreatedNothing(c: Queryable, input: RequestInput, externalId: string): Promise<EntryRow | null> {
+  const { rows } = await c.query<EntryRow>(
+    `SELECT * FROM entries WHERE external_id = $1 AND kind = $2 AND profile_id = $3 AND environment = $4
+     ORDER BY created_at DESC, seq DESC LIMIT 1 FOR UPDATE`,
+    [externalId, input.kind, input.profile.id, input.profile.environment],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const phase = phaseOf(row);
+  return phase === 'not_sent' || phase === 'not_found' ? row : null;
+}
+
+/** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
+async function continueAttempt(c: Queryable, row: EntryRow, input: RequestInput): Promise<void> {
+  const { request } = input;
+  await moveEntry(c, row, 'pending', input.at);
+  await c.query(
+    `UPDATE entries SET amount = $1, currency = $2, phone_number = $3, payment_method = $4, customer_first_name = $5, customer_last_name = $6,
+       customer_email = $7, description = $8, metadata = $9, request = $10, batch_id = COALESCE($11, batch_id), batch_row = COALESCE($12, batch_row)
+     WHERE seq = $13`,
+    [
+      request.amount,
+      input.currency,
+      request.phone_number,
+      request.payment_method,
+      request.customer.first_name,
+      request.customer.last_name,
+      request.customer.email,
+      request.description ?? null,
+      request.metadata ? JSON.stringify(request.metadata) : null,
+      JSON.stringify(request),
+      input.batch?.id ?? null,
+      input.batch?.row ?? null,
+      row.seq,
+    ],
+  );
+  await addEvent(c, row.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent again with the same external id (the earlier attempt created nothing)` });
+}
+
 /** The answer to an initiate (../../outcome.ts), written like ../../journal/entries.ts writeInitiateOutcome. */
 export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome: InitiateOutcome, at: number): Promise<void> {
   switch (outcome.kind) {
@@ -163,8 +209,17 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
   return {
     writeRequest: (input) =>
       inTransaction(pool, async (c) => {
-        const { id, seq } = await insertRequest(c, input);
-        await addEvent(c, seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+        const externalId = input.request.external_id;
+        const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
+        let id: string;
+        if (earlier) {
+          await continueAttempt(c, earlier, input);
+          id = earlier.id;
+        } else {
+          const inserted = await insertRequest(c, input);
+          await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+          id = inserted.id;
+        }
         if (input.batch) {
           // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
           // Row-level security also hides a row another login's live claim holds. Either way the
