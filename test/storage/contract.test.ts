@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoragePort } from '../../electron/console/storage/port';
+import type { JournalProfile } from '../../electron/console/journal/entries';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
 
@@ -83,7 +84,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   });
 
   describe('attempts that created nothing belong to their payout', () => {
-    const send = (externalId: string, at: number, overrides: Partial<Parameters<typeof payoutRequest>[0]> = {}, profile = PROFILE) =>
+    const send = (externalId: string, at: number, overrides: Partial<Parameters<typeof payoutRequest>[0]> = {}, profile: JournalProfile = PROFILE) =>
       store.journal.writeRequest({ profile, kind: 'payout', request: payoutRequest({ external_id: externalId, ...overrides }), currency: 'XAF', at });
 
     it('continues the entry of a 429 (not sent): one entry, the new request, every attempt in its timeline', async () => {

@@ -44,7 +44,7 @@ describe('workspace migrations', () => {
     const seqOf = async (id: string, state: string, at: number, extra: string) => Number((await entry(id, state, at, extra)).rows[0].seq);
     const empty429 = await seqOf('e-429', 'rejected', 1_000, 'not_sent');
     const emptyLookup = await seqOf('e-nf', 'outcome_unknown', 2_000, 'not_found');
-    const refused = await seqOf('e-refused', 'rejected', 2_500, 'refused');
+    await seqOf('e-refused', 'rejected', 2_500, 'refused');
     const paid = await seqOf('e-paid', 'known', 3_000, '');
     for (const [seq, type] of [[empty429, 'api_error'], [emptyLookup, 'status_seen'], [paid, 'response']] as const) {
       await client.query(`INSERT INTO timeline (entry_seq, type, at) VALUES ($1, $2, 1)`, [seq, type]);
