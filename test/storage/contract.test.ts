@@ -59,6 +59,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
       expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', lastError: { code: 'INVALID_PHONE' } });
       await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/rejected/);
+      // A refusal is final: no later answer makes it a transaction.
+      await expect(store.journal.writeInitiateOutcome(refused, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'J-4' })), httpStatus: 201, message: null }, 1_300)).rejects.toThrow(/rejected/);
+      expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', transactionId: null });
     });
 
     it('records a status seen only when it changed, and says whether it did', async () => {
