@@ -161,6 +161,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('finds any part of an external id, newest first', async () => {
       expect(await found({ text: '2026-11-01' })).toEqual(['SAL-2026-11-0190', 'SAL-2026-11-0187']);
       expect(await found({ text: 'rent' })).toEqual(['RENT-0001']);
+      // The whole word, not only its end: nothing ends in "…-11-0187" with an X before SAL.
+      expect(await found({ text: 'XSAL-2026-11-0187' })).toEqual([]);
+      expect(await found({ text: '1999-11-0187' })).toEqual([]);
     });
 
     it('finds a name whatever its case and accents, every word in any column', async () => {
