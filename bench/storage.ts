@@ -6,6 +6,14 @@
  * this measures what the store costs per row. Speed is printed here, never asserted.
  *
  * BENCH_ROWS (default 1000), BENCH_WORKERS (default 8), BENCH_GROUP (rows per claim, default 10).
+ *
+ * The PostgreSQL batch runs three times: the server's defaults; with the server's group commit
+ * (commit_delay: concurrent commits share one WAL flush); and with synchronous_commit off, only
+ * to show what the disk flush per commit costs (not proposed: a pending entry must be on disk
+ * before its POST leaves). SQLite's journal (WAL, synchronous NORMAL) does not flush per commit.
+ *
+ * Then History search at BENCH_SEARCH_ROWS (default 1,000,000; 0 skips it) on both stores side by
+ * side (./storage-search.ts), BENCH_QUERIES per case (default 200).
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -20,10 +28,16 @@ import { migrateWorkspace } from '../electron/console/storage/postgres/migrate';
 import { workspaceStore } from '../electron/console/storage/postgres/store';
 import { checkedRows, PROFILE, serviceTx } from '../test/storage/fixtures';
 import { benchTempDir, onBenchExit } from './temp';
+import { fillPostgres, fillSqlite, measureSearch, searchCases } from './storage-search';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
 const GROUP = Number(process.env.BENCH_GROUP ?? 10);
+const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' / ');
+
+/** Where the bench's cluster listens (set once it started). */
+const PG = { host: '', port: 0 };
 
 async function sendBatch(store: StoragePort, batchId: string): Promise<number> {
   await store.batches.create({ id: batchId, fileName: 'bench.csv', fileHash: batchId, profile: PROFILE, paymentMethod: null, concurrency: WORKERS, retryOf: null, rows: checkedRows(ROWS, { amount: 700 }), at: 0 });
@@ -63,18 +77,71 @@ async function main(): Promise<void> {
   await migrateWorkspace(migrating);
   migrating.release();
   const postgres = workspaceStore(pool);
+  PG.host = cluster.host;
+  PG.port = cluster.port;
 
   console.log(`one batch of ${ROWS} rows, ${WORKERS} workers, claims of ${GROUP} rows (no HTTP: the store's cost per row)`);
   const results: { store: string; rate: number }[] = [];
+  const server = async (settings: string) => {
+    const admin = await pool.connect();
+    for (const statement of settings.split(';').filter(Boolean)) await admin.query(statement);
+    await admin.query('SELECT pg_reload_conf()');
+    admin.release();
+    await pool.end();
+  };
   // SQLite first and last: the baseline of the same run, and whether the machine's load moved.
   results.push({ store: 'SQLite (baseline)', rate: await sendBatch(sqlite, 'b-sqlite-1') });
-  results.push({ store: 'PostgreSQL', rate: await sendBatch(postgres, 'b-pg-1') });
+  results.push({ store: 'PostgreSQL, defaults', rate: await sendBatch(postgres, 'b-pg-1') });
+  await server('ALTER SYSTEM SET commit_delay = 1000;ALTER SYSTEM SET commit_siblings = 2');
+  const grouped = workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS }));
+  results.push({ store: 'PostgreSQL, group commit (commit_delay 1 ms)', rate: await sendBatch(grouped, 'b-pg-2') });
+  await grouped.close();
+  const reset = openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS });
+  const admin = await reset.connect();
+  await admin.query('ALTER SYSTEM RESET commit_delay');
+  await admin.query('ALTER SYSTEM RESET commit_siblings');
+  await admin.query('ALTER SYSTEM SET synchronous_commit = off');
+  await admin.query('SELECT pg_reload_conf()');
+  admin.release();
+  await reset.end();
+  const unflushed = workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS }));
+  results.push({ store: 'PostgreSQL, no flush per commit (cost of fsync only)', rate: await sendBatch(unflushed, 'b-pg-3') });
   results.push({ store: 'SQLite (again)', rate: await sendBatch(sqlite, 'b-sqlite-2') });
-  const baseline = results[0]!.rate;
-  for (const { store, rate } of results) console.log(`  ${store.padEnd(18)} ${rate.toFixed(0).padStart(7)} rows/s   ${(rate / baseline).toFixed(2)}× baseline`);
-  console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
-  await postgres.close();
+  const baseline = (results[0]!.rate + results.at(-1)!.rate) / 2;
+  for (const { store, rate } of results) console.log(`  ${store.padEnd(54)} ${rate.toFixed(0).padStart(7)} rows/s   ${(rate / baseline).toFixed(2)}× SQLite (mean of both runs)`);
+  console.log(`load average (1/5/15 min): ${load()}`);
   await sqlite.close();
+  if (SEARCH_ROWS > 0) await searchSideBySide(dir.path);
+  await unflushed.close();
+}
+
+async function searchSideBySide(folder: string): Promise<void> {
+  console.log(`\nHistory search at ${SEARCH_ROWS.toLocaleString('en')} rows (page of 100 + total + JSON), through the port; load ${load()}`);
+  const sqlite = fillSqlite(join(folder, 'search.db'), SEARCH_ROWS);
+  console.log(`SQLite filled and indexed in ${sqlite.seconds.toFixed(0)} s; load ${load()}`);
+  const search = sqliteStore(sqlite.db, { settingsFile: join(folder, 'search-settings.json') });
+  // The batch runs' entries are in the workspace already: the search table is a database of its own.
+  const fill = openWorkspacePool({ host: PG.host, port: PG.port, user: 'paydesk_bench', database: 'postgres', max: 2 });
+  const c = await fill.connect();
+  await c.query('CREATE DATABASE paydesk_search');
+  c.release();
+  await fill.end();
+  const pool = openWorkspacePool({ host: PG.host, port: PG.port, user: 'paydesk_bench', database: 'paydesk_search', max: 4 });
+  const migrating = await pool.connect();
+  await migrateWorkspace(migrating);
+  console.log(`PostgreSQL filled and indexed in ${(await fillPostgres(migrating, SEARCH_ROWS)).toFixed(0)} s; load ${load()}`);
+  migrating.release();
+  const workspace = workspaceStore(pool);
+  const ms = (n: number) => n.toFixed(1).padStart(7);
+  console.log(`${'case'.padEnd(32)} | rows found | SQLite p50 | SQLite p95 | PG p50 | PG p95 | PG/SQLite p95`);
+  for (const searchCase of searchCases(SEARCH_ROWS)) {
+    const a = await measureSearch(search.journal, searchCase);
+    const b = await measureSearch(workspace.journal, searchCase);
+    console.log(`${searchCase.name.padEnd(32)} | ${a.found.toFixed(0).padStart(10)} | ${ms(a.p50)}    | ${ms(a.p95)}    | ${ms(b.p50)} | ${ms(b.p95)} | ${(b.p95 / a.p95).toFixed(2)}×`);
+  }
+  console.log(`load average (1/5/15 min): ${load()}`);
+  await workspace.close();
+  await search.close();
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoragePort } from '../../electron/console/storage/port';
+import type { JournalProfile } from '../../electron/console/journal/entries';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
 
@@ -58,6 +59,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
       expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', lastError: { code: 'INVALID_PHONE' } });
       await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/rejected/);
+      // A refusal is final: no later answer makes it a transaction.
+      await expect(store.journal.writeInitiateOutcome(refused, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'J-4' })), httpStatus: 201, message: null }, 1_300)).rejects.toThrow(/rejected/);
+      expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', transactionId: null });
     });
 
     it('records a status seen only when it changed, and says whether it did', async () => {
@@ -82,6 +86,62 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     });
   });
 
+  describe('attempts that created nothing belong to their payout', () => {
+    const send = (externalId: string, at: number, overrides: Partial<Parameters<typeof payoutRequest>[0]> = {}, profile: JournalProfile = PROFILE) =>
+      store.journal.writeRequest({ profile, kind: 'payout', request: payoutRequest({ external_id: externalId, ...overrides }), currency: 'XAF', at });
+
+    it('continues the entry of a 429 (not sent): one entry, the new request, every attempt in its timeline', async () => {
+      const first = await send('AT-1', 1_000);
+      await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_100);
+      const again = await send('AT-1', 2_000, { amount: 7000 });
+      expect(again).toBe(first);
+      expect(await store.journal.getEntry(first)).toMatchObject({ state: 'pending', amount: 7000, createdAt: new Date(1_000).toISOString() });
+      expect((await store.journal.getTimeline(first)).map((event) => [event.type, event.outcome ?? null])).toEqual([
+        ['request_sent', null],
+        ['api_error', 'not-sent'],
+        ['request_sent', null],
+      ]);
+      expect((await store.journal.search({ externalId: 'AT-1' }, 0, 50)).total).toBe(1);
+    });
+
+    it('continues an entry looked up and not found; never one that may exist, was refused, or belongs to another payout', async () => {
+      const notFound = await send('AT-2', 1_000);
+      await store.journal.writeInitiateOutcome(notFound, MAY_EXIST, 1_100);
+      await store.journal.recordNotFound(notFound, 1_200, 'no payout AT-2');
+      expect(await send('AT-2', 1_300)).toBe(notFound);
+
+      const unknown = await send('AT-3', 1_000);
+      await store.journal.writeInitiateOutcome(unknown, MAY_EXIST, 1_100);
+      expect(await send('AT-3', 1_300)).not.toBe(unknown);
+
+      const refused = await send('AT-4', 1_000);
+      await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
+      const fixed = await send('AT-4', 1_300);
+      expect(fixed).not.toBe(refused);
+      expect((await store.journal.getEntry(refused))?.state).toBe('rejected');
+
+      const elsewhere = await send('AT-5', 1_000);
+      await store.journal.writeInitiateOutcome(elsewhere, RETRY_LATER, 1_100);
+      expect(await send('AT-5', 1_300, {}, { ...PROFILE, environment: 'live' })).not.toBe(elsewhere);
+      expect(await send('AT-5', 1_400, {}, { ...PROFILE, id: 'p2' })).not.toBe(elsewhere);
+      expect((await store.journal.getEntry(elsewhere))?.state).toBe('rejected');
+    });
+
+    it('a later batch sending the row again continues the entry and links its row to it', async () => {
+      const [row] = checkedRows(1).map((checked) => ({ ...checked, externalId: 'AT-6', request: { ...checked.request!, external_id: 'AT-6' } }));
+      for (const id of ['at-b1', 'at-b2']) {
+        await store.batches.create({ id, fileName: 'f.csv', fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: [row!], at: 1_000 });
+      }
+      const first = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'at-b1', row: row!.rowNumber } });
+      await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_200);
+      const second = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2_000, batch: { id: 'at-b2', row: row!.rowNumber } });
+      expect(second).toBe(first);
+      expect((await store.journal.getEntry(first))?.batch).toEqual({ batchId: 'at-b2', rowNumber: row!.rowNumber });
+      expect((await store.batches.rowsInState('at-b2', ['pending'])).map((r) => r.journalId)).toEqual([first]);
+      expect((await store.batches.rowsInState('at-b1', ['pending'])).map((r) => r.journalId)).toEqual([first]);
+    });
+  });
+
   describe('History search', () => {
     let search: StoragePort;
     const ids: Record<string, string> = {};
@@ -101,6 +161,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('finds any part of an external id, newest first', async () => {
       expect(await found({ text: '2026-11-01' })).toEqual(['SAL-2026-11-0190', 'SAL-2026-11-0187']);
       expect(await found({ text: 'rent' })).toEqual(['RENT-0001']);
+      // The whole word, not only its end: nothing ends in "…-11-0187" with an X before SAL.
+      expect(await found({ text: 'XSAL-2026-11-0187' })).toEqual([]);
+      expect(await found({ text: '1999-11-0187' })).toEqual([]);
     });
 
     it('finds a name whatever its case and accents, every word in any column', async () => {
@@ -220,12 +283,20 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('saves a reconciliation running with its rows unchecked, and moves it only as its table allows', async () => {
       const rows = [1, 2].map((n) => ({ row: n + 1, externalId: `R-${n}`, kind: 'payout' as const, amount: 100 * n, expectedRaw: 'completed', expected: 'completed' as const, dateRaw: null, dateMs: null, dateEndMs: null }));
       const id = await store.reconcile.create({ fileName: 'statement.csv', profile: PROFILE, rows, processingMinutes: 30, period: null, currency: 'XAF', at: 1_000 });
-      expect(await store.reconcile.run(id)).toEqual({ id, status: 'running', phase: 'matching', totalRows: 2, fileName: 'statement.csv', unchecked: 2 });
+      expect(await store.reconcile.run(id)).toEqual({ id, status: 'running', phase: 'matching', totalRows: 2, fileName: 'statement.csv', unchecked: 2, ignoredColumns: [] });
       expect(await store.reconcile.markInterrupted(2_000)).toBeGreaterThanOrEqual(1);
       expect((await store.reconcile.run(id))?.status).toBe('interrupted');
       await expect(store.reconcile.setStatus(id, 'done', 3_000)).rejects.toThrow(/interrupted/);
       await store.reconcile.setStatus(id, 'running', 3_000, 'verifying');
       expect(await store.reconcile.run(id)).toMatchObject({ status: 'running', phase: 'verifying' });
+    });
+
+    it('keeps the columns a reconciliation read past, in their order (none when the file had none)', async () => {
+      const rows = [{ row: 2, externalId: 'RI-1', kind: 'payout' as const, amount: 100, expectedRaw: 'completed', expected: 'completed' as const, dateRaw: null, dateMs: null, dateEndMs: null }];
+      const read = await store.reconcile.create({ fileName: 'bank.csv', profile: PROFILE, rows, ignoredColumns: ['Branch', 'Teller', '#7'], processingMinutes: 30, period: null, currency: 'XAF', at: 1_000 });
+      expect((await store.reconcile.run(read))?.ignoredColumns).toEqual(['Branch', 'Teller', '#7']);
+      const none = await store.reconcile.create({ fileName: 'plain.csv', profile: PROFILE, rows, processingMinutes: 30, period: null, currency: 'XAF', at: 1_000 });
+      expect((await store.reconcile.run(none))?.ignoredColumns).toEqual([]);
     });
 
     it('gives the sweeper what is not final yet: known and processing, or unknown with an external id', async () => {

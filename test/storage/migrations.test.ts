@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import { PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
+import { SQLITE_TO_PG } from '../../electron/console/storage/postgres/parity-migrations';
 import { checkWorkspaceSchema, migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 
@@ -23,11 +24,40 @@ const tables = async (client: pg.Client) =>
   (await client.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`)).rows.map((row) => row.tablename);
 
 describe('workspace migrations', () => {
-  it('numbers the shared migrations like the journal, with the same names, then the workspace own', () => {
-    const shared = PG_MIGRATIONS.filter((migration) => migration.version <= MIGRATIONS.at(-1)!.version);
-    expect(shared.map((m) => [m.version, m.name])).toEqual(MIGRATIONS.map((m) => [m.version, m.name]));
+  it('gives every journal migration a workspace migration of the same name (SQLITE_TO_PG), numbered in increasing order (approvals start at 20)', () => {
+    const byVersion = new Map(PG_MIGRATIONS.map((m) => [m.version, m.name]));
+    expect(MIGRATIONS.map((m) => [m.version, byVersion.get(SQLITE_TO_PG[m.version] ?? -1)])).toEqual(MIGRATIONS.map((m) => [m.version, m.name]));
     // Increasing, with gaps left for work numbered in parallel (approvals start at 20).
     expect(PG_MIGRATIONS.map((m) => m.version)).toEqual([...new Set(PG_MIGRATIONS.map((m) => m.version))].sort((a, b) => a - b));
+    expect(byVersion.get(7)).toBe('team roles, who did what, row claims, change events');
+  });
+
+  it('folds an older workspace\'s attempts that created nothing into their payout\'s latest entry (migration 9)', async () => {
+    const client = await freshDatabase();
+    await migrateWorkspace(client, PG_MIGRATIONS.filter((m) => m.version <= 8));
+    const entry = (id: string, state: string, at: number, extra: string) =>
+      client.query(
+        `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+           customer_first_name, customer_last_name, customer_email, created_at, updated_at, last_error, resolution)
+         VALUES ($1, 'p1', 'Acme', 'sandbox', 'payout', $2, 'OLD-1', 500, 'XAF', '+237650000001', 'm', 'A', 'B', 'a@b.c', $3, $3, $4, $5) RETURNING seq`,
+        [id, state, at, extra === 'not_sent' ? JSON.stringify({ code: 'NOT_SENT', message: '429', httpStatus: 429 }) : extra === 'refused' ? JSON.stringify({ code: 'INVALID_PHONE', message: 'x', httpStatus: 422 }) : null, extra === 'not_found' ? 'not_found' : null],
+      );
+    const seqOf = async (id: string, state: string, at: number, extra: string) => Number((await entry(id, state, at, extra)).rows[0].seq);
+    const empty429 = await seqOf('e-429', 'rejected', 1_000, 'not_sent');
+    const emptyLookup = await seqOf('e-nf', 'outcome_unknown', 2_000, 'not_found');
+    await seqOf('e-refused', 'rejected', 2_500, 'refused');
+    const paid = await seqOf('e-paid', 'known', 3_000, '');
+    for (const [seq, type] of [[empty429, 'api_error'], [emptyLookup, 'status_seen'], [paid, 'response']] as const) {
+      await client.query(`INSERT INTO timeline (entry_seq, type, at) VALUES ($1, $2, 1)`, [seq, type]);
+    }
+    await client.query(`INSERT INTO batches (id, file_name, file_hash, state, profile_id, profile_name, environment, concurrency, created_at, updated_at) VALUES ('b', 'f', 'h', 'done', 'p1', 'Acme', 'sandbox', 1, 1, 1)`);
+    await client.query(`INSERT INTO batch_rows (batch_seq, row_number, cells, errors, duplicates, external_id, journal_id) SELECT seq, 2, '{}', '{}', '[]', 'OLD-1', 'e-429' FROM batches`);
+    expect(await migrateWorkspace(client)).toEqual([9]);
+    const ids = (await client.query<{ id: string }>(`SELECT id FROM entries ORDER BY seq`)).rows.map((row) => row.id);
+    expect(ids).toEqual(['e-refused', 'e-paid']);
+    const moved = await client.query<{ type: string }>(`SELECT type FROM timeline WHERE entry_seq = $1 ORDER BY id`, [paid]);
+    expect(moved.rows.map((row) => row.type)).toEqual(['api_error', 'status_seen', 'response']);
+    expect((await client.query(`SELECT journal_id FROM batch_rows`)).rows).toEqual([{ journal_id: 'e-paid' }]);
   });
 
   it('applies every migration once, records who applied it, and does nothing the second time', async () => {

@@ -7,10 +7,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
 import { startLocalWorkspace, stopLocalWorkspace, type LocalWorkspace } from '../../electron/console/storage/postgres/local-workspace';
 import { describeWorkspaceError } from '../../electron/console/storage/postgres/connection';
 import { makeTempDir } from '../temp-dir';
-import { PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
 
 const parent = makeTempDir('paydesk-team-local-');
 // As root the server runs as `postgres`, which must be able to pass through the parent folder.

@@ -36,6 +36,11 @@ export function rowTakenMessage(batchId: string, row: number): string {
   return `batch ${batchId} row ${row} already has its journal entry or is held by another desktop: it is not sent again`;
 }
 
+/** The JSON array both stores keep of a reconciliation's ignored columns (NULL for runs saved before: none). */
+export function readIgnoredColumns(text: string | null): string[] {
+  return text === null ? [] : (JSON.parse(text) as string[]);
+}
+
 export interface RequestInput {
   profile: JournalProfile;
   kind: TransactionKind;
@@ -136,7 +141,7 @@ export interface NewReconciliation {
   fileName: string;
   profile: JournalProfile;
   rows: readonly MerchantRow[];
-  /** The file's columns Paydesk read past (SQLite journal migration 7; not yet kept by the PostgreSQL store). */
+  /** The file's columns Paydesk read past (SQLite journal migration 7, workspace migration 8); none when absent. */
   ignoredColumns?: readonly string[];
   processingMinutes: number;
   period: { from: number; to: number; source: 'file' | 'picked' } | null;
@@ -152,6 +157,8 @@ export interface ReconcileRunInfo {
   fileName: string;
   /** File rows not yet given a category. */
   unchecked: number;
+  /** The file's columns read past, as saved (none for runs saved before they were kept). */
+  ignoredColumns: string[];
 }
 
 /** Reconcile runs (the rows' matching stays with the reconcile runner for now). */

@@ -27,7 +27,7 @@ import { searchJournal } from '../journal/search';
 import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, loadRow, markInterruptedBatches, rowsInState, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
-import { LEASE_LOST_MESSAGE, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
+import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
 function sqliteJournal(db: JournalDb): JournalPort {
@@ -130,12 +130,12 @@ function sqliteReconcile(db: JournalDb): ReconcilePort {
       return id;
     },
     async run(id) {
-      const run = db.prepare(`SELECT id, status, phase, total_rows, file_name FROM reconciliations WHERE id = ? AND status != 'importing'`).get(id) as
-        | { id: string; status: 'running'; phase: 'matching'; total_rows: number; file_name: string }
+      const run = db.prepare(`SELECT id, status, phase, total_rows, file_name, ignored_columns FROM reconciliations WHERE id = ? AND status != 'importing'`).get(id) as
+        | { id: string; status: 'running'; phase: 'matching'; total_rows: number; file_name: string; ignored_columns: string | null }
         | undefined;
       if (!run) return null;
       const { n } = db.prepare(`SELECT COUNT(*) AS n FROM reconciliation_rows WHERE reconciliation_id = ? AND source = 'file' AND category IS NULL`).get(id) as { n: number };
-      return { id: run.id, status: run.status, phase: run.phase, totalRows: run.total_rows, fileName: run.file_name, unchecked: n };
+      return { id: run.id, status: run.status, phase: run.phase, totalRows: run.total_rows, fileName: run.file_name, unchecked: n, ignoredColumns: readIgnoredColumns(run.ignored_columns) };
     },
     setStatus: async (id, status, at, phase) => setStatus(db, id, status, at, phase),
     markInterrupted: async (at) => markInterrupted(db, at),

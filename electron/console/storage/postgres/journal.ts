@@ -119,6 +119,52 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
   return { id, seq: rows[0]!.seq };
 }
 
+/**
+ * The latest entry of this payout (profile, environment, kind, external id), locked, when it
+ * created nothing at the service (`not_sent`: a 429 or a request that never left; `not_found`:
+ * looked up, not found): the same rule as the journal's attemptThatCreatedNothing
+ * (../../journal/entries.ts, docs/decisions/attempts-belong-to-their-payout.md). The lock makes two
+ * desktops sending the same external id take turns: the second reads the entry as the first left it.
+ */
+async function attemptThatCreatedNothing(c: Queryable, input: RequestInput, externalId: string): Promise<EntryRow | null> {
+  const { rows } = await c.query<EntryRow>(
+    `SELECT * FROM entries WHERE external_id = $1 AND kind = $2 AND profile_id = $3 AND environment = $4
+     ORDER BY created_at DESC, seq DESC LIMIT 1 FOR UPDATE`,
+    [externalId, input.kind, input.profile.id, input.profile.environment],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const phase = phaseOf(row);
+  return phase === 'not_sent' || phase === 'not_found' ? row : null;
+}
+
+/** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
+async function continueAttempt(c: Queryable, row: EntryRow, input: RequestInput): Promise<void> {
+  const { request } = input;
+  await moveEntry(c, row, 'pending', input.at);
+  await c.query(
+    `UPDATE entries SET amount = $1, currency = $2, phone_number = $3, payment_method = $4, customer_first_name = $5, customer_last_name = $6,
+       customer_email = $7, description = $8, metadata = $9, request = $10, batch_id = COALESCE($11, batch_id), batch_row = COALESCE($12, batch_row)
+     WHERE seq = $13`,
+    [
+      request.amount,
+      input.currency,
+      request.phone_number,
+      request.payment_method,
+      request.customer.first_name,
+      request.customer.last_name,
+      request.customer.email,
+      request.description ?? null,
+      request.metadata ? JSON.stringify(request.metadata) : null,
+      JSON.stringify(request),
+      input.batch?.id ?? null,
+      input.batch?.row ?? null,
+      row.seq,
+    ],
+  );
+  await addEvent(c, row.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent again with the same external id (the earlier attempt created nothing)` });
+}
+
 /** The answer to an initiate (../../outcome.ts), written like ../../journal/entries.ts writeInitiateOutcome. */
 export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome: InitiateOutcome, at: number): Promise<void> {
   switch (outcome.kind) {
@@ -160,6 +206,28 @@ export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome:
   }
 }
 
+/**
+ * The common answer, accepted for an entry `pending` (pending -> known in ENTRY_STATES), in ONE
+ * statement: the entry and its `response` event written together, one round trip instead of five
+ * (BEGIN, lock, update, event, COMMIT: the round trips, not the disk, were most of a batch row's
+ * cost; bench/storage.ts). Returns false when the entry is not pending: the locking path then
+ * checks the move against the state table and refuses it or writes it.
+ */
+async function acceptPending(c: Queryable, id: string, tx: ServiceTransaction, httpStatus: number | null, message: string | null, at: number): Promise<boolean> {
+  const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
+  const { rowCount } = await c.query(
+    `WITH moved AS (
+       UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
+         amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
+         transaction_json = $9, updated_at = $10
+       WHERE id = $11 AND state = 'pending' RETURNING seq, kind)
+     INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
+     SELECT seq, 'response', $10, $3, $12, COALESCE($13, kind || ' created') FROM moved`,
+    [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, id, httpStatus, message],
+  );
+  return rowCount === 1;
+}
+
 async function entry(c: Queryable, id: string): Promise<JournalTransaction | null> {
   const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
   return rows[0] ? toJournalTransaction(rows[0]) : null;
@@ -169,8 +237,17 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
   return {
     writeRequest: (input) =>
       inTransaction(pool, async (c) => {
-        const { id, seq } = await insertRequest(c, input);
-        await addEvent(c, seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+        const externalId = input.request.external_id;
+        const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
+        let id: string;
+        if (earlier) {
+          await continueAttempt(c, earlier, input);
+          id = earlier.id;
+        } else {
+          const inserted = await insertRequest(c, input);
+          await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+          id = inserted.id;
+        }
         if (input.batch) {
           // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
           // Row-level security also hides a row another login's live claim holds. Either way the
@@ -189,7 +266,10 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
         await moveEntry(c, row, 'pending', at);
         await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
       }),
-    writeInitiateOutcome: (id, outcome, at) => inTransaction(pool, async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at)),
+    async writeInitiateOutcome(id, outcome, at) {
+      if (outcome.kind === 'accepted' && (await acceptPending(pool, id, outcome.tx, outcome.httpStatus, outcome.message ?? null, at))) return;
+      await inTransaction(pool, async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at));
+    },
     recordObserved: (id, tx, event, at) =>
       inTransaction(pool, async (c) => {
         const row = await lockEntry(c, id);

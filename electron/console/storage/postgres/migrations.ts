@@ -2,11 +2,13 @@
  * The team workspace's schema as numbered migrations, the same meaning as the journal's own
  * (../../journal/migrations.ts) version for version: 1 entries and timeline, 2 batches, 3
  * reconciliations, 4 Overview indexes, 5 substring search, 6 sandbox status events. Migration 7
- * and later are the workspace's own (roles, who did what, claims, change events: ./team-migrations.ts).
+ * is the workspace's own (roles, who did what, claims, change events: ./team-migrations.ts); the
+ * journal's later migrations follow it (./parity-migrations.ts keeps the mapping).
  *
  * Columns keep the SQLite names and meanings (times in ms, money in the smallest unit, JSON as
  * text), so rows map to the domain with the same functions (../../journal/rows.ts).
  */
+import { PARITY_MIGRATIONS } from './parity-migrations';
 import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
 
@@ -208,4 +210,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...APPROVAL_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS];

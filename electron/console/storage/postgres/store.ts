@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { ReconcileStatus } from '../../../../shared/api/reconcile';
 import { RECONCILE_STATE_TABLE } from '../../states/tables';
-import type { ReconcilePort, StoragePort, SweeperPort, TeamSettingsPort } from '../port';
+import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceBatches } from './batches';
 import { workspaceJournal } from './journal';
@@ -35,9 +35,14 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
         const id = randomUUID();
         await c.query(
           `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes,
-             period_from, period_to, period_source, currency, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, 'running', 'matching', $6, $7, $8, $9, $10, $11, $12, $12)`,
-          [id, input.fileName, input.profile.id, input.profile.name, input.profile.environment, input.rows.length, input.processingMinutes, input.period?.from ?? null, input.period?.to ?? null, input.period?.source ?? null, input.currency, input.at],
+             period_from, period_to, period_source, currency, created_at, updated_at, ignored_columns)
+           VALUES ($1, $2, $3, $4, $5, 'running', 'matching', $6, $7, $8, $9, $10, $11, $12, $12, $13)`,
+          [
+            id, input.fileName, input.profile.id, input.profile.name, input.profile.environment, input.rows.length, input.processingMinutes,
+            input.period?.from ?? null, input.period?.to ?? null, input.period?.source ?? null, input.currency, input.at,
+            // As the journal writes it (reconcile/store.ts): always the array, empty when none.
+            JSON.stringify(input.ignoredColumns ?? []),
+          ],
         );
         for (let start = 0; start < input.rows.length; start += INSERT_CHUNK) {
           const chunk = input.rows.slice(start, start + INSERT_CHUNK);
@@ -50,14 +55,16 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
         return id;
       }),
     async run(id) {
-      const { rows } = await pool.query<{ id: string; status: ReconcileStatus; phase: 'matching' | 'verifying'; total_rows: number; file_name: string; unchecked: number }>(
-        `SELECT r.id, r.status, r.phase, r.total_rows, r.file_name,
+      const { rows } = await pool.query<{ id: string; status: ReconcileStatus; phase: 'matching' | 'verifying'; total_rows: number; file_name: string; unchecked: number; ignored_columns: string | null }>(
+        `SELECT r.id, r.status, r.phase, r.total_rows, r.file_name, r.ignored_columns,
            (SELECT count(*) FROM reconciliation_rows x WHERE x.reconciliation_id = r.id AND x.source = 'file' AND x.category IS NULL) AS unchecked
          FROM reconciliations r WHERE r.id = $1 AND r.status != 'importing'`,
         [id],
       );
       const run = rows[0];
-      return run ? { id: run.id, status: run.status, phase: run.phase, totalRows: run.total_rows, fileName: run.file_name, unchecked: run.unchecked } : null;
+      return run
+        ? { id: run.id, status: run.status, phase: run.phase, totalRows: run.total_rows, fileName: run.file_name, unchecked: Number(run.unchecked), ignoredColumns: readIgnoredColumns(run.ignored_columns) }
+        : null;
     },
     setStatus,
     /** In a workspace, only this login's own running runs (another desktop's may be running now). */
