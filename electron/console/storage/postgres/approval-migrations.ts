@@ -14,7 +14,7 @@
  * approvals-in-the-database.md). Who acts is always `session_user` (SECURITY DEFINER functions
  * keep it: only current_user changes), never a name the client sends.
  */
-import type { PgMigration } from './migrations';
+import type { PgMigration } from './pg-migration';
 import { APPROVAL_REQUESTS_SQL } from './approval-requests-sql';
 
 /** What a desktop may record itself; approve, reject, withdraw, policy and role changes are written by the database alone. */

@@ -12,11 +12,9 @@ import { PARITY_MIGRATIONS } from './parity-migrations';
 import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
 
-export interface PgMigration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { PgMigration } from './pg-migration';
+
+export type { PgMigration };
 
 const SHARED_MIGRATIONS: readonly PgMigration[] = [
   {

@@ -5,7 +5,7 @@
  *
  *   SQLite 1–6 → PostgreSQL 1–6 · PostgreSQL 7 is the workspace's own · SQLite 7 → 8 · SQLite 8 → 9
  */
-import type { PgMigration } from './migrations';
+import type { PgMigration } from './pg-migration';
 
 /** SQLite journal version → the workspace version with the same meaning. */
 export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9 };

@@ -11,7 +11,7 @@
  * - Change events: NOTIFY `paydesk_changes` with a small JSON payload on every write other
  *   desktops show (delivered at commit, so a listener never sees an uncommitted change).
  */
-import type { PgMigration } from './migrations';
+import type { PgMigration } from './pg-migration';
 
 export const CHANGES_CHANNEL = 'paydesk_changes';
 export const ROLES = { finance: 'paydesk_finance', support: 'paydesk_support', admin: 'paydesk_admin' } as const;
