@@ -62,7 +62,8 @@ beforeAll(async () => {
   });
   await call('sandbox:topUp', { environment: 'sandbox', amount: 5_000_000, reason: 'Approvisionnement depuis la console' });
 
-  // A sent batch: completed, failed, cancelled, and one refused (its external id was used above by a payout).
+  // A sent batch: completed, failed, cancelled, and one already sent earlier (its external id was used above by a
+  // payout: confirmed as only to be looked up, it adopts that payout).
   await call('payouts:prepare', { request: { payment_method: 'momo_cm', amount: 1_000, phone_number: '+237650000001', external_id: `SAL-USED-${pid}`, customer: { first_name: 'A', last_name: 'B', email: 'a@example.com' } } }).then((quote) =>
     call('payouts:initiate', { request: { payment_method: 'momo_cm', amount: 1_000, phone_number: '+237650000001', external_id: `SAL-USED-${pid}`, customer: { first_name: 'A', last_name: 'B', email: 'a@example.com' } }, confirmationToken: quote.confirmationToken }),
   );
@@ -74,7 +75,7 @@ beforeAll(async () => {
     row('+237650000001', 40_000, 'Awa', 'Nkemdirim', 'awa@example.com', 'Commission', `SAL-USED-${pid}`),
   ].join('\n');
   const sent = await call('batches:import', { fileName: sentFile, text: `${sentText}\n`, paymentMethod: 'momo_cm' });
-  const confirmation = await call('batches:prepare', { batchId: sent.batch.id });
+  const confirmation = await call('batches:prepare', { batchId: sent.batch.id, acceptDuplicateFile: true });
   await call('batches:start', { batchId: sent.batch.id, confirmationToken: confirmation.confirmationToken });
   await settled(sent.batch.id);
 
