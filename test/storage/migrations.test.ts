@@ -52,7 +52,7 @@ describe('workspace migrations', () => {
     }
     await client.query(`INSERT INTO batches (id, file_name, file_hash, state, profile_id, profile_name, environment, concurrency, created_at, updated_at) VALUES ('b', 'f', 'h', 'done', 'p1', 'Acme', 'sandbox', 1, 1, 1)`);
     await client.query(`INSERT INTO batch_rows (batch_seq, row_number, cells, errors, duplicates, external_id, journal_id) SELECT seq, 2, '{}', '{}', '[]', 'OLD-1', 'e-429' FROM batches`);
-    expect(await migrateWorkspace(client)).toEqual([9]);
+    expect(await migrateWorkspace(client, PG_MIGRATIONS.filter((m) => m.version <= 9))).toEqual([9]);
     const ids = (await client.query<{ id: string }>(`SELECT id FROM entries ORDER BY seq`)).rows.map((row) => row.id);
     expect(ids).toEqual(['e-refused', 'e-paid']);
     const moved = await client.query<{ type: string }>(`SELECT type FROM timeline WHERE entry_seq = $1 ORDER BY id`, [paid]);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../electron/console/journal/entries';
+import { MIGRATIONS } from '../../electron/console/journal/migrations';
 import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
 import { moveJournalIn, formatMoveInReport, type MoveInReport } from '../../electron/console/storage/postgres/move-in';
 import { sqliteStore } from '../../electron/console/storage/sqlite-store';
@@ -104,7 +105,7 @@ describe('moving a desktop journal into a workspace', () => {
     fileHash = sha(file);
     first = await moveInAs('fatou');
     expect(first).toMatchObject({
-      journalVersion: 8,
+      journalVersion: MIGRATIONS.at(-1)!.version,
       importedBy: 'fatou',
       entries: { copied: 8, alreadyThere: 0, refused: 1 },
       batches: { copied: 2, alreadyThere: 0, refused: 0 },

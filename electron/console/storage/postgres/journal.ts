@@ -187,8 +187,8 @@ export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome:
       return;
     case 'exists':
       // The external id is taken at the service: outcome unknown, looked up and adopted, never a new id.
-      // (The SQLite journal also stamps already_sent_at, migration 9; the workspace has no such column yet.)
       await moveEntry(c, row, 'outcome_unknown', at);
+      await c.query('UPDATE entries SET already_sent_at = COALESCE(already_sent_at, $1) WHERE seq = $2', [at, row.seq]);
       await addEvent(c, row.seq, at, { type: 'api_error', httpStatus: outcome.error.httpStatus, code: ALREADY_EXISTS_CODE, message: `${outcome.error.code}: ${outcome.error.message}`, outcome: 'unknown' });
       return;
     case 'may-exist':

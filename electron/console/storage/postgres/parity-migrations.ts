@@ -3,12 +3,12 @@
  * as the SQLite journal's, under the next free PostgreSQL numbers. `SQLITE_TO_PG` keeps the
  * mapping (test/storage/migrations.test.ts checks the names match version for version):
  *
- *   SQLite 1–6 → PostgreSQL 1–6 · PostgreSQL 7 is the workspace's own · SQLite 7 → 8 · SQLite 8 → 9
+ *   SQLite 1–6 → PostgreSQL 1–6 · PostgreSQL 7 is the workspace's own · SQLite 7 → 8 · SQLite 8 → 9 · SQLite 9 → 10
  */
 import type { PgMigration } from './pg-migration';
 
 /** SQLite journal version → the workspace version with the same meaning. */
-export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9 };
+export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9, 9: 10 };
 
 export const PARITY_MIGRATIONS: readonly PgMigration[] = [
   {
@@ -45,6 +45,20 @@ export const PARITY_MIGRATIONS: readonly PgMigration[] = [
       UPDATE batch_rows SET journal_id = a.to_id FROM attempt_targets a WHERE batch_rows.journal_id = a.from_id;
       UPDATE reconciliation_rows SET journal_id = a.to_id FROM attempt_targets a WHERE reconciliation_rows.journal_id = a.from_id;
       DELETE FROM entries WHERE seq IN (SELECT from_seq FROM attempt_targets);
+    `,
+  },
+  {
+    version: 10,
+    name: 'external ids as identity',
+    // As the SQLite journal's 9: already_sent_at (the service refused the entry's POST because its
+    // external id existed; the entry adopts that transaction), retry_of (the external id a retried
+    // row's new id derives from, <id>-r1). Support follows entries up (a look-up adopts), so it may
+    // stamp already_sent_at like the other follow-up columns it updates.
+    sql: `
+      ALTER TABLE entries ADD COLUMN already_sent_at bigint;
+      ALTER TABLE entries ADD COLUMN retry_of text;
+      ALTER TABLE batch_rows ADD COLUMN retry_of text;
+      GRANT UPDATE (already_sent_at) ON entries TO paydesk_support;
     `,
   },
 ];
