@@ -212,6 +212,8 @@ export interface EarlierImport {
   fileName: string;
   state: BatchState;
   createdAt: string;
+  /** Rows of that batch (a cancelled batch's remaining-rows batch says how many it took). */
+  rows?: number;
 }
 
 /**

@@ -67,14 +67,17 @@ export function CancelledRemainingNotice({ detail }: { detail: BatchDetail }) {
   const sendRemaining = useBatch((s) => s.sendRemaining);
   const open = useBatch((s) => s.open);
   const { remaining } = batchFigures(detail.batch.counts);
-  if (detail.batch.state !== 'cancelled' || remaining === 0) return null;
-  const n = formatCount(remaining);
   const later = detail.remainingBatch;
+  if (detail.batch.state !== 'cancelled' || (remaining === 0 && !later)) return null;
+  const n = formatCount(remaining);
   if (later) {
     // Already made into a batch of their own: say where they went (sending them again is that batch's business).
+    // Its own row count: a row that met a 429 here shares its payout's entry with that batch, so once
+    // sent there it no longer counts as remaining here.
+    const taken = later.rows ?? remaining;
     return (
       <div className="notice notice-info" role="status" data-testid="cancelled-remaining">
-        <strong>{t('identity.remainingIn', { count: remaining, n, name: later.fileName, state: t(`state.${later.state}`) })}</strong>
+        <strong>{t('identity.remainingIn', { count: taken, n: formatCount(taken), name: later.fileName, state: t(`state.${later.state}`) })}</strong>
         <div className="actions left">
           <button type="button" className="secondary small" onClick={() => void open(later.batchId)}>
             {t('duplicateFile.open')}
