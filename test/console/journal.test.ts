@@ -60,7 +60,7 @@ describe('journal migration 6', () => {
     db.prepare(`INSERT INTO timeline (entry_seq, type, at, status) SELECT seq, 'webhook_received', 2000, 'failed' FROM entries WHERE id = ?`).run(id);
     // The file as version 5 left it: without the columns later migrations add.
     db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
-    db.exec('ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
+    db.exec('DROP INDEX entries_adopted; ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
     db.pragma('user_version = 5');
     db.close();
     const reopened = openJournal(file);
@@ -77,7 +77,7 @@ describe('journal migration 7', () => {
     const file = `${tempDir()}/journal.db`;
     const db = openJournal(file);
     db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
-    db.exec('ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
+    db.exec('DROP INDEX entries_adopted; ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
     db.pragma('user_version = 6');
     db.prepare(
       `INSERT INTO reconciliations (id, file_name, profile_id, profile_name, environment, status, phase, total_rows, processing_minutes, currency, created_at, updated_at)

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, type JournalDb } from '../../electron/console/journal/entries';
-import { OVERVIEW_GROUPS_SQL, readOverview, STUCK_COUNT_SQL, STUCK_ROWS_SQL, stuckProcessing } from '../../electron/console/journal/overview';
+import { ADOPTED_TWICE_SQL, OVERVIEW_GROUPS_SQL, readOverview, STUCK_COUNT_SQL, STUCK_ROWS_SQL, stuckProcessing } from '../../electron/console/journal/overview';
 import { tempDir } from './helpers';
 
 const HOUR = 3_600_000;
@@ -112,6 +112,8 @@ describe('Overview days', () => {
     expect(groups).toContain('USING COVERING INDEX entries_overview (profile_id=? AND environment=? AND created_at>? AND created_at<?)');
     const stuck = `${plan(STUCK_ROWS_SQL, 'p1', 'sandbox', 0, 50)} | ${plan(STUCK_COUNT_SQL, 'p1', 'sandbox', 0)}`;
     expect(stuck).toContain('USING INDEX entries_processing');
-    expect(`${groups} ${stuck}`).not.toMatch(/SCAN entries(?! USING)/);
+    const adoptedTwice = plan(ADOPTED_TWICE_SQL, 'p1', 'sandbox', 0, 1);
+    expect(adoptedTwice).toContain('USING INDEX entries_adopted');
+    expect(`${groups} ${stuck} ${adoptedTwice}`).not.toMatch(/SCAN entries(?! USING)/);
   });
 });

@@ -217,6 +217,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE entries ADD COLUMN already_sent_at INTEGER;
       ALTER TABLE entries ADD COLUMN retry_of TEXT;
       ALTER TABLE batch_rows ADD COLUMN retry_of TEXT;
+      CREATE INDEX entries_adopted ON entries (profile_id, environment, created_at) WHERE already_sent_at IS NOT NULL;
     `,
   },
 ];

@@ -40,19 +40,29 @@ export class OverviewOverflowError extends Error {
 /**
  * One profile's journal between two instants, grouped (exported for the query-plan test and the
  * bench). Transactions the service created (or may have: in flight, outcome unknown); a refused or
- * never-sent attempt (`rejected`) created nothing and is no transaction, and an attempt the service
- * refused as "already exists" that adopted a transaction an earlier entry of this journal holds is
- * that transaction, counted once (with its first entry).
+ * never-sent attempt (`rejected`) created nothing and is no transaction. Read from the covering index
+ * entries_overview alone.
  */
-export const OVERVIEW_GROUPS_SQL = `
+const GROUPS_SELECT = `
   SELECT kind,
          CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
-         failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount
+         failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount`;
+export const OVERVIEW_GROUPS_SQL = `${GROUPS_SELECT}
   FROM entries
   WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ? AND state <> 'rejected'
-    AND NOT (already_sent_at IS NOT NULL AND EXISTS (
-      SELECT 1 FROM entries first INDEXED BY entries_by_transaction_id
-      WHERE first.transaction_id = entries.transaction_id AND first.seq < entries.seq))
+  GROUP BY 1, 2, 3, 4`;
+
+/**
+ * The same groups of the entries counted twice: an attempt the service refused as "already exists"
+ * that adopted a transaction an earlier entry of this journal holds is that transaction, counted once
+ * (with its first entry); subtracted from OVERVIEW_GROUPS_SQL's. The partial index entries_adopted
+ * holds only adopted entries (journal migration 9), so the covering read above stays as it was.
+ */
+export const ADOPTED_TWICE_SQL = `${GROUPS_SELECT}
+  FROM entries INDEXED BY entries_adopted
+  WHERE profile_id = ? AND environment = ? AND created_at >= ? AND created_at < ? AND already_sent_at IS NOT NULL AND state <> 'rejected'
+    AND EXISTS (SELECT 1 FROM entries first INDEXED BY entries_by_transaction_id
+                WHERE first.transaction_id = entries.transaction_id AND first.seq < entries.seq)
   GROUP BY 1, 2, 3, 4`;
 
 const STUCK_WHERE = `WHERE profile_id = ? AND environment = ? AND created_at < ? AND state = 'known' AND status = 'processing'`;
@@ -61,11 +71,11 @@ export const STUCK_ROWS_SQL = `SELECT * FROM entries INDEXED BY entries_processi
 export const STUCK_COUNT_SQL = `SELECT COUNT(*) AS n FROM entries ${STUCK_WHERE}`;
 
 /** Prepared once per database: compiling the SQL costs more than a small day's grouping. */
-const prepared = new WeakMap<JournalDb, { groups: Database.Statement; stuckRows: Database.Statement; stuckCount: Database.Statement }>();
+const prepared = new WeakMap<JournalDb, { groups: Database.Statement; adoptedTwice: Database.Statement; stuckRows: Database.Statement; stuckCount: Database.Statement }>();
 function statements(db: JournalDb) {
   let found = prepared.get(db);
   if (!found) {
-    found = { groups: db.prepare(OVERVIEW_GROUPS_SQL).safeIntegers(true), stuckRows: db.prepare(STUCK_ROWS_SQL), stuckCount: db.prepare(STUCK_COUNT_SQL) };
+    found = { groups: db.prepare(OVERVIEW_GROUPS_SQL).safeIntegers(true), adoptedTwice: db.prepare(ADOPTED_TWICE_SQL).safeIntegers(true), stuckRows: db.prepare(STUCK_ROWS_SQL), stuckCount: db.prepare(STUCK_COUNT_SQL) };
     prepared.set(db, found);
   }
   return found;
@@ -87,8 +97,15 @@ function exact(value: bigint): number {
 
 /** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
 export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
-  const rows = statements(db).groups.all(profile.id, profile.environment, from, to) as GroupRow[];
-  return rows.map((row) => ({
+  const found = statements(db);
+  const rows = found.groups.all(profile.id, profile.environment, from, to) as GroupRow[];
+  const twice = found.adoptedTwice.all(profile.id, profile.environment, from, to) as GroupRow[];
+  const keyOf = (row: GroupRow) => `${row.kind}|${row.status}|${row.failedCode ?? ''}|${row.currency}`;
+  const extra = new Map(twice.map((row) => [keyOf(row), row]));
+  return rows.flatMap((row) => {
+    const less = extra.get(keyOf(row));
+    return less ? (row.count === less.count ? [] : [{ ...row, count: row.count - less.count, amount: row.amount - less.amount }]) : [row];
+  }).map((row) => ({
     kind: row.kind,
     status: row.status,
     failedCode: row.failedCode,

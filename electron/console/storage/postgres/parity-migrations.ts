@@ -58,6 +58,7 @@ export const PARITY_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE entries ADD COLUMN already_sent_at bigint;
       ALTER TABLE entries ADD COLUMN retry_of text;
       ALTER TABLE batch_rows ADD COLUMN retry_of text;
+      CREATE INDEX entries_adopted ON entries (profile_id, environment, created_at) WHERE already_sent_at IS NOT NULL;
       GRANT UPDATE (already_sent_at) ON entries TO paydesk_support;
     `,
   },
