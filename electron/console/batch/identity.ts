@@ -45,6 +45,51 @@ export function derivedExternalId(db: JournalDb, externalId: string, retryOf: st
   }
 }
 
+/** A journal entry sent to retry another payout (`entries.retry_of`). */
+interface RetryEntry {
+  externalId: string;
+  state: string;
+  status: string | null;
+  resolution: string | null;
+}
+
+/** Every payout entry of this environment that retries another, by the external id it retries (one scan). */
+export function retriesByOrigin(db: JournalDb, environment: string): Map<string, RetryEntry[]> {
+  const rows = db
+    .prepare(`SELECT external_id AS externalId, retry_of AS retryOf, state, status, resolution FROM entries
+      WHERE retry_of IS NOT NULL AND kind = 'payout' AND environment = ? ORDER BY created_at DESC, seq DESC`)
+    .all(environment) as (RetryEntry & { retryOf: string })[];
+  const byOrigin = new Map<string, RetryEntry[]>();
+  for (const row of rows) byOrigin.set(row.retryOf, [...(byOrigin.get(row.retryOf) ?? []), row]);
+  return byOrigin;
+}
+
+/** Whether this entry's payout exists or may exist and has not ended failed/cancelled. */
+function mayBeMoney(entry: RetryEntry): boolean {
+  if (entry.state === 'pending') return true;
+  if (entry.state === 'outcome_unknown') return entry.resolution === null;
+  return entry.state === 'known' && entry.status !== 'failed' && entry.status !== 'cancelled';
+}
+
+/**
+ * What a failed payout is retried as, once its earlier retries are followed: `null` when a retry
+ * of it was paid, is in flight or has an unknown outcome (it is never retried again: that is
+ * paying twice); `{ reuse }` when its latest retry was refused (never created: its id is unspent);
+ * otherwise `{ from }`, the last failed payout of the chain, to derive the next id from.
+ */
+export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: string): { from: string; isRetry: boolean } | { reuse: string; retryOf: string } | null {
+  let current = externalId;
+  for (let depth = 0; depth < 1000; depth += 1) {
+    const sent = retries.get(current) ?? [];
+    if (sent.length === 0) return { from: current, isRetry: current !== externalId };
+    if (sent.some(mayBeMoney)) return null;
+    const failed = sent.find((entry) => entry.state === 'known');
+    if (!failed) return { reuse: sent[0]!.externalId, retryOf: current };
+    current = failed.externalId;
+  }
+  return null;
+}
+
 /**
  * The external ids an earlier SENT import of the same file gave its rows (by row number), for
  * rows without their own: the same row imported again is the same payout, so the service's

@@ -1,0 +1,250 @@
+/**
+ * Never paid twice, across paths (issue 23 review): the paths of batch-identity.test.ts combined
+ * (cancel, import again, retry the failed rows, send the remaining rows, a single payout, retries
+ * of retries), against the real engine behind a proxy, the journal a real SQLite file. After each
+ * scenario: the engine holds at most one transaction per external id and at most one that is not
+ * failed per logical payout (an id and its `-rN` retries), History lists no refused entry for a
+ * paid id and each entry's status is the engine's, and the Overview counts the engine's payouts.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRows } from '../../electron/console/batch/store';
+import { engineInternals } from '../../packages/sandbox/src/internals';
+import { OVERVIEW_DAYS } from '../../shared/api';
+import { batchReaches, until, withRows } from './batch-helpers';
+import { expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
+import { startGateProxy, type GateProxy } from './gate-proxy';
+
+type Runtime = Awaited<ReturnType<typeof startRuntime>>;
+let runtime: Runtime;
+let proxy: GateProxy;
+
+beforeAll(async () => {
+  runtime = await startRuntime({ clock: virtualClock(), engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
+  proxy = await startGateProxy(runtime.engineUrl!);
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const profile = expectOk(
+    await runtime.handlers['profiles:save']({
+      name: 'Finance, never twice',
+      baseUrl: proxy.url,
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+    }),
+  );
+  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
+  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  await proxy?.close();
+  rmSync(runtime.dir, { recursive: true, force: true });
+});
+
+interface EngineRow {
+  external_id: string;
+  status: string;
+  amount: number;
+}
+const engineRows = () => engineInternals(runtime.engine!).db.prepare("SELECT external_id, status, amount FROM transactions WHERE kind = 'payout'").all() as EngineRow[];
+/** `X-r2` → `X`: the logical payout an id stands for. */
+const rootOf = (externalId: string) => externalId.replace(/(-r\d+)+$/, '');
+const FAILING = '+237650000002'; // the sandbox fails a payout to this number (PAYER_NOT_FOUND)
+
+/** The invariants every scenario ends with (see the file's comment). */
+async function expectNeverTwice() {
+  const rows = engineRows();
+  const perId = new Map<string, number>();
+  const livePerRoot = new Map<string, string[]>();
+  for (const row of rows) {
+    perId.set(row.external_id, (perId.get(row.external_id) ?? 0) + 1);
+    if (row.status !== 'failed' && row.status !== 'cancelled') livePerRoot.set(rootOf(row.external_id), [...(livePerRoot.get(rootOf(row.external_id)) ?? []), row.external_id]);
+  }
+  expect([...perId].filter(([, n]) => n > 1)).toEqual([]);
+  expect([...livePerRoot].filter(([, ids]) => ids.length > 1)).toEqual([]);
+
+  const byId = new Map(rows.map((row) => [row.external_id, row]));
+  await until(runtime, ['transaction:changed', 'batch:progress'], () => true);
+  const history = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout' }, offset: 0, limit: 500 }));
+  expect(history.total).toBeLessThanOrEqual(500);
+  const paidRefused = history.rows.filter((entry) => entry.externalId !== null && byId.has(entry.externalId) && entry.state === 'rejected');
+  expect(paidRefused.map((entry) => entry.externalId)).toEqual([]);
+  const disagree = history.rows
+    .filter((entry) => entry.state === 'known' && entry.externalId !== null)
+    .filter((entry) => entry.status !== byId.get(entry.externalId!)?.status)
+    .map((entry) => [entry.externalId, entry.status, byId.get(entry.externalId!)?.status ?? 'absent']);
+  expect(disagree).toEqual([]);
+
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  const dayBoundaries = Array.from({ length: OVERVIEW_DAYS + 1 }, (_, i) => new Date(start.getTime() + (i - OVERVIEW_DAYS + 1) * 86_400_000).toISOString());
+  const today = expectOk(await runtime.handlers['overview:get']({ dayBoundaries })).today;
+  expect(today.total.count).toBe(rows.length);
+  expect(today.total.amounts).toEqual([{ currency: 'XAF', amount: rows.reduce((sum, row) => sum + row.amount, 0) }]);
+}
+
+/** A file of `count` rows; `phone(index)` and `ids(index)` (external_id column) when given. */
+function file(count: number, tag: string, options: { ids?: (index: number) => string; phone?: (index: number) => string } = {}): string {
+  const lines = ['phone_number,amount,first_name,last_name,email,description,external_id'];
+  for (let index = 0; index < count; index += 1) {
+    const phone = options.phone?.(index) ?? `+23768${String(index + 1).padStart(7, '0')}`;
+    lines.push(`${phone},${300 + index},Person${index},${tag},p${index}@example.com,${tag} ${index},${options.ids?.(index) ?? ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function importFile(name: string, text: string) {
+  return expectOk(await runtime.handlers['batches:import']({ fileName: name, text, paymentMethod: 'momo_cm' }));
+}
+
+async function send(batchId: string, options: { acceptDuplicateFile?: true } = {}) {
+  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId, ...(options.acceptDuplicateFile ? { acceptDuplicateFile: true } : {}) }));
+  const stopped = batchReaches(runtime, batchId, ['done', 'interrupted', 'cancelled']);
+  expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+  const progress = await stopped;
+  await until(runtime, ['transaction:changed', 'batch:progress'], () => {
+    const { counts } = countRows(runtime.journal, batchId);
+    return counts.processing === 0 && counts.unknown === 0;
+  });
+  return progress;
+}
+
+async function sendAndCancel(batchId: string, cancelAt: string) {
+  proxy.decide = (request) => {
+    if (request.externalId === cancelAt) void runtime.handlers['batches:cancel']({ batchId });
+    return 'forward';
+  };
+  try {
+    return await send(batchId);
+  } finally {
+    proxy.decide = () => 'forward';
+  }
+}
+
+/** A retry draft with every row's phone set to a number that completes. */
+async function retryThatCompletes(batchId: string) {
+  const made = expectOk(await runtime.handlers['batches:retryFailed']({ batchId }));
+  for (const row of (await withRows(runtime.handlers, made.batch.id)).rows) {
+    expectOk(await runtime.handlers['batches:updateRow']({ batchId: made.batch.id, rowNumber: row.rowNumber, values: { phone_number: '+237681111111' } }));
+  }
+  return withRows(runtime.handlers, made.batch.id);
+}
+
+describe('the failed rows of one batch retried twice', () => {
+  it('after the first retry paid them: the original offers no row again, and no -r2 is minted for a paid payout', async () => {
+    const draft = await importFile('twice.csv', file(3, 'twice', { ids: (index) => `TW-${index}`, phone: (index) => (index === 1 ? FAILING : `+23768200000${index}`) }));
+    await send(draft.batch.id);
+    const first = await retryThatCompletes(draft.batch.id);
+    expect(first.rows.map((row) => row.externalId)).toEqual(['TW-1-r1']);
+    await send(first.batch.id);
+    expect((await withRows(runtime.handlers, first.batch.id)).rows.map((row) => row.status)).toEqual(['completed']);
+
+    // The original batch's row TW-1 still reads failed, but its payout was retried and paid.
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
+    await expectNeverTwice();
+  });
+
+  it('after the first retry failed again: the original derives the retry of that retry (-r2, linked to -r1)', async () => {
+    const draft = await importFile('again.csv', file(2, 'again', { ids: (index) => `AG-${index}`, phone: (index) => (index === 0 ? FAILING : '+237682000009') }));
+    await send(draft.batch.id);
+    const first = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id })));
+    await send(first.batch.id); // the same failing number: AG-0-r1 fails too
+    const second = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id })));
+    expect(second.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['AG-0-r2', 'AG-0-r1']]);
+    // The retry of the first retry derives the same id: the service's duplicate check guards both.
+    const viaRetry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: first.batch.id })));
+    expect(viaRetry.rows.map((row) => row.externalId)).toEqual(['AG-0-r2']);
+    for (const batchId of [second.batch.id, viaRetry.batch.id]) {
+      expectOk(await runtime.handlers['batches:updateRow']({ batchId, rowNumber: 2, values: { phone_number: '+237681111112' } }));
+    }
+    await send(second.batch.id);
+    await send(viaRetry.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, viaRetry.batch.id)).rows.map((row) => [row.status, row.alreadySent ?? false])).toEqual([['completed', true]]);
+    await expectNeverTwice();
+  });
+
+  it('made before either is confirmed: both drafts hold the same derived id, the second is adopted', async () => {
+    const draft = await importFile('drafts.csv', file(1, 'drafts', { ids: () => 'DR-0', phone: () => FAILING }));
+    await send(draft.batch.id);
+    const one = await retryThatCompletes(draft.batch.id);
+    const two = await retryThatCompletes(draft.batch.id);
+    expect([one.rows[0]!.externalId, two.rows[0]!.externalId]).toEqual(['DR-0-r1', 'DR-0-r1']);
+    await send(one.batch.id);
+    expectFail(await runtime.handlers['batches:prepare']({ batchId: two.batch.id }), 'CONFIRMATION_REQUIRED');
+    await send(two.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, two.batch.id)).rows.map((row) => [row.status, row.alreadySent ?? false])).toEqual([['completed', true]]);
+    await expectNeverTwice();
+  });
+});
+
+describe('cancel, import again, retry failed, send remaining (combined)', () => {
+  it('pays each row of the file once whichever path sends it', async () => {
+    const text = file(6, 'combo', { phone: (index) => (index === 1 ? FAILING : `+23768300000${index}`) });
+    const first = await importFile('combo.csv', text);
+    const firstId = first.batch.id;
+    expect((await sendAndCancel(firstId, `${firstId}-4`)).state).toBe('cancelled');
+    // The file again with the override: rows 2-4 adopt what exists (row 3 failed), rows 5-7 are paid.
+    const again = await importFile('combo.csv', text);
+    await send(again.batch.id, { acceptDuplicateFile: true });
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: again.batch.id }), 'CONFLICT');
+    // The cancelled batch's remaining rows: the re-import paid them, so they are adopted.
+    const remaining = expectOk(await runtime.handlers['batches:sendRemaining']({ batchId: firstId }));
+    await send(remaining.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, remaining.batch.id)).rows.every((row) => row.alreadySent === true)).toBe(true);
+    // The original's failed row: retried once under a derived id, and then never again.
+    const retry = await retryThatCompletes(firstId);
+    expect(retry.rows.map((row) => row.externalId)).toEqual([`${firstId}-3-r1`]);
+    await send(retry.batch.id);
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: firstId }), 'CONFLICT');
+    await expectNeverTwice();
+  });
+
+  it('send remaining, then retry the original\'s failed rows: each row once', async () => {
+    const first = await importFile('rest.csv', file(5, 'rest', { phone: (index) => (index === 0 ? FAILING : `+23768400000${index}`) }));
+    const firstId = first.batch.id;
+    await sendAndCancel(firstId, `${firstId}-3`);
+    const remaining = expectOk(await runtime.handlers['batches:sendRemaining']({ batchId: firstId }));
+    await send(remaining.batch.id);
+    const retry = await retryThatCompletes(firstId);
+    expect(retry.rows.map((row) => row.externalId)).toEqual([`${firstId}-2-r1`]);
+    await send(retry.batch.id);
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: firstId }), 'CONFLICT');
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: remaining.batch.id }), 'CONFLICT');
+    await expectNeverTwice();
+  });
+});
+
+describe('the invalid rows fixed and imported again with the override', () => {
+  it('adopts the rows sent, pays the fixed one, and offers nothing for retry', async () => {
+    const broken = file(3, 'fixed', { ids: (index) => `NFX-${index}` }).replace(',301,', ',abc,');
+    const first = await importFile('nfixed.csv', broken);
+    expectOk(await runtime.handlers['batches:dropRows']({ batchId: first.batch.id, invalid: true }));
+    await send(first.batch.id);
+    const draft = await importFile('nfixed (corrected).csv', broken.replace(',abc,', ',301,'));
+    await send(draft.batch.id, { acceptDuplicateFile: true });
+    const rows = (await withRows(runtime.handlers, draft.batch.id)).rows;
+    expect(rows.map((row) => [row.externalId, row.alreadySent ?? false])).toEqual([['NFX-0', true], ['NFX-1', false], ['NFX-2', true]]);
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
+    await expectNeverTwice();
+  });
+});
+
+describe('a single payout whose external id is a batch row\'s', () => {
+  it('is adopted either way round, counted once', async () => {
+    const draft = await importFile('single.csv', file(1, 'single', { ids: () => 'SGL-0', phone: () => '+237685000001' }));
+    await send(draft.batch.id);
+    const request = { ...paymentRequest({ external_id: 'SGL-0', phone_number: '+237685000001', amount: 300 }), payment_method: 'momo_cm' };
+    const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
+    expect(expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }))).toMatchObject({ alreadySent: true });
+    // The other way: a single payout first, then a batch row with its id.
+    const single = { ...paymentRequest({ external_id: 'SGL-1', phone_number: '+237685000002', amount: 300 }), payment_method: 'momo_cm' };
+    const quoted = expectOk(await runtime.handlers['payouts:prepare']({ request: single }));
+    expectOk(await runtime.handlers['payouts:initiate']({ request: single, confirmationToken: quoted.confirmationToken }));
+    const batch = await importFile('single-2.csv', file(1, 'single', { ids: () => 'SGL-1', phone: () => '+237685000002' }));
+    await send(batch.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, batch.batch.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true]);
+    await expectNeverTwice();
+  });
+});
