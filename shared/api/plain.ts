@@ -62,6 +62,7 @@ export const CHANNEL_NAMES = [
   'batches:rows',
   'batches:list',
   'batches:retryFailed',
+  'batches:sendRemaining',
   'batches:report',
   'sandbox:requests',
   'sandbox:signRequest',
