@@ -169,6 +169,25 @@ describe('the failed rows of one batch retried twice', () => {
     await expectNeverTwice();
   });
 
+  it('while the retry is on the wire: the original offers no row (its retry may be paid)', async () => {
+    const draft = await importFile('wire.csv', file(1, 'wire', { ids: () => 'WR-0', phone: () => FAILING }));
+    await send(draft.batch.id);
+    const retry = await retryThatCompletes(draft.batch.id);
+    let meanwhile: ReturnType<Runtime['handlers']['batches:retryFailed']> | undefined;
+    proxy.decide = (request) => {
+      // The retry's entry is written (pending) before its POST leaves: asked now, while it is in flight.
+      if (request.method === 'POST' && request.externalId === 'WR-0-r1') meanwhile = runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id });
+      return 'forward';
+    };
+    try {
+      await send(retry.batch.id);
+    } finally {
+      proxy.decide = () => 'forward';
+    }
+    expectFail(await meanwhile!, 'CONFLICT');
+    await expectNeverTwice();
+  });
+
   it('made before either is confirmed: both drafts hold the same derived id, the second is adopted', async () => {
     const draft = await importFile('drafts.csv', file(1, 'drafts', { ids: () => 'DR-0', phone: () => FAILING }));
     await send(draft.batch.id);
