@@ -17,14 +17,22 @@ import { engineInternals } from '../../packages/sandbox/src/internals';
 import { OVERVIEW_DAYS } from '../../shared/api';
 import { batchReaches, until, withRows } from './batch-helpers';
 import { expectFail, expectOk, paymentRequest, startRuntime, tempDir, virtualClock } from './helpers';
-import { startGateProxy, type GateProxy } from './gate-proxy';
+import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
 let proxy: GateProxy;
+/** Called at the start of each of the console's waits (a test pauses or cancels there). */
+let onSleep: ((ms: number) => Promise<void>) | null = null;
 
 beforeAll(async () => {
-  runtime = await startRuntime({ clock: virtualClock(), engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
+  const clock = virtualClock();
+  const sleep = clock.sleep.bind(clock);
+  clock.sleep = async (ms, signal) => {
+    if (onSleep) await onSleep(ms);
+    return sleep(ms, signal);
+  };
+  runtime = await startRuntime({ clock, engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
   proxy = await startGateProxy(runtime.engineUrl!);
   const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const profile = expectOk(
@@ -235,6 +243,52 @@ describe('cancel, import again, retry failed, send remaining (combined)', () => 
     await send(retry.batch.id);
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId: firstId }), 'CONFLICT');
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId: remaining.batch.id }), 'CONFLICT');
+    await expectNeverTwice();
+  });
+});
+
+describe('paused during a 429 wait, then cancelled, then the remaining rows sent', () => {
+  it('sends the row that met the 429 once, under its id; History shows it paid, the 429 in its timeline', async () => {
+    const draft = await importFile('wait.csv', file(5, 'wait'));
+    const batchId = draft.batch.id;
+    let throttled = false;
+    proxy.decide = (request) => {
+      if (request.method === 'POST' && request.externalId === `${batchId}-3` && !throttled) {
+        throttled = true;
+        return RATE_LIMITED(30);
+      }
+      return 'forward';
+    };
+    onSleep = async (ms) => {
+      if (ms < 1000) return;
+      onSleep = null;
+      expectOk(await runtime.handlers['batches:pause']({ batchId }));
+    };
+    try {
+      const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId }));
+      const paused = batchReaches(runtime, batchId, ['paused']);
+      expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
+      expect(await paused).toMatchObject({ state: 'paused', accepted: 1 });
+    } finally {
+      proxy.decide = () => 'forward';
+      onSleep = null;
+    }
+    const cancelled = batchReaches(runtime, batchId, ['cancelled']);
+    expectOk(await runtime.handlers['batches:cancel']({ batchId }));
+    await cancelled;
+    const caught = (await withRows(runtime.handlers, batchId)).rows;
+    expect(caught.map((row) => row.state)).toEqual(['accepted', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(caught[1]!.journalId).not.toBeNull(); // the 429 attempt was written
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId }), 'CONFLICT');
+
+    const remaining = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:sendRemaining']({ batchId })));
+    expect(remaining.rows.map((row) => row.externalId)).toEqual(caught.slice(1).map((row) => row.externalId));
+    expect(await send(remaining.batch.id)).toMatchObject({ state: 'done' });
+    const sent = (await withRows(runtime.handlers, remaining.batch.id)).rows;
+    expect(sent[0]!.journalId).toBe(caught[1]!.journalId); // one entry for the row: the 429, then its payout
+    const { transaction, timeline } = expectOk(await runtime.handlers['transactions:get']({ journalId: sent[0]!.journalId! }));
+    expect(transaction).toMatchObject({ state: 'known', status: 'completed' });
+    expect(timeline.some((event) => event.httpStatus === 429)).toBe(true);
     await expectNeverTwice();
   });
 });
