@@ -293,6 +293,20 @@ describe('paused during a 429 wait, then cancelled, then the remaining rows sent
   });
 });
 
+describe('the same file imported twice before either draft is sent', () => {
+  it('the second draft, sent with the override after the first, adopts every row the first paid', async () => {
+    const text = file(3, 'two-drafts');
+    const one = await importFile('two-drafts.csv', text);
+    const two = await importFile('two-drafts.csv', text);
+    await send(one.batch.id);
+    expectFail(await runtime.handlers['batches:prepare']({ batchId: two.batch.id }), 'CONFIRMATION_REQUIRED');
+    await send(two.batch.id, { acceptDuplicateFile: true });
+    const rows = (await withRows(runtime.handlers, two.batch.id)).rows;
+    expect(rows.map((row) => row.alreadySent ?? false)).toEqual([true, true, true]);
+    await expectNeverTwice();
+  });
+});
+
 describe('the invalid rows fixed and imported again with the override', () => {
   it('adopts the rows sent, pays the fixed one, and offers nothing for retry', async () => {
     const broken = file(3, 'fixed', { ids: (index) => `NFX-${index}` }).replace(',301,', ',abc,');

@@ -91,12 +91,14 @@ export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: stri
 }
 
 /**
- * The external ids an earlier SENT import of the same file gave its rows (by row number), for
- * rows without their own: the same row imported again is the same payout, so the service's
- * duplicate check refuses it (and the row adopts what exists) instead of paying it again.
+ * The external ids an earlier import of the same file gave its rows (by row number), for rows
+ * without their own: the same row imported again is the same payout, so the service's duplicate
+ * check refuses a second payment (and the row adopts the first) instead of paying it again.
+ * The earliest sent import, else the earliest draft: two drafts of one file made before either
+ * was sent hold the same ids, so whichever is sent second adopts what the first paid.
  */
 export function earlierRowIds(db: JournalDb, fileHash: string): Map<number, string> {
-  const earlier = db.prepare(`SELECT seq FROM batches WHERE file_hash = ? AND state != 'draft' ORDER BY created_at, seq LIMIT 1`).get(fileHash) as { seq: number } | undefined;
+  const earlier = db.prepare(`SELECT seq FROM batches WHERE file_hash = ? ORDER BY state = 'draft', created_at, seq LIMIT 1`).get(fileHash) as { seq: number } | undefined;
   if (!earlier) return new Map();
   const rows = db.prepare('SELECT row_number, external_id FROM batch_rows WHERE batch_seq = ?').all(earlier.seq) as { row_number: number; external_id: string }[];
   return new Map(rows.map((row) => [row.row_number, row.external_id]));
