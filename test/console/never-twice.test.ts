@@ -307,6 +307,21 @@ describe('the same file imported twice before either draft is sent', () => {
   });
 });
 
+describe('a row dropped from the first draft of a file, sent by a later import', () => {
+  it('keeps the id that import gave it when the file is imported a third time', async () => {
+    const text = file(3, 'dropped');
+    const first = await importFile('dropped.csv', text);
+    expectOk(await runtime.handlers['batches:dropRows']({ batchId: first.batch.id, rowNumbers: [3] }));
+    const second = await importFile('dropped.csv', text);
+    await send(second.batch.id, { acceptDuplicateFile: true });
+    const third = await importFile('dropped.csv', text);
+    expect((await withRows(runtime.handlers, third.batch.id)).rows.map((row) => row.externalId)).toEqual((await withRows(runtime.handlers, second.batch.id)).rows.map((row) => row.externalId));
+    await send(third.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, third.batch.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true, true, true]);
+    await expectNeverTwice();
+  });
+});
+
 describe('the invalid rows fixed and imported again with the override', () => {
   it('adopts the rows sent, pays the fixed one, and offers nothing for retry', async () => {
     const broken = file(3, 'fixed', { ids: (index) => `NFX-${index}` }).replace(',301,', ',abc,');

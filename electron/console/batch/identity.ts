@@ -91,17 +91,21 @@ export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: stri
 }
 
 /**
- * The external ids an earlier import of the same file gave its rows (by row number), for rows
+ * The external ids earlier imports of the same file gave its rows (by row number), for rows
  * without their own: the same row imported again is the same payout, so the service's duplicate
  * check refuses a second payment (and the row adopts the first) instead of paying it again.
- * The earliest sent import, else the earliest draft: two drafts of one file made before either
- * was sent hold the same ids, so whichever is sent second adopts what the first paid.
+ * Each row takes the id of the earliest sent import holding it, else of the earliest draft: two
+ * drafts of one file made before either was sent hold the same ids, and a row dropped from one
+ * import keeps the id another import gave it.
  */
 export function earlierRowIds(db: JournalDb, fileHash: string): Map<number, string> {
-  const earlier = db.prepare(`SELECT seq FROM batches WHERE file_hash = ? ORDER BY state = 'draft', created_at, seq LIMIT 1`).get(fileHash) as { seq: number } | undefined;
-  if (!earlier) return new Map();
-  const rows = db.prepare('SELECT row_number, external_id FROM batch_rows WHERE batch_seq = ?').all(earlier.seq) as { row_number: number; external_id: string }[];
-  return new Map(rows.map((row) => [row.row_number, row.external_id]));
+  const rows = db
+    .prepare(`SELECT br.row_number, br.external_id FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq
+      WHERE b.file_hash = ? ORDER BY b.state = 'draft', b.created_at, b.seq`)
+    .all(fileHash) as { row_number: number; external_id: string }[];
+  const ids = new Map<number, string>();
+  for (const row of rows) if (!ids.has(row.row_number)) ids.set(row.row_number, row.external_id);
+  return ids;
 }
 
 /**
