@@ -64,10 +64,12 @@ type Engine = EngineHandle;
 const engineRows = (engine: Engine) => engineInternals(engine).db.prepare("SELECT external_id, status, amount FROM transactions WHERE kind = 'payout'").all() as EngineRow[];
 /** `X-r2` → `X`: the logical payout an id stands for. */
 const rootOf = (externalId: string) => externalId.replace(/(-r\d+)+$/, '');
-const FAILING = '+237650000002'; // the sandbox fails a payout to this number (PAYER_NOT_FOUND)
+const FAILING = '+237650000002';
+/** Ids of the shared engine refused once, then paid (see expectNeverTwice). */
+const REFUSED_THEN_PAID = ['RF-0-r1']; // the sandbox fails a payout to this number (PAYER_NOT_FOUND)
 
 /** The invariants every scenario ends with (see the file's comment). */
-async function expectNeverTwice(desk: Pick<Runtime, 'handlers'> = runtime, engine: Engine = runtime.engine!) {
+async function expectNeverTwice(desk: Pick<Runtime, 'handlers'> = runtime, engine: Engine = runtime.engine!, refusedThenPaid: readonly string[] = REFUSED_THEN_PAID) {
   const rows = engineRows(engine);
   const perId = new Map<string, number>();
   const livePerRoot = new Map<string, string[]>();
@@ -81,8 +83,11 @@ async function expectNeverTwice(desk: Pick<Runtime, 'handlers'> = runtime, engin
   const byId = new Map(rows.map((row) => [row.external_id, row]));
   const history = expectOk(await desk.handlers['transactions:search']({ query: { kind: 'payout' }, offset: 0, limit: 500 }));
   expect(history.total).toBeLessThanOrEqual(500);
+  // `refusedThenPaid`: ids refused with an error code (nothing created), then paid by a later
+  // attempt: decision attempts-belong-to-their-payout.md keeps such a refusal as its own entry.
   const paidRefused = history.rows.filter((entry) => entry.externalId !== null && byId.has(entry.externalId) && entry.state === 'rejected');
-  expect(paidRefused.map((entry) => entry.externalId)).toEqual([]);
+  expect(paidRefused.map((entry) => entry.externalId).filter((id) => !refusedThenPaid.includes(id!))).toEqual([]);
+  for (const entry of paidRefused) expect(entry.lastError?.code).not.toBe('NOT_SENT');
   const disagree = history.rows
     .filter((entry) => entry.state === 'known' && entry.externalId !== null)
     .filter((entry) => entry.status !== byId.get(entry.externalId!)?.status)
@@ -193,6 +198,31 @@ describe('the failed rows of one batch retried twice', () => {
       proxy.decide = () => 'forward';
     }
     expectFail(await meanwhile!, 'CONFLICT');
+    await expectNeverTwice();
+  });
+
+  it('after the first retry was refused (nothing created): the original retries under that same id', async () => {
+    const draft = await importFile('refused.csv', file(1, 'refused', { ids: () => 'RF-0', phone: () => FAILING }));
+    await send(draft.batch.id);
+    const first = await retryThatCompletes(draft.batch.id);
+    proxy.decide = (request) =>
+      request.method === 'POST' && request.externalId === 'RF-0-r1'
+        ? { status: 422, body: { success: false, message: 'The wallet balance does not cover it.', code: 'INSUFFICIENT_FUNDS', errors: null } }
+        : 'forward';
+    try {
+      await send(first.batch.id);
+    } finally {
+      proxy.decide = () => 'forward';
+    }
+    expect((await withRows(runtime.handlers, first.batch.id)).rows.map((row) => row.state)).toEqual(['rejected']);
+    const again = await retryThatCompletes(draft.batch.id);
+    expect(again.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['RF-0-r1', 'RF-0']]);
+    await send(again.batch.id, { acceptDuplicateFile: true }); // the same rows as the refused retry: asked first
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
+    // Left to the lead (review report): History lists RF-0-r1's 422 refusal as a REJECTED entry
+    // next to the entry that paid it.
+    const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: 'RF-0-r1' }, offset: 0, limit: 10 }));
+    expect(listed.rows.map((entry) => entry.state).sort()).toEqual(['known', 'rejected']);
     await expectNeverTwice();
   });
 
