@@ -6,17 +6,12 @@
  * failed per logical payout (an id and its `-rN` retries), History lists no refused entry for a
  * paid id and each entry's status is the engine's, and the Overview counts the engine's payouts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../electron/console/batch/store';
-import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
-import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
-import { engineInternals } from '../../packages/sandbox/src/internals';
-import { OVERVIEW_DAYS } from '../../shared/api';
 import { batchReaches, until, withRows } from './batch-helpers';
-import { expectFail, expectOk, paymentRequest, startRuntime, tempDir, virtualClock } from './helpers';
+import { expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
+import { expectNeverTwice as holds, FAILING, file } from './never-twice-helpers';
 import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
@@ -55,62 +50,9 @@ afterAll(async () => {
   rmSync(runtime.dir, { recursive: true, force: true });
 });
 
-interface EngineRow {
-  external_id: string;
-  status: string;
-  amount: number;
-}
-type Engine = EngineHandle;
-const engineRows = (engine: Engine) => engineInternals(engine).db.prepare("SELECT external_id, status, amount FROM transactions WHERE kind = 'payout'").all() as EngineRow[];
-/** `X-r2` → `X`: the logical payout an id stands for. */
-const rootOf = (externalId: string) => externalId.replace(/(-r\d+)+$/, '');
-const FAILING = '+237650000002';
 /** Ids of the shared engine refused once, then paid (see expectNeverTwice). */
-const REFUSED_THEN_PAID = ['RF-0-r1']; // the sandbox fails a payout to this number (PAYER_NOT_FOUND)
-
-/** The invariants every scenario ends with (see the file's comment). */
-async function expectNeverTwice(desk: Pick<Runtime, 'handlers'> = runtime, engine: Engine = runtime.engine!, refusedThenPaid: readonly string[] = REFUSED_THEN_PAID) {
-  const rows = engineRows(engine);
-  const perId = new Map<string, number>();
-  const livePerRoot = new Map<string, string[]>();
-  for (const row of rows) {
-    perId.set(row.external_id, (perId.get(row.external_id) ?? 0) + 1);
-    if (row.status !== 'failed' && row.status !== 'cancelled') livePerRoot.set(rootOf(row.external_id), [...(livePerRoot.get(rootOf(row.external_id)) ?? []), row.external_id]);
-  }
-  expect([...perId].filter(([, n]) => n > 1)).toEqual([]);
-  expect([...livePerRoot].filter(([, ids]) => ids.length > 1)).toEqual([]);
-
-  const byId = new Map(rows.map((row) => [row.external_id, row]));
-  const history = expectOk(await desk.handlers['transactions:search']({ query: { kind: 'payout' }, offset: 0, limit: 500 }));
-  expect(history.total).toBeLessThanOrEqual(500);
-  // `refusedThenPaid`: ids refused with an error code (nothing created), then paid by a later
-  // attempt: decision attempts-belong-to-their-payout.md keeps such a refusal as its own entry.
-  const paidRefused = history.rows.filter((entry) => entry.externalId !== null && byId.has(entry.externalId) && entry.state === 'rejected');
-  expect(paidRefused.map((entry) => entry.externalId).filter((id) => !refusedThenPaid.includes(id!))).toEqual([]);
-  for (const entry of paidRefused) expect(entry.lastError?.code).not.toBe('NOT_SENT');
-  const disagree = history.rows
-    .filter((entry) => entry.state === 'known' && entry.externalId !== null)
-    .filter((entry) => entry.status !== byId.get(entry.externalId!)?.status)
-    .map((entry) => [entry.externalId, entry.status, byId.get(entry.externalId!)?.status ?? 'absent']);
-  expect(disagree).toEqual([]);
-
-  const start = new Date();
-  start.setHours(0, 0, 0, 0);
-  const dayBoundaries = Array.from({ length: OVERVIEW_DAYS + 1 }, (_, i) => new Date(start.getTime() + (i - OVERVIEW_DAYS + 1) * 86_400_000).toISOString());
-  const today = expectOk(await desk.handlers['overview:get']({ dayBoundaries })).today;
-  expect(today.total.count).toBe(rows.length);
-  expect(today.total.amounts).toEqual([{ currency: 'XAF', amount: rows.reduce((sum, row) => sum + row.amount, 0) }]);
-}
-
-/** A file of `count` rows; `phone(index)` and `ids(index)` (external_id column) when given. */
-function file(count: number, tag: string, options: { ids?: (index: number) => string; phone?: (index: number) => string } = {}): string {
-  const lines = ['phone_number,amount,first_name,last_name,email,description,external_id'];
-  for (let index = 0; index < count; index += 1) {
-    const phone = options.phone?.(index) ?? `+23768${String(index + 1).padStart(7, '0')}`;
-    lines.push(`${phone},${300 + index},Person${index},${tag},p${index}@example.com,${tag} ${index},${options.ids?.(index) ?? ''}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+const REFUSED_THEN_PAID = ['RF-0-r1'];
+const expectNeverTwice = () => holds(runtime, runtime.engine!, REFUSED_THEN_PAID);
 
 async function importFile(name: string, text: string) {
   return expectOk(await runtime.handlers['batches:import']({ fileName: name, text, paymentMethod: 'momo_cm' }));
@@ -385,95 +327,3 @@ describe('a single payout whose external id is a batch row\'s', () => {
   });
 });
 
-describe('a retry killed mid-row, the start-up sweep with another retry draft waiting, Resume, retry again', () => {
-  const dir = tempDir('paydesk-never-twice-kill-');
-  let engine: EngineHandle | undefined;
-  let gate: GateProxy | undefined;
-  let child: ChildProcess | undefined;
-  let desk: ConsoleRuntime | undefined;
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await desk?.close();
-    await gate?.close();
-    await engine?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const open = () => createConsoleRuntime({ userDataDir: join(dir, 'console'), transport: 'browser', allowLive: false, version: 'test', engine: false, clock: virtualClock(), client: { now: Date.now, retry: { attempts: 1 } } });
-  const sendOn = async (batchId: string, options: { acceptDuplicateFile?: true } = {}) => {
-    const { confirmationToken } = expectOk(await desk!.handlers['batches:prepare']({ batchId, ...options }));
-    const stopped = batchReaches(desk!, batchId, ['done', 'interrupted', 'cancelled']);
-    expectOk(await desk!.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
-    const progress = await stopped;
-    await settled(batchId);
-    return progress;
-  };
-  const settled = (batchId: string) =>
-    until(desk!, ['transaction:changed', 'batch:progress'], () => {
-      const { counts } = countRows(desk!.journal, batchId);
-      return counts.processing === 0 && counts.unknown === 0;
-    });
-
-  it('pays the retried row once, never retries it again, and the waiting draft adopts it', async () => {
-    engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
-    gate = await startGateProxy(engine.api.url);
-    const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-    desk = await open();
-    const profile = expectOk(
-      await desk.handlers['profiles:save']({
-        name: 'Killed retry',
-        baseUrl: gate.url,
-        environment: 'sandbox',
-        headerWord: 'SVC',
-        paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-        payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-      }),
-    );
-    for (const key of keys) expectOk(await desk.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-    expectOk(await desk.handlers['profiles:activate']({ id: profile.id }));
-    // KL-1 and KL-2 fail at the service; their retry is sent by a child process killed while
-    // KL-1-r1 is created at the engine but unanswered and KL-2-r1 never left.
-    const original = expectOk(await desk.handlers['batches:import']({ fileName: 'kill.csv', text: file(3, 'kill', { ids: (index) => `KL-${index}`, phone: (index) => (index === 0 ? '+237686000001' : FAILING) }), paymentMethod: 'momo_cm' })).batch;
-    expect((await sendOn(original.id)).state).toBe('done');
-    const retry = expectOk(await desk.handlers['batches:retryFailed']({ batchId: original.id })).batch;
-    const waiting = expectOk(await desk.handlers['batches:retryFailed']({ batchId: original.id })).batch;
-    for (const batchId of [retry.id, waiting.id]) {
-      for (const rowNumber of [3, 4]) expectOk(await desk.handlers['batches:updateRow']({ batchId, rowNumber, values: { phone_number: `+23768600000${rowNumber}` } }));
-    }
-    await desk.close();
-    desk = undefined;
-
-    gate.decide = (request) => (request.externalId === 'KL-1-r1' ? 'forward-then-hang' : 'forward');
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/console/fixtures/never-twice-child.ts', join(dir, 'console'), retry.id], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child!.once('exit', (_code, signal) => resolve(signal)));
-    await gate.waitFor((request) => request.externalId === 'KL-1-r1');
-    await until_(() => engineRows(engine!).some((row) => row.external_id === 'KL-1-r1'));
-    child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
-    gate.decide = () => 'forward';
-
-    desk = await open();
-    // The start-up sweep with the waiting drafts there: the original offers only KL-2 (its retry
-    // never left), under the same derived id, never KL-1 while KL-1-r1 may exist.
-    const third = await withRows(desk.handlers, expectOk(await desk.handlers['batches:retryFailed']({ batchId: original.id })));
-    expect(third.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['KL-2-r1', 'KL-2']]);
-    const resumed = batchReaches(desk, retry.id, ['done', 'interrupted', 'cancelled']);
-    if ((await withRows(desk.handlers, retry.id)).batch.state === 'interrupted') expectOk(await desk.handlers['batches:resume']({ batchId: retry.id }));
-    expect((await resumed).state).toBe('done');
-    await settled(retry.id);
-    const rows = (await withRows(desk.handlers, retry.id)).rows;
-    expect(rows.map((row) => [row.externalId, row.status])).toEqual([['KL-1-r1', 'completed'], ['KL-2-r1', 'completed']]);
-    expect(gate.seen.filter((request) => request.method === 'POST' && request.externalId === 'KL-1-r1')).toHaveLength(1);
-    expectFail(await desk.handlers['batches:retryFailed']({ batchId: original.id }), 'CONFLICT');
-    expectFail(await desk.handlers['batches:retryFailed']({ batchId: retry.id }), 'CONFLICT');
-    await sendOn(waiting.id, { acceptDuplicateFile: true });
-    expect((await withRows(desk.handlers, waiting.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true, true]);
-    expectOk(await desk.handlers['batches:updateRow']({ batchId: third.batch.id, rowNumber: 4, values: { phone_number: '+237686000004' } }));
-    await sendOn(third.batch.id, { acceptDuplicateFile: true });
-    expect((await withRows(desk.handlers, third.batch.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true]);
-    await expectNeverTwice(desk, engine);
-  }, 120_000);
-});
-
-async function until_(check: () => boolean) {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
