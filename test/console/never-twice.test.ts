@@ -182,6 +182,29 @@ describe('the failed rows of one batch retried twice', () => {
   });
 });
 
+describe('two retry drafts of the same rows started together', () => {
+  it('pays each row once: whichever POST comes second is refused as existing and adopted', async () => {
+    const draft = await importFile('together.csv', file(3, 'together', { ids: (index) => `TG-${index}`, phone: () => FAILING }));
+    await send(draft.batch.id);
+    const one = await retryThatCompletes(draft.batch.id);
+    const two = await retryThatCompletes(draft.batch.id);
+    const first = expectOk(await runtime.handlers['batches:prepare']({ batchId: one.batch.id })).confirmationToken;
+    const second = expectOk(await runtime.handlers['batches:prepare']({ batchId: two.batch.id, acceptDuplicateFile: true })).confirmationToken;
+    const stopped = [batchReaches(runtime, one.batch.id, ['done', 'interrupted']), batchReaches(runtime, two.batch.id, ['done', 'interrupted'])];
+    expectOk(await runtime.handlers['batches:start']({ batchId: one.batch.id, confirmationToken: first, concurrency: 3 }));
+    expectOk(await runtime.handlers['batches:start']({ batchId: two.batch.id, confirmationToken: second, concurrency: 3 }));
+    await Promise.all(stopped);
+    await until(runtime, ['transaction:changed', 'batch:progress'], () =>
+      [one.batch.id, two.batch.id].every((batchId) => countRows(runtime.journal, batchId).counts.processing + countRows(runtime.journal, batchId).counts.unknown === 0),
+    );
+    const rows = [...(await withRows(runtime.handlers, one.batch.id)).rows, ...(await withRows(runtime.handlers, two.batch.id)).rows];
+    expect(rows.map((row) => row.status)).toEqual(Array(6).fill('completed'));
+    // Each id once paid, once adopted (which batch adopts which row depends on timing).
+    expect(rows.filter((row) => row.alreadySent === true)).toHaveLength(3);
+    await expectNeverTwice();
+  });
+});
+
 describe('cancel, import again, retry failed, send remaining (combined)', () => {
   it('pays each row of the file once whichever path sends it', async () => {
     const text = file(6, 'combo', { phone: (index) => (index === 1 ? FAILING : `+23768300000${index}`) });
