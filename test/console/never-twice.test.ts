@@ -157,6 +157,9 @@ describe('the failed rows of one batch retried twice', () => {
       proxy.decide = () => 'forward';
     }
     expect((await withRows(runtime.handlers, first.batch.id)).rows.map((row) => row.state)).toEqual(['rejected']);
+    // Retried from the refused retry too: the same id, still linked to the payout it retries.
+    const viaRetry = await withRows(runtime.handlers, expectOk(await runtime.handlers['batches:retryFailed']({ batchId: first.batch.id })));
+    expect(viaRetry.rows.map((row) => [row.externalId, row.retryOf ?? null])).toEqual([['RF-0-r1', 'RF-0']]);
     const again = await retryThatCompletes(draft.batch.id);
     expect(again.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['RF-0-r1', 'RF-0']]);
     await send(again.batch.id, { acceptDuplicateFile: true }); // the same rows as the refused retry: asked first

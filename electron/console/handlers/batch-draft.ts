@@ -164,7 +164,8 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
   const retries = retriesByOrigin(db, batch.environment);
   const taken = new Set<string>();
   const retried = failed.flatMap((row) => {
-    if (row.state === 'rejected') return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId } }];
+    // Refused, nothing created: the same id (and, for a retry, its link to the payout it retries).
+    if (row.state === 'rejected') return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }];
     const target = retryTarget(retries, row.externalId);
     if (target === null) return [];
     const [externalId, retryOf] =
