@@ -335,6 +335,32 @@ describe('the invalid rows fixed and imported again with the override', () => {
   });
 });
 
+describe('a file without external ids: its invalid rows downloaded, fixed and imported, or the whole file fixed', () => {
+  it('sends only the fixed row; the whole file fixed names the rows already sent', async () => {
+    const broken = file(3, 'noid').replace(',301,', ',abc,');
+    const first = await importFile('noid.csv', broken);
+    const invalid = expectOk(await runtime.handlers['batches:invalidRows']({ batchId: first.batch.id, language: 'en' }));
+    expectOk(await runtime.handlers['batches:dropRows']({ batchId: first.batch.id, invalid: true }));
+    await send(first.batch.id);
+    const sentIds = (await withRows(runtime.handlers, first.batch.id)).rows.map((row) => row.externalId);
+
+    // The invalid rows as a file, fixed, imported: only that row, under the id it had.
+    const fixedRows = await importFile('noid invalid rows.csv', invalid.csv.replace('"abc"', '"301"'));
+    const fixed = await withRows(runtime.handlers, fixedRows.batch.id);
+    expect(fixed.rows.filter((row) => row.request !== null).map((row) => [row.values.phone_number, row.externalId])).toEqual([['+237680000002', `${first.batch.id}-3`]]);
+    await send(fixed.batch.id);
+
+    // The whole file fixed (no ids in it): the two rows sent before are named as sent, not paid again.
+    const whole = await importFile('noid (fixed).csv', broken.replace(',abc,', ',301,'));
+    expect(whole.sentEarlier?.count ?? 0).toBe(3);
+    expect(expectFail(await runtime.handlers['batches:prepare']({ batchId: whole.batch.id }), 'CONFIRMATION_REQUIRED')).toBeDefined();
+    expect(whole.sentEarlier!.rows.map((row) => row.externalId)).toEqual([sentIds[0], `${first.batch.id}-3`, sentIds[1]]);
+    await send(whole.batch.id, { acceptDuplicateFile: true });
+    expect((await withRows(runtime.handlers, whole.batch.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true, true, true]);
+    await expectNeverTwice();
+  });
+});
+
 describe('a single payout whose external id is a batch row\'s', () => {
   it('is adopted either way round, counted once', async () => {
     const draft = await importFile('single.csv', file(1, 'single', { ids: () => 'SGL-0', phone: () => '+237685000001' }));

@@ -8,7 +8,8 @@
  * See docs/decisions/external-id-is-identity.md and retry-derived-ids.md.
  */
 import { LIMITS } from '../../../shared/contract';
-import { SENT_EARLIER_LISTED, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import { SENT_EARLIER_LISTED, type BatchRowValues, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import { canonicalJson } from '../confirmations';
 import type { JournalDb } from '../journal/entries';
 
 /** `october.csv` → `october (remaining).csv`: the batch of a cancelled batch's remaining rows. */
@@ -98,13 +99,55 @@ export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: stri
  * drafts of one file made before either was sent hold the same ids, and a row dropped from one
  * import keeps the id another import gave it.
  */
-export function earlierRowIds(db: JournalDb, fileHash: string): Map<number, string> {
+export function earlierRowIds(db: JournalDb, fileHash: string, fileRows: readonly FileRow[] = [], environment?: string): Map<number, string> {
   const rows = db
     .prepare(`SELECT br.row_number, br.external_id FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq
       WHERE b.file_hash = ? ORDER BY b.state = 'draft', b.created_at, b.seq`)
     .all(fileHash) as { row_number: number; external_id: string }[];
   const ids = new Map<number, string>();
   for (const row of rows) if (!ids.has(row.row_number)) ids.set(row.row_number, row.external_id);
+  if (ids.size > 0 || environment === undefined) return ids;
+  return fixedCopyIds(db, fileRows, environment);
+}
+
+/** A row of the file being imported, as parsed. */
+interface FileRow {
+  rowNumber: number;
+  values: BatchRowValues;
+}
+
+/** How many recent sent imports a file is compared with, row by row (bounds the work of an import). */
+const FIXED_COPY_CANDIDATES = 50;
+const sameCells = (values: BatchRowValues) => canonicalJson({ ...values, external_id: '' });
+
+/**
+ * The same file with its invalid rows fixed (or rows added) has another rows hash, yet its rows
+ * sent earlier are the same payouts: when every row an earlier sent import could send (its valid
+ * rows) is in this file, unchanged, at the same row number, this file's rows take that import's
+ * ids (the earliest such import), so the rows already sent are named and never paid again.
+ * A file without that import's rows cannot be told from a new one: its rows get new ids.
+ */
+function fixedCopyIds(db: JournalDb, fileRows: readonly FileRow[], environment: string): Map<number, string> {
+  const byNumber = new Map(fileRows.map((row) => [row.rowNumber, sameCells(row.values)]));
+  const candidates = db
+    .prepare(`SELECT seq, id FROM batches WHERE retry_of IS NULL AND state != 'draft' AND environment = ? ORDER BY created_at DESC, seq DESC LIMIT ${FIXED_COPY_CANDIDATES}`)
+    .all(environment) as { seq: number; id: string }[];
+  let match: { id: string; rows: { row_number: number; external_id: string }[] } | null = null;
+  for (const { seq, id } of candidates) {
+    const rows = db.prepare('SELECT row_number, cells, request IS NOT NULL AS valid, external_id FROM batch_rows WHERE batch_seq = ?').all(seq) as {
+      row_number: number;
+      cells: string;
+      valid: number;
+      external_id: string;
+    }[];
+    const sent = rows.filter((row) => row.valid === 1);
+    if (sent.length > 0 && sent.every((row) => byNumber.get(row.row_number) === sameCells(JSON.parse(row.cells) as BatchRowValues))) match = { id, rows };
+  }
+  if (!match) return new Map();
+  // A row dropped from that import (invalid) takes the id the import gave it, which its invalid
+  // rows file carries: fixed and sent from that file, it is named here as sent.
+  const ids = new Map<number, string>(fileRows.map((row) => [row.rowNumber, `${match.id}-${row.rowNumber}`]));
+  for (const row of match.rows) ids.set(row.row_number, row.external_id);
   return ids;
 }
 

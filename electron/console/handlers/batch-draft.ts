@@ -55,7 +55,7 @@ export function importBatch(
   const fileHash = sha256(canonicalJson(parsed.file.rows.map((row) => row.values)));
   // The same file sent before: its rows without their own external id take the ones they were
   // sent under, so the service refuses a second payment and the row adopts the first.
-  const earlierIds = earlierRowIds(db, fileHash);
+  const earlierIds = earlierRowIds(db, fileHash, parsed.file.rows, profile.environment);
   const inputs = parsed.file.rows.map((row) => {
     const earlier = row.values.external_id.trim() === '' ? earlierIds.get(row.rowNumber) : undefined;
     return earlier ? { ...row, values: { ...row.values, external_id: earlier } } : row;
