@@ -361,6 +361,19 @@ describe('a file without external ids: its invalid rows downloaded, fixed and im
   });
 });
 
+describe('a new file that shares some rows with one sent earlier', () => {
+  it('is new payouts: a row changed among the sent ones means new ids for all, nothing adopted', async () => {
+    const october = file(3, 'payroll');
+    const first = await importFile('october.csv', october);
+    await send(first.batch.id);
+    const november = october.replace('payroll 1', 'payroll 1 november');
+    const next = await importFile('november.csv', november);
+    expect(next.sentEarlier?.count ?? 0).toBe(0);
+    const ids = (await withRows(runtime.handlers, next.batch.id)).rows.map((row) => row.externalId);
+    expect(ids.every((id) => id.startsWith(`${next.batch.id}-`))).toBe(true);
+  });
+});
+
 describe('a single payout whose external id is a batch row\'s', () => {
   it('is adopted either way round, counted once', async () => {
     const draft = await importFile('single.csv', file(1, 'single', { ids: () => 'SGL-0', phone: () => '+237685000001' }));
