@@ -58,7 +58,9 @@ export function invalidRowsCsv(language: Language, rows: readonly BatchRow[], st
   const csv = write(
     language,
     [words.columns.row_number, ...headersOf(language, BATCH_COLUMNS), ...metaKeys.map((key) => `meta.${key}`), words.columns.errors],
-    invalid.map((row) => [row.rowNumber, ...cells(row.values, metaKeys), errorsText(row)]),
+    // A row without its own external id carries the one it has in this batch: fixed and imported
+    // again, it is the same payout (issue 23), whichever file it comes back in.
+    invalid.map((row) => [row.rowNumber, ...cells({ ...row.values, external_id: row.values.external_id || row.externalId }, metaKeys), errorsText(row)]),
   );
   return { filename: `${words.filenames.invalid}-${stamp}.csv`, csv, rows: invalid.length };
 }

@@ -8,7 +8,8 @@
  * See docs/decisions/external-id-is-identity.md and retry-derived-ids.md.
  */
 import { LIMITS } from '../../../shared/contract';
-import { SENT_EARLIER_LISTED, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import { SENT_EARLIER_LISTED, type BatchRowValues, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
+import { canonicalJson } from '../confirmations';
 import type { JournalDb } from '../journal/entries';
 
 /** `october.csv` → `october (remaining).csv`: the batch of a cancelled batch's remaining rows. */
@@ -48,16 +49,109 @@ export function derivedExternalId(db: JournalDb, externalId: string, retryOf: st
   }
 }
 
+/** A journal entry sent to retry another payout (`entries.retry_of`). */
+interface RetryEntry {
+  externalId: string;
+  state: string;
+  status: string | null;
+  resolution: string | null;
+}
+
+/** Every payout entry of this environment that retries another, by the external id it retries (one scan). */
+export function retriesByOrigin(db: JournalDb, environment: string): Map<string, RetryEntry[]> {
+  const rows = db
+    .prepare(`SELECT external_id AS externalId, retry_of AS retryOf, state, status, resolution FROM entries
+      WHERE retry_of IS NOT NULL AND kind = 'payout' AND environment = ? ORDER BY created_at DESC, seq DESC`)
+    .all(environment) as (RetryEntry & { retryOf: string })[];
+  const byOrigin = new Map<string, RetryEntry[]>();
+  for (const row of rows) byOrigin.set(row.retryOf, [...(byOrigin.get(row.retryOf) ?? []), row]);
+  return byOrigin;
+}
+
+/** Whether this entry's payout exists or may exist and has not ended failed/cancelled. */
+function mayBeMoney(entry: RetryEntry): boolean {
+  if (entry.state === 'pending') return true;
+  if (entry.state === 'outcome_unknown') return entry.resolution === null;
+  return entry.state === 'known' && entry.status !== 'failed' && entry.status !== 'cancelled';
+}
+
 /**
- * The external ids an earlier SENT import of the same file gave its rows (by row number), for
- * rows without their own: the same row imported again is the same payout, so the service's
- * duplicate check refuses it (and the row adopts what exists) instead of paying it again.
+ * What a failed payout is retried as, once its earlier retries are followed: `null` when a retry
+ * of it was paid, is in flight or has an unknown outcome (it is never retried again: that is
+ * paying twice); `{ reuse }` when its latest retry was refused (never created: its id is unspent);
+ * otherwise `{ from }`, the last failed payout of the chain, to derive the next id from.
  */
-export function earlierRowIds(db: JournalDb, fileHash: string): Map<number, string> {
-  const earlier = db.prepare(`SELECT seq FROM batches WHERE file_hash = ? AND state != 'draft' ORDER BY created_at, seq LIMIT 1`).get(fileHash) as { seq: number } | undefined;
-  if (!earlier) return new Map();
-  const rows = db.prepare('SELECT row_number, external_id FROM batch_rows WHERE batch_seq = ?').all(earlier.seq) as { row_number: number; external_id: string }[];
-  return new Map(rows.map((row) => [row.row_number, row.external_id]));
+export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: string): { from: string; isRetry: boolean } | { reuse: string; retryOf: string } | null {
+  let current = externalId;
+  for (let depth = 0; depth < 1000; depth += 1) {
+    const sent = retries.get(current) ?? [];
+    if (sent.length === 0) return { from: current, isRetry: current !== externalId };
+    if (sent.some(mayBeMoney)) return null;
+    const failed = sent.find((entry) => entry.state === 'known');
+    if (!failed) return { reuse: sent[0]!.externalId, retryOf: current };
+    current = failed.externalId;
+  }
+  return null;
+}
+
+/**
+ * The external ids earlier imports of the same file gave its rows (by row number), for rows
+ * without their own: the same row imported again is the same payout, so the service's duplicate
+ * check refuses a second payment (and the row adopts the first) instead of paying it again.
+ * Each row takes the id of the earliest sent import holding it, else of the earliest draft: two
+ * drafts of one file made before either was sent hold the same ids, and a row dropped from one
+ * import keeps the id another import gave it.
+ */
+export function earlierRowIds(db: JournalDb, fileHash: string, fileRows: readonly FileRow[] = [], environment?: string): Map<number, string> {
+  const rows = db
+    .prepare(`SELECT br.row_number, br.external_id FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq
+      WHERE b.file_hash = ? ORDER BY b.state = 'draft', b.created_at, b.seq`)
+    .all(fileHash) as { row_number: number; external_id: string }[];
+  const ids = new Map<number, string>();
+  for (const row of rows) if (!ids.has(row.row_number)) ids.set(row.row_number, row.external_id);
+  if (ids.size > 0 || environment === undefined) return ids;
+  return fixedCopyIds(db, fileRows, environment);
+}
+
+/** A row of the file being imported, as parsed. */
+interface FileRow {
+  rowNumber: number;
+  values: BatchRowValues;
+}
+
+/** How many recent sent imports a file is compared with, row by row (bounds the work of an import). */
+const FIXED_COPY_CANDIDATES = 50;
+const sameCells = (values: BatchRowValues) => canonicalJson({ ...values, external_id: '' });
+
+/**
+ * The same file with its invalid rows fixed (or rows added) has another rows hash, yet its rows
+ * sent earlier are the same payouts: when every row an earlier sent import could send (its valid
+ * rows) is in this file, unchanged, at the same row number, this file's rows take that import's
+ * ids (the earliest such import), so the rows already sent are named and never paid again.
+ * A file without that import's rows cannot be told from a new one: its rows get new ids.
+ */
+function fixedCopyIds(db: JournalDb, fileRows: readonly FileRow[], environment: string): Map<number, string> {
+  const byNumber = new Map(fileRows.map((row) => [row.rowNumber, sameCells(row.values)]));
+  const candidates = db
+    .prepare(`SELECT seq, id FROM batches WHERE retry_of IS NULL AND state != 'draft' AND environment = ? ORDER BY created_at DESC, seq DESC LIMIT ${FIXED_COPY_CANDIDATES}`)
+    .all(environment) as { seq: number; id: string }[];
+  let match: { id: string; rows: { row_number: number; external_id: string }[] } | null = null;
+  for (const { seq, id } of candidates) {
+    const rows = db.prepare('SELECT row_number, cells, request IS NOT NULL AS valid, external_id FROM batch_rows WHERE batch_seq = ?').all(seq) as {
+      row_number: number;
+      cells: string;
+      valid: number;
+      external_id: string;
+    }[];
+    const sent = rows.filter((row) => row.valid === 1);
+    if (sent.length > 0 && sent.every((row) => byNumber.get(row.row_number) === sameCells(JSON.parse(row.cells) as BatchRowValues))) match = { id, rows };
+  }
+  if (!match) return new Map();
+  // A row dropped from that import (invalid) takes the id the import gave it, which its invalid
+  // rows file carries: fixed and sent from that file, it is named here as sent.
+  const ids = new Map<number, string>(fileRows.map((row) => [row.rowNumber, `${match.id}-${row.rowNumber}`]));
+  for (const row of match.rows) ids.set(row.row_number, row.external_id);
+  return ids;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
 import type { Language } from '../../../shared/i18n';
-import { derivedExternalId, earlierRowIds, remainingName, sentEarlierRowNumbers } from '../batch/identity';
+import { derivedExternalId, earlierRowIds, remainingName, retriesByOrigin, retryTarget, sentEarlierRowNumbers } from '../batch/identity';
 import { createBatch, loadRows, replaceDraftRows, rowInputs, type NewRow } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
@@ -55,7 +55,7 @@ export function importBatch(
   const fileHash = sha256(canonicalJson(parsed.file.rows.map((row) => row.values)));
   // The same file sent before: its rows without their own external id take the ones they were
   // sent under, so the service refuses a second payment and the row adopts the first.
-  const earlierIds = earlierRowIds(db, fileHash);
+  const earlierIds = earlierRowIds(db, fileHash, parsed.file.rows, profile.environment);
   const inputs = parsed.file.rows.map((row) => {
     const earlier = row.values.external_id.trim() === '' ? earlierIds.get(row.rowNumber) : undefined;
     return earlier ? { ...row, values: { ...row.values, external_id: earlier } } : row;
@@ -159,14 +159,21 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
     throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`);
   }
   const failed = rows.filter((row) => !row.alreadySent && (row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled'))));
-  if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`);
+  // A failed payout already retried (by an earlier retry of this batch or of its retry) is retried
+  // from the end of that chain, and not at all once a retry of it was paid or may have been.
+  const retries = retriesByOrigin(db, batch.environment);
   const taken = new Set<string>();
-  const retried = failed.map((row) => {
-    if (row.state === 'rejected') return { rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId } };
-    const externalId = derivedExternalId(db, row.externalId, row.retryOf ?? null, taken);
+  const retried = failed.flatMap((row) => {
+    // Refused, nothing created: the same id (and, for a retry, its link to the payout it retries).
+    if (row.state === 'rejected') return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }];
+    const target = retryTarget(retries, row.externalId);
+    if (target === null) return [];
+    const [externalId, retryOf] =
+      'reuse' in target ? [target.reuse, target.retryOf] : [derivedExternalId(db, target.from, target.isRetry || row.retryOf ? target.from : null, taken), target.from];
     taken.add(externalId);
-    return { rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf: row.externalId };
+    return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf }];
   });
+  if (retried.length === 0) throw new HandlerFailure('CONFLICT', failed.length === 0 ? `Batch ${batchId} has no failed row to retry.` : `The failed rows of batch ${batchId} were retried already, and those retries were sent.`);
   return newDraftOf(db, profiles, batch, { fileName: retryName(batch.fileName), rows: retried, now: now() });
 }
 
