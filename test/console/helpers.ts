@@ -81,3 +81,24 @@ export function paymentRequest(overrides: Partial<TransactionRequest> = {}): Tra
     ...overrides,
   };
 }
+
+/**
+ * A saved profile on the running engine's sandbox keys (secrets in the keychain), pointed at
+ * `baseUrl` (often a gate proxy in front of the engine), made the active one; returns its id.
+ */
+export async function activateEngineProfile(runtime: ConsoleRuntime, baseUrl: string, name: string): Promise<string> {
+  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  const profile = expectOk(
+    await runtime.handlers['profiles:save']({
+      name,
+      baseUrl,
+      environment: 'sandbox',
+      headerWord: 'SVC',
+      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+    }),
+  );
+  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
+  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  return profile.id;
+}

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../electron/console/batch/store';
 import { batchReaches, until, withRows } from './batch-helpers';
-import { expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
+import { activateEngineProfile, expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
 import { expectNeverTwice as holds, FAILING, file } from './never-twice-helpers';
 import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
 
@@ -29,19 +29,7 @@ beforeAll(async () => {
   };
   runtime = await startRuntime({ clock, engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
   proxy = await startGateProxy(runtime.engineUrl!);
-  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Finance, never twice',
-      baseUrl: proxy.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, proxy.url, 'Finance, never twice');
 });
 
 afterAll(async () => {
