@@ -142,7 +142,7 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     if (await back.count()) await back.click();
     await page.getByRole('button', { name: 'Ouvrir le lot primes.csv, Annulé' }).click();
     // Sent as their own batch: the cancelled batch now says where they went.
-    await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restantes ont formé le lot « primes (remaining).csv » (Terminé).`).waitFor();
+    await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restées à l’annulation de ce lot ont formé le lot « primes (remaining).csv » (Terminé).`).waitFor();
     await screenshot(page, 'identity-5-french');
     // Dark theme: the notice and the "already sent earlier" rows read, with no serious axe finding.
     await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
