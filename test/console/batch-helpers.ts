@@ -5,6 +5,9 @@
 import { BATCH_ROWS_PAGE_MAX, type BatchDetail, type BatchProgress, type BatchRow, type BatchState, type PushEvent, type Result } from '../../shared/api';
 import type { HandlerTable } from '../../electron/console/handlers';
 import type { ConsoleRuntime } from '../../electron/console/runtime';
+import { countRows } from '../../electron/console/batch/store';
+import type { GateProxy } from './gate-proxy';
+import { expectOk } from './helpers';
 
 export const BATCH_HEADER = 'phone_number,amount,first_name,last_name,email,description,external_id';
 
@@ -68,4 +71,30 @@ export async function withRows(handlers: HandlerTable, batch: string | BatchDeta
 function ok<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** Confirms and sends a draft; resolves with the state it stopped in once no row is processing or unknown. */
+export async function sendConfirmed(runtime: ConsoleRuntime, batchId: string, options: { acceptDuplicateFile?: true; concurrency?: number } = {}): Promise<BatchProgress> {
+  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId, ...(options.acceptDuplicateFile ? { acceptDuplicateFile: true } : {}) }));
+  const stopped = batchReaches(runtime, batchId, ['done', 'interrupted', 'cancelled']);
+  expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: options.concurrency ?? 1 }));
+  const progress = await stopped;
+  await until(runtime, ['transaction:changed', 'batch:progress'], () => {
+    const { counts } = countRows(runtime.journal, batchId);
+    return counts.processing === 0 && counts.unknown === 0;
+  });
+  return progress;
+}
+
+/** Sends a batch and cancels it when the request for `cancelAt` is on the wire (that row is still answered). */
+export async function sendAndCancel(runtime: ConsoleRuntime, proxy: Pick<GateProxy, 'decide'>, batchId: string, cancelAt: string): Promise<BatchProgress> {
+  proxy.decide = (request) => {
+    if (request.externalId === cancelAt) void runtime.handlers['batches:cancel']({ batchId });
+    return 'forward';
+  };
+  try {
+    return await sendConfirmed(runtime, batchId);
+  } finally {
+    proxy.decide = () => 'forward';
+  }
 }

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../electron/console/batch/store';
 import { engineInternals } from '../../packages/sandbox/src/internals';
-import { batchReaches, until, withRows } from './batch-helpers';
+import { batchReaches, until, withRows, sendAndCancel as cancelWhileSending, sendConfirmed } from './batch-helpers';
 import { activateEngineProfile, expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
 import { startGateProxy, type GateProxy } from './gate-proxy';
 
@@ -49,31 +49,8 @@ async function importFile(name: string, text: string) {
   return expectOk(await runtime.handlers['batches:import']({ fileName: name, text, paymentMethod: 'momo_cm' }));
 }
 
-/** Confirms and sends a draft; resolves with the state it stopped in once no row is processing. */
-async function send(batchId: string, options: { acceptDuplicateFile?: true; concurrency?: number } = {}) {
-  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId, ...(options.acceptDuplicateFile ? { acceptDuplicateFile: true } : {}) }));
-  const stopped = batchReaches(runtime, batchId, ['done', 'interrupted', 'cancelled']);
-  expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: options.concurrency ?? 1 }));
-  const progress = await stopped;
-  await until(runtime, ['transaction:changed', 'batch:progress'], () => {
-    const { counts } = countRows(runtime.journal, batchId);
-    return counts.processing === 0 && counts.unknown === 0;
-  });
-  return progress;
-}
-
-/** Sends a batch and cancels it when the request for `cancelAt` is on the wire (that row is still answered). */
-async function sendAndCancel(batchId: string, cancelAt: string) {
-  proxy.decide = (request) => {
-    if (request.externalId === cancelAt) void runtime.handlers['batches:cancel']({ batchId });
-    return 'forward';
-  };
-  try {
-    return await send(batchId);
-  } finally {
-    proxy.decide = () => 'forward';
-  }
-}
+const send = (batchId: string, options: { acceptDuplicateFile?: true; concurrency?: number } = {}) => sendConfirmed(runtime, batchId, options);
+const sendAndCancel = (batchId: string, cancelAt: string) => cancelWhileSending(runtime, proxy, batchId, cancelAt);
 
 describe('a batch cancelled, imported again with the override, its failed rows retried (issue 23, first path)', () => {
   it('pays each row once: the rows sent before are refused by the service and adopted, "already sent earlier"', async () => {

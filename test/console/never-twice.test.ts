@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../electron/console/batch/store';
-import { batchReaches, until, withRows } from './batch-helpers';
+import { batchReaches, until, withRows, sendAndCancel as cancelWhileSending, sendConfirmed } from './batch-helpers';
 import { activateEngineProfile, expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
 import { expectNeverTwice as holds, FAILING, file } from './never-twice-helpers';
 import { RATE_LIMITED, startGateProxy, type GateProxy } from './gate-proxy';
@@ -46,29 +46,8 @@ async function importFile(name: string, text: string) {
   return expectOk(await runtime.handlers['batches:import']({ fileName: name, text, paymentMethod: 'momo_cm' }));
 }
 
-async function send(batchId: string, options: { acceptDuplicateFile?: true } = {}) {
-  const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId, ...(options.acceptDuplicateFile ? { acceptDuplicateFile: true } : {}) }));
-  const stopped = batchReaches(runtime, batchId, ['done', 'interrupted', 'cancelled']);
-  expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
-  const progress = await stopped;
-  await until(runtime, ['transaction:changed', 'batch:progress'], () => {
-    const { counts } = countRows(runtime.journal, batchId);
-    return counts.processing === 0 && counts.unknown === 0;
-  });
-  return progress;
-}
-
-async function sendAndCancel(batchId: string, cancelAt: string) {
-  proxy.decide = (request) => {
-    if (request.externalId === cancelAt) void runtime.handlers['batches:cancel']({ batchId });
-    return 'forward';
-  };
-  try {
-    return await send(batchId);
-  } finally {
-    proxy.decide = () => 'forward';
-  }
-}
+const send = (batchId: string, options: { acceptDuplicateFile?: true; concurrency?: number } = {}) => sendConfirmed(runtime, batchId, options);
+const sendAndCancel = (batchId: string, cancelAt: string) => cancelWhileSending(runtime, proxy, batchId, cancelAt);
 
 /** A retry draft with every row's phone set to a number that completes. */
 async function retryThatCompletes(batchId: string) {
