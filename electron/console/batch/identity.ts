@@ -64,7 +64,11 @@ export function retriesByOrigin(db: JournalDb, environment: string): Map<string,
       WHERE retry_of IS NOT NULL AND kind = 'payout' AND environment = ? ORDER BY created_at DESC, seq DESC`)
     .all(environment) as (RetryEntry & { retryOf: string })[];
   const byOrigin = new Map<string, RetryEntry[]>();
-  for (const row of rows) byOrigin.set(row.retryOf, [...(byOrigin.get(row.retryOf) ?? []), row]);
+  for (const row of rows) {
+    const list = byOrigin.get(row.retryOf);
+    if (list) list.push(row);
+    else byOrigin.set(row.retryOf, [row]);
+  }
   return byOrigin;
 }
 
@@ -135,9 +139,10 @@ function fixedCopyIds(db: JournalDb, fileRows: readonly FileRow[], environment: 
   const candidates = db
     .prepare(`SELECT seq, id FROM batches WHERE retry_of IS NULL AND state != 'draft' AND environment = ? ORDER BY created_at DESC, seq DESC LIMIT ${FIXED_COPY_CANDIDATES}`)
     .all(environment) as { seq: number; id: string }[];
+  const rowsOf = db.prepare('SELECT row_number, cells, request IS NOT NULL AS valid, external_id FROM batch_rows WHERE batch_seq = ?');
   let match: { id: string; rows: { row_number: number; external_id: string }[] } | null = null;
   for (const { seq, id } of candidates) {
-    const rows = db.prepare('SELECT row_number, cells, request IS NOT NULL AS valid, external_id FROM batch_rows WHERE batch_seq = ?').all(seq) as {
+    const rows = rowsOf.all(seq) as {
       row_number: number;
       cells: string;
       valid: number;
