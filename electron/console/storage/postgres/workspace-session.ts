@@ -204,6 +204,10 @@ export async function openWorkspaceSession(options: OpenWorkspaceOptions): Promi
     throw refusal;
   }
   const pool = openWorkspacePool(poolConfig(connection, password));
+  // Connections the server ends, idle or in use: the session is told once it is open.
+  const ended = { listener: (_error: unknown) => undefined as void };
+  pool.on('error', (error) => ended.listener(error));
+  pool.on('connect', (client) => client.on('error', (error) => ended.listener(error)));
   let opened: Opened;
   try {
     opened = await checkWorkspace(pool, migrations);
@@ -214,15 +218,15 @@ export async function openWorkspaceSession(options: OpenWorkspaceOptions): Promi
     throw refusal;
   }
   log(`workspace ${where}: opened as ${opened.who.login} (${opened.who.roles.join(', ')}), schema ${opened.schemaVersion}${opened.migrated.length ? `, migrated ${opened.migrated.join(', ')}` : ''}`);
-  return sessionOver(pool, opened, { where, password, log, migrations });
+  return sessionOver(pool, opened, { where, password, log, migrations, ended });
 }
 
 function sessionOver(
   pool: WorkspacePool,
   opened: Opened,
-  context: { where: string; password: string; log: (line: string) => void; migrations: readonly PgMigration[] },
+  context: { where: string; password: string; log: (line: string) => void; migrations: readonly PgMigration[]; ended: { listener: (error: unknown) => void } },
 ): WorkspaceSession {
-  const { where, password, log, migrations } = context;
+  const { where, password, log, migrations, ended } = context;
   const store = workspaceStore(pool);
   let state: WorkspaceSession['state'] = 'open';
   let lostBy: WorkspaceFaultError | null = null;
@@ -237,12 +241,12 @@ function sessionOver(
     for (const listener of listeners) listener(why);
   }
 
-  // The server ending an idle connection (restart, pg_terminate_backend, network) is a loss too:
-  // the next write must not go through a fresh connection as if nothing happened.
-  pool.on('error', (error) => {
+  // The server ending a connection (restart, pg_terminate_backend, network), even an idle one, is
+  // a loss: the next write must not go through a fresh connection as if nothing happened.
+  ended.listener = (error) => {
     const why = faultOf(error, 'open', password);
     if (why.code === 'WORKSPACE_CONNECTION_LOST') lose(why);
-  });
+  };
 
   async function run<T>(work: (store: StoragePort) => Promise<T>): Promise<T> {
     if (state === 'closed') throw new Error('This workspace session is closed.');
