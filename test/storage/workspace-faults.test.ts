@@ -8,6 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVault, type Vault } from '../../electron/console/vault';
 import { migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
+import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
+import { poolConfig } from '../../electron/console/storage/postgres/connection';
+import { workspaceStore } from '../../electron/console/storage/postgres/store';
 import { openWorkspaceSession, WorkspaceFaultError, type WorkspaceSession } from '../../electron/console/storage/postgres/workspace-session';
 import { forgetWorkspacePassword, saveWorkspacePassword } from '../../electron/console/storage/postgres/workspace-password';
 import type { WorkspaceConnection } from '../../electron/console/storage/postgres/connection';
@@ -58,6 +61,13 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`never happened: ${what}`);
+}
+
+/** Waits until a write of finance_demo on `database` waits on a lock (asked outside the locking transaction: its view of pg_stat_activity is fixed). */
+async function waitsOnLock(database: string): Promise<void> {
+  const watcher = await workspace.owner(database);
+  await until('the batch write waits on the lock', async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'finance_demo' AND datname = $1 AND wait_event_type = 'Lock'`, [database])).rows[0].n === 1);
+  await watcher.end();
 }
 
 const batchInput = (id: string, rows: number) => ({ id, fileName: `${id}.csv`, fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(rows), at: 0 });
@@ -129,6 +139,23 @@ describe('a workspace that goes wrong once open', () => {
     expectNoSecret(log, secrets());
   }, 60_000);
 
+  it('fails a store write whose connection is cut inside its transaction, without throwing out of the process', async () => {
+    // The port without a session (as the contract suite uses it): the pool must hear a connection in use end.
+    const database = await freshWorkspace('team_cut');
+    const store = workspaceStore(openWorkspacePool(poolConfig(workspace.connection('finance_demo', { database }), workspace.passwords.finance_demo)));
+    const owner = await workspace.owner(database);
+    await owner.query('BEGIN');
+    await owner.query('LOCK TABLE batch_rows IN ACCESS EXCLUSIVE MODE');
+    const cut = store.batches.create(batchInput('cut', 5));
+    cut.catch(() => undefined);
+    await waitsOnLock(database);
+    await owner.query(`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE usename = 'finance_demo' AND datname = $1`, [database]);
+    await expect(cut).rejects.toThrow(/terminat/);
+    await owner.query('ROLLBACK');
+    expect((await owner.query('SELECT count(*)::int AS n FROM batches')).rows[0].n).toBe(0);
+    await store.close();
+  });
+
   it('refuses writes while the server is down (nothing kept to send later), shows what was read, and finds nothing half-written when it returns', async () => {
     const database = await freshWorkspace('team_down');
     const fatou = await open('finance_demo', database);
@@ -142,7 +169,7 @@ describe('a workspace that goes wrong once open', () => {
     await owner.query('LOCK TABLE batch_rows IN ACCESS EXCLUSIVE MODE');
     const halfway = fatou.write((store) => store.batches.create(batchInput('half', 50)));
     halfway.catch(() => undefined);
-    await until('the batch write waits on the lock', async () => (await owner.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'finance_demo' AND wait_event_type = 'Lock'`)).rows[0].n === 1);
+    await waitsOnLock(database);
     workspace.stopServer();
     await expectFault(halfway, 'WORKSPACE_CONNECTION_LOST', secrets());
     expect(fatou.state).toBe('lost');
