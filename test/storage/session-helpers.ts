@@ -4,7 +4,8 @@
  * person, a log or a screen could see (message, detail, stack, the error serialized, log lines).
  */
 import { expect } from 'vitest';
-import { WorkspaceFaultError, faultSentence } from '../../electron/console/storage/postgres/workspace-session';
+import { WorkspaceFaultError } from '../../electron/console/storage/postgres/workspace-session';
+import { workspaceFaultSentence } from '../../electron/console/storage/postgres/connection';
 import type { WorkspaceFaultCode } from '../../shared/api';
 
 /** Every text an error could show: its message, detail, stack and all its own fields serialized. */
@@ -26,7 +27,7 @@ export async function expectFault(attempt: Promise<unknown>, code: WorkspaceFaul
   );
   expect(error).toBeInstanceOf(WorkspaceFaultError);
   const refusal = error as WorkspaceFaultError;
-  expect({ code: refusal.code, message: refusal.message }).toEqual({ code, message: faultSentence(code) });
+  expect({ code: refusal.code, message: refusal.message }).toEqual({ code, message: workspaceFaultSentence(code) });
   expectNoSecret([refusal], secrets);
   return refusal;
 }

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type pg from 'pg';
+import type { WorkspaceFaultCode } from '../../../../shared/api';
 import { english } from '../../../../shared/i18n';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
@@ -53,11 +54,13 @@ export function poolConfig(connection: WorkspaceConnection, password: string | u
 
 export type WorkspaceFault = 'UNREACHABLE' | 'LOGIN_REFUSED' | 'TLS_REFUSED' | 'NO_PERMISSION' | 'CONNECTION_LOST' | 'NO_DATABASE' | 'OTHER';
 
-/** The English sentence of a fault: its catalogue title and what to do (shared/i18n errors, `WORKSPACE_<fault>`). */
-function sentence(fault: WorkspaceFault): string {
-  const message = english.errors[`WORKSPACE_${fault}`];
+/** The English sentence of a workspace fault: its catalogue title and what to do (shared/i18n errors). */
+export function workspaceFaultSentence(code: WorkspaceFaultCode): string {
+  const message = english.errors[code];
   return `${message.title} ${message.next}`;
 }
+
+const sentence = (fault: WorkspaceFault) => workspaceFaultSentence(`WORKSPACE_${fault}`);
 
 /** What went wrong with the workspace, as a code and a sentence saying what to do (English; the screens translate by code). */
 export function describeWorkspaceError(error: unknown): { code: WorkspaceFault; message: string } {

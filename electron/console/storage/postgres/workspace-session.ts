@@ -22,10 +22,9 @@
  */
 import type pg from 'pg';
 import type { WorkspaceFaultCode } from '../../../../shared/api';
-import { english } from '../../../../shared/i18n';
 import { VaultError, type Vault } from '../../vault';
 import type { StoragePort } from '../port';
-import { describeWorkspaceError, poolConfig, workspaceConnectionSchema, type WorkspaceConnection, type WorkspaceFault } from './connection';
+import { describeWorkspaceError, poolConfig, workspaceConnectionSchema, workspaceFaultSentence, type WorkspaceConnection, type WorkspaceFault } from './connection';
 import { openWorkspacePool, type WorkspacePool } from './db';
 import { appliedVersion, checkWorkspaceSchema, migrateWorkspace, WorkspaceSchemaError } from './migrate';
 import { PG_MIGRATIONS, type PgMigration } from './migrations';
@@ -105,14 +104,8 @@ const FROM_SCHEMA: Record<WorkspaceSchemaError['code'], WorkspaceFaultCode> = {
 /** At most this many reads are kept to show while the server is away (the most recent ones). */
 const KEPT_READS = 200;
 
-/** The English sentence of a code: the catalogue's title and what to do. */
-export function faultSentence(code: WorkspaceFaultCode): string {
-  const message = english.errors[code];
-  return `${message.title} ${message.next}`;
-}
-
 function fault(code: WorkspaceFaultCode, detail: string | null = null): WorkspaceFaultError {
-  return new WorkspaceFaultError(code, faultSentence(code), detail);
+  return new WorkspaceFaultError(code, workspaceFaultSentence(code), detail);
 }
 
 /** The server's words without the password, whatever put it there. */
