@@ -1,10 +1,10 @@
 /**
  * One table of human messages for every error code the console can meet: the API's codes
  * (shared/contract ERROR_CODES), the console's own (CONSOLE_ERROR_CODES), this page's link to
- * its host, and the transactions' `failed_code` sentences. Finance staff read these, so each
+ * its host, the team workspace's faults, and the transactions' `failed_code` sentences. Finance staff read these, so each
  * says what happened and what to do next.
  */
-import type { ConsoleErrorCode, ApiFailure } from '../../../shared/api';
+import type { ConsoleErrorCode, ApiFailure, WorkspaceFaultCode } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
 import { english } from '../../../shared/i18n';
 import { currentLanguage, t } from '../i18n';
@@ -22,7 +22,7 @@ export interface HumanMessage {
 }
 
 /** The English table (the catalogue `errors`), typed so that every code has its message. */
-export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode, HumanMessage> = english.errors;
+export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode | WorkspaceFaultCode, HumanMessage> = english.errors;
 
 export const FAILED_MESSAGES: Record<FailedCode, string> = english.failed;
 

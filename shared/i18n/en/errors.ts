@@ -44,4 +44,17 @@ export default {
   INTERNAL: { title: 'The console had an unexpected error.', next: 'Try again; if it persists, restart the console.' },
   HOST_UNREACHABLE: { title: 'This page lost its connection to the console host.', next: 'Check that the console is still running, then reload the page. Look transactions up before sending again.' },
   HOST_TOKEN_MISSING: { title: 'This page has no valid access token for the console host.', next: 'Open the exact URL the console printed when it started.' },
+  // The team workspace (issue 24 item 7): shared/api/workspace-faults.ts.
+  WORKSPACE_UNREACHABLE: { title: 'The team workspace’s server cannot be reached.', next: 'Check the host and port in the workspace settings, your network, and that the server is running, then try again. Nothing is sent meanwhile.' },
+  WORKSPACE_CONNECTION_LOST: { title: 'The connection to the team workspace was lost.', next: 'Sending stopped and nothing is kept to send later; what was read stays on screen. When the server is back, press Try again: batches resume from what the workspace holds.' },
+  WORKSPACE_LOGIN_REFUSED: { title: 'The team workspace refused your login.', next: 'Check your user name and enter your password again in the workspace settings; ask your administrator to reset it if needed.' },
+  WORKSPACE_PASSWORD_MISSING: { title: 'No password for this workspace login is in the keychain.', next: 'Enter your workspace password in the workspace settings; Paydesk keeps it in the system keychain only.' },
+  WORKSPACE_TLS_REFUSED: { title: 'The team workspace’s server could not be verified (TLS certificate).', next: 'Ask your administrator for the server’s CA certificate and add it to the workspace settings. Paydesk never connects to another machine without verifying it.' },
+  WORKSPACE_NO_PERMISSION: { title: 'Your role in the team workspace does not allow this.', next: 'Nothing was changed. Ask your administrator if you need this role (finance sends, support reads and follows up, admin manages settings).' },
+  WORKSPACE_NO_ROLE: { title: 'Your login has no Paydesk role in this team workspace.', next: 'Ask your administrator to give your login the finance, support or admin role.' },
+  WORKSPACE_NO_DATABASE: { title: 'This team workspace does not exist on the server.', next: 'Check the database name in the workspace settings, or ask your administrator for it.' },
+  WORKSPACE_SCHEMA_NEWER: { title: 'This team workspace was updated by a newer Paydesk.', next: 'Nothing was changed. Update Paydesk on this computer to use the workspace.' },
+  WORKSPACE_SCHEMA_OLDER: { title: 'This team workspace needs an update that your login may not make.', next: 'Ask your administrator to open the workspace once with its owner login (or to run npm run team:local for a local one), then try again.' },
+  WORKSPACE_MIGRATION_FAILED: { title: 'Updating the team workspace failed and was undone.', next: 'The workspace is as it was before. Send the console log to your administrator before trying again.' },
+  WORKSPACE_OTHER: { title: 'The team workspace answered with an unexpected error.', next: 'Nothing more was sent. Try again; if it persists, send the console log to your administrator.' },
 } as const;

@@ -10,6 +10,8 @@
  */
 import { z } from 'zod';
 import type pg from 'pg';
+import type { WorkspaceFaultCode } from '../../../../shared/api';
+import { english } from '../../../../shared/i18n';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
@@ -52,28 +54,37 @@ export function poolConfig(connection: WorkspaceConnection, password: string | u
 
 export type WorkspaceFault = 'UNREACHABLE' | 'LOGIN_REFUSED' | 'TLS_REFUSED' | 'NO_PERMISSION' | 'CONNECTION_LOST' | 'NO_DATABASE' | 'OTHER';
 
+/** The English sentence of a workspace fault: its catalogue title and what to do (shared/i18n errors). */
+export function workspaceFaultSentence(code: WorkspaceFaultCode): string {
+  const message = english.errors[code];
+  return `${message.title} ${message.next}`;
+}
+
+const sentence = (fault: WorkspaceFault) => workspaceFaultSentence(`WORKSPACE_${fault}`);
+
 /** What went wrong with the workspace, as a code and a sentence saying what to do (English; the screens translate by code). */
 export function describeWorkspaceError(error: unknown): { code: WorkspaceFault; message: string } {
   const e = error as { code?: string; message?: string } | null;
   const code = e?.code ?? '';
   const text = e?.message ?? String(error);
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ENOENT', 'EAI_AGAIN'].includes(code) || /timeout expired/i.test(text)) {
-    return { code: 'UNREACHABLE', message: 'The team workspace server cannot be reached: check the host and port, your network, and that the server runs. Nothing is sent while it is away.' };
+    return { code: 'UNREACHABLE', message: sentence('UNREACHABLE') };
   }
   if (code === '28P01' || code === '28000') {
-    return { code: 'LOGIN_REFUSED', message: 'The team workspace refused your login: check your user name and password (ask your administrator to reset it).' };
+    return { code: 'LOGIN_REFUSED', message: sentence('LOGIN_REFUSED') };
   }
   if (/self[- ]signed|certificate|SSL|TLS/i.test(text) || code.startsWith('ERR_TLS') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-    return { code: 'TLS_REFUSED', message: "The team workspace's certificate could not be verified: ask your administrator for the server's CA certificate." };
+    return { code: 'TLS_REFUSED', message: sentence('TLS_REFUSED') };
   }
   if (code === '42501') {
-    return { code: 'NO_PERMISSION', message: 'Your role in the team workspace does not allow this: ask your administrator.' };
+    return { code: 'NO_PERMISSION', message: sentence('NO_PERMISSION') };
   }
   if (code === '3D000') {
-    return { code: 'NO_DATABASE', message: 'The team workspace database does not exist on this server: check its name.' };
+    return { code: 'NO_DATABASE', message: sentence('NO_DATABASE') };
   }
   if (['57P01', '57P02', '57P03', '08006', '08003', 'ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated|terminating connection|not queryable/i.test(text)) {
-    return { code: 'CONNECTION_LOST', message: 'The connection to the team workspace was lost: sending stopped; what was read stays readable, and the batch resumes from what the workspace holds once it is back.' };
+    return { code: 'CONNECTION_LOST', message: sentence('CONNECTION_LOST') };
   }
-  return { code: 'OTHER', message: `The team workspace answered with an error: ${text.slice(0, 200)}` };
+  // The server's own words help the person who reads the command line's error (npm run team:import).
+  return { code: 'OTHER', message: `${sentence('OTHER')} (${text.slice(0, 200)})` };
 }

@@ -23,6 +23,9 @@ export function openWorkspacePool(config: pg.PoolConfig): WorkspacePool {
   // An idle connection the server ends (restart, network) must not crash the console: the next
   // query gets a fresh connection or a clear error.
   pool.on('error', () => undefined);
+  // The pool listens to idle connections only: one the server ends while it is checked out (in a
+  // transaction) would throw its error out of the process. Its statement fails with it anyway.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

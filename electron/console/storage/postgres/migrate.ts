@@ -23,7 +23,8 @@ export class WorkspaceSchemaError extends Error {
 
 const LATEST = (migrations: readonly PgMigration[]) => migrations.at(-1)?.version ?? 0;
 
-async function appliedVersion(client: pg.ClientBase): Promise<number> {
+/** The workspace's schema version (0 for an empty database). */
+export async function appliedVersion(client: pg.ClientBase): Promise<number> {
   const { rows } = await client.query<{ version: number | null }>(
     `SELECT CASE WHEN to_regclass('paydesk_schema_migrations') IS NULL THEN 0 ELSE (SELECT coalesce(max(version), 0) FROM paydesk_schema_migrations) END AS version`,
   );
