@@ -6,3 +6,4 @@ export * from './transport';
 export * from './batch';
 export * from './reconcile';
 export * from './overview';
+export * from './adopted';
