@@ -3,10 +3,10 @@
  * the action and for the screen that offers it: a batch whose failed rows were all retried already
  * offers nothing, and says where they went (issue 23, review).
  */
-import type { BatchRow, BatchRowValues, BatchSummary, RetryLeft } from '../../../shared/api';
+import { BATCH_MAX_ROWS, batchFigures, type BatchRow, type BatchRowValues, type BatchSummary, type RetryLeft } from '../../../shared/api';
 import type { JournalDb } from '../journal/entries';
 import { batchMadeFrom, derivedExternalId, retriesByOrigin, retryTarget } from './identity';
-import { loadRows } from './store';
+import { rowsPage } from './store';
 
 /**
  * A retry batch's own name: `october.csv` → `october (retry 1).csv`, and a retry of that one
@@ -57,8 +57,9 @@ export function retryRows(db: JournalDb, environment: string, failed: readonly B
  * Null while it has no failed row, or is still a draft or sending (nothing to offer yet).
  */
 export function retryLeft(db: JournalDb, batch: BatchSummary): RetryLeft | null {
-  if (batch.state === 'draft' || batch.state === 'sending') return null;
-  const failed = failedRows(loadRows(db, batch.id));
+  if (batch.state === 'draft' || batch.state === 'sending' || batchFigures(batch.counts).failed === 0) return null;
+  // Only the failed rows are read (the filter of the Failed list), not every row of the batch.
+  const failed = failedRows(rowsPage(db, batch.id, 'failed', 0, BATCH_MAX_ROWS).rows);
   if (failed.length === 0) return null;
   return { failed: failed.length, rows: retryRows(db, batch.environment, failed).length, retriedIn: batchMadeFrom(db, batch.id, retryName(batch.fileName)) };
 }
