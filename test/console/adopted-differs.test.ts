@@ -144,6 +144,9 @@ describe('an external id refused, then paid', () => {
     expect(refusal.ok).toBe(false);
     const refusedId = refusal.ok ? '' : refusal.error.journalId!;
     expect(expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId })).transaction).toMatchObject({ state: 'rejected' });
+    // Refused a second time: a later entry of the same id that created nothing is no "paid later".
+    const again = expectOk(await runtime.handlers['payouts:prepare']({ request: refusedRequest }));
+    expect((await runtime.handlers['payouts:initiate']({ request: refusedRequest, confirmationToken: again.confirmationToken })).ok).toBe(false);
     expect(expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId })).transaction.paidLater).toBeUndefined();
 
     const paid = expectOk(await sendPayout({ external_id: 'LATER-1', phone_number: '+237674000001', amount: 800 }));
@@ -153,6 +156,7 @@ describe('an external id refused, then paid', () => {
     const page = expectOk(await runtime.handlers['transactions:search']({ query: { externalId: 'LATER-1' }, offset: 0, limit: 10 }));
     expect(page.rows.map((row) => [row.state, row.paidLater?.journalId ?? null])).toEqual([
       ['known', null],
+      ['rejected', paid.id],
       ['rejected', paid.id],
     ]);
     expect(engineCount('LATER-1')).toBe(1);
