@@ -255,7 +255,7 @@ export default {
     adoptedDiffering_one: '{{n}} row was already sent earlier to another recipient or for another amount: it was not paid as this file asks.',
     adoptedDiffering_many: '{{n}} rows were already sent earlier to another recipient or for another amount: they were not paid as this file asks.',
     adoptedDiffering_other: '{{n}} rows were already sent earlier to another recipient or for another amount: they were not paid as this file asks.',
-    adoptedDifferingNext: 'Nothing was sent for them. Check the earlier payouts (marked in the rows below) before paying these people another way.',
+    adoptedDifferingNext: 'Nothing was sent for the rows marked below. Check the earlier payouts before paying these people another way.',
     retriedAll_one: 'The failed row was retried in the batch “{{name}}” ({{state}}): nothing is left to retry here.',
     retriedAll_many: 'All {{n}} failed rows were retried in the batch “{{name}}” ({{state}}): nothing is left to retry here.',
     retriedAll_other: 'All {{n}} failed rows were retried in the batch “{{name}}” ({{state}}): nothing is left to retry here.',

@@ -256,7 +256,7 @@ export default {
     adoptedDiffering_one: '{{n}} ligne avait déjà été envoyée auparavant à un autre bénéficiaire ou pour un autre montant : elle n’a pas été payée comme le demande ce fichier.',
     adoptedDiffering_many: '{{n}} lignes avaient déjà été envoyées auparavant à un autre bénéficiaire ou pour un autre montant : elles n’ont pas été payées comme le demande ce fichier.',
     adoptedDiffering_other: '{{n}} lignes avaient déjà été envoyées auparavant à un autre bénéficiaire ou pour un autre montant : elles n’ont pas été payées comme le demande ce fichier.',
-    adoptedDifferingNext: 'Rien n’a été envoyé pour elles. Vérifiez les transferts antérieurs (signalés dans les lignes ci-dessous) avant de payer ces personnes autrement.',
+    adoptedDifferingNext: 'Rien n’a été envoyé pour les lignes signalées ci-dessous. Vérifiez les transferts antérieurs avant de payer ces personnes autrement.',
     retriedAll_one: 'La ligne en échec a été relancée dans le lot « {{name}} » ({{state}}) : il ne reste rien à relancer ici.',
     retriedAll_many: 'Les {{n}} lignes en échec ont toutes été relancées dans le lot « {{name}} » ({{state}}) : il ne reste rien à relancer ici.',
     retriedAll_other: 'Les {{n}} lignes en échec ont toutes été relancées dans le lot « {{name}} » ({{state}}) : il ne reste rien à relancer ici.',
