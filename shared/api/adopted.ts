@@ -47,9 +47,10 @@ export function adoptedDifference(
   found: { account_number: string; amount: number; currency: string } | null,
 ): AdoptedDifference | null {
   if (!asked || !found) return null;
+  // Read from stored JSON: a field the service left out is not compared (it cannot be said to differ).
   const differs: AdoptedDifference['differs'] = [];
-  if (!phoneMatchesAccount(asked.phone_number, found.account_number)) differs.push('recipient');
-  if (asked.amount !== found.amount || askedCurrency !== found.currency) differs.push('amount');
+  if (typeof found.account_number === 'string' && !phoneMatchesAccount(asked.phone_number, found.account_number)) differs.push('recipient');
+  if (typeof found.amount === 'number' && (asked.amount !== found.amount || (typeof found.currency === 'string' && askedCurrency !== found.currency))) differs.push('amount');
   if (differs.length === 0) return null;
   return {
     asked: { phoneNumber: asked.phone_number, amount: asked.amount, currency: askedCurrency },

@@ -7,3 +7,4 @@ export * from './batch';
 export * from './reconcile';
 export * from './overview';
 export * from './adopted';
+export * from './refusals';

@@ -6,7 +6,7 @@ import type { Environment, FailedCode, KeyType, TransactionStatus } from '../con
 import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../contract/schemas';
 import type { DeliveryChaos } from '../contract/scenarios';
 import type { AdoptedDifference } from './adopted';
-import type { FailureReason } from './result';
+import type { FailureReason } from './refusals';
 
 export type TransactionKind = 'payment' | 'payout';
 

@@ -25,6 +25,9 @@ describe('adoptedDifference', () => {
     expect(adoptedDifference(asked('+237650000001'), 'XAF', found('+2376****0001'))).toBeNull();
     expect(adoptedDifference(null, 'XAF', found('+2376****0001'))).toBeNull();
     expect(adoptedDifference(asked('+237650000001'), 'XAF', null)).toBeNull();
+    // A transaction stored without its account number (an older or partial answer): the rest is compared.
+    expect(adoptedDifference(asked('+237650000001'), 'XAF', { amount: 1000, currency: 'XAF' } as never)).toBeNull();
+    expect(adoptedDifference(asked('+237650000001', 5), 'XAF', { amount: 1000, currency: 'XAF' } as never)?.differs).toEqual(['amount']);
   });
 
   it('names the recipient, the amount, or the currency (as the amount) that differ', () => {
