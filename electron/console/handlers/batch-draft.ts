@@ -159,8 +159,9 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
     });
   }
   const failed = failedRows(rows);
-  const retried = retryRows(db, batch.environment, failed);
   if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`, { reason: { key: 'nothingToRetry', params: {} } });
+  // The same plan the batch's detail shows (retryLeft): a row retried already is followed to the end of its chain.
+  const retried = retryRows(db, batch.environment, failed);
   if (retried.length === 0) {
     const retriedIn = batchMadeFrom(db, batchId, retryName(batch.fileName));
     throw new HandlerFailure('CONFLICT', `The failed rows of batch ${batchId} were retried already${retriedIn ? ` in batch “${retriedIn.fileName}”` : ''}, and those retries were sent.`, {
