@@ -7,6 +7,7 @@
  */
 import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
 import type { FieldErrors, TransactionRequest } from '../contract/schemas';
+import type { AdoptedDifference } from './adopted';
 
 /**
  * - `draft`: imported, editable (fix a cell, drop rows), nothing sent;
@@ -98,6 +99,8 @@ export interface BatchRow extends CheckedRow {
    * offered for retry.
    */
   alreadySent?: true;
+  /** Adopted, and the service's transaction is not what this row asks (another recipient or amount). */
+  adoptedDiffers?: AdoptedDifference;
   /** The external id of the failed payout this row retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
 }
@@ -231,6 +234,21 @@ export interface BatchDetail {
   sentEarlier?: SentEarlier;
   /** A cancelled batch: the batch made of its remaining rows (batches:sendRemaining), the latest. */
   remainingBatch?: EarlierImport;
+  /** Rows that adopted a payout sent earlier which is not what they ask (another recipient or amount): not paid as asked. */
+  adoptedDiffering?: number;
+  /** A stopped batch with failed rows: what "Retry failed" would take (see RetryLeft). */
+  retryLeft?: RetryLeft;
+}
+
+/**
+ * A stopped batch's failed rows against their retries (batches:retryFailed): `rows` is how many a
+ * retry would take now; 0 when every failed row was retried already (and those retries were sent
+ * or are drafts), `retriedIn` the latest retry batch, so the screen says where they went.
+ */
+export interface RetryLeft {
+  failed: number;
+  rows: number;
+  retriedIn: EarlierImport | null;
 }
 
 /** How a row sent earlier under the same external id stands, as the journal last saw it. */

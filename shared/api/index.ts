@@ -7,3 +7,5 @@ export * from './batch';
 export * from './reconcile';
 export * from './overview';
 export * from './workspace-faults';
+export * from './adopted';
+export * from './refusals';

@@ -37,3 +37,4 @@ export const CONSOLE_ERROR_CODES = [
   'INTERNAL',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
+

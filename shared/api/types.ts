@@ -5,6 +5,8 @@
 import type { Environment, FailedCode, KeyType, TransactionStatus } from '../contract/codes';
 import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../contract/schemas';
 import type { DeliveryChaos } from '../contract/scenarios';
+import type { AdoptedDifference } from './adopted';
+import type { FailureReason } from './refusals';
 
 export type TransactionKind = 'payment' | 'payout';
 
@@ -70,8 +72,15 @@ export interface JournalTransaction {
    * the existing transaction ("already sent earlier"); it is never sent under a new id.
    */
   alreadySent?: true;
+  /** Adopted, and the service's transaction is not what this request asked (another recipient or amount). */
+  adoptedDiffers?: AdoptedDifference;
   /** The external id of the failed payout this one retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
+  /**
+   * This entry was refused (`rejected`) and a later entry with the same external id created the
+   * payout: that entry (History shows "refused, paid later" and links to it).
+   */
+  paidLater?: { journalId: string; status: TransactionStatus | null };
 }
 
 /** The timeline code of an initiate refused because its external id already existed (then looked up and adopted). */
@@ -203,6 +212,8 @@ export interface ApiFailure {
   fields?: FieldErrors;
   /** For `OUTCOME_UNKNOWN`, the journal entry to follow up. */
   journalId?: string;
+  /** Why, when the code alone does not say it (a batch action refused: see BATCH_REFUSALS). */
+  reason?: FailureReason;
 }
 
 /**

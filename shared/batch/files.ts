@@ -69,6 +69,9 @@ export function invalidRowsCsv(language: Language, rows: readonly BatchRow[], st
 function rowStateText(words: (typeof resources)[Language]['batchCsv'], row: BatchRow): string {
   const parts: string[] = [words.rowStates[row.state]];
   if (row.alreadySent) parts.push(words.alreadySent);
+  // Adopted, yet another recipient or amount: the accountant must not read this row as paid.
+  const found = row.adoptedDiffers?.found;
+  if (found) parts.push(words.adoptedDiffers.replace('{{to}}', found.accountNumber).replace('{{amount}}', String(found.amount)).replace('{{currency}}', found.currency));
   if (row.retryOf) parts.push(words.retryOf.replace('{{id}}', row.retryOf));
   return parts.join(' · ');
 }

@@ -20,12 +20,17 @@ export function remainingName(fileName: string): string {
 
 /** The latest batch made of a cancelled batch's remaining rows (batches:sendRemaining), if any. */
 export function remainingBatch(db: JournalDb, batch: { id: string; fileName: string }): EarlierImport | null {
+  return batchMadeFrom(db, batch.id, remainingName(batch.fileName));
+}
+
+/** The latest batch of this name made from a batch's rows (its remaining rows, a retry of its failed rows), if any. */
+export function batchMadeFrom(db: JournalDb, batchId: string, fileName: string): EarlierImport | null {
   const row = db
     .prepare(
       `SELECT id, file_name, state, created_at, (SELECT COUNT(*) FROM batch_rows WHERE batch_seq = batches.seq) AS rows
        FROM batches WHERE retry_of = ? AND file_name = ? ORDER BY created_at DESC, seq DESC LIMIT 1`,
     )
-    .get(batch.id, remainingName(batch.fileName)) as { id: string; file_name: string; state: EarlierImport['state']; created_at: number; rows: number } | undefined;
+    .get(batchId, fileName) as { id: string; file_name: string; state: EarlierImport['state']; created_at: number; rows: number } | undefined;
   return row ? { batchId: row.id, fileName: row.file_name, state: row.state, createdAt: new Date(row.created_at).toISOString(), rows: row.rows } : null;
 }
 

@@ -19,6 +19,7 @@ import type {
 import type { CheckedRow } from '../../../shared/batch';
 import type { JournalDb, JournalProfile } from '../journal/entries';
 import { phaseSql } from '../journal/phase';
+import { adoptedDiffers } from '../journal/rows';
 import { BATCH_STATE_TABLE } from '../states/tables';
 
 interface BatchDbRow {
@@ -57,6 +58,8 @@ interface RowDbRow {
   e_transaction_id: string | null;
   e_last_error: string | null;
   e_already_sent_at: number | null;
+  /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
+  e_adopted_tx: string | null;
   retry_of: string | null;
 }
 
@@ -152,12 +155,14 @@ function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
     error: lastError ? { code: lastError.code, message: lastError.message } : null,
     rehearsal: row.rehearsal ? (JSON.parse(row.rehearsal) as RehearsalRowResult) : null,
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
+    ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
 
 const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state, e.status AS e_status, e.failed_code AS e_failed_code,
-    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at,
+    CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {

@@ -8,7 +8,8 @@ import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
 import type { Language } from '../../../shared/i18n';
-import { derivedExternalId, earlierRowIds, remainingName, retriesByOrigin, retryTarget, sentEarlierRowNumbers } from '../batch/identity';
+import { batchMadeFrom, earlierRowIds, remainingName, sentEarlierRowNumbers } from '../batch/identity';
+import { failedRows, retryName, retryRows } from '../batch/retry-plan';
 import { createBatch, loadRows, replaceDraftRows, rowInputs, type NewRow } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
@@ -25,16 +26,7 @@ function newBatchId(now: number): string {
   return `B-${now.toString(36)}${randomBytes(3).toString('hex')}`;
 }
 
-/**
- * A retry batch's own name: `october.csv` → `october (retry 1).csv`, and a retry of that one
- * `october (retry 2).csv`, so the list tells the original and its retries apart.
- */
-export function retryName(fileName: string): string {
-  const match = /^(.*?)(?: \(retry (\d+)\))?(\.[A-Za-z0-9]{1,5})?$/.exec(fileName);
-  const stem = match?.[1] ?? fileName;
-  const n = Number(match?.[2] ?? 0) + 1;
-  return `${stem} (retry ${n})${match?.[3] ?? ''}`;
-}
+export { retryName } from '../batch/retry-plan';
 
 /** Checks the rows again as a whole; a row's own line error (cell count) stays until it is edited. */
 function recheck(batch: BatchSummary, inputs: RowInput[]) {
@@ -124,7 +116,11 @@ export function dropRows(
     : input.sent
       ? sentEarlierRowNumbers(db, batchId)
       : (input.rowNumbers ?? []);
-  if (rowNumbers.length === 0) throw new HandlerFailure('CONFLICT', input.sent ? `Batch ${batchId} has no row that was sent earlier.` : `Batch ${batchId} has no row with errors to drop.`);
+  if (rowNumbers.length === 0) {
+    throw new HandlerFailure('CONFLICT', input.sent ? `Batch ${batchId} has no row that was sent earlier.` : `Batch ${batchId} has no row with errors to drop.`, {
+      reason: { key: input.sent ? 'noSentRows' : 'noInvalidRows', params: {} },
+    });
+  }
   const dropping = new Set(rowNumbers);
   const missing = rowNumbers.filter((rowNumber) => !inputs.some((row) => row.rowNumber === rowNumber));
   if (missing.length > 0) throw new HandlerFailure('NOT_FOUND', `Batch ${batchId} has no row ${missing.slice(0, 10).join(', ')}.`);
@@ -151,29 +147,27 @@ export function invalidRowsFile({ db, now }: BatchJournal, input: { batchId: str
 export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
   const { batchId } = input;
   const batch = summaryOf(db, batchId);
-  if (batch.state === 'draft' || batch.state === 'sending') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: retry its failed rows once it has stopped.`);
+  if (batch.state === 'draft' || batch.state === 'sending') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: retry its failed rows once it has stopped.`, { reason: { key: 'notStopped', params: { state: batch.state } } });
+  }
   const rows = loadRows(db, batchId);
   const open = rows.filter((row) => row.state === 'unknown' || row.state === 'pending').length;
   if (open > 0) {
     // A row whose outcome is unknown may have been paid: it is looked up, never retried blindly.
-    throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`);
+    throw new HandlerFailure('CONFLICT', `${open} row(s) of batch ${batchId} have an unknown outcome: they are being looked up by their external id. Retry the failed rows once that is done.`, {
+      reason: { key: 'unknownRows', params: { count: open } },
+    });
   }
-  const failed = rows.filter((row) => !row.alreadySent && (row.state === 'rejected' || (row.state === 'accepted' && (row.status === 'failed' || row.status === 'cancelled'))));
-  // A failed payout already retried (by an earlier retry of this batch or of its retry) is retried
-  // from the end of that chain, and not at all once a retry of it was paid or may have been.
-  const retries = retriesByOrigin(db, batch.environment);
-  const taken = new Set<string>();
-  const retried = failed.flatMap((row) => {
-    // Refused, nothing created: the same id (and, for a retry, its link to the payout it retries).
-    if (row.state === 'rejected') return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }];
-    const target = retryTarget(retries, row.externalId);
-    if (target === null) return [];
-    const [externalId, retryOf] =
-      'reuse' in target ? [target.reuse, target.retryOf] : [derivedExternalId(db, target.from, target.isRetry || row.retryOf ? target.from : null, taken), target.from];
-    taken.add(externalId);
-    return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf }];
-  });
-  if (retried.length === 0) throw new HandlerFailure('CONFLICT', failed.length === 0 ? `Batch ${batchId} has no failed row to retry.` : `The failed rows of batch ${batchId} were retried already, and those retries were sent.`);
+  const failed = failedRows(rows);
+  if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`, { reason: { key: 'nothingToRetry', params: {} } });
+  // The same plan the batch's detail shows (retryLeft): a row retried already is followed to the end of its chain.
+  const retried = retryRows(db, batch.environment, failed);
+  if (retried.length === 0) {
+    const retriedIn = batchMadeFrom(db, batchId, retryName(batch.fileName));
+    throw new HandlerFailure('CONFLICT', `The failed rows of batch ${batchId} were retried already${retriedIn ? ` in batch “${retriedIn.fileName}”` : ''}, and those retries were sent.`, {
+      reason: { key: 'retriedAlready', params: { name: retriedIn?.fileName ?? batchId } },
+    });
+  }
   return newDraftOf(db, profiles, batch, { fileName: retryName(batch.fileName), rows: retried, now: now() });
 }
 
@@ -184,9 +178,11 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
 export function sendRemaining({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
   const { batchId } = input;
   const batch = summaryOf(db, batchId);
-  if (batch.state !== 'cancelled') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a cancelled batch's remaining rows are sent this way.`);
+  if (batch.state !== 'cancelled') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a cancelled batch's remaining rows are sent this way.`, { reason: { key: 'notCancelled', params: { state: batch.state } } });
+  }
   const remaining = loadRows(db, batchId).filter((row) => row.request !== null && row.state === 'not_sent');
-  if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`);
+  if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`, { reason: { key: 'nothingRemaining', params: {} } });
   const rows = remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }));
   return newDraftOf(db, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
 }

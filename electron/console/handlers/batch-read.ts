@@ -7,7 +7,9 @@ import type { BatchDetail, BatchRowFilter, BatchRowsPage, BatchSummary } from '.
 import type { Language } from '../../../shared/i18n';
 import { reportCsv } from '../../../shared/batch';
 import type { JournalDb } from '../journal/entries';
+import { adoptedDifferingCount } from '../batch/adopted';
 import { remainingBatch, sentEarlier } from '../batch/identity';
+import { retryLeft } from '../batch/retry-plan';
 import { earlierImports, getSummary, listSummaries, loadRows, rehearsalOf, rowsPage } from '../batch/store';
 import { DEFAULT_CURRENCY, HandlerFailure } from './context';
 
@@ -31,7 +33,10 @@ export function summaryOf(db: JournalDb, batchId: string): BatchSummary {
 /** The batch without its rows (those come page by page: rowsPageOf). */
 export function detailOf(db: JournalDb, batchId: string): BatchDetail {
   const batch = summaryOf(db, batchId);
-  const detail: BatchDetail = { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
+  const base: BatchDetail = { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
+  const differing = batch.state === 'draft' ? 0 : adoptedDifferingCount(db, batchId);
+  const retry = retryLeft(db, batch);
+  const detail = { ...base, ...(differing > 0 ? { adoptedDiffering: differing } : {}), ...(retry ? { retryLeft: retry } : {}) };
   if (batch.state === 'cancelled') {
     const remaining = remainingBatch(db, batch);
     return remaining ? { ...detail, remainingBatch: remaining } : detail;
@@ -44,7 +49,9 @@ export function detailOf(db: JournalDb, batchId: string): BatchDetail {
 
 export function requireDraft(db: JournalDb, batchId: string): BatchSummary {
   const batch = summaryOf(db, batchId);
-  if (batch.state !== 'draft') throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a draft can be changed.`);
+  if (batch.state !== 'draft') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a draft can be changed.`, { reason: { key: 'draftOnly', params: { state: batch.state } } });
+  }
   return batch;
 }
 

@@ -3,7 +3,7 @@
  * inside the table (the table turns it into `{ ok: false }`), profile resolution and clients.
  */
 import type { FieldErrors, KeyType } from '../../../shared/contract';
-import type { Channel, ChannelParsedInput, ChannelResults, Profile, PushEvent, PushEvents, StartNotice } from '../../../shared/api';
+import { REQUEST_CURRENCY, type Channel, type ChannelParsedInput, type ChannelResults, type Profile, type PushEvent, type PushEvents, type StartNotice, type FailureReason } from '../../../shared/api';
 import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
 import type Database from 'better-sqlite3';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
@@ -46,7 +46,7 @@ export class HandlerFailure extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly extra: { fields?: FieldErrors; journalId?: string } = {},
+    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason } = {},
   ) {
     super(message);
     this.name = 'HandlerFailure';
@@ -57,7 +57,7 @@ export type HandlerImpl<C extends Channel> = (input: ChannelParsedInput<C>) => P
 export type HandlerImpls<C extends Channel> = { [K in C]: HandlerImpl<K> };
 
 /** Default currency before the service has answered (the one the service is seen to use). */
-export const DEFAULT_CURRENCY = 'XAF';
+export const DEFAULT_CURRENCY = REQUEST_CURRENCY;
 
 export interface Context {
   deps: HandlerDeps;

@@ -12,6 +12,7 @@ import {
   recordReadFailure,
 } from '../journal/entries';
 import { exportCsv, searchJournal } from '../journal/search';
+import { withPaidLater } from '../journal/paid-later';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
@@ -85,7 +86,7 @@ export function followUpHandlers(
     async 'transactions:get'({ journalId }) {
       const transaction = getEntry(deps.journal, journalId);
       if (!transaction) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
-      return { transaction, timeline: getTimeline(deps.journal, journalId) };
+      return { transaction: withPaidLater(deps.journal, [transaction])[0]!, timeline: getTimeline(deps.journal, journalId) };
     },
 
     async 'transactions:verify'({ journalId }) {

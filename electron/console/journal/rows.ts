@@ -1,8 +1,8 @@
 /**
  * SQLite rows of the journal and their mapping to the shared domain types.
  */
-import type { Environment, FailedCode, FullTransaction, InitiatedTransaction, TransactionStatus } from '../../../shared/contract';
-import type { JournalState, JournalTransaction, TimelineEvent, TimelineEventType, TransactionKind } from '../../../shared/api';
+import type { Environment, FailedCode, FullTransaction, InitiatedTransaction, TransactionRequest, TransactionStatus } from '../../../shared/contract';
+import { adoptedDifference, REQUEST_CURRENCY, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 
 /** A transaction object as the service returns it (initiate subset or full). */
 export type ServiceTransaction = InitiatedTransaction | FullTransaction;
@@ -84,6 +84,7 @@ export function toJournalTransaction(row: EntryRow): JournalTransaction {
     updatedAt: new Date(row.updated_at).toISOString(),
     ...(row.batch_id ? { batch: { batchId: row.batch_id, rowNumber: row.batch_row ?? 0 } } : {}),
     ...(row.already_sent_at ? { alreadySent: true } : {}),
+    ...(row.already_sent_at ? adoptedDiffers(row.request, row.transaction_json) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
@@ -100,4 +101,14 @@ export function toTimelineEvent(row: TimelineRow): TimelineEvent {
     message: row.message,
     outcome: row.outcome,
   };
+}
+
+/**
+ * An adopted entry whose transaction is not what its request asked (another recipient, amount or
+ * currency): read from the request as sent and the transaction as last read (shared/api/adopted.ts).
+ */
+export function adoptedDiffers(request: string | null, transaction: string | null): { adoptedDiffers?: JournalTransaction['adoptedDiffers'] } {
+  if (!request || !transaction) return {};
+  const difference = adoptedDifference(JSON.parse(request) as TransactionRequest, REQUEST_CURRENCY, JSON.parse(transaction) as ServiceTransaction);
+  return difference ? { adoptedDiffers: difference } : {};
 }

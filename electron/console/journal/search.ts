@@ -12,6 +12,7 @@ import { resources, type Language } from '../../../shared/i18n';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
 import { textClause } from './text-search';
+import { withPaidLater } from './paid-later';
 
 /** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
 export const EXPORT_MAX_ROWS = 100_000;
@@ -55,12 +56,12 @@ export function searchJournal(db: JournalDb, query: SearchQuery, offset: number,
     const rows = db
       .prepare('SELECT * FROM entries WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY created_at DESC, seq DESC')
       .all(JSON.stringify(page)) as EntryRow[];
-    return { rows: rows.map(toJournalTransaction), total: matches.length, offset, limit };
+    return { rows: withPaidLater(db, rows.map(toJournalTransaction)), total: matches.length, offset, limit };
   }
   const rows = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as EntryRow[];
   // A short first page is the whole result: no second pass to count it.
   const total = offset === 0 && rows.length < limit ? rows.length : (db.prepare(`SELECT COUNT(*) AS n FROM entries ${sql}`).get(...params) as { n: number }).n;
-  return { rows: rows.map(toJournalTransaction), total, offset, limit };
+  return { rows: withPaidLater(db, rows.map(toJournalTransaction)), total, offset, limit };
 }
 
 /** Column ids; the header line is their name in the catalogue `exports.columns` of the chosen language. */

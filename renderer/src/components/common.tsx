@@ -102,7 +102,8 @@ export function ErrorNotice({ failure, title, next }: { failure: ApiFailure; tit
   // The service's and main's own message is English: shown to English readers, and to everyone when
   // the code has no sentence of its own (then it is all there is to read).
   const known = Object.hasOwn(ERROR_MESSAGES, failure.code);
-  const details = failure.message && failure.message !== human.title && (currentLanguage() === 'en' || !known) ? failure.message : null;
+  // A refusal with its reason says it in the reader's language already (main's English repeats it).
+  const details = !failure.reason && failure.message && failure.message !== human.title && (currentLanguage() === 'en' || !known) ? failure.message : null;
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title ?? human.title}</strong>

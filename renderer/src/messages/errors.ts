@@ -4,7 +4,7 @@
  * its host, the team workspace's faults, and the transactions' `failed_code` sentences. Finance staff read these, so each
  * says what happened and what to do next.
  */
-import type { ConsoleErrorCode, ApiFailure, WorkspaceFaultCode } from '../../../shared/api';
+import { BATCH_REFUSALS, BATCH_STATES, type BatchState, type ConsoleErrorCode, type ApiFailure, type WorkspaceFaultCode } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
 import { english } from '../../../shared/i18n';
 import { currentLanguage, t } from '../i18n';
@@ -28,6 +28,15 @@ export const FAILED_MESSAGES: Record<FailedCode, string> = english.failed;
 
 /** The human message of a failure; unknown codes keep the server's own message. */
 export function describeFailure(failure: ApiFailure): HumanMessage {
+  // A batch action refused with its reason: the reason is the sentence, the code's own says what to do.
+  if (failure.reason && (BATCH_REFUSALS as readonly string[]).includes(failure.reason.key)) {
+    const { key, params } = failure.reason;
+    const state = typeof params.state === 'string' && (BATCH_STATES as readonly string[]).includes(params.state) ? t(`batch:state.${params.state as BatchState}`) : params.state;
+    const next = Object.hasOwn(ERROR_MESSAGES, failure.code) ? t(`errors:${failure.code as keyof typeof ERROR_MESSAGES}.next`) : t('common:unknownFailure.next');
+    // The parameters are main's (checked by key above), not known to the catalogue's types.
+    const words: Record<string, string | number> = { ...params, ...(state === undefined ? {} : { state }) };
+    return { title: (t as (key: string, options: Record<string, string | number>) => string)(`batch:refusal.${key}`, words), next };
+  }
   if (Object.hasOwn(ERROR_MESSAGES, failure.code)) {
     const code = failure.code as keyof typeof ERROR_MESSAGES;
     return { title: t(`errors:${code}.title`), next: t(`errors:${code}.next`) };

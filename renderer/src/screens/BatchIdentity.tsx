@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { batchFigures, type BatchDetail, type BatchRow } from '../../../shared/api';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
+import { adoptedWords } from './adoptedParts';
 
 /** Rows listed by name in the notice; the counts cover all of them. */
 const LISTED = 8;
@@ -104,7 +105,12 @@ export function RowIdentity({ row }: { row: BatchRow }) {
   const { t } = useTranslation('batch');
   return (
     <>
-      {row.alreadySent ? (
+      {row.alreadySent && row.adoptedDiffers ? (
+        // Adopted, yet not this row's payout: said in full, the status beside it is someone else's payment.
+        <strong className="cell-warn" title={t('identity.adoptedDiffersHint')} data-testid="adopted-differs">
+          {t('identity.adoptedDiffers', adoptedWords(row.adoptedDiffers))}
+        </strong>
+      ) : row.alreadySent ? (
         <span className="cell-warn" title={t('identity.alreadySentHint')} data-testid="already-sent">
           {t('identity.alreadySent')}
         </span>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SearchQuery } from '../../../shared/api';
+import type { JournalTransaction, SearchQuery } from '../../../shared/api';
 import { TRANSACTION_STATUSES } from '../../../shared/contract';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, journalStateLabel, shownState, statusLabel } from '../components/common';
 import { describeFailedCode } from '../messages/errors';
@@ -146,7 +146,10 @@ function HistoryList() {
                     <span className="who-name">{row.customer.first_name} {row.customer.last_name}</span>
                     <span className="who-phone mono muted small">{row.phoneNumber}</span>
                   </span>
-                  <span className="col-ext mono muted small" title={row.externalId ?? ''}>{row.externalId ?? ''}</span>
+                  <span className="col-ext" title={row.externalId ?? ''}>
+                    <span className="mono muted small">{row.externalId ?? ''}</span>
+                    <IdentityMark row={row} />
+                  </span>
                   <span className="col-amount">{formatMoney(row.amount, row.currency)}</span>
                   <span className="col-status">
                     <StatusBadge status={row.status} state={shownState(row)} />
@@ -305,4 +308,17 @@ export function HistoryScreen() {
       {!invalid && status === 'ready' && total ? <HistoryList /> : null}
     </section>
   );
+}
+
+/**
+ * What the status alone does not say (issue 23): the entry adopted a payout sent earlier under its
+ * external id (and, worse, one that is not what it asked), or it was refused and a later request
+ * with the same id paid it. The timeline says it in full.
+ */
+function IdentityMark({ row }: { row: JournalTransaction }) {
+  const { t: tr } = useTranslation('history');
+  if (row.adoptedDiffers) return <span className="row-mark row-mark-warn" title={tr('alreadySentDiffersHint')} data-testid="history-adopted-differs">{tr('alreadySentDiffers')}</span>;
+  if (row.alreadySent) return <span className="row-mark" data-testid="history-already-sent">{tr('alreadySent')}</span>;
+  if (row.paidLater) return <span className="row-mark" data-testid="history-paid-later">{tr('paidLater')}</span>;
+  return null;
 }

@@ -12,6 +12,7 @@ import { formatMoney } from '../format/money';
 import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
 import { useTransactions, useUi } from '../stores';
+import { AdoptedDiffersNotice, PaidLaterNotice } from './adoptedParts';
 import { statusWord, Timeline, TransactionFacts } from './timelineParts';
 
 /** Why it failed, in words: a payout's reasons speak of its recipient, a payment's of its payer. */
@@ -149,6 +150,8 @@ export function TimelineScreen() {
           {tr('cancelledNote')}
         </div>
       ) : null}
+      <AdoptedDiffersNotice tx={tx} />
+      <PaidLaterNotice tx={tx} />
       {tx.state === 'rejected' && tx.lastError ? <ErrorNotice failure={{ code: tx.lastError.code, message: tx.lastError.message }} title={tr('rejectedTitle')} /> : null}
       {tx.state === 'outcome_unknown' ? <OutcomeUnknown journalId={tx.id} /> : null}
       <div className="two-col">

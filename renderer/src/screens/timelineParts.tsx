@@ -7,6 +7,7 @@ import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { t } from '../i18n';
 import { describeServiceError } from '../messages/errors';
+import { adoptedWords } from './adoptedParts';
 
 /** A status in words, in the current language (codes never reach the user as such). */
 export function statusWord(status: TransactionStatus | string | null): string {
@@ -183,7 +184,9 @@ export function TransactionFacts({ tx }: { tx: JournalTransaction }) {
       {tx.alreadySent ? (
         <>
           <dt>{tr('facts.alreadySent')}</dt>
-          <dd data-testid="already-sent">{tr('facts.alreadySentBody')}</dd>
+          <dd data-testid="already-sent">
+            {tx.adoptedDiffers ? <strong className="text-warn">{tr('facts.adoptedDiffers', { ...adoptedWords(tx.adoptedDiffers), kind: tr(`kindWord.${tx.kind}`) })}</strong> : tr('facts.alreadySentBody')}
+          </dd>
         </>
       ) : null}
       <IdRow label={tr('facts.journalId')} copyLabel={tr('facts.copyJournalId')} value={tx.id} />

@@ -43,5 +43,6 @@ export default {
     unknown: 'outcome unknown',
   },
   alreadySent: 'already sent earlier',
+  adoptedDiffers: 'NOT what this row asks: sent earlier to {{to}}, {{amount}} {{currency}}',
   retryOf: 'retry of {{id}}',
 } as const;

@@ -41,5 +41,6 @@ export default {
     unknown: 'résultat inconnu',
   },
   alreadySent: 'déjà envoyé auparavant',
+  adoptedDiffers: 'PAS ce que demande cette ligne : envoyé auparavant à {{to}}, {{amount}} {{currency}}',
   retryOf: 'relance de {{id}}',
 } as const satisfies Messages<typeof en>;
