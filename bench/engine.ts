@@ -4,8 +4,8 @@
  * same run, printed as requests/s, p50/p99 latency and the ratio to the bare server.
  *
  * The servers run in a child process (`--serve`) so the load generator does not share their event
- * loop. Then Prism and Mockoon CLI, each in its own process, mock the engine's own OpenAPI document
- * and take the same requests (bench/mockers.ts installs them into a temp folder on first use). Requests are signed up front (each POST with its own external_id; timestamps stay inside
+ * loop. Prism and Mockoon CLI, each in its own process, mock the engine's own OpenAPI document
+ * and take the same requests right after the engine's run of each kind (bench/mockers.ts installs them into a temp folder on first use). Requests are signed up front (each POST with its own external_id; timestamps stay inside
  * the ±300 s window for a run of this length), so the generator only replays bytes.
  */
 import { spawn } from 'node:child_process';
@@ -198,37 +198,54 @@ async function load(url: string, requests: Signed[], cpuOf?: () => number): Prom
 
 const GROW_TO = Number(process.env.BENCH_GROW_TO ?? 1_000_000);
 
+/** A mock server started on the engine's OpenAPI document, warmed up, waiting for its runs. */
+interface StartedMock {
+  name: string;
+  url: string;
+  cpuMicros(): number;
+  stop(): Promise<void>;
+}
+
 /**
- * Prism, then Mockoon CLI, each started alone on the engine's OpenAPI document, given the same
- * signed creates and retrieves (real engine ids: a mock answers any), then stopped. Their CPU per
- * request is read from /proc for their own process. Prism checks each request against the
- * document (headers, body) and answers the document's example; Mockoon answers generated bodies.
+ * Prism and Mockoon CLI, each in its own process on the engine's OpenAPI document, started and
+ * warmed up before the engine's runs, so that each of their runs can follow the engine's run of the
+ * same kind within seconds (on a shared machine the load drifts over a minute, and the ratio is
+ * what counts). Prism checks each request against the document (headers, body) and answers the
+ * document's example; Mockoon answers generated bodies. Their CPU per request comes from /proc.
  */
-async function mockers(ready: Ready, creates: Signed[], retrieves: Signed[]): Promise<{ name: string; create: Figures; retrieve: Figures }[]> {
+async function startMocks(ready: Ready, retrieves: Signed[]): Promise<{ mocks: StartedMock[]; stop: () => Promise<void> }> {
   const dir = installMockers();
   const temp = benchTempDir('paydesk-bench-openapi-');
   const spec = join(temp.path, 'openapi.json');
   writeFileSync(spec, JSON.stringify(buildOpenApiDocument({ serverUrl: ready.engineUrl })));
-  const results: { name: string; create: Figures; retrieve: Figures }[] = [];
+  const mocks: StartedMock[] = [];
+  const stop = async () => {
+    for (const mock of mocks) await mock.stop();
+    temp.remove();
+  };
   try {
     for (const name of ['prism', 'mockoon'] as MockerName[]) {
       const mock = await startMocker(dir, name, spec);
-      try {
-        // A short warm-up (JIT, lazy route compilation), as the engine had its setup requests.
-        await autocannon({ url: mock.url, connections: CONNECTIONS, duration: 2, requests: [{ setupRequest: (request) => ({ ...request, ...retrieves[0] }) }] });
-        const create = await load(mock.url, creates, mock.cpuMicros);
-        console.log(row(`${mock.name} POST (mock)`, create));
-        const retrieve = await load(mock.url, retrieves, mock.cpuMicros);
-        console.log(row(`${mock.name} GET (mock)`, retrieve));
-        results.push({ name: mock.name, create, retrieve });
-      } finally {
-        await mock.stop();
-      }
+      mocks.push(mock);
+      // A short warm-up (JIT, lazy route compilation), as the engine had its setup requests.
+      await autocannon({ url: mock.url, connections: CONNECTIONS, duration: 2, requests: [{ setupRequest: (request) => ({ ...request, ...retrieves[0] }) }] });
     }
-  } finally {
-    temp.remove();
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  return results;
+  return { mocks, stop };
+}
+
+/** Each mock's run of the same requests, right after the engine's. */
+async function mockRuns(mocks: StartedMock[], kind: 'POST' | 'GET', requests: Signed[]): Promise<Figures[]> {
+  const figures: Figures[] = [];
+  for (const mock of mocks) {
+    const result = await load(mock.url, requests, mock.cpuMicros);
+    console.log(row(`${mock.name} ${kind} (mock)`, result));
+    figures.push(result);
+  }
+  return figures;
 }
 
 /**
@@ -331,41 +348,50 @@ async function main(): Promise<void> {
       console.log(row(only, await load(ready.engineUrl, only === 'create' ? creates : retrieves)));
       return;
     }
-    const loadBefore = loadavg()[0] ?? 0;
-    const bareCreate = await load(ready.bareUrl, creates);
-    console.log(row('bare node:http (POST)', bareCreate));
-    // The stack's own floor for a create (see floor-server.ts): the target can be no easier than this.
-    // It runs before the engine's create, whose settlements would otherwise land in its run.
-    const floorCreate = await load(ready.floorUrl, creates);
-    console.log(row('floor: minimal signed create', floorCreate, bareCreate));
-    const engineCreate = await load(ready.engineUrl, creates);
-    console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
-    await drain();
-    const bareRetrieve = await load(ready.bareUrl, retrieves);
-    console.log(row('bare node:http (GET)', bareRetrieve));
-    const engineRetrieve = await load(ready.engineUrl, retrieves);
-    console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
-    const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
-    // The API's own cost: what the engine's create spends beyond the floor's (same stack, one INSERT).
-    console.log(
-      `\nengine create vs floor: ${percent(engineCreate.rps, floorCreate.rps)} by req/s; the API's own work ` +
-        `${(engineCreate.cpuPerRequest - floorCreate.cpuPerRequest).toFixed(0)} µs of server CPU per create beyond the floor's ${floorCreate.cpuPerRequest.toFixed(0)}`,
-    );
-    const mocked = process.env.BENCH_MOCKERS === '0' ? [] : await mockers(ready, creates, retrieves);
-    for (const mock of mocked) {
+    const mocks = process.env.BENCH_MOCKERS === '0' ? null : await startMocks(ready, retrieves);
+    try {
+      const loadBefore = loadavg()[0] ?? 0;
+      const bareCreate = await load(ready.bareUrl, creates);
+      console.log(row('bare node:http (POST)', bareCreate));
+      // The stack's own floor for a create (see floor-server.ts): the target can be no easier than this.
+      // It runs before the engine's create, whose settlements would otherwise land in its run.
+      const floorCreate = await load(ready.floorUrl, creates);
+      console.log(row('floor: minimal signed create', floorCreate, bareCreate));
+      const engineCreate = await load(ready.engineUrl, creates);
+      console.log(row('engine POST /v1/payments', engineCreate, bareCreate));
+      // The engine's settlements of its run land before the mocks' runs, not in them.
+      await drain();
+      const mockCreates = await mockRuns(mocks?.mocks ?? [], 'POST', creates);
+      const bareRetrieve = await load(ready.bareUrl, retrieves);
+      console.log(row('bare node:http (GET)', bareRetrieve));
+      const engineRetrieve = await load(ready.engineUrl, retrieves);
+      console.log(row('engine GET /v1/payments/{id}', engineRetrieve, bareRetrieve));
+      const mockRetrieves = await mockRuns(mocks?.mocks ?? [], 'GET', retrieves);
+      const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
+      // The API's own cost: what the engine's create spends beyond the floor's (same stack, one INSERT).
       console.log(
-        `engine vs ${mock.name}: create ${(engineCreate.rps / mock.create.rps).toFixed(1)}x by req/s, ${(mock.create.cpuPerRequest / engineCreate.cpuPerRequest).toFixed(1)}x by CPU per request; ` +
-          `retrieve ${(engineRetrieve.rps / mock.retrieve.rps).toFixed(1)}x by req/s, ${(mock.retrieve.cpuPerRequest / engineRetrieve.cpuPerRequest).toFixed(1)}x by CPU per request`,
+        `\nengine create vs floor: ${percent(engineCreate.rps, floorCreate.rps)} by req/s; the API's own work ` +
+          `${(engineCreate.cpuPerRequest - floorCreate.cpuPerRequest).toFixed(0)} µs of server CPU per create beyond the floor's ${floorCreate.cpuPerRequest.toFixed(0)}`,
       );
+      (mocks?.mocks ?? []).forEach((mock, index) => {
+        const create = mockCreates[index] as Figures;
+        const retrieve = mockRetrieves[index] as Figures;
+        console.log(
+          `engine vs ${mock.name}: create ${(engineCreate.rps / create.rps).toFixed(1)}x by req/s, ${(create.cpuPerRequest / engineCreate.cpuPerRequest).toFixed(1)}x by CPU per request; ` +
+            `retrieve ${(engineRetrieve.rps / retrieve.rps).toFixed(1)}x by req/s, ${(retrieve.cpuPerRequest / engineRetrieve.cpuPerRequest).toFixed(1)}x by CPU per request`,
+        );
+      });
+      console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare; create and retrieve >= 10x Prism by req/s`);
+      // One line to paste: the figures of this run and the machine's load around it.
+      console.log(
+        `summary: create ${percent(engineCreate.rps, bareCreate.rps)} of bare (floor ${percent(floorCreate.rps, bareCreate.rps)}), ` +
+          `retrieve ${percent(engineRetrieve.rps, bareRetrieve.rps)} of bare; server CPU µs/req create ${engineCreate.cpuPerRequest.toFixed(0)} ` +
+          `(floor ${floorCreate.cpuPerRequest.toFixed(0)}, bare ${bareCreate.cpuPerRequest.toFixed(0)}), retrieve ${engineRetrieve.cpuPerRequest.toFixed(0)} ` +
+          `(bare ${bareRetrieve.cpuPerRequest.toFixed(0)}); load average ${loadBefore.toFixed(2)} -> ${(loadavg()[0] ?? 0).toFixed(2)}`,
+      );
+    } finally {
+      await mocks?.stop();
     }
-    console.log(`targets: create >= 35 % of bare, retrieve >= 50 % of bare; create and retrieve >= 10x Prism by req/s`);
-    // One line to paste: the figures of this run and the machine's load around it.
-    console.log(
-      `summary: create ${percent(engineCreate.rps, bareCreate.rps)} of bare (floor ${percent(floorCreate.rps, bareCreate.rps)}), ` +
-        `retrieve ${percent(engineRetrieve.rps, bareRetrieve.rps)} of bare; server CPU µs/req create ${engineCreate.cpuPerRequest.toFixed(0)} ` +
-        `(floor ${floorCreate.cpuPerRequest.toFixed(0)}, bare ${bareCreate.cpuPerRequest.toFixed(0)}), retrieve ${engineRetrieve.cpuPerRequest.toFixed(0)} ` +
-        `(bare ${bareRetrieve.cpuPerRequest.toFixed(0)}); load average ${loadBefore.toFixed(2)} -> ${(loadavg()[0] ?? 0).toFixed(2)}`,
-    );
     if (GROW_TO > 0) await growth(ready, ids, drain, askLine);
   } finally {
     child.stdin.end();

@@ -11,10 +11,13 @@ import { askProvider } from '../lifecycle/provider';
 import { applyProviderView } from '../ledger/settlement';
 import { findTransaction, toFullTransaction, toInitiatedTransaction, type JoinedTransactionRow } from '../storage/store';
 import { readTransactionRequest } from './body';
+import { retrieveText } from '../storage/retrieve-cache';
 import { requireAuth } from './authenticated';
 
 const NOT_FOUND = { payment: 'PAYMENT_NOT_FOUND', payout: 'PAYOUT_NOT_FOUND' } as const;
 const TITLE = { payment: 'Payment', payout: 'Payout' } as const;
+/** What fastify sets for an object it serialises itself. */
+const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
 function identifierType(query: unknown): 'transaction_id' | 'external_id' {
   const value = (query as Record<string, unknown> | undefined)?.identifier_type;
@@ -25,14 +28,31 @@ function identifierType(query: unknown): 'transaction_id' | 'external_id' {
   });
 }
 
+function notFound(kind: TransactionKind, id: string, environment: string): ApiError {
+  return new ApiError(NOT_FOUND[kind], `No ${kind} ${id} in the ${environment} environment.`);
+}
+
 function lookup(ctx: EngineContext, request: FastifyRequest, kind: TransactionKind, by: 'transaction_id' | 'external_id'): JoinedTransactionRow {
   const auth = requireAuth(request);
   const { id } = request.params as { id: string };
   const row = findTransaction(ctx.db, { appId: auth.appId, environment: auth.environment, kind }, by, id);
-  if (!row) {
-    throw new ApiError(NOT_FOUND[kind], `No ${kind} ${id} in the ${auth.environment} environment.`);
-  }
+  if (!row) throw notFound(kind, id, auth.environment);
   return row;
+}
+
+/** Retrieve's whole answer as JSON text: by transaction id through the retrieve cache, by external id from the table. */
+function retrieveAnswer(ctx: EngineContext, request: FastifyRequest, kind: TransactionKind): string {
+  const by = identifierType(request.query);
+  if (by === 'external_id') return JSON.stringify(successBody(`${TITLE[kind]} retrieved.`, toFullTransaction(lookup(ctx, request, kind, by))));
+  const auth = requireAuth(request);
+  const { id } = request.params as { id: string };
+  const scope = { appId: auth.appId, environment: auth.environment, kind };
+  const text = retrieveText(ctx.db, scope, id, () => {
+    const row = findTransaction(ctx.db, scope, 'transaction_id', id);
+    return row === undefined ? undefined : JSON.stringify(successBody(`${TITLE[kind]} retrieved.`, toFullTransaction(row)));
+  });
+  if (text === undefined) throw notFound(kind, id, auth.environment);
+  return text;
 }
 
 function verifyMessage(kind: TransactionKind, row: JoinedTransactionRow): string {
@@ -71,8 +91,8 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineConte
     });
 
     app.get(`${base}/:id`, { config }, async function retrieve(request, reply) {
-      const row = lookup(ctx, request, kind, identifierType(request.query));
-      return reply.code(200).send(successBody(`${TITLE[kind]} retrieved.`, toFullTransaction(row)));
+      // Already JSON: fastify sends a string with a JSON media type as it is.
+      return reply.code(200).type(JSON_MEDIA_TYPE).send(retrieveAnswer(ctx, request, kind));
     });
 
     app.get(`${base}/:id/verify`, { config }, async function verify(request, reply) {

@@ -19,11 +19,10 @@
  * caller who cannot sign with it, except the environment mismatch the spec orders before the
  * signature.
  */
-import type { KeyObject } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { authHeaderNames, type Environment, type KeyType } from '../../../../shared/contract';
 import { normalizeAddress } from '../net/loopback';
-import { hmacKey, payloadFor, verifySignature, type CanonicalParts } from '../signing';
+import { payloadFor, verifySignatureWith, verifyingKey, type CanonicalParts, type VerifyingKey } from '../signing';
 import { cachedConfig } from '../storage/config-cache';
 import { ApiError } from '../api/errors';
 import { statementsFor } from '../storage/statements';
@@ -94,7 +93,7 @@ interface KeyRow {
 /** A key row as cached: the whitelist parsed once, the secret ready for HMAC. */
 interface CachedKey extends KeyRow {
   whitelist: readonly string[];
-  hmacKey: KeyObject;
+  verifying: VerifyingKey;
 }
 
 const statements = statementsFor((db) => ({
@@ -164,7 +163,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   }
   const key = cachedConfig<CachedKey>(db, `key:${publicKey}`, () => {
     const row = statements(db).key.get(publicKey) as KeyRow | undefined;
-    return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[], hmacKey: hmacKey(row.secret_key) };
+    return row === undefined ? undefined : { ...row, whitelist: JSON.parse(row.ip_whitelist) as string[], verifying: verifyingKey(row.secret_key) };
   });
   if (!key || key.active !== 1 || key.type !== request.requiredKeyType) {
     throw new AuthFailure('INVALID_API_KEY', `The API key is invalid, inactive, or not a ${request.requiredKeyType} key.`, {
@@ -183,7 +182,7 @@ export function authenticate(db: Database.Database, nowSeconds: number, request:
   }
   const payload = payloadFor(request.method, request.query, request.body);
   const canonical = { publicKey, timestamp, method: request.method, path: request.path, payload };
-  if (!verifySignature(key.hmacKey, canonical, signature)) {
+  if (!verifySignatureWith(key.verifying, canonical, signature)) {
     throw new AuthFailure('INVALID_DIGITAL_SIGNATURE', 'The request signature does not match.', {
       check: 'signature',
       canonical,

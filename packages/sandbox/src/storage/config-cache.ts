@@ -83,6 +83,14 @@ export function configCache(db: Database.Database): Map<string, unknown> | null 
   return state.entries;
 }
 
+/**
+ * The cache's entries as they are, without the checks of `configCache` (which may run a statement):
+ * for SQL functions called from triggers, which may only drop entries.
+ */
+export function configCacheEntriesForTrigger(db: Database.Database): Map<string, unknown> | null {
+  return states.get(db)?.entries ?? null;
+}
+
 /** `load()` through the cache: a cached value, or a fresh one (cached unless undefined or bypassed). */
 export function cachedConfig<T>(db: Database.Database, key: string, load: () => T | undefined): T | undefined {
   const cache = configCache(db);

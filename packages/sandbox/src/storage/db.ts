@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { installConfigCache } from './config-cache';
+import { installRetrieveCache } from './retrieve-cache';
 import { applyMigrations, type Migration } from './migrations';
 
 /**
@@ -33,6 +34,7 @@ export function openEngineDb(file: string, extraMigrations: readonly Migration[]
     db.pragma('busy_timeout = 5000');
     applyMigrations(db, extraMigrations);
     installConfigCache(db);
+    installRetrieveCache(db);
     return db;
   } catch (error) {
     db.close();

@@ -60,10 +60,13 @@ export function newUuidV7(nowMicros: number): string {
   const fraction = Math.floor(((micros % 1000) * 4096) / 1000);
   // 48 bits of milliseconds as 12 hex digits (exact: far below 2^53).
   const time = millis.toString(16).padStart(12, '0').slice(-12);
-  let rest = '';
-  for (let index = 0; index < 7; index += 1) rest += HEX[randomByte()];
-  return (
-    `${time.slice(0, 8)}-${time.slice(8)}-${(0x7000 | fraction).toString(16)}-` +
-    `${HEX[0x80 | (randomByte() & 0x3f)]}${rest.slice(0, 2)}-${rest.slice(2)}`
-  );
+  // 8 random bytes as hex in one call (three ids per create: a byte at a time showed in the profile).
+  if (poolOffset + 8 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const variant = HEX[0x80 | ((pool[poolOffset] as number) & 0x3f)];
+  const rest = pool.toString('hex', poolOffset + 1, poolOffset + 8);
+  poolOffset += 8;
+  return `${time.slice(0, 8)}-${time.slice(8)}-${(0x7000 | fraction).toString(16)}-${variant}${rest.slice(0, 2)}-${rest.slice(2)}`;
 }
