@@ -14,6 +14,8 @@
  * screenshot halfway through sending and one at the end (test-results/batch-ui-*.png), with the
  * recorders paused around them (a screenshot costs the page a frame). `BENCH_PAGE_PROFILE=<file>`
  * writes a V8 CPU profile of the page while sending (`bench/profile-first-screen.ts` maps one).
+ * `BENCH_TRACE=<file>` writes a Chromium performance trace of the page while sending and the end
+ * (`npx tsx bench/long-frames.ts <file>` says what each long task of the page was made of).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -31,7 +33,8 @@ const IDLE_MS = 2_000;
 const END_MS = Number(process.env.BENCH_END_MS ?? 4_000);
 const SCREENSHOTS = process.env.BENCH_SCREENSHOTS === '1';
 const ROOT = resolve(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist/renderer');
+/** `BENCH_DIST=<folder>`: another build of the renderer (e.g. the code before a change, for the same machine's load). */
+const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist/renderer');
 const TARGET_MS = 50;
 
 /** Ordinary numbers complete; every 10th row is one of the sandbox's outcome numbers (failures, cancellations). */
@@ -98,7 +101,7 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
 async function main() {
-  if (!existsSync(join(DIST, 'index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(DIST, 'index.html')) && !process.env.BENCH_DIST) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const userData = benchTempDir('paydesk-bench-batch-ui-');
   browserTempDir();
   // The sandbox's per-key rate limit off, as in bench:batch: the rows go at the engine's pace (the most pushes).
@@ -145,6 +148,11 @@ async function main() {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.start');
     }
+    if (process.env.BENCH_TRACE) {
+      await browser.startTracing(page, {
+        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'],
+      });
+    }
     await setPhase(page, 'sending');
     const loadBefore = load();
     const started = Date.now();
@@ -171,6 +179,7 @@ async function main() {
     await page.waitForTimeout(END_MS);
     await setPhase(page, 'off');
     offCount();
+    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, await browser.stopTracing());
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-end.png') });
 
     const frames = await page.evaluate(() => (window as unknown as { __bench: Frames }).__bench);
