@@ -17,11 +17,11 @@
  * `BENCH_TRACE=<file>` writes a Chromium performance trace of the page while sending and the end
  * (`npx tsx bench/long-frames.ts <file>` says what each long task of the page was made of).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { benchTempDir, browserTempDir } from './temp';
 import type { BatchProgress } from '../shared/api';
 import { createConsoleRuntime } from '../electron/console/runtime';
@@ -100,6 +100,41 @@ const worst = (values: number[]) => values.reduce((max, value) => Math.max(max, 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
+/** CPU seconds (user + system) of this process's Chromium descendants: the whole browser, not only the page. */
+function chromiumCpuSeconds(): number {
+  const children = (pid: number): number[] => {
+    try {
+      return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      return [];
+    }
+  };
+  let ticks = 0;
+  const walk = (pid: number) => {
+    for (const child of children(pid)) {
+      try {
+        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('chromium')) {
+          // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+          const fields = readFileSync(`/proc/${child}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+          ticks += Number(fields[11]) + Number(fields[12]);
+        }
+      } catch {
+        // gone meanwhile
+      }
+      walk(child);
+    }
+  };
+  walk(process.pid);
+  return ticks / 100;
+}
+
+/** The page's own counters (CDP Performance): its main thread's CPU, its process's CPU, layouts and style recalcs. */
+type PageMetrics = Record<'ThreadTime' | 'ProcessTime' | 'LayoutCount' | 'RecalcStyleCount' | 'ScriptDuration' | 'LayoutDuration' | 'RecalcStyleDuration', number>;
+async function pageMetrics(cdp: CDPSession): Promise<PageMetrics> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value])) as PageMetrics;
+}
+
 async function main() {
   if (!existsSync(join(DIST, 'index.html')) && !process.env.BENCH_DIST) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const userData = benchTempDir('paydesk-bench-batch-ui-');
@@ -153,6 +188,10 @@ async function main() {
         categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'],
       });
     }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const metricsBefore = await pageMetrics(cdp);
+    const chromiumBefore = chromiumCpuSeconds();
     await setPhase(page, 'sending');
     const loadBefore = load();
     const started = Date.now();
@@ -175,6 +214,8 @@ async function main() {
     const last = await ended;
     if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const sendingSeconds = (Date.now() - started) / 1000;
+    const metricsSending = await pageMetrics(cdp);
+    const chromiumSending = chromiumCpuSeconds() - chromiumBefore;
     await setPhase(page, 'end');
     await page.waitForTimeout(END_MS);
     await setPhase(page, 'off');
@@ -187,6 +228,13 @@ async function main() {
     console.log(`batch UI, real stack: ${ROWS.toLocaleString('en')} rows at concurrency ${CONCURRENCY}, sent in ${sendingSeconds.toFixed(1)} s (${Math.round(ROWS / sendingSeconds)} rows/s), ended ${last.state}; progress bar at ${shown}`);
     console.log(`pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
     console.log(`load average (1, 5, 15 min): before sending ${loadBefore}, after ${load()}; CPUs shared with other work`);
+    // What the page costs, whatever the load: CPU (not wall) time while sending, per second of sending.
+    const spent = (name: keyof PageMetrics) => metricsSending[name] - metricsBefore[name];
+    const perSecond = (value: number) => `${((value * 1000) / sendingSeconds).toFixed(1)} ms/s`;
+    console.log(
+      `CPU while sending: page main thread ${perSecond(spent('ThreadTime'))}, page process ${perSecond(spent('ProcessTime'))}, all of Chromium ${perSecond(chromiumSending)} (${((chromiumSending / sendingSeconds) * 100).toFixed(1)} % of a core); ` +
+        `layouts ${spent('LayoutCount')} (${perSecond(spent('LayoutDuration'))}), style recalcs ${spent('RecalcStyleCount')} (${perSecond(spent('RecalcStyleDuration'))}), script ${perSecond(spent('ScriptDuration'))}`,
+    );
     for (const phase of ['idle', 'sending', 'end'] as const) {
       const gaps = frames.gaps[phase];
       const longFrames = frames.loaf[phase];
