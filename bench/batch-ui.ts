@@ -158,8 +158,16 @@ async function main() {
     await page.getByRole('button', { name: new RegExp(`^Open batch bench-${ROWS}`) }).click();
     await page.getByRole('table', { name: /Rows of the batch/ }).getByRole('row').nth(5).waitFor();
 
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     await setPhase(page, 'idle');
+    const idleMetrics = await pageMetrics(cdp);
+    const idleChromium = chromiumCpuSeconds();
+    const idleStarted = Date.now();
     await page.waitForTimeout(IDLE_MS);
+    const idleSeconds = (Date.now() - idleStarted) / 1000;
+    const idleThread = ((await pageMetrics(cdp)).ThreadTime - idleMetrics.ThreadTime) / idleSeconds;
+    const idleAll = (chromiumCpuSeconds() - idleChromium) / idleSeconds;
 
     const ended = new Promise<BatchProgress>((resolveEnd) => {
       const off = runtime.on('batch:progress', (progress) => {
@@ -188,8 +196,6 @@ async function main() {
         categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'],
       });
     }
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     const metricsBefore = await pageMetrics(cdp);
     const chromiumBefore = chromiumCpuSeconds();
     await setPhase(page, 'sending');
@@ -235,6 +241,7 @@ async function main() {
       `CPU while sending: page main thread ${perSecond(spent('ThreadTime'))}, page process ${perSecond(spent('ProcessTime'))}, all of Chromium ${perSecond(chromiumSending)} (${((chromiumSending / sendingSeconds) * 100).toFixed(1)} % of a core); ` +
         `layouts ${spent('LayoutCount')} (${perSecond(spent('LayoutDuration'))}), style recalcs ${spent('RecalcStyleCount')} (${perSecond(spent('RecalcStyleDuration'))}), script ${perSecond(spent('ScriptDuration'))}`,
     );
+    console.log(`CPU idle (baseline, the same page before sending): page main thread ${(idleThread * 1000).toFixed(1)} ms/s, all of Chromium ${(idleAll * 1000).toFixed(1)} ms/s`);
     for (const phase of ['idle', 'sending', 'end'] as const) {
       const gaps = frames.gaps[phase];
       const longFrames = frames.loaf[phase];

@@ -141,3 +141,26 @@ for (const s of profileSamples) {
 }
 console.log(`\nwhole trace, JS samples by our caller (ms):\n  ${top(allOurs, 25).split(' | ').join('\n  ')}`);
 console.log(`whole trace, JS samples by self source (ms):\n  ${top(allSelf, 20).split(' | ').join('\n  ')}`);
+
+// The whole trace: the main thread's CPU (thread time) by trace event, self (a child's time taken from its parent).
+const cpuByEvent = new Map<string, { cpu: number; n: number }>();
+const open: TraceEvent[] = [];
+const eventKey = (e: TraceEvent) => {
+  const data = e.args?.data as { type?: string; functionName?: string } | undefined;
+  return ['FunctionCall', 'EventDispatch', 'TimerFire'].includes(e.name) ? `${e.name} ${data?.type ?? data?.functionName ?? ''}`.trim() : e.name;
+};
+for (const e of onMain) {
+  while (open.length && open.at(-1)!.ts + open.at(-1)!.dur! <= e.ts) open.pop();
+  const parent = open.at(-1);
+  const add = (key: string, cpu: number, n: number) => {
+    const entry = cpuByEvent.get(key) ?? { cpu: 0, n: 0 };
+    entry.cpu += cpu;
+    entry.n += n;
+    cpuByEvent.set(key, entry);
+  };
+  if (parent) add(eventKey(parent), -(e.tdur ?? 0) / 1000, 0);
+  add(eventKey(e), (e.tdur ?? 0) / 1000, 1);
+  open.push(e);
+}
+console.log('whole trace, main thread CPU by event, self (ms, count):');
+for (const [key, { cpu, n }] of [...cpuByEvent].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 20)) console.log(`  ${cpu.toFixed(0).padStart(6)} ${String(n).padStart(6)}  ${key}`);
