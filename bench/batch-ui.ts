@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { benchTempDir, browserTempDir } from './temp';
-import type { BatchProgress } from '../shared/api';
+import { PUSH_EVENTS, type BatchProgress, type PushEvent } from '../shared/api';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import { startBrowserHost } from '../electron/browser-host/server';
 
@@ -177,6 +177,9 @@ async function main() {
         }
       });
     });
+    // Every push the page hears while sending, by event (the host streams all of them to the page).
+    const heard = new Map<PushEvent, number>();
+    const offHeard = PUSH_EVENTS.map((event) => runtime.on(event, () => heard.set(event, (heard.get(event) ?? 0) + 1)));
     let pushes = 0;
     let deltaRows = 0;
     const offCount = runtime.on('batch:progress', (progress) => {
@@ -220,12 +223,14 @@ async function main() {
     const last = await ended;
     if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const sendingSeconds = (Date.now() - started) / 1000;
+    const heardSending = new Map(heard);
     const metricsSending = await pageMetrics(cdp);
     const chromiumSending = chromiumCpuSeconds() - chromiumBefore;
     await setPhase(page, 'end');
     await page.waitForTimeout(END_MS);
     await setPhase(page, 'off');
     offCount();
+    offHeard.forEach((off) => off());
     if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, await browser.stopTracing());
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-end.png') });
 
@@ -233,6 +238,7 @@ async function main() {
     const shown = await page.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow');
     console.log(`batch UI, real stack: ${ROWS.toLocaleString('en')} rows at concurrency ${CONCURRENCY}, sent in ${sendingSeconds.toFixed(1)} s (${Math.round(ROWS / sendingSeconds)} rows/s), ended ${last.state}; progress bar at ${shown}`);
     console.log(`pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
+    console.log(`all pushes to the page while sending: ${[...heardSending].map(([event, n]) => `${event} ${n.toLocaleString('en')} (${(n / sendingSeconds).toFixed(0)}/s)`).join(', ')}`);
     console.log(`load average (1, 5, 15 min): before sending ${loadBefore}, after ${load()}; CPUs shared with other work`);
     // What the page costs, whatever the load: CPU (not wall) time while sending, per second of sending.
     const spent = (name: keyof PageMetrics) => metricsSending[name] - metricsBefore[name];
