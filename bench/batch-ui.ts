@@ -248,6 +248,9 @@ async function main() {
         `layouts ${spent('LayoutCount')} (${perSecond(spent('LayoutDuration'))}), style recalcs ${spent('RecalcStyleCount')} (${perSecond(spent('RecalcStyleDuration'))}), script ${perSecond(spent('ScriptDuration'))}`,
     );
     console.log(`CPU idle (baseline, the same page before sending): page main thread ${(idleThread * 1000).toFixed(1)} ms/s, all of Chromium ${(idleAll * 1000).toFixed(1)} ms/s`);
+    // Above the idle page (the frame recorder's own frames), per 1,000 rows: comparable between runs of different speeds.
+    const perThousand = (total: number, idlePerSecond: number) => (((total - idlePerSecond * sendingSeconds) * 1000) / ROWS) * 1000;
+    console.log(`CPU above idle per 1,000 rows sent: page main thread ${perThousand(spent('ThreadTime'), idleThread).toFixed(0)} ms, all of Chromium ${perThousand(chromiumSending, idleAll).toFixed(0)} ms`);
     for (const phase of ['idle', 'sending', 'end'] as const) {
       const gaps = frames.gaps[phase];
       const longFrames = frames.loaf[phase];
