@@ -14,14 +14,16 @@
  * screenshot halfway through sending and one at the end (test-results/batch-ui-*.png), with the
  * recorders paused around them (a screenshot costs the page a frame). `BENCH_PAGE_PROFILE=<file>`
  * writes a V8 CPU profile of the page while sending (`bench/profile-first-screen.ts` maps one).
+ * `BENCH_TRACE=<file>` writes a Chromium performance trace of the page while sending and the end
+ * (`npx tsx bench/long-frames.ts <file>` says what each long task of the page was made of).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { benchTempDir, browserTempDir } from './temp';
-import type { BatchProgress } from '../shared/api';
+import { PUSH_EVENTS, type BatchProgress, type PushEvent } from '../shared/api';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import { startBrowserHost } from '../electron/browser-host/server';
 
@@ -31,7 +33,8 @@ const IDLE_MS = 2_000;
 const END_MS = Number(process.env.BENCH_END_MS ?? 4_000);
 const SCREENSHOTS = process.env.BENCH_SCREENSHOTS === '1';
 const ROOT = resolve(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist/renderer');
+/** `BENCH_DIST=<folder>`: another build of the renderer (e.g. the code before a change, for the same machine's load). */
+const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist/renderer');
 const TARGET_MS = 50;
 
 /** Ordinary numbers complete; every 10th row is one of the sandbox's outcome numbers (failures, cancellations). */
@@ -97,8 +100,43 @@ const worst = (values: number[]) => values.reduce((max, value) => Math.max(max, 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
+/** CPU seconds (user + system) of this process's Chromium descendants: the whole browser, not only the page. */
+function chromiumCpuSeconds(): number {
+  const children = (pid: number): number[] => {
+    try {
+      return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      return [];
+    }
+  };
+  let ticks = 0;
+  const walk = (pid: number) => {
+    for (const child of children(pid)) {
+      try {
+        if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('chromium')) {
+          // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+          const fields = readFileSync(`/proc/${child}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+          ticks += Number(fields[11]) + Number(fields[12]);
+        }
+      } catch {
+        // gone meanwhile
+      }
+      walk(child);
+    }
+  };
+  walk(process.pid);
+  return ticks / 100;
+}
+
+/** The page's own counters (CDP Performance): its main thread's CPU, its process's CPU, layouts and style recalcs. */
+type PageMetrics = Record<'ThreadTime' | 'ProcessTime' | 'LayoutCount' | 'RecalcStyleCount' | 'ScriptDuration' | 'LayoutDuration' | 'RecalcStyleDuration', number>;
+async function pageMetrics(cdp: CDPSession): Promise<PageMetrics> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value])) as PageMetrics;
+}
+
 async function main() {
-  if (!existsSync(join(DIST, 'index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(DIST, 'index.html')) && !process.env.BENCH_DIST) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const userData = benchTempDir('paydesk-bench-batch-ui-');
   browserTempDir();
   // The sandbox's per-key rate limit off, as in bench:batch: the rows go at the engine's pace (the most pushes).
@@ -120,8 +158,16 @@ async function main() {
     await page.getByRole('button', { name: new RegExp(`^Open batch bench-${ROWS}`) }).click();
     await page.getByRole('table', { name: /Rows of the batch/ }).getByRole('row').nth(5).waitFor();
 
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     await setPhase(page, 'idle');
+    const idleMetrics = await pageMetrics(cdp);
+    const idleChromium = chromiumCpuSeconds();
+    const idleStarted = Date.now();
     await page.waitForTimeout(IDLE_MS);
+    const idleSeconds = (Date.now() - idleStarted) / 1000;
+    const idleThread = ((await pageMetrics(cdp)).ThreadTime - idleMetrics.ThreadTime) / idleSeconds;
+    const idleAll = (chromiumCpuSeconds() - idleChromium) / idleSeconds;
 
     const ended = new Promise<BatchProgress>((resolveEnd) => {
       const off = runtime.on('batch:progress', (progress) => {
@@ -131,6 +177,9 @@ async function main() {
         }
       });
     });
+    // Every push the page hears while sending, by event (the host streams all of them to the page).
+    const heard = new Map<PushEvent, number>();
+    const offHeard = PUSH_EVENTS.map((event) => runtime.on(event, () => heard.set(event, (heard.get(event) ?? 0) + 1)));
     let pushes = 0;
     let deltaRows = 0;
     const offCount = runtime.on('batch:progress', (progress) => {
@@ -145,6 +194,13 @@ async function main() {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.start');
     }
+    if (process.env.BENCH_TRACE) {
+      await browser.startTracing(page, {
+        categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'],
+      });
+    }
+    const metricsBefore = await pageMetrics(cdp);
+    const chromiumBefore = chromiumCpuSeconds();
     await setPhase(page, 'sending');
     const loadBefore = load();
     const started = Date.now();
@@ -167,17 +223,34 @@ async function main() {
     const last = await ended;
     if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const sendingSeconds = (Date.now() - started) / 1000;
+    const heardSending = new Map(heard);
+    const metricsSending = await pageMetrics(cdp);
+    const chromiumSending = chromiumCpuSeconds() - chromiumBefore;
     await setPhase(page, 'end');
     await page.waitForTimeout(END_MS);
     await setPhase(page, 'off');
     offCount();
+    offHeard.forEach((off) => off());
+    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, await browser.stopTracing());
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-end.png') });
 
     const frames = await page.evaluate(() => (window as unknown as { __bench: Frames }).__bench);
     const shown = await page.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow');
     console.log(`batch UI, real stack: ${ROWS.toLocaleString('en')} rows at concurrency ${CONCURRENCY}, sent in ${sendingSeconds.toFixed(1)} s (${Math.round(ROWS / sendingSeconds)} rows/s), ended ${last.state}; progress bar at ${shown}`);
     console.log(`pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
+    console.log(`all pushes to the page while sending: ${[...heardSending].map(([event, n]) => `${event} ${n.toLocaleString('en')} (${(n / sendingSeconds).toFixed(0)}/s)`).join(', ')}`);
     console.log(`load average (1, 5, 15 min): before sending ${loadBefore}, after ${load()}; CPUs shared with other work`);
+    // What the page costs, whatever the load: CPU (not wall) time while sending, per second of sending.
+    const spent = (name: keyof PageMetrics) => metricsSending[name] - metricsBefore[name];
+    const perSecond = (value: number) => `${((value * 1000) / sendingSeconds).toFixed(1)} ms/s`;
+    console.log(
+      `CPU while sending: page main thread ${perSecond(spent('ThreadTime'))}, page process ${perSecond(spent('ProcessTime'))}, all of Chromium ${perSecond(chromiumSending)} (${((chromiumSending / sendingSeconds) * 100).toFixed(1)} % of a core); ` +
+        `layouts ${spent('LayoutCount')} (${perSecond(spent('LayoutDuration'))}), style recalcs ${spent('RecalcStyleCount')} (${perSecond(spent('RecalcStyleDuration'))}), script ${perSecond(spent('ScriptDuration'))}`,
+    );
+    console.log(`CPU idle (baseline, the same page before sending): page main thread ${(idleThread * 1000).toFixed(1)} ms/s, all of Chromium ${(idleAll * 1000).toFixed(1)} ms/s`);
+    // Above the idle page (the frame recorder's own frames), per 1,000 rows: comparable between runs of different speeds.
+    const perThousand = (total: number, idlePerSecond: number) => (((total - idlePerSecond * sendingSeconds) * 1000) / ROWS) * 1000;
+    console.log(`CPU above idle per 1,000 rows sent: page main thread ${perThousand(spent('ThreadTime'), idleThread).toFixed(0)} ms, all of Chromium ${perThousand(chromiumSending, idleAll).toFixed(0)} ms`);
     for (const phase of ['idle', 'sending', 'end'] as const) {
       const gaps = frames.gaps[phase];
       const longFrames = frames.loaf[phase];

@@ -31,7 +31,9 @@ export function usePagedList({
     getScrollElement: () => parent.current,
     estimateSize: () => rowHeight,
     overscan,
-    ...(measured ? { measureElement: (element: Element) => element.getBoundingClientRect().height || rowHeight } : {}),
+    // The resize observer's own size when it has one: reading the layout again for each row forced
+    // a layout per row when many rows changed at once (issue 28).
+    ...(measured ? { measureElement: (element: Element, entry: ResizeObserverEntry | undefined) => entry?.borderBoxSize?.[0]?.blockSize || element.getBoundingClientRect().height || rowHeight } : {}),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;

@@ -33,17 +33,50 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'actions', track: '80px', resizable: false },
 ];
 
+/** What a cell shows: its value (an amount as money once valid, an e-mail breakable), its errors in words. */
+function cellContent(row: BatchRow, column: EditableColumn, currency: string) {
+  const errors = row.errors[column]?.length ? translateFieldErrors(row.errors[column]) : undefined;
+  const raw = row.values[column];
+  const shown = column === 'amount' && row.request && !errors?.length ? moneyInCell(formatMoney(row.request.amount, currency)) : raw;
+  // An e-mail wraps after its @ or a dot, not in the middle of a word.
+  const drawn = column === 'email' ? breakableAddress(shown) : shown;
+  return { errors, raw, shown, drawn, errorId: `cell-${row.rowNumber}-${column}-error` };
+}
+
+function CellErrors({ errors, id }: { errors: string[] | undefined; id: string }) {
+  return errors?.length ? (
+    <span className="cell-error" id={id} title={errors.join('; ')}>
+      {errors.join('; ')}
+    </span>
+  ) : null;
+}
+
+/**
+ * A cell of a batch that is no longer a draft: no hooks, no label to translate. Sending starts and
+ * every row on screen turns read-only in one frame; the editable cell's state, effects and
+ * translated labels for ~250 cells made that frame 40 ms of script (issue 28, bench/long-frames.ts).
+ */
+function ReadOnlyCell({ row, column, currency }: { row: BatchRow; column: EditableColumn; currency: string }) {
+  const { errors, raw, shown, drawn, errorId } = cellContent(row, column, currency);
+  return (
+    <div className={`batch-cell${column === 'amount' ? ' num' : ''}`} role="cell" data-column={column} data-invalid={errors?.length ? 'true' : undefined}>
+      <span className="value" title={raw || (column === 'external_id' ? row.externalId : undefined)}>
+        {shown !== '' ? drawn : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
+      </span>
+      <CellErrors errors={errors} id={errorId} />
+    </div>
+  );
+}
+
 function EditableCell({
   row,
   column,
   currency,
-  editable,
   onEdit,
 }: {
   row: BatchRow;
   currency: string;
   column: EditableColumn;
-  editable: boolean;
   onEdit: (rowNumber: number, column: EditableColumn, value: string) => Promise<boolean>;
 }) {
   const { t } = useTranslation('batch');
@@ -65,13 +98,8 @@ function EditableCell({
     const active = document.activeElement;
     if (!active || active === document.body || !active.isConnected) valueButton.current?.focus();
   }, [editing]);
-  const errors = row.errors[column]?.length ? translateFieldErrors(row.errors[column]) : undefined;
-  const raw = row.values[column];
+  const { errors, raw, shown, drawn, errorId } = cellContent(row, column, currency);
   const label = t('table.edit', { column: t(`columns.${column}`), row: row.rowNumber });
-  const shown = column === 'amount' && row.request && !errors?.length ? moneyInCell(formatMoney(row.request.amount, currency)) : raw;
-  // An e-mail wraps after its @ or a dot, not in the middle of a word.
-  const drawn = column === 'email' ? breakableAddress(shown) : shown;
-  const errorId = `cell-${row.rowNumber}-${column}-error`;
 
   async function save() {
     if (saving) return;
@@ -108,7 +136,7 @@ function EditableCell({
             }
           }}
         />
-      ) : editable ? (
+      ) : (
         <button
           ref={valueButton}
           type="button"
@@ -124,16 +152,8 @@ function EditableCell({
         >
           {shown !== '' ? drawn : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : <span className="placeholder">—</span>}
         </button>
-      ) : (
-        <span className="value" title={raw || (column === 'external_id' ? row.externalId : undefined)}>
-          {shown !== '' ? drawn : column === 'external_id' ? <span className="placeholder">{row.externalId}</span> : null}
-        </span>
       )}
-      {errors?.length ? (
-        <span className="cell-error" id={errorId} title={errors.join('; ')}>
-          {errors.join('; ')}
-        </span>
-      ) : null}
+      <CellErrors errors={errors} id={errorId} />
     </div>
   );
 }
@@ -180,9 +200,9 @@ const Row = memo(function Row({
       <div className="batch-cell row-no" role="rowheader">
         {formatCount(row.rowNumber)}
       </div>
-      {EDITABLE_COLUMNS.map((column) => (
-        <EditableCell key={column} row={row} column={column} currency={currency} editable={editable} onEdit={onEdit} />
-      ))}
+      {EDITABLE_COLUMNS.map((column) =>
+        editable ? <EditableCell key={column} row={row} column={column} currency={currency} onEdit={onEdit} /> : <ReadOnlyCell key={column} row={row} column={column} currency={currency} />,
+      )}
       <div className="batch-cell" role="cell">
         <span className="value mono small" title={metadata}>
           {metadata}
@@ -212,7 +232,11 @@ const Row = memo(function Row({
   );
 });
 
-export function BatchTable({
+/**
+ * Memoised: a push changes the counters above it (the Failed and Outcome unknown filters) several
+ * times a second; the table's own props change only when rows do.
+ */
+export const BatchTable = memo(function BatchTable({
   count,
   loading,
   rowAt,
@@ -286,4 +310,4 @@ export function BatchTable({
       </div>
     </div>
   );
-}
+});

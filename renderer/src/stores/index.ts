@@ -31,17 +31,32 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
 }
 export type Stores = ReturnType<typeof createStores>;
 
-/** Coalesces bursts of pushes (a watch emits several) into one fetch per animation-ish tick. */
-function coalesce(run: () => void, ms: number): () => void {
+/**
+ * Coalesces bursts of pushes (a watch emits several) into one fetch per animation-ish tick;
+ * `minGapMs`: and never sooner than that after the previous one (a steady stream of pushes).
+ */
+function coalesce(run: () => void, ms: number, minGapMs = 0): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let last = -Infinity;
   return () => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      run();
-    }, ms);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        last = Date.now();
+        run();
+      },
+      Math.max(ms, last + minGapMs - Date.now()),
+    );
   };
 }
+
+/**
+ * A batch sending on the local engine moves the wallet with every row (hundreds of pushes a
+ * second): the balance is read again at most once a second then, not four times (each read is a
+ * request from the page and a GET /v1/balance; issue 28, bench/batch-ui.ts).
+ */
+const BALANCE_REREAD_GAP_MS = 1000;
 
 /** Subscribes the stores to main's push events; returns the unsubscribe. */
 export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
@@ -51,7 +66,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshSandbox = coalesce(() => {
     if (stores.sandbox.getState().status !== 'idle') void stores.sandbox.getState().load();
   }, 250);
-  const refreshBalance = coalesce(() => void stores.profiles.getState().loadBalance(), 250);
+  const refreshBalance = coalesce(() => void stores.profiles.getState().loadBalance(), 250, BALANCE_REREAD_GAP_MS);
   // A client under load can make hundreds of requests a second: the list takes them in batches.
   let arrived: InspectedRequest[] = [];
   const showArrived = coalesce(() => {

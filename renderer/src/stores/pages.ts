@@ -75,10 +75,12 @@ export function createPager<Row>(options: {
    */
   function keepUnchanged(held: Row[] | undefined, rows: Row[]): Row[] {
     if (!held) return rows;
-    return rows.map((row, index) => {
+    const kept = rows.map((row, index) => {
       const old = held[index];
       return old !== undefined && JSON.stringify(old) === JSON.stringify(row) ? old : row;
     });
+    // Nothing changed: the page itself is kept, so the table is not drawn again at all.
+    return kept.length === held.length && kept.every((row, index) => row === held[index]) ? held : kept;
   }
 
   async function fetchInto(page: number, generation: number): Promise<void> {
@@ -115,7 +117,10 @@ export function createPager<Row>(options: {
           if (rows) fresh[page] = keepUnchanged(get().pages[page], rows);
         }),
       );
-      if (generation === get().generation) set({ pages: fresh });
+      if (generation !== get().generation) return;
+      const held = get().pages;
+      const same = Object.keys(fresh).length === Object.keys(held).length && Object.entries(fresh).every(([page, rows]) => held[Number(page)] === rows);
+      if (!same) set({ pages: fresh });
     },
     patch(replace) {
       const pages = get().pages;
