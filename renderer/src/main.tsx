@@ -9,6 +9,7 @@ import { PREFETCHED_SCREENS, prefetchScreensWhenIdle, preloadScreen } from './sc
 import { createStores } from './stores';
 import { OVERVIEW_MARKS } from './stores/overview';
 import { applyMirroredTheme } from './theme';
+import { languageReady } from './i18n';
 import './theme.css';
 import './styles.css';
 import './i18n.css';
@@ -62,8 +63,11 @@ function afterFirstScreen(run: () => void): void {
   else window.addEventListener('load', loaded, { once: true });
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App api={api} stores={stores} />
-  </StrictMode>,
+// At once in English; in French once its catalogue is in (the requests above are already out).
+void languageReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App api={api} stores={stores} />
+    </StrictMode>,
+  ),
 );

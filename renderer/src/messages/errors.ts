@@ -6,7 +6,7 @@
  */
 import type { ConsoleErrorCode, ApiFailure } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
-import { english } from '../../../shared/i18n';
+import { english } from '../../../shared/i18n/english';
 import { currentLanguage, t } from '../i18n';
 import { matchMessage, type MessagePatterns } from './fields';
 

@@ -18,16 +18,24 @@ import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
 
 /**
- * The charts (recharts) are their own chunk: only the Overview needs them. Asked for beside the
- * figures' request, drawn when both are in; the figures do not wait for them.
+ * The charts (recharts) are their own chunk: only the Overview needs them. Asked for once the
+ * figures are drawn, and drawn when in; the figures never wait for them.
  */
 const CHARTS = chunk(() => import('./OverviewCharts').then((m) => m.OverviewCharts));
 
+/** The charts, asked for once the figures are on screen (their chunk must not compete with them). */
+function Charts({ data }: { data: OverviewResult }) {
+  const { t } = useTranslation('overview');
+  const OverviewCharts = useChunk(CHARTS);
+  return OverviewCharts ? <OverviewCharts data={data} /> : <Loading label={t('loading')} />;
+}
+
 /**
  * The figures (cards, tables) on screen: the frame after React committed this answer. Returns
- * whether figures have been drawn once: the charts are rendered only from then on, in a commit of
- * their own, so the first figures never wait for recharts to render (issue 28: the charts chunk,
- * preloaded, was in by then and rendered in the figures' commit, ~100 ms before the first paint).
+ * whether figures have been drawn once: the charts are asked for and rendered only from then on,
+ * in a commit of their own, so the first figures never wait for recharts (issue 28: the charts
+ * chunk, preloaded, was in by then and rendered in the figures' commit, ~100 ms before the first
+ * paint; fetched beside the entry, its 360 kB competed with it for the two cores).
  */
 function useFiguresDrawn(version: number): boolean {
   const [drawnOnce, setDrawnOnce] = useState(false);
@@ -169,11 +177,8 @@ export function OverviewScreen() {
     const switched = shownFor.current !== activeId;
     shownFor.current = activeId;
     void load(switched ? { forget: true } : { reuseInFlight: true });
-    // After the request: the chunk's evaluation must not delay the figures' request.
-    void CHARTS.load().catch(() => undefined);
     return stop;
   }, [load, stop, activeId]);
-  const OverviewCharts = useChunk(CHARTS);
 
   const currency = data ? mainCurrency(data, balanceCurrency) : 'XAF';
   return (
@@ -207,7 +212,7 @@ export function OverviewScreen() {
               <OverviewStuck stuck={data.stuck} />
             </div>
           </div>
-          {OverviewCharts && figuresDrawn ? <OverviewCharts data={data} /> : <Loading label={t('loading')} />}
+          {figuresDrawn ? <Charts data={data} /> : <Loading label={t('loading')} />}
         </>
       )}
     </section>
