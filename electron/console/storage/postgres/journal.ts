@@ -12,6 +12,7 @@ import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTrans
 import type { InitiateOutcome } from '../../outcome';
 import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
+import type { WorkspaceGroupCommit } from './group-commit';
 import { searchWorkspace } from './search';
 
 interface TimelineInput {
@@ -86,37 +87,68 @@ async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransactio
   );
 }
 
+const ENTRY_COLUMNS = `id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+  customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at`;
+
+/** The new entry's values, $1–$19, in ENTRY_COLUMNS' order (state is 'pending', updated_at is created_at). */
+function newEntryValues(id: string, input: RequestInput): unknown[] {
+  const { request } = input;
+  return [
+    id,
+    input.profile.id,
+    input.profile.name,
+    input.profile.environment,
+    input.kind,
+    request.external_id ?? null,
+    request.amount,
+    input.currency,
+    request.phone_number,
+    request.payment_method,
+    request.customer.first_name,
+    request.customer.last_name,
+    request.customer.email,
+    request.description ?? null,
+    request.metadata ? JSON.stringify(request.metadata) : null,
+    JSON.stringify(request),
+    input.batch?.id ?? null,
+    input.batch?.row ?? null,
+    input.at,
+  ];
+}
+
+const NEW_ENTRY_VALUES = `$1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19`;
+
 async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: string; seq: number }> {
   const id = randomUUID();
   ENTRY_STATES.assertMove(null, 'pending', id);
-  const { request } = input;
-  const { rows } = await c.query<{ seq: number }>(
-    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
-       customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) RETURNING seq`,
-    [
-      id,
-      input.profile.id,
-      input.profile.name,
-      input.profile.environment,
-      input.kind,
-      request.external_id ?? null,
-      request.amount,
-      input.currency,
-      request.phone_number,
-      request.payment_method,
-      request.customer.first_name,
-      request.customer.last_name,
-      request.customer.email,
-      request.description ?? null,
-      request.metadata ? JSON.stringify(request.metadata) : null,
-      JSON.stringify(request),
-      input.batch?.id ?? null,
-      input.batch?.row ?? null,
-      input.at,
-    ],
-  );
+  const { rows } = await c.query<{ seq: number }>(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${NEW_ENTRY_VALUES}) RETURNING seq`, newEntryValues(id, input));
   return { id, seq: rows[0]!.seq };
+}
+
+/**
+ * The common request, a payout never attempted before (no entry with its external id), in ONE
+ * statement: the entry, its `request_sent` event and its batch row's link. One round trip instead
+ * of four matters in a group (./group-commit.ts), whose writes run one after another on one
+ * connection. Returns null when an earlier entry exists (nothing written): the locking path then
+ * decides whether it is continued. `linked` is false when the batch row was taken.
+ */
+async function insertFirstRequest(c: Queryable, input: RequestInput): Promise<{ id: string; linked: boolean } | null> {
+  const id = randomUUID();
+  ENTRY_STATES.assertMove(null, 'pending', id);
+  const { rows } = await c.query<{ inserted: boolean; linked: boolean }>(
+    `WITH inserted AS (
+       INSERT INTO entries (${ENTRY_COLUMNS}) SELECT ${NEW_ENTRY_VALUES}
+       WHERE $6::text IS NULL OR NOT EXISTS (SELECT 1 FROM entries WHERE external_id = $6 AND kind = $5 AND profile_id = $2 AND environment = $4)
+       RETURNING seq),
+     sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $20 FROM inserted),
+     linked AS (
+       UPDATE batch_rows SET journal_id = $1
+       WHERE EXISTS (SELECT 1 FROM inserted) AND batch_seq = (SELECT seq FROM batches WHERE id = $17) AND row_number = $18 AND journal_id IS NULL
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, EXISTS (SELECT 1 FROM linked) AS linked`,
+    [...newEntryValues(id, input), `${input.kind} request sent`],
+  );
+  return rows[0]!.inserted ? { id, linked: input.batch === undefined || rows[0]!.linked } : null;
 }
 
 /**
@@ -233,10 +265,22 @@ async function entry(c: Queryable, id: string): Promise<JournalTransaction | nul
   return rows[0] ? toJournalTransaction(rows[0]) : null;
 }
 
-export function workspaceJournal(pool: WorkspacePool): JournalPort {
+/**
+ * The journal on a workspace. Writes of one entry (a request, a resend, an answer, a status seen,
+ * a lookup that found nothing) go through the store's group commit (./group-commit.ts): each
+ * resolves once the transaction holding it committed, so a pending entry is durable before its
+ * POST leaves, and concurrent writes share one disk flush.
+ */
+export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): JournalPort {
   return {
     writeRequest: (input) =>
-      inTransaction(pool, async (c) => {
+      group.write(async (c) => {
+        const first = await insertFirstRequest(c, input);
+        if (first) {
+          // The batch row taken: the whole write is undone (its savepoint), its POST never leaves.
+          if (!first.linked) throw new Error(rowTakenMessage(input.batch!.id, input.batch!.row));
+          return first.id;
+        }
         const externalId = input.request.external_id;
         const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
         let id: string;
@@ -251,7 +295,7 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
         if (input.batch) {
           // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
           // Row-level security also hides a row another login's live claim holds. Either way the
-          // whole write is undone, so its POST never leaves.
+          // whole write is undone (its savepoint), so its POST never leaves.
           const linked = await c.query(
             'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
             [id, input.batch.id, input.batch.row],
@@ -261,17 +305,18 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
         return id;
       }),
     writeResend: (id, at) =>
-      inTransaction(pool, async (c) => {
+      group.write(async (c) => {
         const row = await lockEntry(c, id);
         await moveEntry(c, row, 'pending', at);
         await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
       }),
-    async writeInitiateOutcome(id, outcome, at) {
-      if (outcome.kind === 'accepted' && (await acceptPending(pool, id, outcome.tx, outcome.httpStatus, outcome.message ?? null, at))) return;
-      await inTransaction(pool, async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at));
-    },
+    writeInitiateOutcome: (id, outcome, at) =>
+      group.write(async (c) => {
+        if (outcome.kind === 'accepted' && (await acceptPending(c, id, outcome.tx, outcome.httpStatus, outcome.message ?? null, at))) return;
+        await applyInitiateOutcome(c, await lockEntry(c, id), outcome, at);
+      }),
     recordObserved: (id, tx, event, at) =>
-      inTransaction(pool, async (c) => {
+      group.write(async (c) => {
         const row = await lockEntry(c, id);
         const changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
         ENTRY_STATES.assertMove(phaseOf(row), 'known', row.id);
@@ -281,7 +326,7 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
         return { entry: (await entry(c, id))!, changed };
       }),
     recordNotFound: (id, at, message) =>
-      inTransaction(pool, async (c) => {
+      group.write(async (c) => {
         const row = await lockEntry(c, id);
         if (phaseOf(row) !== 'not_found') {
           await moveEntry(c, row, 'not_found', at);
