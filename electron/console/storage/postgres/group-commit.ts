@@ -1,41 +1,68 @@
 /**
  * Group commit for a workspace's journal writes, as the SQLite journal has its own
  * (../../journal/group-commit.ts): the writes queued while the previous group was in the database
- * (or in one event-loop turn when it was idle) run in ONE transaction on one connection, so a
- * group pays one WAL flush at COMMIT instead of one per write. A flush per commit was most of a
- * batch row's cost on PostgreSQL (each row commits its pending entry, then its answer;
- * bench/storage.ts: 0.25–0.38× SQLite with a flush per write, 0.84–0.96× without any).
+ * (or in one event-loop turn when it was idle) run in ONE transaction, so a group pays one WAL
+ * flush at COMMIT instead of one per write. A flush per commit was most of a batch row's cost on
+ * PostgreSQL (each row commits its pending entry, then its answer; bench/storage.ts).
  *
  * Durability is not traded for it: `write` resolves only after the COMMIT that holds its work
  * returned, with the server's own synchronous_commit (on by default), so a caller that awaits it
  * before a POST has its pending entry on disk before the request leaves. Each write runs in its
- * own savepoint: one that throws (a move the state table refuses, a row another desktop holds,
- * a refusal by row-level security) is rolled back alone and rejects alone; the others commit. A
+ * own savepoint: one that throws (a move the state table refuses, a row another desktop holds, a
+ * refusal by row-level security) is rolled back alone and rejects alone; the others commit. A
  * failed BEGIN, savepoint or COMMIT (the connection lost, the server stopping) rejects the whole
  * group, and its connection is thrown away: a write is never reported done unless its COMMIT was.
  *
- * Only one group is in the database at a time, on one connection taken from the pool while there
- * is work and given back when idle. A write of a group waits for row locks like any transaction:
- * two desktops writing the same entry take turns, and a deadlock between them is broken by the
- * server (the write that loses rejects alone).
+ * How it stays fast on a busy machine, where each round trip to the server waits for a core:
+ * - the groups' connections are pipelined (node-postgres `pipeline`): a savepoint is sent with the
+ *   write's first statement, not in a round trip of its own;
+ * - one group runs its statements while the one before waits for its flush (two connections): a
+ *   group's statements never run beside another's, so this desktop's groups never wait for each
+ *   other's row locks in a cycle; a group only waits for an earlier one to commit.
+ * A write of a group waits for row locks like any transaction: two desktops writing one entry take
+ * turns, and a deadlock between them is broken by the server (the write that loses rejects alone).
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { inTransaction, type WorkspacePool } from './db';
 
+/** What a write's one statement answers when the write needs its full work instead (it wrote nothing). */
+export const FALL_BACK: unique symbol = Symbol('fall back to the full work');
+
+/** A write: its full work, and optionally its common case as ONE statement known in advance. */
+export interface GroupWrite<T> {
+  /**
+   * Sent with the group's other statements without waiting for an answer (one round trip for a
+   * run of them). `read` gives the write's value, throws to refuse it (its statement undone), or
+   * says FALL_BACK when the statement wrote nothing and `work` must run.
+   */
+  statement?: { name: string; text: string; values: unknown[]; read(result: pg.QueryResult): T | typeof FALL_BACK };
+  /** The write in full, alone in its savepoint (when it has no statement, or that fell back). */
+  work(client: pg.ClientBase): Promise<T>;
+}
+
 export interface WorkspaceGroupCommit {
-  /** Runs `work` in the next group's transaction, in its own savepoint; resolves once that transaction has committed. */
-  write<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T>;
+  /** Runs the write in the next group's transaction, in its own savepoint; resolves once that transaction has committed. */
+  write<T>(write: GroupWrite<T>): Promise<T>;
   /** Resolves when everything queued so far has committed (or failed). */
   drain(): Promise<void>;
+  /** Drains, then closes the groups' connections. */
+  close(): Promise<void>;
 }
 
 interface Queued {
-  work: (client: pg.ClientBase) => Promise<unknown>;
+  write: GroupWrite<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function settled<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
 
 /**
  * Writes per group at most: past 64 subtransactions a transaction's subtransaction ids overflow
@@ -44,93 +71,194 @@ type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export const MAX_GROUP = 64;
 
-/** Savepoints are named once and reused: a name is released before it is set again. */
-const SAVEPOINT = 'paydesk_write';
+/** One group runs its statements while another is flushed. */
+const CONNECTIONS = 2;
+
+/** The savepoint before the group's write number `i` (nested: rolling back to it undoes that write and every later one). */
+const savepoint = (i: number) => `paydesk_write_${i}`;
+
+/** A write with no statement: its work in its savepoint, undone alone if it throws. */
+async function runWork(client: pg.ClientBase, item: Queued, i: number, opening: Promise<unknown>): Promise<Result> {
+  // Sent without waiting: the pipeline delivers it before the work's first statement.
+  const saved = client.query(`SAVEPOINT ${savepoint(i)}`);
+  const done = settled(item.write.work(client));
+  await opening;
+  await saved;
+  const result = await done;
+  // If even this fails, the transaction is gone and the group with it.
+  if (!result.ok) await client.query(`ROLLBACK TO SAVEPOINT ${savepoint(i)}`);
+  return result;
+}
 
 /**
- * Runs a group's works in one transaction on `client`, each in its own savepoint. Returns each
- * work's result, or throws (the transaction not committed) when the transaction itself failed.
+ * Runs a group's writes in one transaction on `client`, each after its own savepoint, and leaves
+ * the transaction open for COMMIT. Consecutive writes with a statement are sent together; when
+ * one fails or falls back, the transaction is rolled back to its savepoint (undoing it and those
+ * sent behind it), it is settled, and the ones behind it are sent again: the order of the group's
+ * writes is the order they came in. Throws when the transaction itself failed.
  */
-async function runGroup(client: pg.ClientBase, group: readonly Queued[]): Promise<Result[]> {
-  // BEGIN and the first savepoint in one round trip; between two works, RELEASE and the next
-  // SAVEPOINT in one (a round trip on one connection is what a group's statements cost).
-  const T0 = performance.now();
-  await client.query(`BEGIN; SAVEPOINT ${SAVEPOINT}`);
+async function runStatements(client: pg.ClientBase, group: readonly Queued[]): Promise<Result[]> {
   const results: Result[] = [];
-  for (const [i, item] of group.entries()) {
-    if (i > 0) await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}; SAVEPOINT ${SAVEPOINT}`);
-    try {
-      results.push({ ok: true, value: await item.work(client) });
-    } catch (error) {
-      // Undoes this work alone; if even that fails, the connection or transaction is gone and
-      // the whole group is refused below.
-      await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      results.push({ ok: false, error });
+  const opening = client.query('BEGIN');
+  let i = 0;
+  while (i < group.length) {
+    if (!group[i]!.write.statement) {
+      results[i] = await runWork(client, group[i]!, i, opening);
+      i += 1;
+      continue;
     }
+    const sent: { saved: ReturnType<typeof settled>; answer: ReturnType<typeof settled<pg.QueryResult>> }[] = [];
+    for (let j = i; j < group.length && group[j]!.write.statement; j += 1) {
+      const statement = group[j]!.write.statement!;
+      sent.push({ saved: settled(client.query(`SAVEPOINT ${savepoint(j)}`)), answer: settled(client.query({ name: statement.name, text: statement.text, values: statement.values })) });
+    }
+    await opening;
+    let next = i + sent.length;
+    for (const [n, { saved, answer }] of sent.entries()) {
+      const k = i + n;
+      const point = await saved;
+      if (!point.ok) throw point.error;
+      const answered = await answer;
+      let outcome: Result | typeof FALL_BACK;
+      if (!answered.ok) outcome = answered;
+      else {
+        try {
+          const value = group[k]!.write.statement!.read(answered.value);
+          outcome = value === FALL_BACK ? FALL_BACK : { ok: true, value };
+        } catch (error) {
+          outcome = { ok: false, error };
+        }
+      }
+      if (outcome !== FALL_BACK && outcome.ok) {
+        results[k] = outcome;
+        continue;
+      }
+      // The writes sent behind this one answered (or failed as the transaction was aborted):
+      // all are undone with it, then sent again after it.
+      await Promise.all(sent.slice(n + 1).flatMap((rest) => [rest.saved, rest.answer]));
+      await client.query(`ROLLBACK TO SAVEPOINT ${savepoint(k)}`);
+      if (outcome === FALL_BACK) {
+        const result = await settled(group[k]!.write.work(client));
+        if (!result.ok) await client.query(`ROLLBACK TO SAVEPOINT ${savepoint(k)}`);
+        results[k] = result;
+      } else {
+        results[k] = outcome;
+      }
+      next = k + 1;
+      break;
+    }
+    i = next;
   }
-  const t0 = performance.now();
-  const committed = await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}; COMMIT`);
-  (globalThis as any).TRACE?.push([group.length, t0 - T0, performance.now() - t0]);
-  // COMMIT of a transaction the server aborted answers ROLLBACK without an error: never done.
-  const last = Array.isArray(committed) ? (committed as pg.QueryResult[]).at(-1) : committed;
-  if (last?.command !== 'COMMIT') throw new Error(`the server answered ${last?.command ?? 'nothing'} to COMMIT`);
+  await opening;
   return results;
 }
 
-export function workspaceGroupCommit(pool: WorkspacePool): WorkspaceGroupCommit {
-  let queue: Queued[] = [];
-  /** A group is being collected (scheduled) or is in the database: new writes wait for the next one. */
-  let busy = false;
+/** COMMIT; throws unless the server says it committed. */
+async function commit(client: pg.ClientBase): Promise<void> {
+  const { command } = await client.query('COMMIT');
+  // COMMIT of a transaction the server aborted answers ROLLBACK without an error: never done.
+  if (command !== 'COMMIT') throw new Error(`the workspace answered ${command} to COMMIT: the journal write was not committed`);
+}
 
-  async function flush(): Promise<void> {
-    let client: pg.PoolClient | null = null;
+/** A write alone in its own transaction (the statement first, the work if it falls back). */
+async function runAlone<T>(client: pg.ClientBase, write: GroupWrite<T>): Promise<T> {
+  if (write.statement) {
+    const { name, text, values } = write.statement;
+    const value = write.statement.read(await client.query({ name, text, values }));
+    if (value !== FALL_BACK) return value;
+  }
+  return write.work(client);
+}
+
+export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCommit {
+  let queue: Queued[] = [];
+  let scheduled = false;
+  const idle: pg.Client[] = [];
+  let open = 0;
+  const running = new Set<Promise<void>>();
+
+  /** An idle connection, or a new one; taken synchronously (pump counts on it). */
+  async function connection(): Promise<pg.Client> {
+    const ready = idle.pop();
+    if (ready) return ready;
+    open += 1;
+    const client = new pg.Client({ ...config, pipeline: true });
+    // A connection the server ends must not crash the console: its group fails, the next opens anew.
+    client.on('error', () => undefined);
     try {
-      while (queue.length > 0) {
-        const group = queue.slice(0, MAX_GROUP);
-        queue = queue.slice(group.length);
-        let results: Result[];
-        try {
-          client ??= await pool.connect();
-          results = await runGroup(client, group);
-        } catch (error) {
-          // Nothing of this group is known to be committed: every write is refused with the
-          // server's or the socket's own error (describeWorkspaceError reads its code), and the
-          // connection (its transaction in an unknown state) is destroyed, never reused.
-          await client?.query('ROLLBACK').catch(() => undefined);
-          client?.release(error instanceof Error ? error : new Error(String(error)));
-          client = null;
-          for (const item of group) item.reject(error);
-          continue;
-        }
-        group.forEach((item, i) => {
-          const result = results[i]!;
-          if (result.ok) item.resolve(result.value);
-          else item.reject(result.error);
-        });
-        // Writes queued while this group was in the database form the next group: their
-        // callers were waiting anyway, and one more turn would only add latency.
-      }
-    } finally {
-      client?.release();
-      busy = false;
+      await client.connect();
+      return client;
+    } catch (error) {
+      open -= 1;
+      throw error;
     }
   }
 
-  function write<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  /** Nothing of this group is known to be committed: every write is refused with the server's or the socket's own error. */
+  function refuse(group: readonly Queued[], error: unknown, client: pg.Client | null): void {
+    if (client) {
+      // Its transaction is in an unknown state: closed, never reused.
+      open -= 1;
+      void client.end().catch(() => undefined);
+    }
+    for (const item of group) item.reject(error);
+  }
+
+  async function runGroup(group: readonly Queued[]): Promise<void> {
+    let client: pg.Client | null = null;
+    let results: Result[];
+    try {
+      client = await connection();
+      results = await runStatements(client, group);
+      await commit(client);
+    } catch (error) {
+      refuse(group, error, client);
+      return;
+    }
+    idle.push(client);
+    group.forEach((item, i) => {
+      const result = results[i]!;
+      if (result.ok) item.resolve(result.value);
+      else item.reject(result.error);
+    });
+  }
+
+  /** Starts a group on each free connection; writes queued meanwhile wait for the first to end, and form its next group. */
+  function pump(): void {
+    scheduled = false;
+    while (queue.length > 0 && (idle.length > 0 || open < CONNECTIONS)) {
+      const group = runGroup(queue.splice(0, MAX_GROUP)).finally(() => {
+        running.delete(group);
+        pump();
+      });
+      running.add(group);
+    }
+  }
+
+  function write<T>(item: GroupWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!busy) {
-        busy = true;
+      queue.push({ write: item as GroupWrite<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      if (!scheduled && running.size < CONNECTIONS) {
+        scheduled = true;
         // The rest of this turn's writes join the group (a batch's workers answer in bursts).
-        setImmediate(() => void flush());
+        setImmediate(pump);
       }
     });
   }
 
+  async function drain(): Promise<void> {
+    await write({ work: async () => undefined });
+    await Promise.all(running);
+  }
+
   return {
     write,
-    async drain() {
-      await write(async () => undefined);
+    drain,
+    async close() {
+      await drain();
+      const clients = idle.splice(0);
+      open -= clients.length;
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
     },
   };
 }
@@ -141,7 +269,8 @@ export function workspaceGroupCommit(pool: WorkspacePool): WorkspaceGroupCommit 
  */
 export function writePerTransaction(pool: WorkspacePool): WorkspaceGroupCommit {
   return {
-    write: (work) => inTransaction(pool, work),
+    write: (item) => inTransaction(pool, (client) => runAlone(client, item)),
     drain: async () => undefined,
+    close: async () => undefined,
   };
 }

@@ -131,7 +131,7 @@ export interface WorkspaceStoreOptions {
 }
 
 export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptions = {}): StoragePort {
-  const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(pool);
+  const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(pool.options);
   return {
     kind: 'postgres',
     journal: workspaceJournal(pool, writes),
@@ -141,7 +141,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     settings: workspaceSettings(pool),
     async close() {
       // Writes still queued are committed (or refused) before the connections close.
-      await writes.drain();
+      await writes.close();
       await pool.end();
     },
   };
