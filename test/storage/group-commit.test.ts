@@ -118,12 +118,16 @@ describe('workspace group commit', () => {
     await admin.query('SELECT pg_advisory_lock(42)');
     const writes = [group.write(insertStatement(1)), group.write(insertWork(2)), group.write(insertWork(3, new Error('refused')))];
     const state = settledFlags(writes);
-    await groupHeldAtCommit();
-    // Let every callback already due run: none may have settled while COMMIT waits.
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(state.settled).toEqual([false, false, false]);
-    expect(await committed()).toEqual([]);
-    await admin.query('SELECT pg_advisory_unlock(42)');
+    let whileHeld: { settled: boolean[]; visible: number[] };
+    try {
+      await groupHeldAtCommit();
+      // Let every callback already due run: none may have settled while COMMIT waits.
+      await new Promise((resolve) => setImmediate(resolve));
+      whileHeld = { settled: [...state.settled], visible: await committed() };
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(42)');
+    }
+    expect(whileHeld).toEqual({ settled: [false, false, false], visible: [] });
     const results = await Promise.allSettled(writes);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect(await committed()).toEqual([1, 2]);
@@ -133,10 +137,13 @@ describe('workspace group commit', () => {
     const group = await freshGroup();
     await admin.query('SELECT pg_advisory_lock(42)');
     const writes = [group.write(insertStatement(1)), group.write(insertWork(2)), group.write(insertStatement(3))];
-    const pid = await groupHeldAtCommit();
-    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-    const results = await Promise.allSettled(writes);
-    await admin.query('SELECT pg_advisory_unlock(42)');
+    let results: PromiseSettledResult<string>[];
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [await groupHeldAtCommit()]);
+      results = await Promise.allSettled(writes);
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(42)');
+    }
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(await committed()).toEqual([]);
     // The lost connection is not reused: the next write opens another and commits.

@@ -69,11 +69,15 @@ describe('workspace journal writes, group-committed', () => {
     const writes = [write(2), write(3), write(2)];
     let resolved = 0;
     for (const w of writes) void w.then(() => (resolved += 1), () => undefined);
-    await commitWaiting(superuser, database);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(resolved).toBe(0);
-    expect(await entries(colleague)).toEqual([]);
-    await superuser.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+    let whileHeld: { resolved: number; seen: string[] };
+    try {
+      await commitWaiting(superuser, database);
+      await new Promise((resolve) => setImmediate(resolve));
+      whileHeld = { resolved, seen: await entries(colleague) };
+    } finally {
+      await superuser.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+    }
+    expect(whileHeld).toEqual({ resolved: 0, seen: [] });
     const results = await Promise.allSettled(writes);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ message: rowTakenMessage('b1', 2) });
@@ -86,9 +90,13 @@ describe('workspace journal writes, group-committed', () => {
     const { store, write } = await sendingBatch(database);
     await superuser.query('SELECT pg_advisory_lock($1)', [LOCK]);
     const writes = [write(2), write(3), write(4)];
-    await superuser.query('SELECT pg_terminate_backend($1)', [await commitWaiting(superuser, database)]);
-    const results = await Promise.allSettled(writes);
-    await superuser.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+    let results: PromiseSettledResult<string>[];
+    try {
+      await superuser.query('SELECT pg_terminate_backend($1)', [await commitWaiting(superuser, database)]);
+      results = await Promise.allSettled(writes);
+    } finally {
+      await superuser.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+    }
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(await entries(superuser)).toEqual([]);
     expect(await linkedRows(superuser)).toEqual([]);
