@@ -1,7 +1,7 @@
 /**
  * Group commit for a workspace's journal writes, as the SQLite journal has its own
  * (../../journal/group-commit.ts): the writes queued while the previous group was in the database
- * (or in one event-loop turn when it was idle) run in ONE transaction, so a group pays one WAL
+ * (or in one event-loop turn when they were idle) run in ONE transaction, so a group pays one WAL
  * flush at COMMIT instead of one per write. A flush per commit was most of a batch row's cost on
  * PostgreSQL (each row commits its pending entry, then its answer; bench/storage.ts).
  *
@@ -13,14 +13,16 @@
  * failed BEGIN, savepoint or COMMIT (the connection lost, the server stopping) rejects the whole
  * group, and its connection is thrown away: a write is never reported done unless its COMMIT was.
  *
- * How it stays fast on a busy machine, where each round trip to the server waits for a core:
- * - the groups' connections are pipelined (node-postgres `pipeline`): a savepoint is sent with the
- *   write's first statement, not in a round trip of its own;
- * - one group runs its statements while the one before waits for its flush (two connections): a
- *   group's statements never run beside another's, so this desktop's groups never wait for each
- *   other's row locks in a cycle; a group only waits for an earlier one to commit.
- * A write of a group waits for row locks like any transaction: two desktops writing one entry take
- * turns, and a deadlock between them is broken by the server (the write that loses rejects alone).
+ * How it stays fast on a busy machine, where each round trip waits for a core:
+ * - a write may bring its common case as ONE statement known in advance (a first request, an
+ *   accepted answer); a run of those is sent at once on a pipelined connection (node-postgres
+ *   `pipeline`), each behind its own savepoint, and answered in one round trip. One that fails
+ *   or falls back (its statement wrote nothing) is rolled back to its savepoint with those sent
+ *   behind it, settled, and those behind are sent again: the group keeps the writes' order;
+ * - two groups at a time, on two connections: the next runs while one waits for its flush. Two
+ *   groups of one desktop wait for each other's row locks only when they write the same entries
+ *   (callers writing one entry at once); a deadlock there is broken by the server, and the write
+ *   that loses rejects alone, like a deadlock between two desktops.
  */
 import pg from 'pg';
 import { inTransaction, type WorkspacePool } from './db';
@@ -171,7 +173,7 @@ async function runAlone<T>(client: pg.ClientBase, write: GroupWrite<T>): Promise
 }
 
 export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCommit {
-  let queue: Queued[] = [];
+  const queue: Queued[] = [];
   let scheduled = false;
   const idle: pg.Client[] = [];
   let open = 0;
