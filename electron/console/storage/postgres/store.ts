@@ -131,7 +131,9 @@ export interface WorkspaceStoreOptions {
 }
 
 export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptions = {}): StoragePort {
-  const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(pool.options);
+  // pg-pool keeps the password out of its options' enumerable keys (never in a log): passed on by name.
+  const groupConfig = { ...pool.options, password: pool.options.password };
+  const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(groupConfig);
   return {
     kind: 'postgres',
     journal: workspaceJournal(pool, writes),
