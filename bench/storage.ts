@@ -5,20 +5,25 @@
  * `pending`, record its accepted answer, and release the group, as the batch runner will. No HTTP:
  * this measures what the store costs per row. Speed is printed here, never asserted.
  *
- * BENCH_ROWS (default 1000), BENCH_WORKERS (default 8), BENCH_GROUP (rows per claim, default 10).
+ * BENCH_ROWS (default 1000), BENCH_WORKERS (default 8), BENCH_GROUP (rows per claim, default 10),
+ * BENCH_ROUNDS (default 3). The machine is shared, so the stores take turns: each round sends one
+ * batch on every store below, and each PostgreSQL figure is divided by the mean of the SQLite
+ * runs just before and just after it (SQLite runs once more at the end).
  *
- * The PostgreSQL batch runs three times: the server's defaults; with the server's group commit
- * (commit_delay: concurrent commits share one WAL flush); and with synchronous_commit off, only
- * to show what the disk flush per commit costs (not proposed: a pending entry must be on disk
- * before its POST leaves). SQLite's journal (WAL, synchronous NORMAL) does not flush per commit.
+ * PostgreSQL runs three ways: the store as it is (journal writes group-committed: one flush per
+ * group, ./group-commit.ts); a transaction per write (how it wrote before: a flush per write); and
+ * a transaction per write with synchronous_commit off for the session, only to show what the
+ * flush costs (not proposed: a pending entry must be on disk before its POST leaves). SQLite's
+ * journal (WAL, synchronous NORMAL) does not flush per commit.
  *
- * Then History search at BENCH_SEARCH_ROWS (default 1,000,000; 0 skips it) on both stores side by
- * side (./storage-search.ts), BENCH_QUERIES per case (default 200).
+ * Then History search at BENCH_SEARCH_ROWS (default 1,000,000; 0 runs the batch part only) on both
+ * stores side by side (./storage-search.ts), BENCH_QUERIES per case (default 200).
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { openJournal } from '../electron/console/journal/entries';
 import type { StoragePort } from '../electron/console/storage/port';
 import { sqliteStore } from '../electron/console/storage/sqlite-store';
@@ -33,14 +38,27 @@ import { fillPostgres, fillSqlite, measureSearch, searchCases } from './storage-
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
 const GROUP = Number(process.env.BENCH_GROUP ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' / ');
 
 /** Where the bench's cluster listens (set once it started). */
 const PG = { host: '', port: 0 };
 
-async function sendBatch(store: StoragePort, batchId: string): Promise<number> {
-  await store.batches.create({ id: batchId, fileName: 'bench.csv', fileHash: batchId, profile: PROFILE, paymentMethod: null, concurrency: WORKERS, retryOf: null, rows: checkedRows(ROWS, { amount: 700 }), at: 0 });
+let batches = 0;
+
+/** A batch of ROWS rows with external ids of its own (earlier batches' entries are not its attempts). */
+function batchRows(batchId: string) {
+  return checkedRows(ROWS, { amount: 700 }).map((row) => {
+    const externalId = `${batchId}-${row.rowNumber}`;
+    return { ...row, externalId, values: { ...row.values, external_id: externalId }, request: { ...row.request!, external_id: externalId } };
+  });
+}
+
+async function sendBatch(store: StoragePort): Promise<number> {
+  batches += 1;
+  const batchId = `b-${store.kind}-${batches}`;
+  await store.batches.create({ id: batchId, fileName: 'bench.csv', fileHash: batchId, profile: PROFILE, paymentMethod: null, concurrency: WORKERS, retryOf: null, rows: batchRows(batchId), at: 0 });
   await store.batches.setState(batchId, 'sending', 0);
   const started = performance.now();
   const worker = async (holder: string) => {
@@ -61,6 +79,8 @@ async function sendBatch(store: StoragePort, batchId: string): Promise<number> {
   return ROWS / seconds;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 async function main(): Promise<void> {
   const dir = benchTempDir('paydesk-bench-storage-');
   // As root the server runs as `postgres`, which must pass through the folder.
@@ -72,47 +92,45 @@ async function main(): Promise<void> {
   const cluster = await startCluster({ dir: pgDir, superuser: 'paydesk_bench', auth: { method: 'trust' }, durable: true });
   onBenchExit(() => cluster.stop());
   console.log(`PostgreSQL cluster started in ${Math.round(performance.now() - started)} ms (initdb + pg_ctl start)`);
-  const pool = openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS });
-  const migrating = await pool.connect();
+  const config = { host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS };
+  const migrating = new pg.Client(config);
+  await migrating.connect();
   await migrateWorkspace(migrating);
-  migrating.release();
-  const postgres = workspaceStore(pool);
+  await migrating.end();
   PG.host = cluster.host;
   PG.port = cluster.port;
+  const variants: { name: string; store: StoragePort; rates: number[]; ratios: number[] }[] = [
+    { name: 'PostgreSQL, journal writes group-committed', store: workspaceStore(openWorkspacePool(config)) },
+    { name: 'PostgreSQL, a transaction per write (before)', store: workspaceStore(openWorkspacePool(config), { journalWrites: 'per-transaction' }) },
+    {
+      name: 'PostgreSQL, a transaction per write, no flush (cost of fsync only)',
+      store: workspaceStore(openWorkspacePool({ ...config, options: '-c synchronous_commit=off' }), { journalWrites: 'per-transaction' }),
+    },
+  ].map((variant) => ({ ...variant, rates: [], ratios: [] }));
 
-  console.log(`one batch of ${ROWS} rows, ${WORKERS} workers, claims of ${GROUP} rows (no HTTP: the store's cost per row)`);
-  const results: { store: string; rate: number }[] = [];
-  const server = async (settings: string) => {
-    const admin = await pool.connect();
-    for (const statement of settings.split(';').filter(Boolean)) await admin.query(statement);
-    await admin.query('SELECT pg_reload_conf()');
-    admin.release();
-    await pool.end();
-  };
-  // SQLite first and last: the baseline of the same run, and whether the machine's load moved.
-  results.push({ store: 'SQLite (baseline)', rate: await sendBatch(sqlite, 'b-sqlite-1') });
-  results.push({ store: 'PostgreSQL, defaults', rate: await sendBatch(postgres, 'b-pg-1') });
-  await server('ALTER SYSTEM SET commit_delay = 1000;ALTER SYSTEM SET commit_siblings = 2');
-  const grouped = workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS }));
-  results.push({ store: 'PostgreSQL, group commit (commit_delay 1 ms)', rate: await sendBatch(grouped, 'b-pg-2') });
-  await grouped.close();
-  const reset = openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS });
-  const admin = await reset.connect();
-  await admin.query('ALTER SYSTEM RESET commit_delay');
-  await admin.query('ALTER SYSTEM RESET commit_siblings');
-  await admin.query('ALTER SYSTEM SET synchronous_commit = off');
-  await admin.query('SELECT pg_reload_conf()');
-  admin.release();
-  await reset.end();
-  const unflushed = workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS }));
-  results.push({ store: 'PostgreSQL, no flush per commit (cost of fsync only)', rate: await sendBatch(unflushed, 'b-pg-3') });
-  results.push({ store: 'SQLite (again)', rate: await sendBatch(sqlite, 'b-sqlite-2') });
-  const baseline = (results[0]!.rate + results.at(-1)!.rate) / 2;
-  for (const { store, rate } of results) console.log(`  ${store.padEnd(54)} ${rate.toFixed(0).padStart(7)} rows/s   ${(rate / baseline).toFixed(2)}× SQLite (mean of both runs)`);
+  console.log(`one batch of ${ROWS} rows, ${WORKERS} workers, claims of ${GROUP} rows (no HTTP: the store's cost per row), ${ROUNDS} rounds; load ${load()}`);
+  const sqliteRates = [await sendBatch(sqlite)];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const rates = variants.map(() => 0);
+    for (const [i, variant] of variants.entries()) rates[i] = await sendBatch(variant.store);
+    sqliteRates.push(await sendBatch(sqlite));
+    const baseline = (sqliteRates.at(-2)! + sqliteRates.at(-1)!) / 2;
+    const line = variants.map((variant, i) => {
+      variant.rates.push(rates[i]!);
+      variant.ratios.push(rates[i]! / baseline);
+      return `${rates[i]!.toFixed(0)} (${(rates[i]! / baseline).toFixed(2)}×)`;
+    });
+    console.log(`  round ${round}: SQLite ${sqliteRates.at(-2)!.toFixed(0)}/${sqliteRates.at(-1)!.toFixed(0)} rows/s; PostgreSQL ${line.join(', ')}; load ${load()}`);
+  }
+  console.log(`  ${'SQLite (baseline)'.padEnd(68)} ${median(sqliteRates).toFixed(0).padStart(6)} rows/s (median of ${sqliteRates.length}, ${Math.min(...sqliteRates).toFixed(0)}–${Math.max(...sqliteRates).toFixed(0)})`);
+  for (const variant of variants) {
+    const range = `${Math.min(...variant.ratios).toFixed(2)}–${Math.max(...variant.ratios).toFixed(2)}×`;
+    console.log(`  ${variant.name.padEnd(68)} ${median(variant.rates).toFixed(0).padStart(6)} rows/s   ${median(variant.ratios).toFixed(2)}× SQLite (median; ${range})`);
+  }
   console.log(`load average (1/5/15 min): ${load()}`);
   await sqlite.close();
+  for (const variant of variants) await variant.store.close();
   if (SEARCH_ROWS > 0) await searchSideBySide(dir.path);
-  await unflushed.close();
 }
 
 async function searchSideBySide(folder: string): Promise<void> {

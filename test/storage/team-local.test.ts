@@ -10,7 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
 import { startLocalWorkspace, stopLocalWorkspace, type LocalWorkspace } from '../../electron/console/storage/postgres/local-workspace';
 import { describeWorkspaceError } from '../../electron/console/storage/postgres/connection';
+import { openWorkspaceStore } from '../../electron/console/storage/postgres/store';
 import { makeTempDir } from '../temp-dir';
+import { payoutRequest, PROFILE } from './fixtures';
 
 const parent = makeTempDir('paydesk-team-local-');
 // As root the server runs as `postgres`, which must be able to pass through the parent folder.
@@ -45,6 +47,16 @@ describe('team:local', () => {
       (error: unknown) => error,
     );
     expect(describeWorkspaceError(refused).code).toBe('LOGIN_REFUSED');
+
+    // A journal write goes through the group commit's own connections: they log in with the password too.
+    const finance = first.people[0]!;
+    const store = await openWorkspaceStore({ host: first.host, port: first.port, user: finance.login, password: finance.password, database: first.database });
+    try {
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'PW-1' }), currency: 'XAF', at: 1 });
+      expect((await store.journal.getEntry(id))?.state).toBe('pending');
+    } finally {
+      await store.close();
+    }
 
     const again = await startLocalWorkspace(dir, { durable: false });
     expect({ port: again.port, migrated: again.migrated, passwords: again.people.map((p) => p.password) }).toEqual({ port: first.port, migrated: [], passwords: first.people.map((p) => p.password) });

@@ -12,6 +12,7 @@ import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTrans
 import type { InitiateOutcome } from '../../outcome';
 import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
+import { FALL_BACK, type GroupWrite, type WorkspaceGroupCommit } from './group-commit';
 import { searchWorkspace } from './search';
 
 interface TimelineInput {
@@ -86,37 +87,75 @@ async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransactio
   );
 }
 
+const ENTRY_COLUMNS = `id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+  customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at`;
+
+/** The new entry's values, $1–$19, in ENTRY_COLUMNS' order (state is 'pending', updated_at is created_at). */
+function newEntryValues(id: string, input: RequestInput): unknown[] {
+  const { request } = input;
+  return [
+    id,
+    input.profile.id,
+    input.profile.name,
+    input.profile.environment,
+    input.kind,
+    request.external_id ?? null,
+    request.amount,
+    input.currency,
+    request.phone_number,
+    request.payment_method,
+    request.customer.first_name,
+    request.customer.last_name,
+    request.customer.email,
+    request.description ?? null,
+    request.metadata ? JSON.stringify(request.metadata) : null,
+    JSON.stringify(request),
+    input.batch?.id ?? null,
+    input.batch?.row ?? null,
+    input.at,
+  ];
+}
+
+const NEW_ENTRY_VALUES = `$1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19`;
+
 async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: string; seq: number }> {
   const id = randomUUID();
   ENTRY_STATES.assertMove(null, 'pending', id);
-  const { request } = input;
-  const { rows } = await c.query<{ seq: number }>(
-    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
-       customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) RETURNING seq`,
-    [
-      id,
-      input.profile.id,
-      input.profile.name,
-      input.profile.environment,
-      input.kind,
-      request.external_id ?? null,
-      request.amount,
-      input.currency,
-      request.phone_number,
-      request.payment_method,
-      request.customer.first_name,
-      request.customer.last_name,
-      request.customer.email,
-      request.description ?? null,
-      request.metadata ? JSON.stringify(request.metadata) : null,
-      JSON.stringify(request),
-      input.batch?.id ?? null,
-      input.batch?.row ?? null,
-      input.at,
-    ],
-  );
+  const { rows } = await c.query<{ seq: number }>(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${NEW_ENTRY_VALUES}) RETURNING seq`, newEntryValues(id, input));
   return { id, seq: rows[0]!.seq };
+}
+
+/**
+ * The common request, a payout never attempted before (no entry with its external id), as ONE
+ * statement: the entry, its `request_sent` event and its batch row's link. The group commit sends
+ * it with the group's other statements without waiting (./group-commit.ts): a round trip per
+ * write is what a group costs on a busy machine. When an earlier entry exists it writes nothing
+ * and the write falls back to the locking path, which decides whether that entry is continued.
+ */
+function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['statement']> {
+  const id = randomUUID();
+  ENTRY_STATES.assertMove(null, 'pending', id);
+  return {
+    name: 'paydesk_first_request',
+    text: `WITH inserted AS (
+       INSERT INTO entries (${ENTRY_COLUMNS}) SELECT ${NEW_ENTRY_VALUES}
+       WHERE $6::text IS NULL OR NOT EXISTS (SELECT 1 FROM entries WHERE external_id = $6 AND kind = $5 AND profile_id = $2 AND environment = $4)
+       RETURNING seq),
+     sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $20 FROM inserted),
+     linked AS (
+       UPDATE batch_rows SET journal_id = $1
+       WHERE EXISTS (SELECT 1 FROM inserted) AND batch_seq = (SELECT seq FROM batches WHERE id = $17) AND row_number = $18 AND journal_id IS NULL
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, EXISTS (SELECT 1 FROM linked) AS linked`,
+    values: [...newEntryValues(id, input), `${input.kind} request sent`],
+    read({ rows }) {
+      const answer = rows[0] as { inserted: boolean; linked: boolean };
+      if (!answer.inserted) return FALL_BACK;
+      // The batch row taken: the whole write is undone (its savepoint), its POST never leaves.
+      if (input.batch && !answer.linked) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+      return id;
+    },
+  };
 }
 
 /**
@@ -210,22 +249,23 @@ export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome:
  * The common answer, accepted for an entry `pending` (pending -> known in ENTRY_STATES), in ONE
  * statement: the entry and its `response` event written together, one round trip instead of five
  * (BEGIN, lock, update, event, COMMIT: the round trips, not the disk, were most of a batch row's
- * cost; bench/storage.ts). Returns false when the entry is not pending: the locking path then
+ * cost; bench/storage.ts). Falls back when the entry is not pending: the locking path then
  * checks the move against the state table and refuses it or writes it.
  */
-async function acceptPending(c: Queryable, id: string, tx: ServiceTransaction, httpStatus: number | null, message: string | null, at: number): Promise<boolean> {
+function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | null, message: string | null, at: number): NonNullable<GroupWrite<void>['statement']> {
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
-  const { rowCount } = await c.query(
-    `WITH moved AS (
+  return {
+    name: 'paydesk_accept_pending',
+    text: `WITH moved AS (
        UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
          amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
          transaction_json = $9, updated_at = $10
        WHERE id = $11 AND state = 'pending' RETURNING seq, kind)
      INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
      SELECT seq, 'response', $10, $3, $12, COALESCE($13, kind || ' created') FROM moved`,
-    [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, id, httpStatus, message],
-  );
-  return rowCount === 1;
+    values: [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, id, httpStatus, message],
+    read: ({ rowCount }) => (rowCount === 1 ? undefined : FALL_BACK),
+  };
 }
 
 async function entry(c: Queryable, id: string): Promise<JournalTransaction | null> {
@@ -233,61 +273,79 @@ async function entry(c: Queryable, id: string): Promise<JournalTransaction | nul
   return rows[0] ? toJournalTransaction(rows[0]) : null;
 }
 
-export function workspaceJournal(pool: WorkspacePool): JournalPort {
+/**
+ * A request whose external id has an entry already: that entry continued when it created nothing
+ * (locked, so two desktops sending one external id take turns), else a new entry.
+ */
+async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Promise<string> {
+  const externalId = input.request.external_id;
+  const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
+  let id: string;
+  if (earlier) {
+    await continueAttempt(c, earlier, input);
+    id = earlier.id;
+  } else {
+    const inserted = await insertRequest(c, input);
+    await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+    id = inserted.id;
+  }
+  if (input.batch) {
+    // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+    // Row-level security also hides a row another login's live claim holds. Either way the
+    // whole write is undone (its savepoint), so its POST never leaves.
+    const linked = await c.query(
+      'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+      [id, input.batch.id, input.batch.row],
+    );
+    if (linked.rowCount !== 1) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+  }
+  return id;
+}
+
+/**
+ * The journal on a workspace. Writes of one entry (a request, a resend, an answer, a status seen,
+ * a lookup that found nothing) go through the store's group commit (./group-commit.ts): each
+ * resolves once the transaction holding it committed, so a pending entry is durable before its
+ * POST leaves, and concurrent writes share one disk flush.
+ */
+export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): JournalPort {
   return {
-    writeRequest: (input) =>
-      inTransaction(pool, async (c) => {
-        const externalId = input.request.external_id;
-        const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
-        let id: string;
-        if (earlier) {
-          await continueAttempt(c, earlier, input);
-          id = earlier.id;
-        } else {
-          const inserted = await insertRequest(c, input);
-          await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
-          id = inserted.id;
-        }
-        if (input.batch) {
-          // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-          // Row-level security also hides a row another login's live claim holds. Either way the
-          // whole write is undone, so its POST never leaves.
-          const linked = await c.query(
-            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
-            [id, input.batch.id, input.batch.row],
-          );
-          if (linked.rowCount !== 1) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
-        }
-        return id;
-      }),
+    writeRequest: (input) => group.write({ statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
     writeResend: (id, at) =>
-      inTransaction(pool, async (c) => {
-        const row = await lockEntry(c, id);
-        await moveEntry(c, row, 'pending', at);
-        await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
+      group.write({
+        async work(c) {
+          const row = await lockEntry(c, id);
+          await moveEntry(c, row, 'pending', at);
+          await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
+        },
       }),
-    async writeInitiateOutcome(id, outcome, at) {
-      if (outcome.kind === 'accepted' && (await acceptPending(pool, id, outcome.tx, outcome.httpStatus, outcome.message ?? null, at))) return;
-      await inTransaction(pool, async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at));
-    },
+    writeInitiateOutcome: (id, outcome, at) =>
+      group.write({
+        ...(outcome.kind === 'accepted' ? { statement: acceptPending(id, outcome.tx, outcome.httpStatus, outcome.message ?? null, at) } : {}),
+        work: async (c) => applyInitiateOutcome(c, await lockEntry(c, id), outcome, at),
+      }),
     recordObserved: (id, tx, event, at) =>
-      inTransaction(pool, async (c) => {
-        const row = await lockEntry(c, id);
-        const changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
-        ENTRY_STATES.assertMove(phaseOf(row), 'known', row.id);
-        await applyTransaction(c, row.seq, tx, at);
-        const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
-        if (!quiet || changed) await addEvent(c, row.seq, at, { type: event.type, status: tx.status, httpStatus: event.httpStatus ?? null, message: event.message ?? null });
-        return { entry: (await entry(c, id))!, changed };
+      group.write({
+        async work(c) {
+          const row = await lockEntry(c, id);
+          const changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
+          ENTRY_STATES.assertMove(phaseOf(row), 'known', row.id);
+          await applyTransaction(c, row.seq, tx, at);
+          const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
+          if (!quiet || changed) await addEvent(c, row.seq, at, { type: event.type, status: tx.status, httpStatus: event.httpStatus ?? null, message: event.message ?? null });
+          return { entry: (await entry(c, id))!, changed };
+        },
       }),
     recordNotFound: (id, at, message) =>
-      inTransaction(pool, async (c) => {
-        const row = await lockEntry(c, id);
-        if (phaseOf(row) !== 'not_found') {
-          await moveEntry(c, row, 'not_found', at);
-          await addEvent(c, row.seq, at, { type: 'status_seen', code: 'NOT_FOUND', message });
-        }
-        return (await entry(c, id))!;
+      group.write({
+        async work(c) {
+          const row = await lockEntry(c, id);
+          if (phaseOf(row) !== 'not_found') {
+            await moveEntry(c, row, 'not_found', at);
+            await addEvent(c, row.seq, at, { type: 'status_seen', code: 'NOT_FOUND', message });
+          }
+          return (await entry(c, id))!;
+        },
       }),
     /**
      * In a workspace, only this login's own pending entries outside a live row claim: another
