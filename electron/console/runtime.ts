@@ -15,6 +15,7 @@ import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
+import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
@@ -133,6 +134,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     vault: createVault(options.keyring ?? osKeyring),
     settings,
     journal,
+    // The batch runner sends through the storage port, on this desktop's journal (closed below, with the journal).
+    storage: sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') }),
     clientFactory: (profile, secretFor) => createClient(profile, secretFor, { now: () => clock.now(), ...options.client }),
     engine: sandbox,
     clock,
