@@ -15,6 +15,8 @@ import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
+import type { StoragePort } from './storage/port';
+import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
@@ -50,6 +52,8 @@ export interface ConsoleRuntime {
   engineUrl: string | null;
   /** For tests and tools: the journal database, the log file and the engine handle. */
   journal: JournalDb;
+  /** The storage port over that journal, as the batch runner uses it (its row claims live in it). */
+  storage: StoragePort;
   logPath: string;
   engine: EngineHandle | null;
   /** Resolves when every running watch has ended. */
@@ -126,6 +130,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   }
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
 
+  // The batch runner sends through the storage port, on this desktop's journal (closed with the journal).
+  const storage = sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
   const abort = new AbortController();
   // Every pending watch or batch wait listens on it: thousands at once during a large batch.
   setMaxListeners(0, abort.signal);
@@ -133,6 +139,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     vault: createVault(options.keyring ?? osKeyring),
     settings,
     journal,
+    storage,
     clientFactory: (profile, secretFor) => createClient(profile, secretFor, { now: () => clock.now(), ...options.client }),
     engine: sandbox,
     clock,
@@ -215,6 +222,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     },
     engineUrl: engine?.api.url ?? null,
     journal,
+    storage,
     logPath: logger.path,
     engine,
     watchesIdle: () => core.watcher.idle(),

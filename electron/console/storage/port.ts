@@ -3,7 +3,8 @@
  * implementations, the embedded SQLite journal of one desktop (./sqlite-store.ts, an adapter over
  * the journal's own functions) and a team workspace on PostgreSQL (./postgres/store.ts).
  *
- * Not wired in yet (issue 24): callers still use the SQLite functions directly. The contract suite
+ * The batch runner sends through it (../batch/runner.ts: row claims, entries, answers, look-ups);
+ * the other handlers still use the SQLite functions directly (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
@@ -49,6 +50,8 @@ export interface RequestInput {
   at: number;
   /** The batch row this entry sends: written with the entry, and the row linked to it, in one transaction. */
   batch?: { id: string; row: number };
+  /** The external id of the failed payout this one retries (its own is derived from it: <id>-r1); SQLite journal migration 9, workspace 10. */
+  retryOf?: string | null;
 }
 
 export interface ObservedEvent {

@@ -22,27 +22,34 @@ import {
   writeResend,
   type JournalDb,
 } from '../journal/entries';
+import { journalWrites } from '../journal/group-commit';
 import type { EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, loadRow, markInterruptedBatches, rowsInState, setState } from '../batch/store';
+import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowJournalId, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
+/**
+ * The writes of a batch's rows (a request before its POST, a resend, an answer) go through the
+ * journal's group commit (../journal/group-commit.ts): the writes of one event-loop turn share one
+ * SQLite transaction, and each resolves only once that has committed, so a pending entry awaited
+ * before its POST is durable before the request leaves.
+ */
 function sqliteJournal(db: JournalDb): JournalPort {
+  const writes = journalWrites(db);
   return {
-    async writeRequest(input) {
-      return db.transaction(() => {
+    writeRequest: (input) =>
+      writes.write(() => {
         // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-        if (input.batch && loadRow(db, input.batch.id, input.batch.row)?.journalId !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+        if (input.batch && rowJournalId(db, input.batch.id, input.batch.row) !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
         const id = writeRequest(db, input);
         if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
         return id;
-      })();
-    },
-    writeResend: async (id, at) => writeResend(db, id, at),
-    writeInitiateOutcome: async (id, outcome, at) => writeInitiateOutcome(db, id, outcome, at),
+      }),
+    writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
+    writeInitiateOutcome: (id, outcome, at) => writes.write(() => writeInitiateOutcome(db, id, outcome, at)),
     recordObserved: async (id, tx, event, at) => recordObserved(db, id, tx, event, at),
     recordNotFound: async (id, at, message) => recordNotFound(db, id, at, message),
     markStalePending: async (at) => markStalePending(db, at),
@@ -60,6 +67,15 @@ interface Lease {
 function sqliteBatches(db: JournalDb): BatchPort {
   /** batch id -> row number -> lease. */
   const leases = new Map<string, Map<number, Lease>>();
+  /**
+   * batch id -> the row a claim starts reading from (past the rows the last claim took): a claim
+   * reads a few rows, not the whole batch. Lowered when rows are released or freed (they may be
+   * not sent still); a claim that finds too few from there reads the batch from its first row.
+   */
+  const cursors = new Map<string, number>();
+  const lower = (batchId: string, rowNumbers: Iterable<number>) => {
+    for (const rowNumber of rowNumbers) if (rowNumber < (cursors.get(batchId) ?? 0)) cursors.set(batchId, rowNumber);
+  };
   const leasesOf = (batchId: string) => {
     let map = leases.get(batchId);
     if (!map) leases.set(batchId, (map = new Map()));
@@ -76,16 +92,14 @@ function sqliteBatches(db: JournalDb): BatchPort {
     markInterrupted: async (at) => markInterruptedBatches(db, at),
     async claimRows(batchId, holder, limit, leaseMs, at) {
       const until = at + leaseMs;
-      if (getSummary(db, batchId)?.state !== 'sending') return { batchId, holder, until, rows: [] };
+      if (batchState(db, batchId) !== 'sending') return { batchId, holder, until, rows: [] };
       const held = leasesOf(batchId);
-      const rows: BatchRow[] = [];
-      for (const row of rowsInState(db, batchId, ['not_sent'])) {
-        if (rows.length >= limit) break;
-        const lease = held.get(row.rowNumber);
-        if (lease && lease.until > at) continue;
-        held.set(row.rowNumber, { holder, until });
-        rows.push(row);
-      }
+      const live = (rowNumber: number) => (held.get(rowNumber)?.until ?? 0) > at;
+      const from = cursors.get(batchId) ?? 0;
+      let rows: BatchRow[] = rowsNotSentFrom(db, batchId, from, limit, live);
+      if (rows.length < limit && from > 0) rows = rowsNotSentFrom(db, batchId, 0, limit, live);
+      for (const row of rows) held.set(row.rowNumber, { holder, until });
+      if (rows.length > 0) cursors.set(batchId, rows[rows.length - 1]!.rowNumber + 1);
       return { batchId, holder, until, rows };
     },
     async renewClaims(batchId, holder, leaseMs, at) {
@@ -100,6 +114,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
     async releaseClaims(batchId, holder, rowNumbers) {
       const held = leasesOf(batchId);
       for (const rowNumber of rowNumbers) if (held.get(rowNumber)?.holder === holder) held.delete(rowNumber);
+      lower(batchId, rowNumbers);
     },
     async expireClaims(at) {
       const lost: { batchId: string; rowNumber: number; journalId: string }[] = [];
@@ -107,6 +122,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
         for (const [batchId, held] of leases) {
           const expired = [...held].filter(([, lease]) => lease.until <= at).map(([rowNumber]) => rowNumber);
           if (expired.length === 0) continue;
+          lower(batchId, expired);
           const pending = new Map(rowsInState(db, batchId, ['pending']).map((row) => [row.rowNumber, row]));
           for (const rowNumber of expired) {
             held.delete(rowNumber);

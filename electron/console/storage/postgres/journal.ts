@@ -92,8 +92,8 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
   const { request } = input;
   const { rows } = await c.query<{ seq: number }>(
     `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
-       customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) RETURNING seq`,
+       customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, retry_of, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $20, $19, $19) RETURNING seq`,
     [
       id,
       input.profile.id,
@@ -114,6 +114,7 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
       input.batch?.id ?? null,
       input.batch?.row ?? null,
       input.at,
+      input.retryOf ?? null,
     ],
   );
   return { id, seq: rows[0]!.seq };
@@ -245,7 +246,7 @@ export function workspaceJournal(pool: WorkspacePool): JournalPort {
           id = earlier.id;
         } else {
           const inserted = await insertRequest(c, input);
-          await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+          await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent` });
           id = inserted.id;
         }
         if (input.batch) {
