@@ -12,11 +12,16 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
 import {
+  findByTransactionId,
   getEntry,
+  getEntryForFollowUp,
   getTimeline,
   markStalePending,
+  recordLookedUp,
   recordNotFound,
   recordObserved,
+  recordReadFailure,
+  recordStatusEvent,
   writeInitiateOutcome,
   writeRequest,
   writeResend,
@@ -50,12 +55,20 @@ function sqliteJournal(db: JournalDb): JournalPort {
       }),
     writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
     writeInitiateOutcome: (id, outcome, at) => writes.write(() => writeInitiateOutcome(db, id, outcome, at)),
-    recordObserved: async (id, tx, event, at) => recordObserved(db, id, tx, event, at),
+    // A status push comes in bursts (a batch's rows settle together): grouped like the writes
+    // above, as the watcher grouped it before the port. Every other observation is written now.
+    recordObserved: async (id, tx, event, at) =>
+      event.type === 'sandbox_status' ? writes.write(() => recordObserved(db, id, tx, event, at)) : recordObserved(db, id, tx, event, at),
     recordNotFound: async (id, at, message) => recordNotFound(db, id, at, message),
     markStalePending: async (at) => markStalePending(db, at),
     getEntry: async (id) => getEntry(db, id),
     getTimeline: async (id) => getTimeline(db, id),
     search: async (query, offset, limit) => searchJournal(db, query, offset, limit),
+    getForFollowUp: async (id) => getEntryForFollowUp(db, id),
+    findByTransactionId: async (transactionId, scope) => findByTransactionId(db, transactionId, scope),
+    recordLookedUp: async (input) => recordLookedUp(db, input),
+    recordReadFailure: async (id, failure, at) => recordReadFailure(db, id, failure, at),
+    recordStatusEvent: async (id, status, message, at) => recordStatusEvent(db, id, status, message, at),
   };
 }
 

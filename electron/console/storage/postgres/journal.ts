@@ -10,7 +10,7 @@ import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
 import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
 import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
 import type { InitiateOutcome } from '../../outcome';
-import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
+import { rowTakenMessage, type FollowUpJournal, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { searchWorkspace } from './search';
 
@@ -76,7 +76,7 @@ export async function moveEntry(c: Queryable, entry: EntryRow, to: Exclude<Entry
   }
 }
 
-async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
+export async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   await c.query(
     `UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
@@ -234,7 +234,8 @@ async function entry(c: Queryable, id: string): Promise<JournalTransaction | nul
   return rows[0] ? toJournalTransaction(rows[0]) : null;
 }
 
-export function workspaceJournal(pool: WorkspacePool): JournalPort {
+/** The follow-ups (FollowUpJournal) are in ./follow-ups.ts; ./store.ts joins both. */
+export function workspaceJournal(pool: WorkspacePool): Omit<JournalPort, keyof FollowUpJournal> {
   return {
     writeRequest: (input) =>
       inTransaction(pool, async (c) => {

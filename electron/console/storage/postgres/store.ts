@@ -10,6 +10,7 @@ import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceBatches } from './batches';
+import { workspaceFollowUps } from './follow-ups';
 import { workspaceJournal } from './journal';
 import { checkWorkspaceSchema } from './migrate';
 
@@ -125,9 +126,10 @@ export async function openWorkspaceStore(config: pg.PoolConfig): Promise<Storage
 }
 
 export function workspaceStore(pool: WorkspacePool): StoragePort {
+  const journal = workspaceJournal(pool);
   return {
     kind: 'postgres',
-    journal: workspaceJournal(pool),
+    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved) },
     batches: workspaceBatches(pool),
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
