@@ -59,9 +59,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       ['request_sent', 'payout request sent'],
     ]);
 
-    const foreign = serviceTx(payoutRequest({ external_id: 'F-4', amount: 777, phone_number: '+237690000777' }), { status: 'failed', failed_code: 'INSUFFICIENT_FUNDS' });
+    const foreign = serviceTx(payoutRequest({ external_id: 'F-4', amount: 777, phone_number: '+237690000777' }), { status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' });
     const added = await store.journal.recordLookedUp({ profile: PROFILE, kind: 'payout', tx: foreign, httpStatus: 200, at: 5_000 });
-    expect(added).toMatchObject({ state: 'known', transactionId: foreign.transaction_id, externalId: 'F-4', status: 'failed', failedCode: 'INSUFFICIENT_FUNDS', amount: 777, phoneNumber: '+237690000777' });
+    expect(added).toMatchObject({ state: 'known', transactionId: foreign.transaction_id, externalId: 'F-4', status: 'failed', failedCode: 'NOT_ENOUGH_FUNDS', amount: 777, phoneNumber: '+237690000777' });
     expect((await store.journal.getForFollowUp(added.id))?.request).toBeNull();
     const again = await store.journal.recordLookedUp({ profile: PROFILE, kind: 'payout', tx: foreign, httpStatus: 200, at: 5_100 });
     expect(again.id).toBe(added.id);

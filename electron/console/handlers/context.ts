@@ -27,8 +27,10 @@ export interface HandlerDeps {
   /** The journal's database (journal/entries.ts: JournalDb), typed here without importing it: that module reaches back to the handlers. */
   journal: Database.Database;
   /**
-   * The storage port over that journal (../storage/sqlite-store.ts): the batch runner reads and
-   * writes through it alone; the other handlers still use the journal's functions (issue 24).
+   * The storage port over that journal (../storage/sqlite-store.ts): the batch runner, a single
+   * send, the follow-ups (Look up, Verify, History, a transaction's page), the sweeper and the
+   * watcher read and write through it; Overview, reconciliation, batch screens and the CSV
+   * export still use the journal's functions (issue 24).
    */
   storage: StoragePort;
   clientFactory: ClientFactory;

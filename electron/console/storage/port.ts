@@ -219,6 +219,8 @@ export interface OpenEntry {
   transactionId: string | null;
   externalId: string | null;
   profileId: string;
+  /** The environment it was sent in: followed up only while its profile still points there. */
+  environment: Environment;
   batchId: string | null;
 }
 

@@ -171,7 +171,7 @@ function sqliteReconcile(db: JournalDb): ReconcilePort {
   };
 }
 
-/** The same selection as the sweeper's own (electron/console/sweeper.ts openEntries). */
+/** The follow-up sweeper's selection (electron/console/sweeper.ts), on its partial indexes. */
 function sqliteSweeper(db: JournalDb): SweeperPort {
   return {
     async openEntries(singleSendsBefore, limit) {
@@ -192,6 +192,7 @@ function sqliteSweeper(db: JournalDb): SweeperPort {
           transactionId: row.transaction_id,
           externalId: row.external_id,
           profileId: row.profile_id,
+          environment: row.environment,
           batchId: row.batch_id ?? null,
         }),
       );
