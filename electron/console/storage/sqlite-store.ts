@@ -41,20 +41,36 @@ import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort
  * journal's group commit (../journal/group-commit.ts): the writes of one event-loop turn share one
  * SQLite transaction, and each resolves only once that has committed, so a pending entry awaited
  * before its POST is durable before the request leaves.
+ *
+ * A single send's request and its answer are written at once, each its own transaction, as the
+ * handler wrote them before the port: one payout gains nothing from a group, and waiting for the
+ * end of the turn twice made its journal work half as slow again (bench/port-sqlite.ts).
  */
 function sqliteJournal(db: JournalDb): JournalPort {
   const writes = journalWrites(db);
+  /** Entries of single sends whose answer is not written yet. */
+  const alone = new Set<string>();
   return {
-    writeRequest: (input) =>
-      writes.write(() => {
-        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-        if (input.batch && rowJournalId(db, input.batch.id, input.batch.row) !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+    async writeRequest(input) {
+      if (!input.batch) {
         const id = writeRequest(db, input);
-        if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
+        alone.add(id);
         return id;
-      }),
+      }
+      const batch = input.batch;
+      return writes.write(() => {
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        if (rowJournalId(db, batch.id, batch.row) !== null) throw new Error(rowTakenMessage(batch.id, batch.row));
+        const id = writeRequest(db, input);
+        linkRow(db, batch.id, batch.row, id);
+        return id;
+      });
+    },
     writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
-    writeInitiateOutcome: (id, outcome, at) => writes.write(() => writeInitiateOutcome(db, id, outcome, at)),
+    async writeInitiateOutcome(id, outcome, at) {
+      if (alone.delete(id)) return writeInitiateOutcome(db, id, outcome, at);
+      return writes.write(() => writeInitiateOutcome(db, id, outcome, at));
+    },
     // A status push comes in bursts (a batch's rows settle together): grouped like the writes
     // above, as the watcher grouped it before the port. Every other observation is written now.
     recordObserved: async (id, tx, event, at) =>
