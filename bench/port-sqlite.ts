@@ -4,8 +4,8 @@
  * (as the handlers called them before) as the baseline of each ratio:
  * - History search (bench/storage-search.ts's rows and queries): searchJournal vs the port's search;
  * - a single send's journal work: the request written pending, read back, the answer written and
- *   read back (recordRequest + recordInitiateOutcome vs the port's writes through the group
- *   commit + getEntry), without the POST between them (an HTTP round trip, far above either);
+ *   read back (recordRequest + recordInitiateOutcome vs the port's writeRequest, getEntry,
+ *   writeInitiateOutcome, getEntry), without the POST between them (an HTTP round trip);
  * - a transaction's page: getEntry + getTimeline vs the port's.
  * Baseline and port runs alternate in blocks, so the machine's load falls on both alike.
  * Speed is printed, never asserted.
