@@ -16,6 +16,7 @@ import { RECONCILE_PART_CHARS } from '../shared/api/reconcile';
 import { createClient } from '../electron/client';
 import { systemClock } from '../electron/console/deps';
 import { createHandlerCore, type HandlerTable } from '../electron/console/handlers';
+import { sqliteStore } from '../electron/console/storage/sqlite-store';
 import { openJournal, SCOPED_BY_EXTERNAL_ID, type JournalDb } from '../electron/console/journal/entries';
 import { sandboxControlFrom } from '../electron/console/sandbox-engine';
 import { createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from '../electron/console/settings';
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
     vault: createVault(memoryKeyring()),
     settings: createSettings(memorySettings()),
     journal,
+    storage: sqliteStore(journal, { settingsFile: join(dir, 'team-settings.json') }),
     clientFactory: (profile, secretFor) => createClient(profile, secretFor),
     engine: sandboxControlFrom(engine),
     clock: systemClock,

@@ -13,8 +13,10 @@ import { createClient, type ClientOptions } from '../client';
 import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
-import { findByTransactionId, markStalePending, openJournal, type JournalDb } from './journal/entries';
+import { openJournal, type JournalDb } from './journal/entries';
 import { markInterruptedBatches } from './batch/store';
+import type { StoragePort } from './storage/port';
+import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
@@ -50,6 +52,8 @@ export interface ConsoleRuntime {
   engineUrl: string | null;
   /** For tests and tools: the journal database, the log file and the engine handle. */
   journal: JournalDb;
+  /** The storage port over that journal, as the handlers use it (the batch runner's row claims live in it). */
+  storage: StoragePort;
   logPath: string;
   engine: EngineHandle | null;
   /** Resolves when every running watch has ended. */
@@ -75,7 +79,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
 
   const notices: StartNotice[] = [];
   const journal = openJournal(join(options.userDataDir, 'journal.db'), options.betterSqliteNativeBinding ? { nativeBinding: options.betterSqliteNativeBinding } : {});
-  const stale = markStalePending(journal, clock.now());
+  // The console's journal paths go through the storage port, on this desktop's journal (closed with the journal).
+  const storage = sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
+  const stale = await storage.journal.markStalePending(clock.now());
   if (stale.length > 0) {
     logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: stale.length });
     notices.push({
@@ -133,6 +139,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     vault: createVault(options.keyring ?? osKeyring),
     settings,
     journal,
+    storage,
     clientFactory: (profile, secretFor) => createClient(profile, secretFor, { now: () => clock.now(), ...options.client }),
     engine: sandbox,
     clock,
@@ -149,16 +156,17 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // A status change in the local engine: read the transaction again and store all of it (the push
   // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.
   const unsubscribe = sandbox?.onStatusChange((event) => {
-    try {
-      const profile = () => core.context.resolveProfile(LOCAL_SANDBOX_ID);
-      for (const entry of findByTransactionId(journal, event.transactionId)) {
-        if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
-        void core.watcher.refresh(entry.id, profile, event.status, 'status changed in the local sandbox');
-      }
-      emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });
-    } catch (error) {
-      logger.warn('could not record a sandbox status change', { error: error instanceof Error ? error.name : 'unknown' });
-    }
+    const profile = () => core.context.resolveProfile(LOCAL_SANDBOX_ID);
+    storage.journal
+      .findByTransactionId(event.transactionId)
+      .then((entries) => {
+        for (const entry of entries) {
+          if (entry.profileId !== LOCAL_SANDBOX_ID) continue;
+          void core.watcher.refresh(entry.id, profile, event.status, 'status changed in the local sandbox');
+        }
+        emit('sandbox:event', { kind: 'status', transactionId: event.transactionId, detail: event.status });
+      })
+      .catch((error: unknown) => logger.warn('could not record a sandbox status change', { error: error instanceof Error ? error.name : 'unknown' }));
   });
 
   // Everything else the engine does is shown live in the Sandbox panel.
@@ -215,6 +223,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     },
     engineUrl: engine?.api.url ?? null,
     journal,
+    storage,
     logPath: logger.path,
     engine,
     watchesIdle: () => core.watcher.idle(),

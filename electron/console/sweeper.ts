@@ -15,8 +15,7 @@ import pLimit from 'p-limit';
 import { isFinalStatus } from '../../shared/contract';
 import type { Context } from './handlers/context';
 import { isNotFound, transactionOf } from './handlers/outcomes';
-import { getEntry, recordNotFound, recordObserved } from './journal/entries';
-import type { EntryRow } from './journal/rows';
+import type { OpenEntry } from './storage/port';
 
 /** Real time between bursts once a burst has reached its time limit. */
 const GAP_INTERVAL_MS = 5 * 60 * 1000;
@@ -43,7 +42,7 @@ export interface SweeperHooks {
 
 export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   const { deps } = context;
-  const db = deps.journal;
+  const journal = deps.storage.journal;
   const now = () => deps.clock.now();
   /** Single sends made before this time are looked up too (they are from an earlier run). */
   const startedAt = now();
@@ -53,21 +52,10 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   const timer = setInterval(() => sweeper.poke(), GAP_INTERVAL_MS);
   timer.unref?.();
 
-  function openEntries(): EntryRow[] {
-    return db
-      .prepare(
-        `SELECT * FROM entries
-         WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
-            OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?))
-         ORDER BY updated_at LIMIT ?`,
-      )
-      .all(startedAt, PAGE) as EntryRow[];
-  }
-
   /** The profile an entry was sent with, if it can still be used for it; null skips the entry. */
-  function profileFor(entry: EntryRow) {
+  function profileFor(entry: OpenEntry) {
     try {
-      const profile = context.resolveProfile(entry.profile_id);
+      const profile = context.resolveProfile(entry.profileId);
       if (profile.environment !== entry.environment) return null;
       context.requireAllowed(profile);
       context.requireSecret(profile, entry.kind);
@@ -78,38 +66,38 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   }
 
   /** Follows one entry up; true when it changed, null when it cannot be followed now (no usable profile). */
-  async function follow(entry: EntryRow): Promise<boolean | null> {
+  async function follow(entry: OpenEntry): Promise<boolean | null> {
     const profile = profileFor(entry);
     if (!profile || deps.signal?.aborted) return null;
-    if (entry.batch_id && hooks.isBatchRunning(entry.batch_id) && entry.state === 'outcome_unknown') return false;
+    if (entry.batchId && hooks.isBatchRunning(entry.batchId) && entry.state === 'outcome_unknown') return false;
     if (entry.state === 'known') {
       if (context.verifying.has(entry.id)) return false;
-      const local = profile.builtIn ? (deps.engine?.transaction(entry.transaction_id!) ?? null) : null;
-      if (local) return recordObserved(db, entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now()).changed;
+      const local = profile.builtIn ? (deps.engine?.transaction(entry.transactionId!) ?? null) : null;
+      if (local) return (await journal.recordObserved(entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now())).changed;
       const client = context.clientFor(profile);
-      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transaction_id!) : await client.retrievePayout(entry.transaction_id!);
+      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
       const tx = result.kind === 'success' ? transactionOf(result.data) : null;
       if (!tx || result.kind !== 'success' || deps.signal?.aborted) return false;
-      return recordObserved(db, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now()).changed;
+      return (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now())).changed;
     }
     const client = context.clientFor(profile);
     const by = { by: 'external_id' as const };
-    const result = entry.kind === 'payment' ? await client.retrievePayment(entry.external_id!, by) : await client.retrievePayout(entry.external_id!, by);
+    const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId!, by) : await client.retrievePayout(entry.externalId!, by);
     if (deps.signal?.aborted) return false;
-    const current = getEntry(db, entry.id);
+    const current = await journal.getEntry(entry.id);
     if (current?.state !== 'outcome_unknown') return false; // resolved meanwhile (a Look up, a Resume)
     if (isNotFound(result)) {
-      recordNotFound(db, entry.id, now(), `no ${entry.kind} with external id ${entry.external_id}: it was not sent`);
+      await journal.recordNotFound(entry.id, now(), `no ${entry.kind} with external id ${entry.externalId}: it was not sent`);
       return true;
     }
     const tx = result.kind === 'success' ? transactionOf(result.data) : null;
     if (!tx || result.kind !== 'success') return false;
-    recordObserved(db, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
+    await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
     return true;
   }
 
   async function sweepOnce(): Promise<number> {
-    const entries = openEntries();
+    const entries = await deps.storage.sweeper.openEntries(startedAt, PAGE);
     const batches = new Set<string>();
     let open = 0;
     await Promise.all(
@@ -122,12 +110,12 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
             deps.logger?.warn('follow-up of an entry failed', { journalId: entry.id, error: error instanceof Error ? error.name : 'unknown' });
           }
           if (changed === null) return;
-          const after = getEntry(db, entry.id);
+          const after = await journal.getEntry(entry.id);
           const final = after !== null && (after.state !== 'known' ? after.state !== 'outcome_unknown' : after.status !== null && isFinalStatus(after.status));
           if (!final) open += 1;
           if (changed && after) {
             deps.emit('transaction:changed', { journalId: after.id, status: after.status, state: after.state });
-            if (entry.batch_id) batches.add(entry.batch_id);
+            if (entry.batchId) batches.add(entry.batchId);
           }
         }),
       ),

@@ -9,8 +9,6 @@
 import pLimit from 'p-limit';
 import { isFinalStatus, TRANSACTION_STATUSES, type TransactionStatus } from '../../shared/contract';
 import type { JournalTransaction } from '../../shared/api';
-import { getEntry, recordObserved, recordStatusEvent } from './journal/entries';
-import { journalWrites } from './journal/group-commit';
 import type { Context } from './handlers/context';
 import { LOCAL_SANDBOX_ID, type StoredProfile } from './settings';
 import { transactionOf } from './handlers/outcomes';
@@ -36,6 +34,7 @@ function isStatus(value: string): value is TransactionStatus {
 
 export function createWatcher(context: Context): Watcher {
   const { deps, watch: options } = context;
+  const journal = deps.storage.journal;
   const running = new Map<string, Promise<void>>();
   const refreshing = new Set<Promise<void>>();
   /** Refreshes of one entry run one after another, so a late read never overwrites a newer one. */
@@ -58,7 +57,7 @@ export function createWatcher(context: Context): Watcher {
       } catch {
         return; // the console is closing
       }
-      const entry = getEntry(deps.journal, journalId);
+      const entry = await journal.getEntry(journalId);
       if (!entry || entry.transactionId === null) return;
       // A status push (local sandbox) or a Verify may have brought it to a final status meanwhile.
       if (entry.status !== null && isFinalStatus(entry.status)) {
@@ -69,7 +68,7 @@ export function createWatcher(context: Context): Watcher {
       const { result, tx } = await reads(() => retrieve(entry, profile));
       if (deps.signal?.aborted) return;
       if (tx && result.kind === 'success') {
-        const observed = recordObserved(deps.journal, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while watching' }, deps.clock.now());
+        const observed = await journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while watching' }, deps.clock.now());
         status = observed.entry.status;
         if (observed.changed) deps.emit('transaction:changed', { journalId, status, state: observed.entry.state });
       }
@@ -83,17 +82,14 @@ export function createWatcher(context: Context): Watcher {
   }
 
   async function readAgain(journalId: string, profileOf: () => WatchProfile, pushedStatus: string, message: string): Promise<void> {
-    const entry = getEntry(deps.journal, journalId);
+    const entry = await journal.getEntry(journalId);
     if (!entry || entry.transactionId === null || deps.signal?.aborted) return;
     if (context.verifying.has(journalId)) return; // the Verify in flight records the whole object
     // The local sandbox's push comes from the engine in this process: read it there, not over HTTP.
     const local = entry.profileId === LOCAL_SANDBOX_ID ? (deps.engine?.transaction(entry.transactionId) ?? null) : null;
     if (local) {
-      // Grouped with the other writes of this turn (a batch's rows settle in bursts).
-      const at = deps.clock.now();
-      const observed = await journalWrites(deps.journal).write(() =>
-        recordObserved(deps.journal, journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, at),
-      );
+      // A sandbox status: the SQLite store groups it with the other writes of this turn (a batch's rows settle in bursts).
+      const observed = await journal.recordObserved(journalId, local, { type: 'sandbox_status', httpStatus: null, message, quietUnlessChanged: true }, deps.clock.now());
       deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
       return;
     }
@@ -102,13 +98,13 @@ export function createWatcher(context: Context): Watcher {
     if (tx && result.kind === 'success') {
       // A push the journal already knows of (a Verify or the watcher got there first, or the read
       // overtook an earlier push: processing, then failed) adds no event of its own.
-      const observed = recordObserved(deps.journal, journalId, tx, { type: 'sandbox_status', httpStatus: result.httpStatus, message, quietUnlessChanged: true }, deps.clock.now());
+      const observed = await journal.recordObserved(journalId, tx, { type: 'sandbox_status', httpStatus: result.httpStatus, message, quietUnlessChanged: true }, deps.clock.now());
       deps.emit('transaction:changed', { journalId, status: observed.entry.status, state: observed.entry.state });
       return;
     }
     deps.logger?.warn('could not read a transaction after a status push', { journalId, result: result.kind });
     if (!isStatus(pushedStatus)) return;
-    const recorded = recordStatusEvent(deps.journal, journalId, pushedStatus, `${message}; its details could not be read: press Verify`, deps.clock.now());
+    const recorded = await journal.recordStatusEvent(journalId, pushedStatus, `${message}; its details could not be read: press Verify`, deps.clock.now());
     deps.emit('transaction:changed', { journalId, status: recorded.entry.status, state: recorded.entry.state });
   }
 

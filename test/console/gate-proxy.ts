@@ -20,7 +20,8 @@ export interface GateRequest {
 export interface GateProxy {
   url: string;
   seen: GateRequest[];
-  decide: (request: { method: string; path: string; externalId: string | null }) => GateAction;
+  /** May answer later: the request waits (not yet forwarded) until the test has done what it does at that moment. */
+  decide: (request: { method: string; path: string; externalId: string | null }) => GateAction | Promise<GateAction>;
   /** Resolves when a request matching `match` has arrived (now or later). */
   waitFor(match: (request: GateRequest) => boolean): Promise<GateRequest>;
   close(): Promise<void>;
@@ -59,7 +60,7 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
         }
       }
       const path = (request.url ?? '').split('?')[0]!;
-      const action = proxy.decide({ method: request.method ?? '', path, externalId });
+      const action = await proxy.decide({ method: request.method ?? '', path, externalId });
       const seen: GateRequest = { method: request.method ?? '', path, externalId, action };
       proxy.seen.push(seen);
       if (action === 'reset' || action === 'forward-then-reset') {

@@ -308,9 +308,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       await fresh.journal.writeInitiateOutcome(unknown, MAY_EXIST, 1_200);
       const completed = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'W-3' }), currency: 'XAF', at: 1_000 });
       await fresh.journal.writeInitiateOutcome(completed, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'W-3' }), { status: 'completed' }), httpStatus: 201, message: null }, 1_300);
-      expect((await fresh.sweeper.openEntries(5_000, 100)).map((entry) => [entry.externalId, entry.state])).toEqual([
-        ['W-1', 'known'],
-        ['W-2', 'outcome_unknown'],
+      expect((await fresh.sweeper.openEntries(5_000, 100)).map((entry) => [entry.externalId, entry.state, entry.environment, entry.profileId])).toEqual([
+        ['W-1', 'known', 'sandbox', PROFILE.id],
+        ['W-2', 'outcome_unknown', 'sandbox', PROFILE.id],
       ]);
       // A single send made after the sweeper started is the user's to look up, not the sweeper's.
       expect((await fresh.sweeper.openEntries(1_000, 100)).map((entry) => entry.externalId)).toEqual(['W-1']);

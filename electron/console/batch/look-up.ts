@@ -5,33 +5,32 @@
  */
 import type { Clock, ConsoleClient } from '../deps';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
-import { recordNotFound, recordObserved, type JournalDb } from '../journal/entries';
+import type { StoragePort } from '../storage/port';
 import { noteAnswer, stopped, waitAtLeast, waitTurn, type Run } from './run';
-import { rowsInState } from './store';
 
 export interface LookingUp {
-  db: JournalDb;
+  storage: Pick<StoragePort, 'journal' | 'batches'>;
   clock: Clock;
   client: Pick<ConsoleClient, 'retrievePayout'>;
   progress(force: boolean): void;
 }
 
 export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<void> {
-  const { db, clock, client } = lookingUp;
-  for (const row of rowsInState(db, run.batchId, ['unknown'])) {
+  const { storage, clock, client } = lookingUp;
+  for (const row of await storage.batches.rowsInState(run.batchId, ['unknown'])) {
     if (stopped(run)) return;
     if (!(await waitTurn(run, clock, () => lookingUp.progress(true)))) return;
     const journalId = row.journalId!;
     const result = await client.retrievePayout(row.externalId, { by: 'external_id' });
     if (isNotFound(result)) {
-      recordNotFound(db, journalId, clock.now(), `batch: no payout with external id ${row.externalId}: not sent, so it may be sent again with the same one`);
+      await storage.journal.recordNotFound(journalId, clock.now(), `batch: no payout with external id ${row.externalId}: not sent, so it may be sent again with the same one`);
       run.changed.add(row.rowNumber);
       lookingUp.progress(false);
       continue;
     }
     const tx = result.kind === 'success' ? transactionOf(result.data) : null;
     if (tx && result.kind === 'success') {
-      recordObserved(db, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, clock.now());
+      await storage.journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, clock.now());
       run.changed.add(row.rowNumber);
       noteAnswer(run, clock.now());
       lookingUp.progress(false);

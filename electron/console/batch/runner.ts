@@ -3,32 +3,32 @@
  * - prepare (`usableProfile`): the batch's profile may still send (edited, key removed?);
  * - follow up (./look-up.ts): each row whose outcome is unknown looked up by its external id first;
  * - send a row (./send-row.ts): its journal entry committed `pending` BEFORE its POST, the answer
- *   recorded; several rows' entries and answers share one SQLite transaction (../journal/group-commit.ts);
+ *   recorded; on SQLite several rows' entries and answers share one transaction (../journal/group-commit.ts);
  * - wait for the rate limit (./run.ts): the service's 429/503 Retry-After honoured by every worker;
  * - finish (`endOf`, `finish`): the state the run ends in, written through BATCH_STATE_TABLE.
- * `concurrency` workers take the rows not sent in row order. A row is never sent while its outcome
- * is unknown.
+ * Everything is read and written through the storage port (../storage/port.ts), never the SQLite
+ * functions: `concurrency` workers take the rows not sent in row order, claimed a few at a time
+ * under this console's lease (./claims.ts). A row is never sent while its outcome is unknown, nor
+ * while another sender may hold it.
  *
  * Pause and Cancel are written by the handlers before they answer (batch/store setState, checked
  * against BATCH_STATE_TABLE); the runner only notices them, stops taking rows and cuts its waits
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
  */
-import type { BatchProgress, BatchRow, BatchState, ServiceWait } from '../../../shared/api';
+import type { BatchProgress, BatchState, ServiceWait } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
-import type { JournalDb } from '../journal/entries';
-import { journalWrites, type GroupCommit } from '../journal/group-commit';
+import type { BatchStateExtra, StoragePort } from '../storage/port';
+import { CLAIM_ROWS, CONSOLE_HOLDER, LEASE_MS, rowClaims, type ClaimOptions, type RowClaims } from './claims';
 import { lookUpUnknown } from './look-up';
 import { progressEmitter, serviceWait } from './progress';
 import { newRun, stopped, type Run } from './run';
 import { sendRow, type RowSending } from './send-row';
-import { countRows, getSummary, rowsInState, setState } from './store';
 
 /** Rounds of look-up-then-send per run, for rows whose outcome stays unknown after a 5xx. */
 const MAX_ROUNDS = 3;
 
 type Profile = ReturnType<Context['resolveProfile']>;
-type StateExtra = Parameters<typeof setState>[4];
-type End = { state: BatchState; extra: StateExtra } | null;
+type End = { state: BatchState; extra: BatchStateExtra } | null;
 
 export interface BatchRunner {
   /** Starts sending (or resuming) a batch in the background; no-op when it already runs. */
@@ -52,10 +52,16 @@ export interface RunnerHooks {
   afterRun(batchId: string): void;
 }
 
-/** What the runner uses of the handlers' context. */
+/**
+ * What the runner uses of the handlers' context: the storage port for everything it reads and
+ * writes (the journal connection only for the progress pushes' counts, ./progress.ts).
+ */
 export type RunnerContext = Pick<Context, 'resolveProfile' | 'requireAllowed' | 'requireSecret' | 'clientFor'> & {
-  deps: Pick<HandlerDeps, 'journal' | 'clock' | 'emit' | 'logger' | 'signal'>;
+  deps: Pick<HandlerDeps, 'journal' | 'clock' | 'emit' | 'logger' | 'signal'> & { storage: StoragePort };
 };
+
+/** How a runner claims rows: its holder (this console) and the claims' size and lease (tests shorten them). */
+export type RunnerClaims = Partial<Omit<ClaimOptions, 'size'>> & { size?: number };
 
 /** Prepare: whether the batch's profile may still send (it may have been edited or its key removed). */
 export function usableProfile(
@@ -77,23 +83,38 @@ export function usableProfile(
 }
 
 /**
- * Sends the rows not sent with `concurrency` workers in row order; returns once every answer is
- * committed. Throws the first journal write that failed.
+ * Sends the rows not sent with `concurrency` workers in row order, as `claims` hands them out;
+ * returns once every answer is committed and every claim released. Throws the first journal
+ * write that failed.
  */
-export async function sendRows(run: Run, rows: readonly BatchRow[], concurrency: number, sending: RowSending): Promise<void> {
-  let next = 0;
+export async function sendRows(run: Run, claims: RowClaims, concurrency: number, sending: RowSending): Promise<void> {
   const worker = async (): Promise<void> => {
-    while (next < rows.length && !stopped(run)) await sendRow(run, rows[next++]!, sending);
+    while (!stopped(run)) {
+      const claimed = await claims.next();
+      if (!claimed || stopped(run)) {
+        if (claimed) await claims.done(claimed);
+        return;
+      }
+      try {
+        await sendRow(run, claimed.row, sending, () => claims.keep(claimed));
+      } finally {
+        await claims.done(claimed);
+      }
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), rows.length) }, worker));
-  await sending.writes.drain();
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  } finally {
+    while (sending.answers.size > 0) await Promise.all([...sending.answers]);
+    await claims.releaseAll();
+  }
   if (run.writeError !== undefined) throw run.writeError;
 }
 
 /** Finish: the state a run ends in; a Pause or Cancel the user wrote stands. */
-export function endOf(db: JournalDb, run: Run, closing: AbortSignal | undefined): End {
+export async function endOf(storage: Pick<StoragePort, 'batches'>, run: Run, closing: AbortSignal | undefined): Promise<End> {
   if (closing?.aborted) return null; // the console is closing: the next start marks it interrupted
-  const summary = getSummary(db, run.batchId);
+  const summary = await storage.batches.summary(run.batchId);
   if (!summary) return null;
   const { counts } = summary;
   if (summary.state === 'cancelled') {
@@ -110,62 +131,63 @@ export function endOf(db: JournalDb, run: Run, closing: AbortSignal | undefined)
   return { state: 'done', extra: { reason: null, finished: true } };
 }
 
-export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks): BatchRunner {
+export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, claiming: RunnerClaims = {}): BatchRunner {
   const { deps } = context;
-  const db = deps.journal;
+  const { storage } = deps;
   const runs = new Map<string, Run>();
   const progress = progressEmitter(deps, (batchId) => runs.get(batchId));
-  /** The journal's one group commit: rows of two batches and status pushes share transactions. */
-  const writes: GroupCommit = journalWrites(db);
+  const holder = claiming.holder ?? CONSOLE_HOLDER;
 
-  function changeState(batchId: string, state: BatchState, extra: StateExtra = {}): void {
-    setState(db, batchId, state, deps.clock.now(), extra);
+  async function changeState(batchId: string, state: BatchState, extra: BatchStateExtra = {}): Promise<void> {
+    await storage.batches.setState(batchId, state, deps.clock.now(), extra);
     progress.emit(batchId, 'send', {}, true);
   }
 
   /** Sends what is left of a batch; returns the state it ends in (set once the run is gone). */
   async function runBatch(run: Run): Promise<End> {
-    const summary = getSummary(db, run.batchId);
+    const summary = await storage.batches.summary(run.batchId);
     if (!summary) return null;
     const usable = usableProfile(context, summary.profileId, summary.environment);
     if ('reason' in usable) return { state: 'interrupted', extra: { reason: usable.reason } };
     const { profile } = usable;
-    changeState(run.batchId, 'sending', { started: true });
+    await changeState(run.batchId, 'sending', { started: true });
     const client = context.clientFor(profile);
     const emit = (force: boolean) => progress.emit(run.batchId, 'send', {}, force);
     const sending: RowSending = {
-      db,
-      writes,
+      journal: storage.journal,
+      answers: new Set(),
       clock: deps.clock,
       ...(deps.logger ? { logger: deps.logger } : {}),
       client,
       profile: { id: profile.id, name: profile.name, environment: profile.environment },
       progress: emit,
     };
+    const lookingUp = { storage, clock: deps.clock, client, progress: emit };
+    const claimOptions: ClaimOptions = { holder, size: claiming.size ?? Math.max(CLAIM_ROWS, summary.concurrency), leaseMs: claiming.leaseMs ?? LEASE_MS };
     for (let round = 0; round < MAX_ROUNDS && !stopped(run); round += 1) {
-      await lookUpUnknown(run, { db, clock: deps.clock, client, progress: emit });
-      await sendRows(run, rowsInState(db, run.batchId, ['not_sent']), summary.concurrency, sending);
-      if (countRows(db, run.batchId).counts.unknown === 0) break;
+      await lookUpUnknown(run, lookingUp);
+      await sendRows(run, rowClaims(storage.batches, run.batchId, deps.clock, claimOptions), summary.concurrency, sending);
+      if ((await storage.batches.counts(run.batchId)).counts.unknown === 0) break;
     }
     // Rows the service refused as already existing (or left unknown in the last round) are looked
     // up once more before the run ends: an existing transaction is adopted, not left unknown.
-    if (!stopped(run) && countRows(db, run.batchId, false).counts.unknown > 0) await lookUpUnknown(run, { db, clock: deps.clock, client, progress: emit });
-    return endOf(db, run, deps.signal);
+    if (!stopped(run) && (await storage.batches.counts(run.batchId)).counts.unknown > 0) await lookUpUnknown(run, lookingUp);
+    return endOf(storage, run, deps.signal);
   }
 
-  function finish(run: Run, end: End): void {
+  async function finish(run: Run, end: End): Promise<void> {
     // Gone from `runs` before the state is announced: a Resume right after must be accepted.
     runs.delete(run.batchId);
-    if (end) changeState(run.batchId, end.state, end.extra);
+    if (end) await changeState(run.batchId, end.state, end.extra);
     hooks.afterRun(run.batchId);
   }
 
-  function failed(batchId: string, error: unknown): void {
+  async function failed(batchId: string, error: unknown): Promise<void> {
     runs.delete(batchId);
     deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
     try {
-      const state = getSummary(db, batchId)?.state;
-      if (state === 'sending') changeState(batchId, 'interrupted', { reason: 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.' });
+      const state = (await storage.batches.summary(batchId))?.state;
+      if (state === 'sending') await changeState(batchId, 'interrupted', { reason: 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.' });
     } catch {
       // the journal is closed: the next start marks the batch interrupted
     }

@@ -1,26 +1,27 @@
 /**
- * Sending one row of a batch: its journal entry written `pending` and committed BEFORE its POST,
- * the answer read by ../outcome.ts and recorded, and a 429 (nothing created: the row is
- * `not_sent`) sent again after the service's wait. Entries and answers go through the journal's
- * group commit (../journal/group-commit.ts): the pending entry is awaited before the POST; the answer is
- * not (it commits with the next rows' pending entries, and the run drains the group before it
- * counts anything).
+ * Sending one row of a batch through the storage port (../storage/port.ts): its claim renewed and
+ * its journal entry written `pending` and committed BEFORE its POST, the answer read by
+ * ../outcome.ts and recorded, and a 429 (nothing created: the row is `not_sent`) sent again after
+ * the service's wait. On SQLite the entries and answers go through the journal's group commit
+ * (../journal/group-commit.ts, inside ../storage/sqlite-store.ts): the pending entry is awaited
+ * before the POST; the answer is not (it commits with the next rows' pending entries, and the run
+ * waits for every answer before it counts anything).
  */
 import type { BatchRow } from '../../../shared/api';
 import { backoffDelayMs, DEFAULT_RETRY } from '../../client/retry';
 import type { Clock, ConsoleClient } from '../deps';
 import { DEFAULT_CURRENCY } from '../handlers/context';
-import { writeInitiateOutcome, writeRequest, writeResend, type JournalDb, type JournalProfile } from '../journal/entries';
+import type { JournalProfile } from '../journal/entries';
 import type { Logger } from '@paydesk/sandbox';
 import { classifyInitiate, type InitiateOutcome } from '../outcome';
-import type { GroupCommit } from '../journal/group-commit';
+import type { JournalPort } from '../storage/port';
 import { interrupt, noteAnswer, waitAtLeast, waitTurn, type Run } from './run';
-import { linkRow } from './store';
 
-/** What sending a row touches: the journal (through the group commit), the clock, the client. */
+/** What sending a row touches: the journal (through the storage port), the clock, the client. */
 export interface RowSending {
-  db: JournalDb;
-  writes: GroupCommit;
+  journal: JournalPort;
+  /** The answers written and not yet committed: the run waits for them before it counts. */
+  answers: Set<Promise<void>>;
   clock: Clock;
   logger?: Logger;
   client: Pick<ConsoleClient, 'initiatePayout'>;
@@ -31,45 +32,55 @@ export interface RowSending {
 
 /**
  * The row's entry, written `pending` (a new entry linked to its row, or the same entry sent
- * again with the same external id). Runs inside a group transaction; returns the entry's id.
+ * again with the same external id); resolves with the entry's id once committed.
  */
-export function beginRow(db: JournalDb, batchId: string, row: BatchRow, journalId: string | null, profile: JournalProfile, at: number): string {
+export async function beginRow(journal: JournalPort, batchId: string, row: BatchRow, journalId: string | null, profile: JournalProfile, at: number): Promise<string> {
   if (journalId) {
-    writeResend(db, journalId, at);
+    await journal.writeResend(journalId, at);
     return journalId;
   }
-  const id = writeRequest(db, { profile, kind: 'payout', request: row.request!, currency: DEFAULT_CURRENCY, at, batch: { id: batchId, row: row.rowNumber }, retryOf: row.retryOf ?? null });
-  linkRow(db, batchId, row.rowNumber, id);
-  return id;
+  return journal.writeRequest({ profile, kind: 'payout', request: row.request!, currency: DEFAULT_CURRENCY, at, batch: { id: batchId, row: row.rowNumber }, retryOf: row.retryOf ?? null });
 }
 
 /**
  * The answer written in the next group transaction. A failed write stops the run (its rows in
- * flight finish) and the run ends on the error (./runner.ts).
+ * flight finish) and the run ends on it (./runner.ts), unless the entry is outcome unknown by
+ * then: the row's claim was lost while its POST was out, the lease's expiry moved its pending
+ * entry there, and only a look-up by its external id decides it now (./look-up.ts).
  */
 export function recordAnswer(run: Run, row: BatchRow, journalId: string, outcome: InitiateOutcome, sending: RowSending): void {
   const at = sending.clock.now();
-  sending.writes.write(() => writeInitiateOutcome(sending.db, journalId, outcome, at)).then(
+  const written = sending.journal.writeInitiateOutcome(journalId, outcome, at).then(
     () => {
       run.changed.add(row.rowNumber);
       sending.progress(false);
     },
-    (error: unknown) => {
+    async (error: unknown) => {
+      if ((await sending.journal.getEntry(journalId).catch(() => null))?.state === 'outcome_unknown') {
+        sending.logger?.warn('batch: an answer came after the row\'s claim was lost; the row is looked up by its external id', { batchId: run.batchId, row: row.rowNumber });
+        run.changed.add(row.rowNumber);
+        return;
+      }
       run.writeError ??= error;
       run.abort.abort();
     },
   );
+  sending.answers.add(written);
+  void written.finally(() => sending.answers.delete(written));
 }
 
-/** One row sent, until it has an answer (or the run stops). */
-export async function sendRow(run: Run, row: BatchRow, sending: RowSending): Promise<void> {
+/**
+ * One row sent, until it has an answer (or the run stops, or `keep` says its claim is no longer
+ * this console's: then it is not sent, not even again after a 429).
+ */
+export async function sendRow(run: Run, row: BatchRow, sending: RowSending, keep: () => Promise<boolean>): Promise<void> {
   const { clock } = sending;
   let journalId = row.journalId;
   for (let refusals = 1; ; refusals += 1) {
     if (!(await waitTurn(run, clock, () => sending.progress(true)))) return;
-    const previous = journalId;
+    if (!(await keep())) return;
     // Awaited: the pending entry is committed before the request leaves.
-    journalId = await sending.writes.write(() => beginRow(sending.db, run.batchId, row, previous, sending.profile, clock.now()));
+    journalId = await beginRow(sending.journal, run.batchId, row, journalId, sending.profile, clock.now());
     run.changed.add(row.rowNumber); // shown in flight if no answer comes before the next push
     const outcome = classifyInitiate(await sending.client.initiatePayout(row.request!));
     recordAnswer(run, row, journalId, outcome, sending);

@@ -220,6 +220,34 @@ export function rowsInState(db: JournalDb, id: string, states: readonly BatchRow
 }
 
 /**
+ * Up to `limit` valid rows not sent from row `from` on, in row order, leaving out `held` (rows a
+ * live claim holds): a claim reads a few rows past where the last one ended, not the whole batch.
+ */
+export function rowsNotSentFrom(db: JournalDb, id: string, from: number, limit: number, held: (rowNumber: number) => boolean): BatchRow[] {
+  const rows = db
+    .prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.row_number >= ?) WHERE row_state = 'not_sent' ORDER BY row_number`)
+    .iterate(id, from) as IterableIterator<RowDbRow & { row_state: BatchRowState }>;
+  const found: BatchRow[] = [];
+  for (const row of rows) {
+    if (held(row.row_number)) continue;
+    found.push(toRow(row));
+    if (found.length >= limit) break; // ends the statement: nothing past the claim is read
+  }
+  return found;
+}
+
+/** The entry a row is linked to (null: none yet), or undefined when the batch has no such row. */
+export function rowJournalId(db: JournalDb, id: string, rowNumber: number): string | null | undefined {
+  const row = db.prepare('SELECT br.journal_id FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ? AND br.row_number = ?').get(id, rowNumber) as { journal_id: string | null } | undefined;
+  return row?.journal_id;
+}
+
+/** A batch's state alone (a claim checks it: no counting). */
+export function batchState(db: JournalDb, id: string): BatchState | null {
+  return (db.prepare('SELECT state FROM batches WHERE id = ?').get(id) as { state: BatchState } | undefined)?.state ?? null;
+}
+
+/**
  * The batch's counters (and its total amount unless `withAmount` is false: reading each row's
  * request JSON was a quarter of a count at 10,000 rows, and progress events do not show it).
  */

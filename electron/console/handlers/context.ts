@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
 import { VaultError, type Vault } from '../vault';
 import type { Confirmations } from '../confirmations';
+import type { StoragePort } from '../storage/port';
 
 export interface WatchOptions {
   /** First delay before a retrieve, doubled after each attempt up to `maxDelayMs`. */
@@ -25,6 +26,13 @@ export interface HandlerDeps {
   settings: Settings;
   /** The journal's database (journal/entries.ts: JournalDb), typed here without importing it: that module reaches back to the handlers. */
   journal: Database.Database;
+  /**
+   * The storage port over that journal (../storage/sqlite-store.ts): the batch runner, a single
+   * send, the follow-ups (Look up, Verify, History, a transaction's page), the sweeper and the
+   * watcher read and write through it; Overview, reconciliation, batch screens and the CSV
+   * export still use the journal's functions (issue 24).
+   */
+  storage: StoragePort;
   clientFactory: ClientFactory;
   /** The in-process local sandbox, when it runs. */
   engine?: SandboxControl | null;

@@ -1,17 +1,11 @@
 /**
- * Following transactions up: lookup, get, verify, resolveUnknown, search and export.
+ * Following transactions up: lookup, get, verify, resolveUnknown, search and export. The journal
+ * is read and written through the storage port; the CSV export still reads the SQLite journal
+ * (it streams up to EXPORT_MAX_ROWS rows: not in the port yet).
  */
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
-import {
-  getEntry,
-  getEntryForFollowUp,
-  getTimeline,
-  recordLookedUp,
-  recordNotFound,
-  recordObserved,
-  recordReadFailure,
-} from '../journal/entries';
-import { exportCsv, searchJournal } from '../journal/search';
+import { exportCsv } from '../journal/search';
+// Read from the SQLite journal beside the port (like the export): not in the port yet (issue 24).
 import { withPaidLater } from '../journal/paid-later';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
@@ -24,6 +18,7 @@ export function followUpHandlers(
   'transactions:lookup' | 'transactions:get' | 'transactions:verify' | 'transactions:resolveUnknown' | 'transactions:search' | 'transactions:export'
 > {
   const { deps } = context;
+  const journal = deps.storage.journal;
   const now = () => deps.clock.now();
 
   function changed(entry: JournalTransaction): void {
@@ -31,8 +26,8 @@ export function followUpHandlers(
   }
 
   /** The entry and the profile it was made with, still pointing at the same environment. */
-  function entryAndProfile(journalId: string) {
-    const found = getEntryForFollowUp(deps.journal, journalId);
+  async function entryAndProfile(journalId: string) {
+    const found = await journal.getForFollowUp(journalId);
     if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
     const profile = context.resolveProfile(found.entry.profileId);
     if (profile.environment !== found.entry.environment) {
@@ -72,7 +67,7 @@ export function followUpHandlers(
       if (result.kind !== 'success') throw readFailure(result);
       const tx = transactionOf(result.data);
       if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
-      const entry = recordLookedUp(deps.journal, {
+      const entry = await journal.recordLookedUp({
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         kind,
         tx,
@@ -84,13 +79,13 @@ export function followUpHandlers(
     },
 
     async 'transactions:get'({ journalId }) {
-      const transaction = getEntry(deps.journal, journalId);
+      const [transaction, timeline] = await Promise.all([journal.getEntry(journalId), journal.getTimeline(journalId)]);
       if (!transaction) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
-      return { transaction: withPaidLater(deps.journal, [transaction])[0]!, timeline: getTimeline(deps.journal, journalId) };
+      return { transaction: withPaidLater(deps.journal, [transaction])[0]!, timeline };
     },
 
     async 'transactions:verify'({ journalId }) {
-      const { entry, profile } = entryAndProfile(journalId);
+      const { entry, profile } = await entryAndProfile(journalId);
       if (entry.transactionId === null) {
         throw new HandlerFailure('CONFLICT', `This ${entry.kind} has no transaction id yet (${entry.state}): look it up by its external id instead.`);
       }
@@ -106,20 +101,20 @@ export function followUpHandlers(
       if (result.kind === 'success') {
         const tx = transactionOf(result.data);
         if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
-        const observed = recordObserved(deps.journal, journalId, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified' }, now());
+        const observed = await journal.recordObserved(journalId, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified' }, now());
         changed(observed.entry);
         return { message: result.message ?? `Verified: ${observed.entry.status ?? 'unknown'}.`, transaction: observed.entry };
       }
       if (result.kind === 'api-error') {
-        changed(recordReadFailure(deps.journal, journalId, { kind: 'api-error', error: { code: result.code, message: result.message, httpStatus: result.httpStatus } }, now()));
+        changed(await journal.recordReadFailure(journalId, { kind: 'api-error', error: { code: result.code, message: result.message, httpStatus: result.httpStatus } }, now()));
       } else if (result.kind === 'transport') {
-        changed(recordReadFailure(deps.journal, journalId, { kind: 'transport', outcome: result.outcome, message: result.message }, now()));
+        changed(await journal.recordReadFailure(journalId, { kind: 'transport', outcome: result.outcome, message: result.message }, now()));
       }
       throw readFailure(result);
     },
 
     async 'transactions:resolveUnknown'({ journalId }) {
-      const { entry, profile, ...found } = entryAndProfile(journalId);
+      const { entry, profile, ...found } = await entryAndProfile(journalId);
       if (entry.state !== 'outcome_unknown') {
         throw new HandlerFailure('CONFLICT', `This ${entry.kind} is ${entry.state}, not outcome unknown: there is nothing to resolve.`);
       }
@@ -129,21 +124,21 @@ export function followUpHandlers(
       const by = { by: 'external_id' as const };
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId, by) : await client.retrievePayout(entry.externalId, by);
       if (isNotFound(result)) {
-        const updated = found.resolution === 'not_found' ? entry : recordNotFound(deps.journal, journalId, now(), `no ${entry.kind} with external id ${entry.externalId}: it may be sent again`);
+        const updated = found.resolution === 'not_found' ? entry : await journal.recordNotFound(journalId, now(), `no ${entry.kind} with external id ${entry.externalId}: it may be sent again`);
         changed(updated);
         return { exists: false, transaction: updated };
       }
       if (result.kind !== 'success') throw readFailure(result);
       const tx = transactionOf(result.data);
       if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
-      const observed = recordObserved(deps.journal, journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
+      const observed = await journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
       changed(observed.entry);
       if (!isFinal(observed.entry)) watcher.watch(observed.entry, profile);
       return { exists: true, transaction: observed.entry };
     },
 
     async 'transactions:search'({ query, offset, limit }) {
-      return searchJournal(deps.journal, query, offset, limit);
+      return journal.search(query, offset, limit);
     },
 
     async 'transactions:export'({ query, language }) {

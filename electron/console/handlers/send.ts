@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { balanceSchema, type TransactionRequest } from '../../../shared/contract';
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
-import { getEntryForFollowUp, recordInitiateOutcome, recordNotFound, recordObserved, recordRequest, recordResend } from '../journal/entries';
 import { classifyInitiate } from '../outcome';
 import type { StoredProfile } from '../settings';
 import type { Watcher } from '../watcher';
@@ -21,7 +20,15 @@ type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
 export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend'> {
   const { deps } = context;
+  const journal = deps.storage.journal;
   const now = () => deps.clock.now();
+
+  /** The entry as the journal holds it after a write (the port's writes return nothing to read). */
+  async function entryAfter(id: string): Promise<JournalTransaction> {
+    const entry = await journal.getEntry(id);
+    if (!entry) throw new Error(`journal entry ${id} does not exist`);
+    return entry;
+  }
 
   function changed(entry: JournalTransaction): void {
     deps.emit('transaction:changed', { journalId: entry.id, status: entry.status, state: entry.state });
@@ -40,7 +47,8 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       ...(result.kind === 'transport' ? { outcome: result.outcome, cause: result.cause } : {}),
     });
     const outcome = classifyInitiate(result);
-    const entry = recordInitiateOutcome(deps.journal, pending.id, outcome, now());
+    await journal.writeInitiateOutcome(pending.id, outcome, now());
+    const entry = await entryAfter(pending.id);
     changed(entry);
     switch (outcome.kind) {
       case 'accepted':
@@ -82,13 +90,13 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     const result = kind === 'payment' ? await client.retrievePayment(request.external_id!, by) : await client.retrievePayout(request.external_id!, by);
     const tx = result.kind === 'success' ? transactionOf(result.data) : null;
     if (tx && result.kind === 'success') {
-      const adopted = recordObserved(deps.journal, entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'already sent earlier: found by its external id' }, now()).entry;
+      const adopted = (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'already sent earlier: found by its external id' }, now())).entry;
       changed(adopted);
       if (!isFinal(adopted)) watcher.watch(adopted, profile);
       return adopted;
     }
     if (isNotFound(result)) {
-      const notFound = recordNotFound(deps.journal, entry.id, now(), `the service said external id ${request.external_id} already exists, yet no ${kind} was found under it`);
+      const notFound = await journal.recordNotFound(entry.id, now(), `the service said external id ${request.external_id} already exists, yet no ${kind} was found under it`);
       changed(notFound);
       throw new HandlerFailure('CONFLICT', `The service refused external id ${request.external_id} as already used, but no ${kind} is found under it. Look it up again before sending anything.`, { journalId: entry.id });
     }
@@ -101,14 +109,15 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
 
   async function initiate(kind: TransactionKind, profile: ResolvedProfile, request: TransactionRequest): Promise<JournalTransaction> {
     const withExternalId: TransactionRequest = { ...request, external_id: request.external_id ?? randomUUID() };
-    const pending = recordRequest(deps.journal, {
+    // Committed before the POST: the write resolves only once its transaction has committed.
+    const pendingId = await journal.writeRequest({
       profile: { id: profile.id, name: profile.name, environment: profile.environment },
       kind,
       request: withExternalId,
       currency: DEFAULT_CURRENCY,
       at: now(),
     });
-    return send(profile, kind, withExternalId, pending);
+    return send(profile, kind, withExternalId, await entryAfter(pendingId));
   }
 
   async function balanceFor(profile: ResolvedProfile): Promise<{ balance: number; currency: string } | null> {
@@ -171,7 +180,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     },
 
     async 'transactions:resend'({ journalId }) {
-      const found = getEntryForFollowUp(deps.journal, journalId);
+      const found = await journal.getForFollowUp(journalId);
       if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
       const { entry, request, resolution } = found;
       if (entry.state !== 'outcome_unknown' || resolution !== 'not_found' || !request) {
@@ -188,8 +197,9 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       }
       context.requireAllowed(profile);
       context.requireSecret(profile, entry.kind);
-      const pending = recordResend(deps.journal, journalId, now());
-      return send(profile, entry.kind, request, pending);
+      // The journal's state table refuses the move unless the entry was looked up and not found.
+      await journal.writeResend(journalId, now());
+      return send(profile, entry.kind, request, await entryAfter(journalId));
     },
   };
 }

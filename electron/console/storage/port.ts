@@ -3,11 +3,14 @@
  * implementations, the embedded SQLite journal of one desktop (./sqlite-store.ts, an adapter over
  * the journal's own functions) and a team workspace on PostgreSQL (./postgres/store.ts).
  *
- * Not wired in yet (issue 24): callers still use the SQLite functions directly. The contract suite
+ * The console's journal paths go through it: the batch runner (../batch/runner.ts: row claims,
+ * entries, answers, look-ups), a single send and its resend (../handlers/send.ts), the follow-ups
+ * (../handlers/follow-up.ts: Look up, Verify, History, a transaction's page), the sweeper, the
+ * watcher and start-up's pending entries (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
-import type { TransactionRequest, TransactionStatus } from '../../../shared/contract';
+import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
 import type {
   BatchCounts,
   BatchRow,
@@ -24,6 +27,7 @@ import type {
 } from '../../../shared/api';
 import type { ReconcilePhase, ReconcileStatus } from '../../../shared/api/reconcile';
 import type { JournalProfile } from '../journal/entries';
+import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
@@ -49,6 +53,8 @@ export interface RequestInput {
   at: number;
   /** The batch row this entry sends: written with the entry, and the row linked to it, in one transaction. */
   batch?: { id: string; row: number };
+  /** The external id of the failed payout this one retries (its own is derived from it: <id>-r1); SQLite journal migration 9, workspace 10. */
+  retryOf?: string | null;
 }
 
 export interface ObservedEvent {
@@ -58,8 +64,41 @@ export interface ObservedEvent {
   quietUnlessChanged?: boolean;
 }
 
+/** An entry with what following it up needs: the request as sent (a resend sends it again) and its resolution. */
+export interface FollowUpEntry {
+  entry: JournalTransaction;
+  request: TransactionRequest | null;
+  resolution: 'not_found' | null;
+}
+
+/** A transaction a Look up found: recorded on the entry that has its transaction id, or a new entry. */
+export interface LookedUpInput {
+  profile: JournalProfile;
+  kind: TransactionKind;
+  tx: ServiceTransaction;
+  httpStatus: number;
+  at: number;
+}
+
+/** A follow-up read (Verify) that failed: recorded on the timeline, the entry's phase unchanged. */
+export type ReadFailure = { kind: 'api-error'; error: ErrorRecord } | { kind: 'transport'; outcome: 'not-sent' | 'unknown'; message: string };
+
+/** Following an entry up: Look up, Verify, a resend, the watcher's status pushes. */
+export interface FollowUpJournal {
+  /** The entry with its request and resolution (Verify, Look up by external id, Resend). */
+  getForFollowUp(id: string): Promise<FollowUpEntry | null>;
+  /** Entries holding this service transaction id, newest first; within one profile and environment when scoped. */
+  findByTransactionId(transactionId: string, scope?: { profileId: string; environment: Environment }): Promise<JournalTransaction[]>;
+  /** A Look up's transaction: the entry with its transaction id (same profile and environment) records it, else a new `known` entry. */
+  recordLookedUp(input: LookedUpInput): Promise<JournalTransaction>;
+  /** A failed follow-up read: one timeline event; the entry's phase stays (a read changes nothing at the service). */
+  recordReadFailure(id: string, failure: ReadFailure, at: number): Promise<JournalTransaction>;
+  /** A status known only by its status (a push whose transaction could not be read): the status and one event. */
+  recordStatusEvent(id: string, status: TransactionStatus, message: string, at: number): Promise<{ entry: JournalTransaction; changed: boolean }>;
+}
+
 /** Journal entries and their timeline (History, a transaction's page, sending one payout). */
-export interface JournalPort {
+export interface JournalPort extends FollowUpJournal {
   /** Writes the request `pending` BEFORE it is sent; returns the entry's id. */
   writeRequest(input: RequestInput): Promise<string>;
   /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */
@@ -180,6 +219,8 @@ export interface OpenEntry {
   transactionId: string | null;
   externalId: string | null;
   profileId: string;
+  /** The environment it was sent in: followed up only while its profile still points there. */
+  environment: Environment;
   batchId: string | null;
 }
 

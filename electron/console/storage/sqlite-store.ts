@@ -12,43 +12,79 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
 import {
+  findByTransactionId,
   getEntry,
+  getEntryForFollowUp,
   getTimeline,
   markStalePending,
+  recordLookedUp,
   recordNotFound,
   recordObserved,
+  recordReadFailure,
+  recordStatusEvent,
   writeInitiateOutcome,
   writeRequest,
   writeResend,
   type JournalDb,
 } from '../journal/entries';
+import { journalWrites } from '../journal/group-commit';
 import type { EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, loadRow, markInterruptedBatches, rowsInState, setState } from '../batch/store';
+import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowJournalId, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
+/**
+ * The writes of a batch's rows (a request before its POST, a resend, an answer) go through the
+ * journal's group commit (../journal/group-commit.ts): the writes of one event-loop turn share one
+ * SQLite transaction, and each resolves only once that has committed, so a pending entry awaited
+ * before its POST is durable before the request leaves.
+ *
+ * A single send's request and its answer are written at once, each its own transaction, as the
+ * handler wrote them before the port: one payout gains nothing from a group, and waiting for the
+ * end of the turn twice made its journal work half as slow again (bench/port-sqlite.ts).
+ */
 function sqliteJournal(db: JournalDb): JournalPort {
+  const writes = journalWrites(db);
+  /** Entries of single sends whose answer is not written yet. */
+  const alone = new Set<string>();
   return {
     async writeRequest(input) {
-      return db.transaction(() => {
-        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-        if (input.batch && loadRow(db, input.batch.id, input.batch.row)?.journalId !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
+      if (!input.batch) {
         const id = writeRequest(db, input);
-        if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
+        alone.add(id);
         return id;
-      })();
+      }
+      const batch = input.batch;
+      return writes.write(() => {
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        if (rowJournalId(db, batch.id, batch.row) !== null) throw new Error(rowTakenMessage(batch.id, batch.row));
+        const id = writeRequest(db, input);
+        linkRow(db, batch.id, batch.row, id);
+        return id;
+      });
     },
-    writeResend: async (id, at) => writeResend(db, id, at),
-    writeInitiateOutcome: async (id, outcome, at) => writeInitiateOutcome(db, id, outcome, at),
-    recordObserved: async (id, tx, event, at) => recordObserved(db, id, tx, event, at),
+    writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
+    async writeInitiateOutcome(id, outcome, at) {
+      if (alone.delete(id)) return writeInitiateOutcome(db, id, outcome, at);
+      return writes.write(() => writeInitiateOutcome(db, id, outcome, at));
+    },
+    // A status push comes in bursts (a batch's rows settle together): grouped like the writes
+    // above, as the watcher grouped it before the port. Every other observation is written now.
+    recordObserved: async (id, tx, event, at) =>
+      event.type === 'sandbox_status' ? writes.write(() => recordObserved(db, id, tx, event, at)) : recordObserved(db, id, tx, event, at),
     recordNotFound: async (id, at, message) => recordNotFound(db, id, at, message),
     markStalePending: async (at) => markStalePending(db, at),
     getEntry: async (id) => getEntry(db, id),
     getTimeline: async (id) => getTimeline(db, id),
     search: async (query, offset, limit) => searchJournal(db, query, offset, limit),
+    getForFollowUp: async (id) => getEntryForFollowUp(db, id),
+    findByTransactionId: async (transactionId, scope) => findByTransactionId(db, transactionId, scope),
+    recordLookedUp: async (input) => recordLookedUp(db, input),
+    recordReadFailure: async (id, failure, at) => recordReadFailure(db, id, failure, at),
+    recordStatusEvent: async (id, status, message, at) => recordStatusEvent(db, id, status, message, at),
   };
 }
 
@@ -60,6 +96,15 @@ interface Lease {
 function sqliteBatches(db: JournalDb): BatchPort {
   /** batch id -> row number -> lease. */
   const leases = new Map<string, Map<number, Lease>>();
+  /**
+   * batch id -> the row a claim starts reading from (past the rows the last claim took): a claim
+   * reads a few rows, not the whole batch. Lowered when rows are released or freed (they may be
+   * not sent still); a claim that finds too few from there reads the batch from its first row.
+   */
+  const cursors = new Map<string, number>();
+  const lower = (batchId: string, rowNumbers: Iterable<number>) => {
+    for (const rowNumber of rowNumbers) if (rowNumber < (cursors.get(batchId) ?? 0)) cursors.set(batchId, rowNumber);
+  };
   const leasesOf = (batchId: string) => {
     let map = leases.get(batchId);
     if (!map) leases.set(batchId, (map = new Map()));
@@ -76,16 +121,14 @@ function sqliteBatches(db: JournalDb): BatchPort {
     markInterrupted: async (at) => markInterruptedBatches(db, at),
     async claimRows(batchId, holder, limit, leaseMs, at) {
       const until = at + leaseMs;
-      if (getSummary(db, batchId)?.state !== 'sending') return { batchId, holder, until, rows: [] };
+      if (batchState(db, batchId) !== 'sending') return { batchId, holder, until, rows: [] };
       const held = leasesOf(batchId);
-      const rows: BatchRow[] = [];
-      for (const row of rowsInState(db, batchId, ['not_sent'])) {
-        if (rows.length >= limit) break;
-        const lease = held.get(row.rowNumber);
-        if (lease && lease.until > at) continue;
-        held.set(row.rowNumber, { holder, until });
-        rows.push(row);
-      }
+      const live = (rowNumber: number) => (held.get(rowNumber)?.until ?? 0) > at;
+      const from = cursors.get(batchId) ?? 0;
+      let rows: BatchRow[] = rowsNotSentFrom(db, batchId, from, limit, live);
+      if (rows.length < limit && from > 0) rows = rowsNotSentFrom(db, batchId, 0, limit, live);
+      for (const row of rows) held.set(row.rowNumber, { holder, until });
+      if (rows.length > 0) cursors.set(batchId, rows[rows.length - 1]!.rowNumber + 1);
       return { batchId, holder, until, rows };
     },
     async renewClaims(batchId, holder, leaseMs, at) {
@@ -100,6 +143,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
     async releaseClaims(batchId, holder, rowNumbers) {
       const held = leasesOf(batchId);
       for (const rowNumber of rowNumbers) if (held.get(rowNumber)?.holder === holder) held.delete(rowNumber);
+      lower(batchId, rowNumbers);
     },
     async expireClaims(at) {
       const lost: { batchId: string; rowNumber: number; journalId: string }[] = [];
@@ -107,6 +151,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
         for (const [batchId, held] of leases) {
           const expired = [...held].filter(([, lease]) => lease.until <= at).map(([rowNumber]) => rowNumber);
           if (expired.length === 0) continue;
+          lower(batchId, expired);
           const pending = new Map(rowsInState(db, batchId, ['pending']).map((row) => [row.rowNumber, row]));
           for (const rowNumber of expired) {
             held.delete(rowNumber);
@@ -142,7 +187,7 @@ function sqliteReconcile(db: JournalDb): ReconcilePort {
   };
 }
 
-/** The same selection as the sweeper's own (electron/console/sweeper.ts openEntries). */
+/** The follow-up sweeper's selection (electron/console/sweeper.ts), on its partial indexes. */
 function sqliteSweeper(db: JournalDb): SweeperPort {
   return {
     async openEntries(singleSendsBefore, limit) {
@@ -163,6 +208,7 @@ function sqliteSweeper(db: JournalDb): SweeperPort {
           transactionId: row.transaction_id,
           externalId: row.external_id,
           profileId: row.profile_id,
+          environment: row.environment,
           batchId: row.batch_id ?? null,
         }),
       );

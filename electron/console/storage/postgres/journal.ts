@@ -10,7 +10,7 @@ import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
 import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
 import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
 import type { InitiateOutcome } from '../../outcome';
-import { rowTakenMessage, type JournalPort, type RequestInput } from '../port';
+import { rowTakenMessage, type FollowUpJournal, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { FALL_BACK, type GroupWrite, type WorkspaceGroupCommit } from './group-commit';
 import { searchWorkspace } from './search';
@@ -77,7 +77,7 @@ export async function moveEntry(c: Queryable, entry: EntryRow, to: Exclude<Entry
   }
 }
 
-async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
+export async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   await c.query(
     `UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
@@ -88,9 +88,9 @@ async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransactio
 }
 
 const ENTRY_COLUMNS = `id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
-  customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at`;
+  customer_first_name, customer_last_name, customer_email, description, metadata, request, batch_id, batch_row, created_at, updated_at, retry_of`;
 
-/** The new entry's values, $1–$19, in ENTRY_COLUMNS' order (state is 'pending', updated_at is created_at). */
+/** The new entry's values, $1–$20, in ENTRY_COLUMNS' order (state is 'pending', updated_at is created_at). */
 function newEntryValues(id: string, input: RequestInput): unknown[] {
   const { request } = input;
   return [
@@ -113,10 +113,11 @@ function newEntryValues(id: string, input: RequestInput): unknown[] {
     input.batch?.id ?? null,
     input.batch?.row ?? null,
     input.at,
+    input.retryOf ?? null,
   ];
 }
 
-const NEW_ENTRY_VALUES = `$1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19`;
+const NEW_ENTRY_VALUES = `$1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19, $20`;
 
 async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: string; seq: number }> {
   const id = randomUUID();
@@ -132,6 +133,11 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
  * write is what a group costs on a busy machine. When an earlier entry exists it writes nothing
  * and the write falls back to the locking path, which decides whether that entry is continued.
  */
+/** The timeline's first line, as the SQLite journal words it (../../journal/entries.ts). */
+function requestSentMessage(input: RequestInput): string {
+  return input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent`;
+}
+
 function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['statement']> {
   const id = randomUUID();
   ENTRY_STATES.assertMove(null, 'pending', id);
@@ -141,13 +147,13 @@ function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['stat
        INSERT INTO entries (${ENTRY_COLUMNS}) SELECT ${NEW_ENTRY_VALUES}
        WHERE $6::text IS NULL OR NOT EXISTS (SELECT 1 FROM entries WHERE external_id = $6 AND kind = $5 AND profile_id = $2 AND environment = $4)
        RETURNING seq),
-     sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $20 FROM inserted),
+     sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $21 FROM inserted),
      linked AS (
        UPDATE batch_rows SET journal_id = $1
        WHERE EXISTS (SELECT 1 FROM inserted) AND batch_seq = (SELECT seq FROM batches WHERE id = $17) AND row_number = $18 AND journal_id IS NULL
        RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, EXISTS (SELECT 1 FROM linked) AS linked`,
-    values: [...newEntryValues(id, input), `${input.kind} request sent`],
+    values: [...newEntryValues(id, input), requestSentMessage(input)],
     read({ rows }) {
       const answer = rows[0] as { inserted: boolean; linked: boolean };
       if (!answer.inserted) return FALL_BACK;
@@ -286,7 +292,7 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
     id = earlier.id;
   } else {
     const inserted = await insertRequest(c, input);
-    await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent` });
+    await addEvent(c, inserted.seq, input.at, { type: 'request_sent', message: requestSentMessage(input) });
     id = inserted.id;
   }
   if (input.batch) {
@@ -308,7 +314,8 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
  * resolves once the transaction holding it committed, so a pending entry is durable before its
  * POST leaves, and concurrent writes share one disk flush.
  */
-export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): JournalPort {
+/** The follow-ups (FollowUpJournal) are in ./follow-ups.ts; ./store.ts joins both. */
+export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): Omit<JournalPort, keyof FollowUpJournal> {
   return {
     writeRequest: (input) => group.write({ statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
     writeResend: (id, at) =>

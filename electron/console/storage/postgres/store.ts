@@ -10,6 +10,7 @@ import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceBatches } from './batches';
+import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
 import { checkWorkspaceSchema } from './migrate';
@@ -80,14 +81,14 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
 function workspaceSweeper(pool: WorkspacePool): SweeperPort {
   return {
     async openEntries(singleSendsBefore, limit) {
-      const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; batch_id: string | null }>(
-        `SELECT id, kind, state, status, transaction_id, external_id, profile_id, batch_id FROM entries
+      const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; environment: 'sandbox' | 'live'; batch_id: string | null }>(
+        `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
          WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
             OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1))
          ORDER BY updated_at LIMIT $2`,
         [singleSendsBefore, limit],
       );
-      return rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, status: row.status, transactionId: row.transaction_id, externalId: row.external_id, profileId: row.profile_id, batchId: row.batch_id }));
+      return rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, status: row.status, transactionId: row.transaction_id, externalId: row.external_id, profileId: row.profile_id, environment: row.environment, batchId: row.batch_id }));
     },
   };
 }
@@ -134,9 +135,10 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
   // pg-pool keeps the password out of its options' enumerable keys (never in a log): passed on by name.
   const groupConfig = { ...pool.options, password: pool.options.password };
   const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(groupConfig);
+  const journal = workspaceJournal(pool, writes);
   return {
     kind: 'postgres',
-    journal: workspaceJournal(pool, writes),
+    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved) },
     batches: workspaceBatches(pool),
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
