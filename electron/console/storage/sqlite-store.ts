@@ -2,7 +2,8 @@
  * The storage port on one desktop's embedded SQLite journal: an adapter over the journal's own
  * functions (journal/, batch/store.ts, reconcile/store.ts), so a single desktop keeps its
  * behaviour and its figures. Each call runs synchronously inside a resolved promise: no worker
- * hop per statement.
+ * hop per statement; the writes of a batch's rows (request, resend, answer) are queued to the
+ * journal's group commit instead and resolve once it has committed.
  *
  * Two things a single desktop never needed are kept here: row claims live in memory (one process
  * is the only sender, and a restart marks its pending entries outcome unknown anyway), and team
