@@ -26,7 +26,7 @@ import {
 import { journalWrites } from '../journal/group-commit';
 import type { EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowJournalId, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
+import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
@@ -43,10 +43,10 @@ function sqliteJournal(db: JournalDb): JournalPort {
   return {
     writeRequest: (input) =>
       writes.write(() => {
-        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-        if (input.batch && rowJournalId(db, input.batch.id, input.batch.row) !== null) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
         const id = writeRequest(db, input);
-        if (input.batch) linkRow(db, input.batch.id, input.batch.row, id);
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        // Thrown inside the group's savepoint for this write: the entry just written is undone.
+        if (input.batch && !linkRow(db, input.batch.id, input.batch.row, id)) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
         return id;
       }),
     writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
