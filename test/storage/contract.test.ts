@@ -39,6 +39,12 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       ]);
     });
 
+    it('writes the payout a request retries on its entry and in its first event (issue 23: retry chains)', async () => {
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-0-r1' }), currency: 'XAF', at: 1_000, retryOf: 'J-0' });
+      expect((await store.journal.getEntry(id))?.retryOf).toBe('J-0');
+      expect((await store.journal.getTimeline(id)).map((event) => event.message)).toEqual(['payout request sent (retry of J-0)']);
+    });
+
     it('never resends an outcome unknown: only a lookup that finds nothing allows the same external id again', async () => {
       const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-2' }), currency: 'XAF', at: 1_000 });
       await store.journal.writeInitiateOutcome(id, MAY_EXIST, 1_100);
@@ -276,6 +282,15 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       const next = await store.batches.claimRows('cl-2', 'desk-b', 5, 60_000, 2_000);
       expect(next.rows.map((row) => row.externalId)).toEqual(['B-2']);
       expect((await store.batches.rowsInState('cl-2', ['unknown'])).map((row) => row.externalId)).toEqual(['B-1']);
+    });
+
+    it('never renews a lease that ran out: its rows go to the next claim, in row order, before the rows after them', async () => {
+      await sendingBatch('cl-4', 4);
+      expect((await store.batches.claimRows('cl-4', 'desk-a', 2, 60_000, 1_000)).rows.map((row) => row.externalId)).toEqual(['B-1', 'B-2']);
+      // A lease of zero has run out by the next statement: the desk that held B-3 stopped renewing.
+      expect((await store.batches.claimRows('cl-4', 'desk-slow', 1, 0, 1_000)).rows.map((row) => row.externalId)).toEqual(['B-3']);
+      expect(await store.batches.renewClaims('cl-4', 'desk-slow', 60_000, 2_000)).toBe(0);
+      expect((await store.batches.claimRows('cl-4', 'desk-c', 5, 60_000, 2_000)).rows.map((row) => row.externalId)).toEqual(['B-3', 'B-4']);
     });
   });
 

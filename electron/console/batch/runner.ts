@@ -102,12 +102,19 @@ export async function sendRows(run: Run, claims: RowClaims, concurrency: number,
       }
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-  } finally {
-    while (sending.answers.size > 0) await Promise.all([...sending.answers]);
-    await claims.releaseAll();
-  }
+  const workers = Array.from({ length: Math.max(1, concurrency) }, () =>
+    worker().catch((error: unknown) => {
+      // A write before a POST failed: no worker takes another row; the claims are released only
+      // once every row in flight has its answer.
+      run.abort.abort();
+      throw error;
+    }),
+  );
+  const ended = await Promise.allSettled(workers);
+  while (sending.answers.size > 0) await Promise.all([...sending.answers]);
+  await claims.releaseAll();
+  const failed = ended.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
   if (run.writeError !== undefined) throw run.writeError;
 }
 

@@ -219,14 +219,17 @@ export function rowsInState(db: JournalDb, id: string, states: readonly BatchRow
   ).map(toRow);
 }
 
+/** The claim's statement, prepared once per connection (a claim every few rows). */
+const notSentStatements = new WeakMap<JournalDb, { iterate(...params: unknown[]): IterableIterator<unknown> }>();
+
 /**
  * Up to `limit` valid rows not sent from row `from` on, in row order, leaving out `held` (rows a
  * live claim holds): a claim reads a few rows past where the last one ended, not the whole batch.
  */
 export function rowsNotSentFrom(db: JournalDb, id: string, from: number, limit: number, held: (rowNumber: number) => boolean): BatchRow[] {
-  const rows = db
-    .prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.row_number >= ?) WHERE row_state = 'not_sent' ORDER BY row_number`)
-    .iterate(id, from) as IterableIterator<RowDbRow & { row_state: BatchRowState }>;
+  let statement = notSentStatements.get(db);
+  if (!statement) notSentStatements.set(db, (statement = db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.row_number >= ?) WHERE row_state = 'not_sent' ORDER BY row_number`)));
+  const rows = statement.iterate(id, from) as IterableIterator<RowDbRow & { row_state: BatchRowState }>;
   const found: BatchRow[] = [];
   for (const row of rows) {
     if (held(row.row_number)) continue;
@@ -234,12 +237,6 @@ export function rowsNotSentFrom(db: JournalDb, id: string, from: number, limit: 
     if (found.length >= limit) break; // ends the statement: nothing past the claim is read
   }
   return found;
-}
-
-/** The entry a row is linked to (null: none yet), or undefined when the batch has no such row. */
-export function rowJournalId(db: JournalDb, id: string, rowNumber: number): string | null | undefined {
-  const row = db.prepare('SELECT br.journal_id FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ? AND br.row_number = ?').get(id, rowNumber) as { journal_id: string | null } | undefined;
-  return row?.journal_id;
 }
 
 /** A batch's state alone (a claim checks it: no counting). */
@@ -394,10 +391,11 @@ function writeState(db: JournalDb, id: string, state: BatchState, at: number, ex
 
 /**
  * Links a row to the journal entry that sends it, inside the transaction that writes the entry
- * (the entry itself is written with its batch and row: writeRequest's `batch`).
+ * (the entry itself is written with its batch and row: writeRequest's `batch`). False when the
+ * row has an entry already (or does not exist): the caller undoes the entry, a row has one, ever.
  */
-export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId: string): void {
-  db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ?').run(journalId, id, rowNumber);
+export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId: string): boolean {
+  return db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ? AND journal_id IS NULL').run(journalId, id, rowNumber).changes === 1;
 }
 
 export function saveRehearsal(db: JournalDb, id: string, summary: RehearsalSummary, results: ReadonlyMap<number, RehearsalRowResult>, at: number): void {

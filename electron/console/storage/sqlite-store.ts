@@ -2,7 +2,8 @@
  * The storage port on one desktop's embedded SQLite journal: an adapter over the journal's own
  * functions (journal/, batch/store.ts, reconcile/store.ts), so a single desktop keeps its
  * behaviour and its figures. Each call runs synchronously inside a resolved promise: no worker
- * hop per statement.
+ * hop per statement; the writes of a batch's rows (request, resend, answer) are queued to the
+ * journal's group commit instead and resolve once it has committed.
  *
  * Two things a single desktop never needed are kept here: row claims live in memory (one process
  * is the only sender, and a restart marks its pending entries outcome unknown anyway), and team
@@ -30,7 +31,7 @@ import {
 import { journalWrites } from '../journal/group-commit';
 import type { EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowJournalId, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
+import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
@@ -59,10 +60,10 @@ function sqliteJournal(db: JournalDb): JournalPort {
       }
       const batch = input.batch;
       return writes.write(() => {
-        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
-        if (rowJournalId(db, batch.id, batch.row) !== null) throw new Error(rowTakenMessage(batch.id, batch.row));
         const id = writeRequest(db, input);
-        linkRow(db, batch.id, batch.row, id);
+        // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
+        // Thrown inside the group's savepoint for this write: the entry just written is undone.
+        if (!linkRow(db, batch.id, batch.row, id)) throw new Error(rowTakenMessage(batch.id, batch.row));
         return id;
       });
     },
