@@ -16,7 +16,7 @@
 import type { FieldErrors } from '../../shared/contract';
 import type { ClientResult } from './deps';
 import type { ErrorRecord } from './journal/phase';
-import { transactionOf } from './handlers/outcomes';
+import { transactionOf } from './journal/rows';
 import type { ServiceTransaction } from './journal/rows';
 
 export type InitiateOutcome =

@@ -1,19 +1,13 @@
 /**
  * Turning the HTTP client's answers into journal records and handler failures.
  */
-import { fullTransactionSchema, initiatedTransactionSchema, isFinalStatus } from '../../../shared/contract';
+import { isFinalStatus } from '../../../shared/contract';
 import type { JournalTransaction } from '../../../shared/api';
 import type { ClientResult } from '../deps';
-import type { ServiceTransaction } from '../journal/rows';
 import { HandlerFailure } from './context';
 
-/** The transaction object in a success answer, or null when the data is not one. */
-export function transactionOf(data: unknown): ServiceTransaction | null {
-  const full = fullTransactionSchema.safeParse(data);
-  if (full.success) return full.data;
-  const initiated = initiatedTransactionSchema.safeParse(data);
-  return initiated.success ? initiated.data : null;
-}
+// In ../journal/rows.ts (beside ServiceTransaction): ../outcome.ts needs it without reaching the handlers' context.
+export { transactionOf } from '../journal/rows';
 
 export function isFinal(entry: JournalTransaction): boolean {
   return entry.status !== null && isFinalStatus(entry.status);

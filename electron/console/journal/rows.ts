@@ -1,7 +1,7 @@
 /**
  * SQLite rows of the journal and their mapping to the shared domain types.
  */
-import type { Environment, FailedCode, FullTransaction, InitiatedTransaction, TransactionRequest, TransactionStatus } from '../../../shared/contract';
+import { fullTransactionSchema, initiatedTransactionSchema, type Environment, type FailedCode, type FullTransaction, type InitiatedTransaction, type TransactionRequest, type TransactionStatus } from '../../../shared/contract';
 import { adoptedDifference, REQUEST_CURRENCY, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 
 /** A transaction object as the service returns it (initiate subset or full). */
@@ -111,4 +111,12 @@ export function adoptedDiffers(request: string | null, transaction: string | nul
   if (!request || !transaction) return {};
   const difference = adoptedDifference(JSON.parse(request) as TransactionRequest, REQUEST_CURRENCY, JSON.parse(transaction) as ServiceTransaction);
   return difference ? { adoptedDiffers: difference } : {};
+}
+
+/** The transaction object in a success answer, or null when the data is not one. */
+export function transactionOf(data: unknown): ServiceTransaction | null {
+  const full = fullTransactionSchema.safeParse(data);
+  if (full.success) return full.data;
+  const initiated = initiatedTransactionSchema.safeParse(data);
+  return initiated.success ? initiated.data : null;
 }
