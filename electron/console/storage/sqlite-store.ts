@@ -8,7 +8,7 @@
  * Two things a single desktop never needed are kept here: row claims live in memory (one process
  * is the only sender, and a restart marks its pending entries outcome unknown anyway), and team
  * settings live in a small JSON file beside the journal (a new table would need a journal
- * migration; see docs/decisions/storage-port-sqlite-adapter.md).
+ * migration; see docs/decisions/team-workspace-storage.md).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
