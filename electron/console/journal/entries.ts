@@ -9,7 +9,7 @@ import { type JournalTransaction, type TransactionKind } from '../../../shared/a
 import type { JournalDb } from './database';
 import { moveEntry, phaseOf } from './phase';
 import { getEntry } from './reads';
-import type { EntryRow } from './rows';
+import { attemptContinuedMessage, requestColumnValues, requestSentMessage, type EntryRow } from './rows';
 import { addEvent, insertEntry, requireRow, type JournalProfile } from './entry-writes';
 
 // The connection (database.ts), the reads (reads.ts), the write primitives (entry-writes.ts) and the
@@ -69,7 +69,7 @@ export function writeRequest(db: JournalDb, input: RequestInput): string {
       at: input.at,
     });
     if (input.retryOf) db.prepare('UPDATE entries SET retry_of = ? WHERE seq = ?').run(input.retryOf, inserted.seq);
-    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent` });
+    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: requestSentMessage(input) });
     return inserted.id;
   })();
 }
@@ -94,28 +94,13 @@ function attemptThatCreatedNothing(db: JournalDb, input: RequestInput, externalI
 
 /** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
 function continueAttempt(db: JournalDb, row: EntryRow, input: RequestInput): void {
-  const { request } = input;
   moveEntry(db, row, 'pending', input.at);
   db.prepare(
     `UPDATE entries SET amount = ?, currency = ?, phone_number = ?, payment_method = ?, customer_first_name = ?, customer_last_name = ?,
        customer_email = ?, description = ?, metadata = ?, request = ?, batch_id = COALESCE(?, batch_id), batch_row = COALESCE(?, batch_row)
      WHERE seq = ?`,
-  ).run(
-    request.amount,
-    input.currency,
-    request.phone_number,
-    request.payment_method,
-    request.customer.first_name,
-    request.customer.last_name,
-    request.customer.email,
-    request.description ?? null,
-    request.metadata ? JSON.stringify(request.metadata) : null,
-    JSON.stringify(request),
-    input.batch?.id ?? null,
-    input.batch?.row ?? null,
-    row.seq,
-  );
-  addEvent(db, row.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent again with the same external id (the earlier attempt created nothing)` });
+  ).run(...requestColumnValues(input), row.seq);
+  addEvent(db, row.seq, input.at, { type: 'request_sent', message: attemptContinuedMessage(input) });
 }
 
 /** Marks an entry `pending` again for a resend with the same request and external id. */

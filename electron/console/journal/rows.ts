@@ -120,3 +120,45 @@ export function transactionOf(data: unknown): ServiceTransaction | null {
   const initiated = initiatedTransactionSchema.safeParse(data);
   return initiated.success ? initiated.data : null;
 }
+
+/** What a request entry is written from, on either store (../storage/port.ts RequestInput has these). */
+interface RequestColumns {
+  kind: TransactionKind;
+  request: TransactionRequest;
+  currency: string;
+  batch?: { id: string; row: number };
+  retryOf?: string | null;
+}
+
+/**
+ * The request's columns, in this order: amount, currency, phone_number, payment_method,
+ * customer_first_name, customer_last_name, customer_email, description, metadata, request,
+ * batch_id, batch_row. Both stores write a new entry and a continued attempt from them.
+ */
+export function requestColumnValues(input: RequestColumns): unknown[] {
+  const { request } = input;
+  return [
+    request.amount,
+    input.currency,
+    request.phone_number,
+    request.payment_method,
+    request.customer.first_name,
+    request.customer.last_name,
+    request.customer.email,
+    request.description ?? null,
+    request.metadata ? JSON.stringify(request.metadata) : null,
+    JSON.stringify(request),
+    input.batch?.id ?? null,
+    input.batch?.row ?? null,
+  ];
+}
+
+/** The timeline's first line of a new entry (a retry names the payout it retries). */
+export function requestSentMessage(input: RequestColumns): string {
+  return input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent`;
+}
+
+/** The timeline line of an earlier attempt continued (it created nothing at the service). */
+export function attemptContinuedMessage(input: RequestColumns): string {
+  return `${input.kind} request sent again with the same external id (the earlier attempt created nothing)`;
+}

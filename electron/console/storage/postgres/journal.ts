@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ALREADY_EXISTS_CODE, type JournalTransaction } from '../../../../shared/api';
 import { ENTRY_STATES, type EntryPhase } from '../../states/tables';
 import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
-import { toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
+import { attemptContinuedMessage, requestColumnValues, requestSentMessage, toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
 import type { InitiateOutcome } from '../../outcome';
 import { rowTakenMessage, type FollowUpJournal, type JournalPort, type RequestInput } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
@@ -92,29 +92,7 @@ const ENTRY_COLUMNS = `id, profile_id, profile_name, environment, kind, state, e
 
 /** The new entry's values, $1–$20, in ENTRY_COLUMNS' order (state is 'pending', updated_at is created_at). */
 function newEntryValues(id: string, input: RequestInput): unknown[] {
-  const { request } = input;
-  return [
-    id,
-    input.profile.id,
-    input.profile.name,
-    input.profile.environment,
-    input.kind,
-    request.external_id ?? null,
-    request.amount,
-    input.currency,
-    request.phone_number,
-    request.payment_method,
-    request.customer.first_name,
-    request.customer.last_name,
-    request.customer.email,
-    request.description ?? null,
-    request.metadata ? JSON.stringify(request.metadata) : null,
-    JSON.stringify(request),
-    input.batch?.id ?? null,
-    input.batch?.row ?? null,
-    input.at,
-    input.retryOf ?? null,
-  ];
+  return [id, input.profile.id, input.profile.name, input.profile.environment, input.kind, input.request.external_id ?? null, ...requestColumnValues(input), input.at, input.retryOf ?? null];
 }
 
 const NEW_ENTRY_VALUES = `$1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19, $20`;
@@ -133,11 +111,6 @@ async function insertRequest(c: Queryable, input: RequestInput): Promise<{ id: s
  * write is what a group costs on a busy machine. When an earlier entry exists it writes nothing
  * and the write falls back to the locking path, which decides whether that entry is continued.
  */
-/** The timeline's first line, as the SQLite journal words it (../../journal/entries.ts). */
-function requestSentMessage(input: RequestInput): string {
-  return input.retryOf ? `${input.kind} request sent (retry of ${input.retryOf})` : `${input.kind} request sent`;
-}
-
 function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['statement']> {
   const id = randomUUID();
   ENTRY_STATES.assertMove(null, 'pending', id);
@@ -185,29 +158,14 @@ async function attemptThatCreatedNothing(c: Queryable, input: RequestInput, exte
 
 /** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
 async function continueAttempt(c: Queryable, row: EntryRow, input: RequestInput): Promise<void> {
-  const { request } = input;
   await moveEntry(c, row, 'pending', input.at);
   await c.query(
     `UPDATE entries SET amount = $1, currency = $2, phone_number = $3, payment_method = $4, customer_first_name = $5, customer_last_name = $6,
        customer_email = $7, description = $8, metadata = $9, request = $10, batch_id = COALESCE($11, batch_id), batch_row = COALESCE($12, batch_row)
      WHERE seq = $13`,
-    [
-      request.amount,
-      input.currency,
-      request.phone_number,
-      request.payment_method,
-      request.customer.first_name,
-      request.customer.last_name,
-      request.customer.email,
-      request.description ?? null,
-      request.metadata ? JSON.stringify(request.metadata) : null,
-      JSON.stringify(request),
-      input.batch?.id ?? null,
-      input.batch?.row ?? null,
-      row.seq,
-    ],
+    [...requestColumnValues(input), row.seq],
   );
-  await addEvent(c, row.seq, input.at, { type: 'request_sent', message: `${input.kind} request sent again with the same external id (the earlier attempt created nothing)` });
+  await addEvent(c, row.seq, input.at, { type: 'request_sent', message: attemptContinuedMessage(input) });
 }
 
 /** The answer to an initiate (../../outcome.ts), written like ../../journal/entries.ts writeInitiateOutcome. */
