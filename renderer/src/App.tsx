@@ -162,8 +162,7 @@ export function App({ api, stores: given }: { api: PaydeskApi; stores?: Stores }
   const stores = useMemo(() => given ?? createStores(api), [api, given]);
   useEffect(() => {
     const off = wirePushEvents(api, stores);
-    // main.tsx has usually asked already, before anything was drawn: that request is taken.
-    void stores.profiles.getState().load({ reuseStarted: true });
+    void stores.profiles.getState().load();
     return off;
   }, [api, stores]);
   return (
