@@ -14,7 +14,6 @@ import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle }
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import { openJournal, type JournalDb } from './journal/entries';
-import { markInterruptedBatches } from './batch/store';
 import type { StoragePort } from './storage/port';
 import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
@@ -43,6 +42,12 @@ export interface ConsoleRuntimeOptions {
   client?: ClientOptions;
   /** Also print log lines to the console (development). */
   echoLog?: boolean;
+  /**
+   * The store the console records in. Absent: this desktop's SQLite journal (the default, and the
+   * local sandbox's). Given: a team workspace's port (storage/postgres/store.ts), opened by the
+   * caller and closed by the runtime; the SQLite journal is still opened beside it (issue 24).
+   */
+  openStorage?: (journal: JournalDb) => Promise<StoragePort>;
 }
 
 export interface ConsoleRuntime {
@@ -80,7 +85,16 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   const notices: StartNotice[] = [];
   const journal = openJournal(join(options.userDataDir, 'journal.db'), options.betterSqliteNativeBinding ? { nativeBinding: options.betterSqliteNativeBinding } : {});
   // The console's journal paths go through the storage port, on this desktop's journal (closed with the journal).
-  const storage = sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
+  let storage: StoragePort;
+  try {
+    storage = options.openStorage ? await options.openStorage(journal) : sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
+  } catch (error) {
+    journal.close();
+    unrouteProcessLog();
+    await logger.close();
+    throw error;
+  }
+  // On a workspace both only touch what this login left behind with no live lease (another desktop may be sending).
   const stale = await storage.journal.markStalePending(clock.now());
   if (stale.length > 0) {
     logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: stale.length });
@@ -91,7 +105,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     });
   }
 
-  const interrupted = markInterruptedBatches(journal, clock.now());
+  const interrupted = await storage.batches.markInterrupted(clock.now());
   if (interrupted.length > 0) {
     logger.warn('batches that were being sent are now interrupted', { count: interrupted.length });
     notices.push({ code: 'BATCH_INTERRUPTED', message: `${interrupted.length} batch(es) were being sent when Paydesk last stopped: open them to resume (rows with an unknown outcome are looked up first).` });
@@ -125,6 +139,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   } catch (error) {
     // An unreadable settings folder (permissions, disk) stops the start; leave nothing running.
     await engine?.stop();
+    if (storage.kind !== 'sqlite') await storage.close();
     journal.close();
     unrouteProcessLog();
     await logger.close();
@@ -217,6 +232,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       await core.sweeper.idle();
       await core.watcher.idle();
       await engine?.stop();
+      // The SQLite store closes the journal itself; a workspace's connections close here.
+      if (storage.kind !== 'sqlite') await storage.close();
       journal.close();
       unrouteProcessLog();
       await logger.close();
