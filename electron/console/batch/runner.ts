@@ -226,6 +226,8 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
     async idle() {
       while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
       progress.cancelTrailing();
+      // The last events are counted by the store (asynchronously): idle once they have gone out.
+      await progress.settled();
     },
     emitProgress: (batchId, mode, extra) => progress.emit(batchId, mode, extra, true),
     currentWait: (batchId) => serviceWait(runs.get(batchId), deps.clock.now()),

@@ -17,7 +17,6 @@ import type {
   BatchRowState,
   BatchState,
   BatchSummary,
-  CheckedRow,
   EarlierImport,
   JournalTransaction,
   SearchPage,
@@ -31,6 +30,7 @@ import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
+import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -124,7 +124,8 @@ export interface NewBatch {
   paymentMethod: string | null;
   concurrency: number;
   retryOf: string | null;
-  rows: readonly CheckedRow[];
+  /** Each with the external id of the failed payout it retries, when it does (SQLite journal migration 9, workspace 10). */
+  rows: readonly NewBatchRow[];
   at: number;
 }
 
@@ -144,8 +145,8 @@ export interface RowClaim {
   rows: BatchRow[];
 }
 
-/** Batches, their rows and runs (Bulk payouts, the batch runner). */
-export interface BatchPort {
+/** Batches, their rows and runs (Bulk payouts, the batch runner); the screens' drafts and reads in ./batch-drafts-port.ts. */
+export interface BatchPort extends BatchDraftsPort {
   create(input: NewBatch): Promise<void>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */
