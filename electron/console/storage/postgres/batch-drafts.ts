@@ -2,8 +2,10 @@
  * The Bulk payouts screens' part of the port (../batch-drafts-port.ts) in a team workspace: the
  * same readings as the SQLite store (../../batch/store.ts, identity.ts, adopted.ts) in
  * PostgreSQL's SQL, with the journal's own functions for what follows the reads (identity.ts's
- * summaries), so both stores show the same figures. A draft's edit is one transaction, refused
- * once the batch is not a draft (and by the database itself: migration 23, ./batch-draft-migrations.ts).
+ * summaries), so both stores show the same figures. A draft's edit is one transaction under the
+ * batch's row lock, refused once the batch is not a draft (a confirm waits for it, or it finds the
+ * batch confirmed). Who may edit is the database's: finance writes batches and rows, support and
+ * admin only read them (migration 7; test/storage/batch-drafts-roles.test.ts).
  */
 import type { BatchRowFilter, BatchRowValues, BatchState, EarlierImport, RehearsalSummary } from '../../../../shared/api';
 import type { FieldErrors } from '../../../../shared/contract';

@@ -11,7 +11,6 @@
 import { PARITY_MIGRATIONS } from './parity-migrations';
 import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
-import { BATCH_DRAFT_MIGRATIONS } from './batch-draft-migrations';
 
 import type { PgMigration } from './pg-migration';
 
@@ -209,4 +208,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, ...BATCH_DRAFT_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS];
