@@ -95,10 +95,10 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     const result = (wouldFail: boolean): RehearsalRowResult => ({ state: 'accepted', status: wouldFail ? 'failed' : 'completed', failedCode: null, code: null, message: null, wouldFail });
     await store.batches.saveRehearsal('rh-1', { at: 'first', rows: 3, accepted: 3, rejected: 0, wouldFail: 1 }, new Map([[2, result(true)], [3, result(false)]]), 2_000);
     const summary = { at: new Date(3_000).toISOString(), rows: 3, accepted: 3, rejected: 0, wouldFail: 1 };
-    await store.batches.saveRehearsal('rh-1', summary, new Map([[4, result(true)]]), 3_000);
+    await store.batches.saveRehearsal('rh-1', summary, new Map([[3, result(false)], [4, result(true)]]), 3_000);
     expect(await store.batches.rehearsal('rh-1')).toEqual(summary);
-    // Row 2's first result is gone with the first rehearsal.
-    expect((await store.batches.rows('rh-1')).map((row) => row.rehearsal?.wouldFail ?? null)).toEqual([null, null, true]);
+    // Row 2's first result is gone with the first rehearsal; row 3 would complete.
+    expect((await store.batches.rows('rh-1')).map((row) => row.rehearsal?.wouldFail ?? null)).toEqual([null, false, true]);
     expect(await store.batches.rowsPage('rh-1', 'wouldFail', 0, 10)).toMatchObject({ total: 1, rows: [{ rowNumber: 4 }] });
     await store.batches.saveRehearsal('no-such-batch', summary, new Map(), 3_000);
   });
