@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckedRow, RehearsalRowResult } from '../../shared/api';
 import type { NewBatch, StoragePort } from '../../electron/console/storage/port';
+import { BatchStateChanged } from '../../electron/console/storage/batch-drafts-port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { checkedRows, PROFILE, serviceTx, storesUnderTest } from './fixtures';
 
@@ -87,6 +88,13 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     await expect(store.batches.replaceDraftRows('ed-1', rows, 3_100)).rejects.toThrow(/not a draft/);
     expect((await store.batches.rows('ed-1')).map((row) => row.rowNumber)).toEqual([3, 4]);
     await expect(store.batches.replaceDraftRows('no-such-batch', rows, 3_100)).rejects.toThrow(/not a draft/);
+  });
+
+  it('moves a batch only from the state asked: of two starts of one draft, the second is refused and changes nothing', async () => {
+    await create('of-1', rowsOf('OF', 1));
+    await store.batches.setState('of-1', 'sending', 2_000, { started: true, concurrency: 3, onlyFrom: 'draft' });
+    await expect(store.batches.setState('of-1', 'sending', 2_100, { started: true, concurrency: 5, onlyFrom: 'draft' })).rejects.toThrow(BatchStateChanged);
+    expect(await store.batches.summary('of-1')).toMatchObject({ state: 'sending', concurrency: 3, updatedAt: new Date(2_000).toISOString() });
   });
 
   it('saves a rehearsal over the previous one and lists the rows that would fail', async () => {

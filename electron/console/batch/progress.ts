@@ -17,8 +17,11 @@ const COUNT_COST_FACTOR = 10;
 const MAX_INTERVAL_MS = 2000;
 
 export interface ProgressEmitter {
-  /** Throttled unless `force`: at most one event per PROGRESS_INTERVAL_MS, the last one never lost. */
-  emit(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>, force?: boolean): void;
+  /**
+   * Throttled unless `force`: at most one event per PROGRESS_INTERVAL_MS, the last one never lost.
+   * Resolves once this event has gone out (at once when it was left to a later one).
+   */
+  emit(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>, force?: boolean): Promise<void>;
   /** Drops the trailing events still waiting (shutdown, tests). */
   cancelTrailing(): void;
   /** Resolves once every event begun so far has been counted and sent (or has failed). */
@@ -83,7 +86,7 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'storage' | 'clock' | 'e
    */
   const sending = new Map<string, Promise<void>>();
 
-  function emit(batchId: string, mode: BatchProgress['mode'], extra: Partial<BatchProgress> = {}, force = false): void {
+  function emit(batchId: string, mode: BatchProgress['mode'], extra: Partial<BatchProgress> = {}, force = false): Promise<void> {
     const at = Date.now();
     const last = lastEmit.get(batchId) ?? 0;
     const wait = interval.get(batchId) ?? PROGRESS_INTERVAL_MS;
@@ -93,11 +96,11 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'storage' | 'clock' | 'e
           batchId,
           setTimeout(() => {
             trailing.delete(batchId);
-            emit(batchId, mode, extra, true);
+            void emit(batchId, mode, extra, true);
           }, wait - (at - last)),
         );
       }
-      return;
+      return Promise.resolve();
     }
     lastEmit.set(batchId, at);
     const run = runOf(batchId);
@@ -124,6 +127,7 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'storage' | 'clock' | 'e
     void next.then(() => {
       if (sending.get(batchId) === next) sending.delete(batchId);
     });
+    return next;
   }
 
   /** The row numbers the run wrote since its previous push; null when none. */

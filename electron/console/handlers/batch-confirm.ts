@@ -9,6 +9,7 @@ import { isRehearsing, rehearseBatch } from '../batch/rehearsal';
 import type { BatchRunner } from '../batch/runner';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
+import { BatchStateChanged } from '../storage/batch-drafts-port';
 import type { BatchPort } from '../storage/port';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
 import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
@@ -185,7 +186,13 @@ export async function startBatch(
   const profile = profiles.resolveProfile(batch.profileId);
   profiles.requireAllowed(profile);
   profiles.requireSecret(profile, 'payout');
-  await batches.setState(batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency });
+  try {
+    // Only from draft, in the store's transaction: of two starts at once (two tokens, two desktops), one sends.
+    await batches.setState(batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency, onlyFrom: 'draft' });
+  } catch (error) {
+    if (!(error instanceof BatchStateChanged)) throw error;
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${error.state}: only a draft can be changed.`, { reason: { key: 'draftOnly', params: { state: error.state } } });
+  }
   logger?.info('batch started', { batchId, rows: batch.counts.valid, environment: batch.environment });
   runner.run(batchId);
   return summaryOf(batches, batchId);

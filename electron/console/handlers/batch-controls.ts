@@ -41,6 +41,6 @@ export async function cancelBatch({ batches, now }: BatchJournal, runner: Contro
     reason: running ? 'Cancelling: the rows in flight are being answered; no other row is sent.' : `Cancelled: ${batch.counts.notSent} row(s) were not sent.`,
     finished: true,
   });
-  if (!runner.stop(batchId, 'cancel')) runner.emitProgress(batchId, 'send');
+  if (!runner.stop(batchId, 'cancel')) await runner.emitProgress(batchId, 'send');
   return summaryOf(batches, batchId);
 }

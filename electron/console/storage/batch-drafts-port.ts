@@ -44,6 +44,17 @@ export interface DraftRowInput {
   errors: FieldErrors;
 }
 
+/** A state move asked `onlyFrom` a state the batch is no longer in (another start, from this desktop or another, came first). */
+export class BatchStateChanged extends Error {
+  constructor(
+    readonly batchId: string,
+    readonly state: BatchState,
+  ) {
+    super(`batch ${batchId} is ${state} now`);
+    this.name = 'BatchStateChanged';
+  }
+}
+
 export interface BatchDraftsPort {
   /** Every row of a batch, whole, in row order (with the adopted and retry marks). */
   rows(id: string): Promise<BatchRow[]>;

@@ -135,6 +135,8 @@ export interface BatchStateExtra {
   finished?: boolean;
   concurrency?: number;
   profile?: JournalProfile;
+  /** Moved only from this state, checked in the same transaction (else BatchStateChanged): two starts of one draft, one wins. */
+  onlyFrom?: BatchState;
 }
 
 /** A lease on a few rows of a batch: only its holder sends them until `until`. */

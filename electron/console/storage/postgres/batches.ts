@@ -6,6 +6,7 @@
 import type { BatchCounts, BatchRowState, BatchState, BatchSummary } from '../../../../shared/api';
 import { BATCH_STATE_TABLE } from '../../states/tables';
 import type { BatchPort } from '../port';
+import { BatchStateChanged } from '../batch-drafts-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { workspaceClaims } from './claims';
 import { insertRows, ROW_STATE_SQL, rowsInState } from './batch-rows';
@@ -110,6 +111,8 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
     inTransaction(pool, async (c) => {
       const { rows } = await c.query<{ state: BatchState }>('SELECT state FROM batches WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) throw new Error(`batch ${id} does not exist`);
+      // Under the row lock: of two starts of one draft (two desktops), the second finds it sending.
+      if (extra.onlyFrom !== undefined && rows[0].state !== extra.onlyFrom) throw new BatchStateChanged(id, rows[0].state);
       BATCH_STATE_TABLE.assertMove(rows[0].state, state, id);
       await c.query(
         `UPDATE batches SET state = $1, state_reason = $2, updated_at = $3,
