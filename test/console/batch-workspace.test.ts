@@ -145,4 +145,23 @@ describe.each(STORES)('on the $name store', ({ name, openStorage }) => {
     expectFail(await h()['batches:pause']({ batchId: remaining.batch.id }), 'CONFLICT');
     expectFail(await h()['batches:get']({ batchId: 'B-none' }), 'NOT_FOUND');
   });
+
+  it('starts a draft once for two confirmations sent at once: one sends, the other is told it is no longer a draft', async () => {
+    const text = [BATCH_HEADER, `+237650000001,700,Awa,N,awa@example.com,,TT${name[0]}-1`, `+237650000001,800,Awa,N,awa@example.com,,TT${name[0]}-2`].join('\n');
+    const { batch } = expectOk(await h()['batches:import']({ fileName: 'twice.csv', text, paymentMethod: 'momo_cm' }));
+    const first = expectOk(await h()['batches:prepare']({ batchId: batch.id }));
+    const second = expectOk(await h()['batches:prepare']({ batchId: batch.id }));
+    const done = settled(runtime, batch.id, 'done');
+    const results = await Promise.all([first, second].map((confirmation) => h()['batches:start']({ batchId: batch.id, confirmationToken: confirmation.confirmationToken, concurrency: 2 })));
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok && result.error.code === 'CONFLICT')).toHaveLength(1);
+    await done;
+    const sent = await withRows(h(), batch.id);
+    expect(sent.rows.map((row) => [row.externalId, row.status])).toEqual([
+      [`TT${name[0]}-1`, 'completed'],
+      [`TT${name[0]}-2`, 'completed'],
+    ]);
+    // Each row's one entry: History holds each external id once.
+    for (const externalId of [`TT${name[0]}-1`, `TT${name[0]}-2`]) expect((await runtime.storage.journal.search({ externalId }, 0, 10)).total).toBe(1);
+  });
 });
