@@ -34,6 +34,7 @@ import { searchJournal } from '../journal/search';
 import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
+import { sqliteChanges } from './sqlite-changes';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -233,13 +234,16 @@ function fileSettings(file: string): TeamSettingsPort {
 }
 
 export function sqliteStore(db: JournalDb, options: { settingsFile: string }): StoragePort {
+  // This desktop's own commits through the port, told to whoever listens (./sqlite-changes.ts).
+  const changes = sqliteChanges(db);
   return {
     kind: 'sqlite',
-    journal: sqliteJournal(db),
-    batches: sqliteBatches(db),
-    reconcile: sqliteReconcile(db),
+    journal: changes.journal(sqliteJournal(db)),
+    batches: changes.batches(sqliteBatches(db)),
+    reconcile: changes.reconcile(sqliteReconcile(db)),
     sweeper: sqliteSweeper(db),
-    settings: fileSettings(options.settingsFile),
+    settings: changes.settings(fileSettings(options.settingsFile)),
+    changes: changes.port,
     async close() {
       db.close();
     },
