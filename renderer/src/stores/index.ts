@@ -74,6 +74,17 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     arrived = [];
     stores.inspector.getState().received(batch);
   }, 200);
+  // Entries the journal named (any desktop's writes on a workspace): those held (a transaction's
+  // page) are read again, each once per burst.
+  let namedEntries = new Set<string>();
+  let everyEntry = false;
+  const reloadNamedEntries = coalesce(() => {
+    const transactions = stores.transactions.getState();
+    const held = Object.keys(transactions.entries).filter((id) => everyEntry || namedEntries.has(id));
+    namedEntries = new Set();
+    everyEntry = false;
+    for (const id of held) void transactions.changed(id);
+  }, 250);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -103,6 +114,17 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       showArrived();
     }),
     api.on('reconcile:progress', (event) => stores.reconcile.getState().progress(event)),
+    // No polling loop reads these screens: the journal's own change events do (live across desktops, issue 24).
+    api.on('journal:changed', (changed) => {
+      for (const id of changed.entries) namedEntries.add(id);
+      everyEntry ||= changed.everything;
+      if (changed.everything || changed.entries.length > 0) {
+        reloadNamedEntries();
+        refreshHistory();
+      }
+      if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
+      stores.batch.getState().journalChanged(changed);
+    }),
   ];
   return () => offs.forEach((off) => off());
 }
