@@ -38,23 +38,36 @@ afterAll(async () => {
   await workspaces?.stop();
 });
 
-/** B's next `journal:changed` push for which `match` holds, with when it arrived. */
-function pushTo(runtime: ConsoleRuntime, match: (changed: JournalChanged) => boolean): Promise<{ changed: JournalChanged; at: number }> {
-  return new Promise((resolve) => {
-    const off = runtime.on('journal:changed', (changed) => {
-      if (!match(changed)) return;
-      off();
-      resolve({ changed, at: performance.now() });
-    });
+/**
+ * The `journal:changed` pushes a console received, with when each arrived; `until` resolves with
+ * the first one, already received or still to come, for which `match` holds (B may hear A's write
+ * before A's own call has returned).
+ */
+function pushesTo(runtime: ConsoleRuntime) {
+  const received: { changed: JournalChanged; at: number }[] = [];
+  let waiters: { match: (changed: JournalChanged) => boolean; resolve: (push: { changed: JournalChanged; at: number }) => void }[] = [];
+  const off = runtime.on('journal:changed', (changed) => {
+    const push = { changed, at: performance.now() };
+    received.push(push);
+    waiters = waiters.filter((waiter) => (waiter.match(changed) ? (waiter.resolve(push), false) : true));
   });
+  return {
+    received,
+    off,
+    until(match: (changed: JournalChanged) => boolean): Promise<{ changed: JournalChanged; at: number }> {
+      const already = received.find((push) => match(push.changed));
+      return already ? Promise.resolve(already) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
 }
 
 describe('two consoles on one workspace', () => {
   it("shows console A's payout and batch progress on console B, as one push naming them", async () => {
+    const toB = pushesTo(b);
     const started = performance.now();
     const id = await a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'LIVE-A1' }), currency: 'XAF', at: Date.now() });
     const committed = performance.now();
-    const heard = await pushTo(b, (changed) => changed.entries.includes(id));
+    const heard = await toB.until((changed) => changed.entries.includes(id));
     expect(heard.changed).toMatchObject({ entries: [id], everything: false });
     const entryMs = heard.at - committed;
 
@@ -63,33 +76,47 @@ describe('two consoles on one workspace', () => {
     await a.storage.batches.setState('live-batch', 'sending', Date.now(), { started: true });
     const [row] = await a.storage.batches.rowsInState('live-batch', ['not_sent']);
     const rowEntry = await a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: Date.now(), batch: { id: 'live-batch', row: row!.rowNumber } });
-    const answered = pushTo(b, (changed) => changed.entries.includes(rowEntry) && changed.batches.includes('live-batch'));
+    await toB.until((changed) => changed.entries.includes(rowEntry));
+    toB.received.splice(0);
     const answerStarted = performance.now();
     await a.storage.journal.writeInitiateOutcome(rowEntry, { kind: 'accepted', tx: serviceTx(row!.request!), httpStatus: 201, message: null }, Date.now());
     const answerCommitted = performance.now();
-    const rowHeard = await answered;
+    const rowHeard = await toB.until((changed) => changed.entries.includes(rowEntry) && changed.batches.includes('live-batch'));
     expect(rowHeard.changed.batches).toEqual(['live-batch']);
     expect((await b.storage.batches.counts('live-batch')).counts).toMatchObject({ accepted: 1 });
     console.log(
       `live across desktops: A's commit → B's push ${entryMs.toFixed(1)} ms (entry; ${(heard.at - started).toFixed(1)} ms from A's write call), ` +
         `${(rowHeard.at - answerCommitted).toFixed(1)} ms (a batch row's answer; ${(rowHeard.at - answerStarted).toFixed(1)} ms from the call)`,
     );
+    toB.off();
+  });
+
+  it("measures A's commit → B's push over single payouts a moment apart (printed, not asserted)", async () => {
+    const samples: number[] = [];
+    const toB = pushesTo(b);
+    for (let i = 0; i < 20; i += 1) {
+      // A moment apart, as people write: each the first change after a quiet moment.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const id = await a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: `LIVE-M${i}` }), currency: 'XAF', at: Date.now() });
+      const committed = performance.now();
+      // Negative when B heard it before A's call returned (the NOTIFY leaves at COMMIT).
+      samples.push((await toB.until((changed) => changed.entries.includes(id))).at - committed);
+    }
+    toB.off();
+    const sorted = [...samples].sort((x, y) => x - y);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!.toFixed(1);
+    expect(samples).toHaveLength(20);
+    console.log(`live across desktops, ${samples.length} payouts: A's commit → B's push median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`);
   });
 
   it('bundles a burst of writes into a few pushes, not one per write', async () => {
-    const pushes: JournalChanged[] = [];
-    const off = b.on('journal:changed', (changed) => pushes.push(changed));
+    const toB = pushesTo(b);
     const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: `LIVE-BURST-${i}` }), currency: 'XAF', at: Date.now() })));
     const last = ids.at(-1)!;
-    await new Promise<void>((resolve) => {
-      const check = b.on('journal:changed', () => {
-        if (new Set(pushes.flatMap((changed) => changed.entries)).size >= ids.length) {
-          check();
-          resolve();
-        }
-      });
-    });
-    off();
+    const heardAll = (pushes: JournalChanged[]) => ids.every((id) => pushes.some((changed) => changed.entries.includes(id)));
+    await toB.until(() => heardAll(toB.received.map((push) => push.changed)));
+    toB.off();
+    const pushes = toB.received.map((push) => push.changed).filter((changed) => changed.entries.some((id) => ids.includes(id)));
     expect(new Set(pushes.flatMap((changed) => changed.entries))).toEqual(new Set(ids));
     expect(pushes.flatMap((changed) => changed.entries)).toContain(last);
     expect(pushes.length).toBeLessThan(ids.length);
@@ -97,13 +124,14 @@ describe('two consoles on one workspace', () => {
   });
 
   it("says everything may have changed when B's listening connection comes back, then hears A again", async () => {
-    const back = pushTo(b, (changed) => changed.everything);
+    const toB = pushesTo(b);
     const root = await workspaces.server.connect(undefined, database);
     const { rows } = await root.query<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1 AND datname = $2 AND usename = 'samuel'`, [CHANGES_APPLICATION, database]);
     expect(rows).toEqual([{ ended: true }]);
-    expect((await back).changed).toMatchObject({ everything: true });
+    expect((await toB.until((changed) => changed.everything)).changed).toMatchObject({ everything: true });
     const id = await a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'LIVE-A2' }), currency: 'XAF', at: Date.now() });
-    expect((await pushTo(b, (changed) => changed.entries.includes(id))).changed.everything).toBe(false);
+    expect((await toB.until((changed) => changed.entries.includes(id))).changed.everything).toBe(false);
+    toB.off();
     await root.end();
   });
 });
