@@ -38,6 +38,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store: change events', (
     await store.batches.setState('ch-b', 'sending', 1_100, { started: true });
     const [row] = await store.batches.rowsInState('ch-b', ['not_sent']);
     const rowEntry = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_200, batch: { id: 'ch-b', row: row!.rowNumber } });
+    // A workspace tells its listener a moment after the write resolved: heard, then forgotten.
+    await hearing.until((heard) => named(heard, 'entry', rowEntry));
     hearing.clear();
     // The answer names the entry only; the store says which batch it belongs to.
     await store.journal.writeInitiateOutcome(rowEntry, { kind: 'accepted', tx: serviceTx(row!.request!), httpStatus: 201, message: null }, 1_300);
