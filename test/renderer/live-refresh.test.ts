@@ -94,6 +94,17 @@ describe('screens on journal:changed', () => {
     expect(api.callsOf('transactions:get')).toHaveLength(1);
     expect(api.callsOf('overview:get')).toHaveLength(1);
     expect(api.callsOf('batches:get')).toHaveLength(1);
+    // A steady stream (a push every 20 ms for half a second: faster than main sends them): a few reads, not one per push.
+    api.calls.splice(0);
+    for (let i = 0; i < 25; i += 1) {
+      api.emit('journal:changed', changed({ entries: ['j1'], batches: ['b1'] }));
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    await vi.advanceTimersByTimeAsync(1_000);
+    for (const channel of ['transactions:search', 'transactions:get', 'overview:get', 'batches:get'] as const) {
+      expect(api.callsOf(channel).length, channel).toBeGreaterThan(0);
+      expect(api.callsOf(channel).length, channel).toBeLessThanOrEqual(3);
+    }
     api.calls.splice(0);
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(api.calls).toEqual([]);
