@@ -14,10 +14,7 @@ import { createPager, emptyPages, type PagedRows } from './pages';
 
 export const PROGRESS_FLUSH_MS = 200;
 export const ROWS_REFRESH_MS = 1500;
-/**
- * How soon the open batch reads its counts and rows again when the journal says it changed and no
- * progress push of this desktop carries them (another desktop sends it): within a second of the write.
- */
+/** The open batch read again this soon when the journal names it and no push of this desktop carries it (another desktop sends). */
 export const LIVE_REFRESH_MS = 500;
 /** Rows per `batches:rows` page (a screen shows about 15). */
 export const BATCH_PAGE_SIZE = 100;
@@ -101,8 +98,7 @@ export function createBatchStore(api: PaydeskApi) {
   let lastRefresh = 0;
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
   let listTimer: ReturnType<typeof setTimeout> | null = null;
-  /** When a progress push of the open batch last arrived (this desktop sends it). */
-  let lastProgressAt = -Infinity;
+  let lastProgressAt = -Infinity; // the open batch's last progress push (this desktop sends it)
   /** Bumped whenever another batch is opened, so a late answer for the old one is dropped. */
   let generation = 0;
 
@@ -396,10 +392,7 @@ export function createBatchStore(api: PaydeskApi) {
       },
       journalChanged(changed) {
         const openId = get().openId;
-        if (openId === null) {
-          if (get().list.status !== 'idle' && (changed.everything || changed.batches.length > 0)) scheduleListReload();
-          return;
-        }
+        if (openId === null) return void (get().list.status !== 'idle' && (changed.everything || changed.batches.length > 0) && scheduleListReload());
         if (!changed.everything && !changed.batches.includes(openId)) return;
         // This desktop sending it: its own pushes carry the counters, the rows are read at the usual pace.
         const sendingHere = Date.now() - lastProgressAt < ROWS_REFRESH_MS;
