@@ -58,6 +58,9 @@ function coalesce(run: () => void, ms: number, minGapMs = 0): () => void {
  */
 const BALANCE_REREAD_GAP_MS = 1000;
 
+/** History reads its rows again at most this often on the journal's change events (a search is a query on the whole journal). */
+const HISTORY_LIVE_GAP_MS = 750;
+
 /** Subscribes the stores to main's push events; returns the unsubscribe. */
 export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshHistory = coalesce(() => {
@@ -74,6 +77,11 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     arrived = [];
     stores.inspector.getState().received(batch);
   }, 200);
+  // The journal's changes come every 150 ms while a batch sends (on a workspace, anyone's): History's
+  // rows on screen are read again at most every HISTORY_LIVE_GAP_MS then, the first change at once.
+  const refreshHistoryLive = coalesce(() => {
+    if (stores.history.getState().status !== 'idle') void stores.history.getState().refresh();
+  }, 250, HISTORY_LIVE_GAP_MS);
   // Entries the journal named (any desktop's writes on a workspace): those held (a transaction's
   // page) are read again, each once per burst.
   let namedEntries = new Set<string>();
@@ -120,7 +128,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       everyEntry ||= changed.everything;
       if (changed.everything || changed.entries.length > 0) {
         reloadNamedEntries();
-        refreshHistory();
+        refreshHistoryLive();
       }
       if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
       stores.batch.getState().journalChanged(changed);
