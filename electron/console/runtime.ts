@@ -17,6 +17,7 @@ import { openJournal, type JournalDb } from './journal/entries';
 import type { StoragePort } from './storage/port';
 import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
+import { forwardChanges } from './live-changes';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -210,6 +211,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   });
 
+  // What the store hears committed (a workspace: every desktop's writes) reaches the screens (live-changes.ts).
+  const stopForwardingChanges = forwardChanges(storage.changes, (changed) => emit('journal:changed', changed));
+
   // Status changes that happened while the console was stopped (the engine settled them at its
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
   core.sweeper.poke();
@@ -227,6 +231,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       abort.abort();
       unsubscribe?.();
       unsubscribeActivity?.();
+      stopForwardingChanges();
       core.sweeper.close();
       await core.batches.idle();
       await core.sweeper.idle();

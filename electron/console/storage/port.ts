@@ -32,6 +32,7 @@ import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
 import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
+import type { ChangesPort } from './changes-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -247,5 +248,7 @@ export interface StoragePort {
   readonly reconcile: ReconcilePort;
   readonly sweeper: SweeperPort;
   readonly settings: TeamSettingsPort;
+  /** What was committed, as it is committed (./changes-port.ts): this desktop's writes, or a workspace's. */
+  readonly changes: ChangesPort;
   close(): Promise<void>;
 }

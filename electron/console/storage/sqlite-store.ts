@@ -35,6 +35,7 @@ import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { sqliteBatchDrafts } from './sqlite-batch-drafts';
+import { sqliteChanges } from './sqlite-changes';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -235,13 +236,16 @@ function fileSettings(file: string): TeamSettingsPort {
 }
 
 export function sqliteStore(db: JournalDb, options: { settingsFile: string }): StoragePort {
+  // This desktop's own commits through the port, told to whoever listens (./sqlite-changes.ts).
+  const changes = sqliteChanges(db);
   return {
     kind: 'sqlite',
-    journal: sqliteJournal(db),
-    batches: sqliteBatches(db),
-    reconcile: sqliteReconcile(db),
+    journal: changes.journal(sqliteJournal(db)),
+    batches: changes.batches(sqliteBatches(db)),
+    reconcile: changes.reconcile(sqliteReconcile(db)),
     sweeper: sqliteSweeper(db),
-    settings: fileSettings(options.settingsFile),
+    settings: changes.settings(fileSettings(options.settingsFile)),
+    changes: changes.port,
     async close() {
       db.close();
     },

@@ -13,6 +13,7 @@ import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
+import { workspaceChanges } from './live-changes';
 import { checkWorkspaceSchema } from './migrate';
 
 /** Rows per INSERT while a reconciliation file is saved. */
@@ -136,6 +137,8 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
   const groupConfig = { ...pool.options, password: pool.options.password };
   const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(groupConfig);
   const journal = workspaceJournal(pool, writes);
+  // Every desktop's commits, heard on one more connection once someone subscribes (./live-changes.ts).
+  const changes = workspaceChanges(groupConfig);
   return {
     kind: 'postgres',
     journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved) },
@@ -143,7 +146,9 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
     settings: workspaceSettings(pool),
+    changes: { subscribe: changes.subscribe, ready: changes.ready },
     async close() {
+      await changes.close();
       // Writes still queued are committed (or refused) before the connections close.
       await writes.close();
       await pool.end();
