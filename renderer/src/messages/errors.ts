@@ -6,7 +6,7 @@
  */
 import { BATCH_REFUSALS, BATCH_STATES, type BatchState, type ConsoleErrorCode, type ApiFailure, type WorkspaceFaultCode } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
-import { english } from '../../../shared/i18n';
+import { english } from '../../../shared/i18n/english';
 import { currentLanguage, t } from '../i18n';
 import { matchMessage, type MessagePatterns } from './fields';
 
