@@ -12,7 +12,7 @@ export interface LookingUp {
   storage: Pick<StoragePort, 'journal' | 'batches'>;
   clock: Clock;
   client: Pick<ConsoleClient, 'retrievePayout'>;
-  progress(force: boolean): void;
+  progress(force: boolean): Promise<void>;
 }
 
 export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<void> {
@@ -25,7 +25,7 @@ export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<voi
     if (isNotFound(result)) {
       await storage.journal.recordNotFound(journalId, clock.now(), `batch: no payout with external id ${row.externalId}: not sent, so it may be sent again with the same one`);
       run.changed.add(row.rowNumber);
-      lookingUp.progress(false);
+      void lookingUp.progress(false);
       continue;
     }
     const tx = result.kind === 'success' ? transactionOf(result.data) : null;
@@ -33,7 +33,7 @@ export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<voi
       await storage.journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' }, clock.now());
       run.changed.add(row.rowNumber);
       noteAnswer(run, clock.now());
-      lookingUp.progress(false);
+      void lookingUp.progress(false);
       continue;
     }
     if (result.kind === 'api-error' && result.httpStatus === 429) {

@@ -42,7 +42,7 @@ export interface BatchRunner {
   /** Resolves when the batch's run has ended (tests, shutdown). */
   settled(batchId: string): Promise<void>;
   idle(): Promise<void>;
-  emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): void;
+  emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): Promise<void>;
   /** The service's wait a running batch sits out now (a reopened batch shows it without waiting for a push). */
   currentWait(batchId: string): ServiceWait | null;
 }
@@ -147,7 +147,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
 
   async function changeState(batchId: string, state: BatchState, extra: BatchStateExtra = {}): Promise<void> {
     await storage.batches.setState(batchId, state, deps.clock.now(), extra);
-    progress.emit(batchId, 'send', {}, true);
+    await progress.emit(batchId, 'send', {}, true);
   }
 
   /** Sends what is left of a batch; returns the state it ends in (set once the run is gone). */
@@ -216,7 +216,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
       if (!run) return false;
       if (run.stop !== 'cancel') run.stop = why;
       run.abort.abort();
-      progress.emit(batchId, 'send', {}, true);
+      void progress.emit(batchId, 'send', {}, true);
       return true;
     },
     isRunning: (batchId) => runs.has(batchId),
@@ -226,6 +226,8 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
     async idle() {
       while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
       progress.cancelTrailing();
+      // The last events are counted by the store (asynchronously): idle once they have gone out.
+      await progress.settled();
     },
     emitProgress: (batchId, mode, extra) => progress.emit(batchId, mode, extra, true),
     currentWait: (batchId) => serviceWait(runs.get(batchId), deps.clock.now()),

@@ -6,7 +6,8 @@
  * The console's journal paths go through it: the batch runner (../batch/runner.ts: row claims,
  * entries, answers, look-ups), a single send and its resend (../handlers/send.ts), the follow-ups
  * (../handlers/follow-up.ts: Look up, Verify, History, a transaction's page), the sweeper, the
- * watcher and start-up's pending entries (issue 24). The contract suite
+ * watcher, start-up's pending entries and the Bulk payouts screens (../handlers/batch-*.ts;
+ * ./batch-drafts-port.ts) (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
@@ -17,7 +18,6 @@ import type {
   BatchRowState,
   BatchState,
   BatchSummary,
-  CheckedRow,
   EarlierImport,
   JournalTransaction,
   SearchPage,
@@ -31,6 +31,7 @@ import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
+import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -124,7 +125,8 @@ export interface NewBatch {
   paymentMethod: string | null;
   concurrency: number;
   retryOf: string | null;
-  rows: readonly CheckedRow[];
+  /** Each with the external id of the failed payout it retries, when it does (SQLite journal migration 9, workspace 10). */
+  rows: readonly NewBatchRow[];
   at: number;
 }
 
@@ -134,6 +136,8 @@ export interface BatchStateExtra {
   finished?: boolean;
   concurrency?: number;
   profile?: JournalProfile;
+  /** Moved only from this state, checked in the same transaction (else BatchStateChanged): two starts of one draft, one wins. */
+  onlyFrom?: BatchState;
 }
 
 /** A lease on a few rows of a batch: only its holder sends them until `until`. */
@@ -144,8 +148,8 @@ export interface RowClaim {
   rows: BatchRow[];
 }
 
-/** Batches, their rows and runs (Bulk payouts, the batch runner). */
-export interface BatchPort {
+/** Batches, their rows and runs (Bulk payouts, the batch runner); the screens' drafts and reads in ./batch-drafts-port.ts. */
+export interface BatchPort extends BatchDraftsPort {
   create(input: NewBatch): Promise<void>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */

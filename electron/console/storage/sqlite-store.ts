@@ -34,6 +34,7 @@ import { searchJournal } from '../journal/search';
 import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
+import { sqliteBatchDrafts } from './sqlite-batch-drafts';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -112,6 +113,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
     return map;
   };
   return {
+    ...sqliteBatchDrafts(db),
     create: async (input) => createBatch(db, input),
     summary: async (id) => getSummary(db, id),
     list: async (limit) => listSummaries(db, limit),
