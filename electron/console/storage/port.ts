@@ -31,6 +31,7 @@ import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
+import type { JournalReads } from './journal-reads-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -98,7 +99,7 @@ export interface FollowUpJournal {
 }
 
 /** Journal entries and their timeline (History, a transaction's page, sending one payout). */
-export interface JournalPort extends FollowUpJournal {
+export interface JournalPort extends FollowUpJournal, JournalReads {
   /** Writes the request `pending` BEFORE it is sent; returns the entry's id. */
   writeRequest(input: RequestInput): Promise<string>;
   /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */

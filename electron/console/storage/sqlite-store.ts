@@ -34,6 +34,8 @@ import { searchJournal } from '../journal/search';
 import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
+import type { JournalReads } from './journal-reads-port';
+import { sqliteReads } from './sqlite-reads';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -47,7 +49,7 @@ import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort
  * handler wrote them before the port: one payout gains nothing from a group, and waiting for the
  * end of the turn twice made its journal work half as slow again (bench/port-sqlite.ts).
  */
-function sqliteJournal(db: JournalDb): JournalPort {
+function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
   const writes = journalWrites(db);
   /** Entries of single sends whose answer is not written yet. */
   const alone = new Set<string>();
@@ -235,7 +237,7 @@ function fileSettings(file: string): TeamSettingsPort {
 export function sqliteStore(db: JournalDb, options: { settingsFile: string }): StoragePort {
   return {
     kind: 'sqlite',
-    journal: sqliteJournal(db),
+    journal: { ...sqliteJournal(db), ...sqliteReads(db) },
     batches: sqliteBatches(db),
     reconcile: sqliteReconcile(db),
     sweeper: sqliteSweeper(db),

@@ -13,6 +13,7 @@ import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
+import { workspaceReads } from './reads';
 import { checkWorkspaceSchema } from './migrate';
 
 /** Rows per INSERT while a reconciliation file is saved. */
@@ -138,7 +139,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
   const journal = workspaceJournal(pool, writes);
   return {
     kind: 'postgres',
-    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved) },
+    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved), ...workspaceReads(pool) },
     batches: workspaceBatches(pool),
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
