@@ -32,6 +32,7 @@ import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
 import type { JournalReads } from './journal-reads-port';
+import type { ReconcileRows } from './reconcile-rows-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -201,10 +202,10 @@ export interface ReconcileRunInfo {
   ignoredColumns: string[];
 }
 
-/** Reconcile runs (the rows' matching stays with the reconcile runner for now). */
-export interface ReconcilePort {
-  /** Saves a file's rows and makes the run `running`; returns its id. */
-  create(input: NewReconciliation): Promise<string>;
+/** Reconcile runs and their rows (./reconcile-rows-port.ts: the runner's matching, the report). */
+export interface ReconcilePort extends ReconcileRows {
+  /** Saves a file's rows and makes the run `running`; returns its id. Throws if `alive` turned false meanwhile (nothing saved shows). */
+  create(input: NewReconciliation, alive?: () => boolean): Promise<string>;
   run(id: string): Promise<ReconcileRunInfo | null>;
   /** Checked against RECONCILE_STATE_TABLE in the same transaction. */
   setStatus(id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): Promise<void>;

@@ -36,6 +36,7 @@ import { createReconciliation, markInterrupted, setStatus } from '../reconcile/s
 import type { MerchantRow } from '../reconcile/parse';
 import type { JournalReads } from './journal-reads-port';
 import { sqliteReads } from './sqlite-reads';
+import { sqliteReconcileRows } from './sqlite-reconcile-rows';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -172,8 +173,9 @@ function sqliteBatches(db: JournalDb): BatchPort {
 
 function sqliteReconcile(db: JournalDb): ReconcilePort {
   return {
-    async create(input) {
-      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[], ignoredColumns: [...(input.ignoredColumns ?? [])] });
+    ...sqliteReconcileRows(db),
+    async create(input, alive) {
+      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[], ignoredColumns: [...(input.ignoredColumns ?? [])] }, alive);
       if (!id) throw new Error('the reconciliation was not saved');
       return id;
     },
