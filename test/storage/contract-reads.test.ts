@@ -85,7 +85,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect(figures.generatedAt).toBe(new Date(WEEK + 7 * DAY - 1).toISOString());
     });
 
-    it('counts once a transaction an attempt adopted ("already exists", then found) that an earlier entry holds', async () => {
+    it('counts once a transaction an attempt adopted ("already exists", then found) that an earlier entry holds; an adopted one of its own counts', async () => {
       const at = WEEK + 3 * DAY;
       const first = await answered('O-9', at, { amount: 600, status: 'completed' });
       const second = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: first.request, currency: 'XAF', at: at + 10 });
@@ -93,9 +93,14 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       await store.journal.writeInitiateOutcome(second, { kind: 'exists', error: { code: 'DUPLICATE_EXTERNAL_ID', message: 'taken', httpStatus: 409 } }, at + 11);
       await store.journal.recordObserved(second, first.tx, { type: 'status_seen', httpStatus: 200, message: 'found by its external id' }, at + 12);
       expect(await store.journal.getEntry(second)).toMatchObject({ state: 'known', transactionId: first.tx.transaction_id });
+      // Adopted too, but no earlier entry holds its transaction (an earlier attempt's answer was lost): counted.
+      const alone = payoutRequest({ external_id: 'O-12', amount: 40 });
+      const own = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: alone, currency: 'XAF', at: at + 20 });
+      await store.journal.writeInitiateOutcome(own, { kind: 'exists', error: { code: 'DUPLICATE_EXTERNAL_ID', message: 'taken', httpStatus: 409 } }, at + 21);
+      await store.journal.recordObserved(own, serviceTx(alone, { status: 'completed' }), { type: 'status_seen', httpStatus: 200, message: 'found by its external id' }, at + 22);
       const after = await store.journal.overview({ profile: PROFILE, dayBoundaries: boundaries, now: WEEK + 7 * DAY - 1 });
-      expect(after.days[3]!.payouts).toEqual({ count: 1, amounts: [{ currency: 'XAF', amount: 600 }] });
-      expect(after.week.total.count).toBe(figures.week.total.count + 1);
+      expect(after.days[3]!.payouts).toEqual({ count: 2, amounts: [{ currency: 'XAF', amount: 640 }] });
+      expect(after.week.total.count).toBe(figures.week.total.count + 2);
     });
 
     it('refuses a sum too large to show exactly', async () => {
