@@ -6,7 +6,8 @@
  * The console's journal paths go through it: the batch runner (../batch/runner.ts: row claims,
  * entries, answers, look-ups), a single send and its resend (../handlers/send.ts), the follow-ups
  * (../handlers/follow-up.ts: Look up, Verify, History, a transaction's page), the sweeper, the
- * watcher and start-up's pending entries (issue 24). The contract suite
+ * watcher and start-up's pending entries, the Overview, History's export, "refused, paid later"
+ * (./journal-reads-port.ts) and reconciliation (./reconcile-rows-port.ts) (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
