@@ -7,14 +7,14 @@ import type { SearchQuery } from '../../../shared/api';
 import { writeCsv, type CsvValue } from '../../../shared/csv';
 import type { Language } from '../../../shared/i18n';
 import { EXPORT_MAX_ROWS, exportHeaders, exportLine } from '../journal/search';
-import type { JournalReads } from './journal-reads-port';
+import type { ExportCursor, JournalReads } from './journal-reads-port';
 
 /** Entries per read: a round trip per 1,000 rows, and never 100,000 entries in memory at once. */
 export const EXPORT_PAGE_ROWS = 1000;
 
 export async function exportJournalCsv(reads: JournalReads, query: SearchQuery, language: Language = 'en', pageRows = EXPORT_PAGE_ROWS): Promise<{ csv: string; rows: number }> {
   const lines: CsvValue[][] = [];
-  let after = null;
+  let after: ExportCursor | null = null;
   do {
     const page = await reads.exportPage(query, after, Math.min(pageRows, EXPORT_MAX_ROWS - lines.length));
     for (const entry of page.rows) lines.push(exportLine(entry));
