@@ -107,7 +107,7 @@ describe('the console on a team workspace', () => {
     ]);
     const csv = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, language: 'en' }));
     expect(csv.rows).toBe(3);
-    expect(expectOk(await runtime.handlers['reconcile:list']()).reconciliations.map((run) => run.id)).toEqual([summary.id]);
+    expect(expectOk(await runtime.handlers['reconcile:list']({})).reconciliations.map((run) => run.id)).toEqual([summary.id]);
     const root = await workspaces.server.connect(undefined, database);
     expect((await root.query(`SELECT count(*)::int AS n FROM reconciliation_rows WHERE reconciliation_id = $1`, [summary.id])).rows[0].n).toBe(3);
     expect((runtime.journal.prepare('SELECT COUNT(*) AS n FROM reconciliations').get() as { n: number }).n).toBe(0);

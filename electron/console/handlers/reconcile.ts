@@ -32,17 +32,25 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
   const store = deps.storage.reconcile;
   const uploads = new Map<string, { fileName: string; parts: string[]; chars: number; startedAt: number }>();
   // A run that was going when the console last stopped is interrupted; the user resumes it. Every
-  // channel waits for this first (the store is asynchronous).
-  const cleanedUp = (async () => {
-    await store.removeUnfinishedImports();
-    const interrupted = await store.markInterrupted(now());
-    if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
-  })();
-  // Its failure is each channel's (awaited below), not an unhandled rejection at start.
-  cleanedUp.catch(() => undefined);
+  // channel waits for this first (the store is asynchronous); if the store could not be reached,
+  // the next channel tries again instead of failing for good.
+  let started: Promise<void> | null = null;
+  function cleanedUp(): Promise<void> {
+    started ??= (async () => {
+      await store.removeUnfinishedImports();
+      const interrupted = await store.markInterrupted(now());
+      if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
+    })().catch((error: unknown) => {
+      started = null;
+      throw error;
+    });
+    return started;
+  }
+  // Its failure is the next channel's, not an unhandled rejection at start.
+  cleanedUp().catch(() => undefined);
 
   async function summary(id: string) {
-    await cleanedUp;
+    await cleanedUp();
     const found = await store.summary(id);
     if (!found) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
     return found;
@@ -97,7 +105,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         }
         if (Number.isFinite(from)) chosen = { from, to, source: 'file' };
       }
-      await cleanedUp;
+      await cleanedUp();
       let id: string;
       try {
         id = await store.create(
@@ -122,7 +130,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
     },
 
     async 'reconcile:list'() {
-      await cleanedUp;
+      await cleanedUp();
       return { reconciliations: await store.list() };
     },
 
@@ -131,7 +139,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
     },
 
     async 'reconcile:rows'({ id, category, offset, limit }) {
-      await cleanedUp;
+      await cleanedUp();
       if ((await store.detail(id)) === null) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
       return store.pageRows(id, category, offset, limit);
     },
