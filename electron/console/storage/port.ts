@@ -6,8 +6,9 @@
  * The console's journal paths go through it: the batch runner (../batch/runner.ts: row claims,
  * entries, answers, look-ups), a single send and its resend (../handlers/send.ts), the follow-ups
  * (../handlers/follow-up.ts: Look up, Verify, History, a transaction's page), the sweeper, the
- * watcher, start-up's pending entries and the Bulk payouts screens (../handlers/batch-*.ts;
- * ./batch-drafts-port.ts) (issue 24). The contract suite
+ * watcher, start-up's pending entries, the Bulk payouts screens (../handlers/batch-*.ts;
+ * ./batch-drafts-port.ts), the Overview, History's export, "refused, paid later"
+ * (./journal-reads-port.ts) and reconciliation (./reconcile-rows-port.ts) (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
@@ -33,6 +34,8 @@ import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
 import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
 import type { ChangesPort } from './changes-port';
+import type { JournalReads } from './journal-reads-port';
+import type { ReconcileRows } from './reconcile-rows-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -100,7 +103,7 @@ export interface FollowUpJournal {
 }
 
 /** Journal entries and their timeline (History, a transaction's page, sending one payout). */
-export interface JournalPort extends FollowUpJournal {
+export interface JournalPort extends FollowUpJournal, JournalReads {
   /** Writes the request `pending` BEFORE it is sent; returns the entry's id. */
   writeRequest(input: RequestInput): Promise<string>;
   /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */
@@ -205,10 +208,10 @@ export interface ReconcileRunInfo {
   ignoredColumns: string[];
 }
 
-/** Reconcile runs (the rows' matching stays with the reconcile runner for now). */
-export interface ReconcilePort {
-  /** Saves a file's rows and makes the run `running`; returns its id. */
-  create(input: NewReconciliation): Promise<string>;
+/** Reconcile runs and their rows (./reconcile-rows-port.ts: the runner's matching, the report). */
+export interface ReconcilePort extends ReconcileRows {
+  /** Saves a file's rows and makes the run `running`; returns its id. Throws if `alive` turned false meanwhile (nothing saved shows). */
+  create(input: NewReconciliation, alive?: () => boolean): Promise<string>;
   run(id: string): Promise<ReconcileRunInfo | null>;
   /** Checked against RECONCILE_STATE_TABLE in the same transaction. */
   setStatus(id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): Promise<void>;
