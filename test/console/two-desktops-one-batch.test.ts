@@ -23,7 +23,7 @@ import type { CheckedRow } from '../../shared/api';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
 import { engineInternals } from '../../packages/sandbox/src/internals';
-import type { StoragePort } from '../../electron/console/storage/port';
+import { LEASE_LOST_MESSAGE, type StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import type { DesktopOptions } from '../helpers/workspace-console';
 import { tempDir } from './helpers';
@@ -283,6 +283,10 @@ it('sends one 1,000-row batch from two desktops, one killed mid-batch: each row 
   for (const post of posts) if (post.status !== 429) asked.set(post.externalId, (asked.get(post.externalId) ?? 0) + 1);
   expect([...asked].filter(([, n]) => n !== 1)).toEqual([]);
   expect(asked.size).toBe(ROWS);
+  // What the kill left (printed: it depends on the moment): rows in flight made outcome unknown by the lost lease.
+  const sql = await workspaces.connectAs('tester', database);
+  const { rows: lost } = await sql.query<{ n: number }>('SELECT count(DISTINCT entry_seq)::int AS n FROM timeline WHERE message = $1', [LEASE_LOST_MESSAGE]);
+  console.log(`seed ${seed}: ${lost[0]!.n} row(s) in flight when ${victim.name} was killed, looked up by external id after its lease ran out`);
   // How often the shared rate limit was met: printed, not asserted (it depends on the moment).
   console.log(`seed ${seed}: ${posts.length} POSTs, ${posts.filter((post) => post.status === 429).length} met the rate limit`);
   // Every payout settles at the engine (its final status).
