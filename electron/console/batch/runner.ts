@@ -267,7 +267,17 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
   async function finish(run: Run, end: End): Promise<void> {
     // Gone from `runs` before the state is announced: a Resume right after must be accepted.
     runs.delete(run.batchId);
-    if (end) await changeState(run.batchId, end.state, end.extra);
+    if (end) {
+      try {
+        await changeState(run.batchId, end.state, end.extra);
+      } catch (error) {
+        // Another desktop ended the batch between this run's last read and its write (two runners
+        // finding every row final at once: done → done is refused). Its end stands.
+        const now = (await storage.batches.summary(run.batchId).catch(() => null))?.state;
+        if (now !== 'done' && now !== 'cancelled') throw error;
+        deps.logger?.info('batch: another desktop ended the batch first', { batchId: run.batchId, state: now });
+      }
+    }
     hooks.afterRun(run.batchId);
   }
 
