@@ -36,7 +36,8 @@ const LEASE_MS = 4_000;
 const WATCH_MS = 500;
 const PROFILE_ID = 'team-sandbox';
 
-const seed = Number(process.env.PAYDESK_SEED ?? randomInt(2 ** 31));
+const seed = process.env.PAYDESK_SEED ? Number(process.env.PAYDESK_SEED) : randomInt(2 ** 31);
+if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`PAYDESK_SEED must be a whole number of 0 or more, not "${process.env.PAYDESK_SEED}"`);
 console.log(`two desktops, one batch: seed ${seed} (PAYDESK_SEED=${seed} replays it)`);
 
 /** mulberry32: a small seeded generator, so a seed replays the same choices. */
