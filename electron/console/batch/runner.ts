@@ -14,6 +14,11 @@
  * Pause and Cancel are written by the handlers before they answer (batch/store setState, checked
  * against BATCH_STATE_TABLE); the runner only notices them, stops taking rows and cuts its waits
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
+ *
+ * On a team workspace several desktops may send one batch: a run waits for the rows another
+ * desktop holds, expires a stopped desktop's leases (its rows in flight looked up first), reads a
+ * Pause or Cancel written elsewhere, and whoever finds every row final writes `done`
+ * (docs/decisions/several-desktops-one-batch.md).
  */
 import type { BatchProgress, BatchState, ServiceWait } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
