@@ -31,6 +31,7 @@ import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
+import type { ApprovalsPort } from './approvals-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -243,5 +244,7 @@ export interface StoragePort {
   readonly reconcile: ReconcilePort;
   readonly sweeper: SweeperPort;
   readonly settings: TeamSettingsPort;
+  /** Four eyes (./approvals-port.ts): a team workspace's only; absent on one desktop's SQLite journal. */
+  readonly approvals?: ApprovalsPort;
   close(): Promise<void>;
 }

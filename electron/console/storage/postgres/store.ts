@@ -9,6 +9,7 @@ import type { ReconcileStatus } from '../../../../shared/api/reconcile';
 import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
+import { workspaceApprovals } from './approvals';
 import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
@@ -143,6 +144,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
     settings: workspaceSettings(pool),
+    approvals: workspaceApprovals(pool),
     async close() {
       // Writes still queued are committed (or refused) before the connections close.
       await writes.close();
