@@ -81,8 +81,13 @@ export function approvalRefusalOf(error: unknown, during: 'withdraw' | 'other' =
       return new ApprovalRefusal('APPROVAL_NOT_APPROVER', message);
     case APPROVAL_SQLSTATE.notWhatWasSeen:
       return new ApprovalRefusal('APPROVAL_CHANGED', message);
-    case '23505': // an open request for the same batch or payout (its unique index)
-      return /approval_requests_open/.test(message) ? new ApprovalRefusal('APPROVAL_ALREADY_ASKED', 'An approval request for it is already open: withdraw it first, or wait for its answer.') : null;
+    case '23505': {
+      // An open request for the same batch or payout (its unique index), or a second vote by one person (the votes' key).
+      const constraint = (error as PgError & { constraint?: string }).constraint ?? '';
+      if (/approval_requests_open/.test(constraint)) return new ApprovalRefusal('APPROVAL_ALREADY_ASKED', 'An approval request for it is already open: withdraw it first, or wait for its answer.');
+      if (constraint === 'approval_votes_pkey') return new ApprovalRefusal('APPROVAL_ALREADY_VOTED', 'You have already voted on this request: one person counts once.');
+      return null;
+    }
     case '23514': // a move the request's rules refuse (withdraw a rejected one, reject with no remark)
       return /approval request|rejection/.test(message) ? new ApprovalRefusal('APPROVAL_NOT_WAITING', message) : null;
     case '42501':
