@@ -12,6 +12,7 @@ import { ErrorNotice, Loading, Spinner } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useApprovals } from '../stores';
+import { ApprovalVotes } from './ApprovalTrail';
 
 const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
 
@@ -19,28 +20,6 @@ function useWhat() {
   const { t } = useTranslation('approvals');
   return (request: ApprovalRequest) =>
     t('card', { subject: t(`subject.${request.subject}`), amount: formatMoney(request.amount, request.currency), who: request.requestedBy });
-}
-
-/** Who voted, and how the request ended when it did not end by a vote. */
-export function ApprovalVotes({ request }: { request: ApprovalRequest }) {
-  const { t } = useTranslation('approvals');
-  if (request.votes.length === 0 && request.state !== 'withdrawn') return null;
-  return (
-    <ul className="approval-votes">
-      {request.votes.map((vote) => (
-        <li key={vote.voter}>
-          {t(`vote.${vote.vote}`, { who: vote.voter, at: formatDateTime(vote.at) })}
-          {vote.remark ? <> · {t('voteRemark', { remark: vote.remark })}</> : null}
-        </li>
-      ))}
-      {request.state === 'withdrawn' && request.decidedBy ? (
-        <li>
-          {t('decided.withdrawn', { who: request.decidedBy, at: formatDateTime(request.decidedAt) })}
-          {request.remark ? <> · {t('voteRemark', { remark: request.remark })}</> : null}
-        </li>
-      ) : null}
-    </ul>
-  );
 }
 
 function Facts({ request }: { request: ApprovalRequest }) {
@@ -166,7 +145,6 @@ export function ApprovalsScreen() {
   useEffect(() => {
     void state.load();
     // Loaded once when the screen opens; Refresh and each decision read it again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <Screen id="approvals" title={t('title')} intro={t('intro')} width="wide">

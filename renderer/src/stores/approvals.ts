@@ -5,6 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, ApprovalRequest, PaydeskApi, Result } from '../../../shared/api';
+import type { TransactionRequest } from '../../../shared/contract';
 
 export interface ApprovalsState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -22,6 +23,11 @@ export interface ApprovalsState {
   approve(request: ApprovalRequest, remark: string): Promise<void>;
   reject(request: ApprovalRequest, remark: string): Promise<void>;
   withdraw(request: ApprovalRequest, remark: string): Promise<void>;
+  /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
+  askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
+  askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
+  /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
+  about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
 }
 
 export function createApprovalsStore(api: PaydeskApi) {
@@ -53,6 +59,9 @@ export function createApprovalsStore(api: PaydeskApi) {
       },
       approve: (request, remark) => decide(request.id, () => api.invoke('approvals:approve', { id: request.id, digest: request.digest, ...(remark ? { remark } : {}) })),
       reject: (request, remark) => decide(request.id, () => api.invoke('approvals:reject', { id: request.id, remark })),
+      askPayout: (request) => api.invoke('approvals:askPayout', { request }),
+      askBatch: (batchId) => api.invoke('approvals:askBatch', { batchId }),
+      about: (subject) => api.invoke('approvals:about', subject),
       withdraw: (request, remark) => decide(request.id, () => api.invoke('approvals:withdraw', { id: request.id, ...(remark ? { remark } : {}) })),
     };
   });

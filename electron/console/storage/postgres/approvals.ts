@@ -4,7 +4,6 @@
  * refusal the rules raise is mapped by its SQLSTATE (migration 28, ./approval-refusal-sql.ts),
  * never by its English words, to a code the screens translate.
  */
-import type { TransactionRequest } from '../../../../shared/contract';
 import type { ApprovalNeed, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
