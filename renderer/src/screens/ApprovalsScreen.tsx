@@ -74,9 +74,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
       </h3>
       <Facts request={request} />
       {request.remark && request.state === 'awaiting' ? (
-        <p className="small">
-          {t('field.remark')} : {t('voteRemark', { remark: request.remark })}
-        </p>
+        <p className="small">{t('remarkShown', { remark: request.remark })}</p>
       ) : null}
       <ApprovalVotes request={request} />
       {side === 'forMe' || open ? (

@@ -52,6 +52,7 @@ export default {
     approve: '{{who}} approved on {{at}}',
     reject: '{{who}} rejected on {{at}}',
   },
+  remarkShown: 'Remark: “{{remark}}”',
   voteRemark: '“{{remark}}”',
   decided: {
     withdrawn: 'Withdrawn by {{who}} on {{at}}',

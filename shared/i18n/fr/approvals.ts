@@ -54,6 +54,7 @@ export default {
     approve: '{{who}} a approuvé le {{at}}',
     reject: '{{who}} a refusé le {{at}}',
   },
+  remarkShown: 'Remarque : « {{remark}} »',
   voteRemark: '« {{remark}} »',
   decided: {
     withdrawn: 'Retirée par {{who}} le {{at}}',
