@@ -4,7 +4,7 @@
  * its host, the team workspace's faults, and the transactions' `failed_code` sentences. Finance staff read these, so each
  * says what happened and what to do next.
  */
-import { BATCH_REFUSALS, BATCH_STATES, type BatchState, type ConsoleErrorCode, type ApiFailure, type WorkspaceFaultCode } from '../../../shared/api';
+import { BATCH_REFUSALS, BATCH_STATES, type BatchState, type ConsoleErrorCode, type ApiFailure, type WorkspaceFaultCode, type ApprovalErrorCode } from '../../../shared/api';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
 import { english } from '../../../shared/i18n';
 import { currentLanguage, t } from '../i18n';
@@ -22,7 +22,7 @@ export interface HumanMessage {
 }
 
 /** The English table (the catalogue `errors`), typed so that every code has its message. */
-export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode | WorkspaceFaultCode, HumanMessage> = english.errors;
+export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode | WorkspaceFaultCode | ApprovalErrorCode, HumanMessage> = english.errors;
 
 export const FAILED_MESSAGES: Record<FailedCode, string> = english.failed;
 
