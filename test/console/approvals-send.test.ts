@@ -96,6 +96,21 @@ describe('a single payout', () => {
   });
 });
 
+describe('a resend', () => {
+  it('is refused for a payout written before the policy covered it, the entry left as it was', async () => {
+    const adele = await workspaces.connectAs('adele', database);
+    await adele.query('DELETE FROM approval_tiers');
+    await adele.end();
+    const id = await store.journal.writeRequest({ profile: SANDBOX, kind: 'payout', request: paymentRequest({ amount: 300_000, external_id: 'RS-1' }), currency: 'XAF', at: 1 });
+    await store.journal.writeInitiateOutcome(id, { kind: 'may-exist', cause: 'no-answer', message: 'timed out', error: null, retryAfterSeconds: null }, 2);
+    await store.journal.recordNotFound(id, 3, 'not found by its external id');
+    await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
+    const refused = expectFail(await runtime.handlers['transactions:resend']({ journalId: id }), 'APPROVAL_REQUIRED');
+    expect(refused.approval).toMatchObject({ subject: 'payout', externalId: 'RS-1', amount: 300_000, approvals: 1 });
+    expect((await store.journal.getEntry(id))!.state).toBe('outcome_unknown');
+  });
+});
+
 async function newBatch(id: string, rows = 20, retryOf: string | null = null): Promise<void> {
   await store.batches.create({ id, fileName: `${id}.csv`, fileHash: id, profile: SANDBOX, paymentMethod: null, concurrency: 2, retryOf, rows: checkedRows(rows), at: 1 });
 }
