@@ -91,8 +91,15 @@ describe('a single payout', () => {
     const failure = approvalFailure(error)!;
     expect(failure.code).toBe('APPROVAL_REQUIRED');
     expect(failure.extra.approval).toMatchObject({ subject: 'payout', externalId: 'RACE-1', amount: 400_000, approvals: 1 } satisfies Partial<ApprovalNeed>);
-    // Anything else is not an approval refusal.
+    // Anything else is not an approval refusal: a role's refusal of the write stays the workspace's (WORKSPACE_NO_PERMISSION).
     expect(approvalFailure(new Error('connection lost'))).toBeNull();
+    const support = workspaceStore(openWorkspacePool(workspaces.server.config('samuel', database)));
+    const denied = await support.journal
+      .writeRequest({ profile: SANDBOX, kind: 'payout', request: paymentRequest({ amount: 400_000, external_id: 'RACE-2' }), currency: 'XAF', at: 1 })
+      .then(() => null, (e: unknown) => e);
+    await support.close();
+    expect(denied).toMatchObject({ code: '42501' });
+    expect(approvalFailure(denied)).toBeNull();
   });
 });
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../../shared/contract';
 import type { ApprovalNeed, ApprovalRequest, Channel } from '../../../shared/api';
 import { ApprovalRefusal, type ApprovalsPort } from '../storage/approvals-port';
-import { approvalRefusalOf } from '../storage/postgres/approvals';
+import { gateRefusalOf } from '../storage/postgres/approvals';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
 type ApprovalChannel = Extract<Channel, `approvals:${string}`>;
@@ -24,9 +24,13 @@ function neededSentence(need: ApprovalNeed): string {
   return `${what} needs ${who} before it is sent: ${next}. Nothing was sent.`;
 }
 
-/** A refusal of the approval rules as the handler's failure; anything else is left as it is. */
+/**
+ * A refusal of the approval rules as the handler's failure; anything else is left as it is. From
+ * a raw database error only the sending gate's codes count (./postgres/approvals.ts gateRefusalOf):
+ * the approvals port has already turned its own refusals into ApprovalRefusal.
+ */
 export function approvalFailure(error: unknown): HandlerFailure | null {
-  const refusal = error instanceof ApprovalRefusal ? error : approvalRefusalOf(error);
+  const refusal = error instanceof ApprovalRefusal ? error : gateRefusalOf(error);
   if (!refusal) return null;
   if (refusal.code === 'APPROVAL_REQUIRED' && refusal.need) return new HandlerFailure('APPROVAL_REQUIRED', neededSentence(refusal.need), { approval: refusal.need });
   if (refusal.code === 'APPROVAL_STALE') {

@@ -96,6 +96,15 @@ export function approvalRefusalOf(error: unknown, during: 'withdraw' | 'other' =
   }
 }
 
+/**
+ * The sending gate's refusal only (PD001, PD002), for the send paths: there a `42501` is a role's
+ * refusal of the write itself (a support login sending), the workspace's fault, never an approval's.
+ */
+export function gateRefusalOf(error: unknown): ApprovalRefusal | null {
+  const code = error instanceof Error ? (error as PgError).code : undefined;
+  return code === APPROVAL_SQLSTATE.approvalRequired || code === APPROVAL_SQLSTATE.changedSinceApproval ? approvalRefusalOf(error) : null;
+}
+
 async function refusing<T>(work: () => Promise<T>, during: 'withdraw' | 'other' = 'other'): Promise<T> {
   try {
     return await work();
