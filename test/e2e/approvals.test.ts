@@ -105,4 +105,18 @@ describe('deciding', () => {
     expect(await fatou.get(ids.own)).toMatchObject({ state: 'withdrawn', decidedBy: 'kofi' });
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('says plainly when the request was withdrawn while it was on screen, and shows its new state', async () => {
+    const fatou = workspaces.storeAs('fatou', database).approvals!;
+    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0077' })))!;
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const approve = page.locator(`button[aria-label^="Approve request ${asked.id}:"]`);
+    await approve.waitFor();
+    await fatou.withdraw(asked.id, 'wrong supplier');
+    await approve.click();
+    await page.getByText('This request is no longer waiting: someone decided it, or it was withdrawn.').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
+    expect(await fatou.get(asked.id)).toMatchObject({ state: 'withdrawn', votes: [] });
+    await screenshot(page, 'approvals-withdrawn-meanwhile-en-light');
+  });
 });
