@@ -13,7 +13,7 @@ import { applyTheme } from './theme';
 import { useChunk } from './chunks';
 import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
 
-const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
+const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'approvals', 'sandbox', 'settings'];
 
 /** The open screen, drawn as soon as its chunk is in (no Suspense: see chunks.ts). */
 function ScreenView({ screen }: { screen: Screen }) {

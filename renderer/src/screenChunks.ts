@@ -20,6 +20,7 @@ export const SCREEN_CHUNKS: Record<Screen, Chunk<ComponentType>> = {
   reconcile: chunk(() => import('./screens/ReconcileScreen').then((m) => m.ReconcileScreen)),
   settings: chunk(() => import('./screens/SettingsScreen').then((m) => m.SettingsScreen)),
   sandbox: chunk(() => import('./screens/SandboxScreen').then((m) => m.SandboxScreen)),
+  approvals: chunk(() => import('./screens/ApprovalsScreen').then((m) => m.ApprovalsScreen)),
 };
 
 /** Starts loading a screen's chunk; a failure shows when the screen is opened (useChunk). */

@@ -44,6 +44,7 @@ import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconc
 import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
+import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -277,6 +278,8 @@ export const CHANNEL_INPUTS = {
   ...RECONCILE_CHANNEL_INPUTS,
   // Overview: the day's and the week's figures of the active profile, read from the journal.
   'overview:get': overviewInputSchema,
+  // Approvals on a team workspace (issue 25): shared/api/approvals.ts
+  ...APPROVAL_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -291,7 +294,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

@@ -9,3 +9,4 @@ export * from './overview';
 export * from './workspace-faults';
 export * from './adopted';
 export * from './refusals';
+export * from './approvals';

@@ -80,6 +80,17 @@ export const CHANNEL_NAMES = [
   'reconcile:verify',
   'reconcile:export',
   'overview:get',
+  'approvals:status',
+  'approvals:list',
+  'approvals:get',
+  'approvals:askPayout',
+  'approvals:askBatch',
+  'approvals:approve',
+  'approvals:reject',
+  'approvals:withdraw',
+  'approvals:about',
+  'approvals:policy',
+  'approvals:setPolicy',
 ] as const;
 
 /** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */

@@ -7,6 +7,7 @@ import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../cont
 import type { DeliveryChaos } from '../contract/scenarios';
 import type { AdoptedDifference } from './adopted';
 import type { FailureReason } from './refusals';
+import type { ApprovalNeed } from './approvals';
 
 export type TransactionKind = 'payment' | 'payout';
 
@@ -214,6 +215,8 @@ export interface ApiFailure {
   journalId?: string;
   /** Why, when the code alone does not say it (a batch action refused: see BATCH_REFUSALS). */
   reason?: FailureReason;
+  /** For `APPROVAL_REQUIRED`: what sending needs first, and the request already open for it (shared/api/approvals.ts). */
+  approval?: ApprovalNeed;
 }
 
 /**

@@ -25,6 +25,7 @@ import enPayout from './en/payout';
 import enForm from './en/form';
 import enReconcile from './en/reconcile';
 import enOverview from './en/overview';
+import enApprovals from './en/approvals';
 
 export const english = {
   common: enCommon,
@@ -49,6 +50,7 @@ export const english = {
   inspector: enInspector,
   reconcile: enReconcile,
   overview: enOverview,
+  approvals: enApprovals,
 } as const;
 
 export type Catalogue = typeof english;

@@ -21,6 +21,7 @@ import frPayout from './fr/payout';
 import frForm from './fr/form';
 import frReconcile from './fr/reconcile';
 import frOverview from './fr/overview';
+import frApprovals from './fr/approvals';
 import type { Catalogue } from './english';
 import type { Messages } from './types';
 
@@ -47,5 +48,6 @@ export const french: Messages<Catalogue> = {
   form: frForm,
   reconcile: frReconcile,
   overview: frOverview,
+  approvals: frApprovals,
 };
 

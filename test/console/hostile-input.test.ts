@@ -94,6 +94,17 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'reconcile:verify': { id: 'r1' },
   'reconcile:export': { id: 'r1', category: 'matched', language: 'fr' },
   'overview:get': { dayBoundaries: Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 17 + i, -1)).toISOString()) },
+  'approvals:status': {},
+  'approvals:list': { scope: 'forMe' },
+  'approvals:get': { id: 1 },
+  'approvals:askPayout': { request: paymentRequest(), remark: 'invoice 42' },
+  'approvals:askBatch': { batchId: 'b1', remark: 'march suppliers' },
+  'approvals:approve': { id: 1, digest: 'a'.repeat(64), remark: 'checked' },
+  'approvals:reject': { id: 1, remark: 'wrong supplier' },
+  'approvals:withdraw': { id: 1 },
+  'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
+  'approvals:policy': {},
+  'approvals:setPolicy': { environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100000, approvals: 1, approverRole: 'finance' }] },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

@@ -28,6 +28,7 @@ import { lookUpUnknown } from './look-up';
 import { progressEmitter, serviceWait } from './progress';
 import { newRun, stopped, type Run } from './run';
 import { sendRow, type RowSending } from './send-row';
+import { approvalFailure } from '../handlers/approvals';
 
 /** Rounds of look-up-then-send per run, for rows whose outcome stays unknown after a 5xx. */
 const MAX_ROUNDS = 3;
@@ -291,7 +292,10 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
     try {
       const state = (await storage.batches.summary(batchId))?.state;
-      if (state === 'sending') await changeState(batchId, 'interrupted', { reason: 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.' });
+      // The workspace's approval gate refused a claim (the policy raised, a row changed after approval): said as such.
+      const held = approvalFailure(error);
+      const reason = held ? `Sending stopped: ${held.message}` : 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.';
+      if (state === 'sending') await changeState(batchId, 'interrupted', { reason });
     } catch {
       // the journal is closed: the next start marks the batch interrupted
     }

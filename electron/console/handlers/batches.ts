@@ -13,6 +13,7 @@ import { detailOf, listBatches, reportFile, rowsPageOf, type BatchJournal } from
 import { dropRows, importBatch, invalidRowsFile, retryFailed, sendRemaining, updateRow } from './batch-draft';
 import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
 import { cancelBatch, pauseBatch, resumeBatch } from './batch-controls';
+import { requireBatchSendable } from './approvals';
 
 export { retryName } from './batch-draft';
 export { batchBindingHash } from './batch-confirm';
@@ -36,9 +37,10 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:preview': async (input) => previewBatch(batches, context, quoting, input),
     'batches:rehearse': async (input) => rehearse(context, input),
     'batches:prepare': async (input) => prepareBatch(store, context, quoting, confirmations, input),
-    'batches:start': async (input) => startBatch(logged, context, confirmations, runner, input),
+    // A workspace's approval gate first (./approvals.ts): refused before the token or any state is touched.
+    'batches:start': async (input) => (await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input)),
     'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
-    'batches:resume': async ({ batchId }) => resumeBatch(store, runner, batchId),
+    'batches:resume': async ({ batchId }) => (await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
     'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),
     'batches:get': async ({ batchId }) => ({ ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId) }),
     'batches:rows': async (input) => rowsPageOf(batches, input),

@@ -19,6 +19,7 @@ import { reconcileHandlers } from './reconcile';
 import { sandboxHandlers } from './sandbox';
 import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
+import { approvalHandlers } from './approvals';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
 export type { HandlerDeps, WatchOptions } from './context';
@@ -91,6 +92,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...inspectorHandlers(context),
     ...reconcileHandlers(context),
     ...overviewHandlers(context),
+    ...approvalHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -15,6 +15,7 @@ import type { StoredProfile } from '../settings';
 import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, transactionOf } from './outcomes';
+import { gated, requirePayoutSendable } from './approvals';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -109,14 +110,17 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
 
   async function initiate(kind: TransactionKind, profile: ResolvedProfile, request: TransactionRequest): Promise<JournalTransaction> {
     const withExternalId: TransactionRequest = { ...request, external_id: request.external_id ?? randomUUID() };
+    // A team workspace's policy may hold a payout for approval: told before anything is written.
+    if (kind === 'payout') await requirePayoutSendable(context, profile.environment, withExternalId);
     // Committed before the POST: the write resolves only once its transaction has committed.
-    const pendingId = await journal.writeRequest({
+    // The workspace's gate refuses the entry itself if the policy changed in between.
+    const pendingId = await gated(() => journal.writeRequest({
       profile: { id: profile.id, name: profile.name, environment: profile.environment },
       kind,
       request: withExternalId,
       currency: DEFAULT_CURRENCY,
       at: now(),
-    });
+    }));
     return send(profile, kind, withExternalId, await entryAfter(pendingId));
   }
 
@@ -198,7 +202,8 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       context.requireAllowed(profile);
       context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
-      await journal.writeResend(journalId, now());
+      if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, entry.environment, request);
+      await gated(() => journal.writeResend(journalId, now()));
       return send(profile, entry.kind, request, await entryAfter(journalId));
     },
   };

@@ -36,6 +36,7 @@ import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
 import type { ChangesPort } from './changes-port';
 import type { JournalReads } from './journal-reads-port';
 import type { ReconcileRows } from './reconcile-rows-port';
+import type { ApprovalsPort } from './approvals-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -253,5 +254,7 @@ export interface StoragePort {
   readonly settings: TeamSettingsPort;
   /** What was committed, as it is committed (./changes-port.ts): this desktop's writes, or a workspace's. */
   readonly changes: ChangesPort;
+  /** Four eyes (./approvals-port.ts): a team workspace's only; absent on one desktop's SQLite journal. */
+  readonly approvals?: ApprovalsPort;
   close(): Promise<void>;
 }

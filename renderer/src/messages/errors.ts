@@ -6,7 +6,7 @@
  */
 // The zod-free modules, not shared/api's index (which builds every schema at import): this module
 // is in the first screen's script, and zod was back in it through this line (issue 28).
-import type { ConsoleErrorCode, ApiFailure, WorkspaceFaultCode } from '../../../shared/api';
+import type { ConsoleErrorCode, ApiFailure, WorkspaceFaultCode, ApprovalErrorCode } from '../../../shared/api';
 import { BATCH_STATES, type BatchState } from '../../../shared/api/batch';
 import { BATCH_REFUSALS } from '../../../shared/api/refusals';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
@@ -26,7 +26,7 @@ export interface HumanMessage {
 }
 
 /** The English table (the catalogue `errors`), typed so that every code has its message. */
-export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode | WorkspaceFaultCode, HumanMessage> = english.errors;
+export const ERROR_MESSAGES: Record<ErrorCode | ConsoleErrorCode | HostErrorCode | WorkspaceFaultCode | ApprovalErrorCode, HumanMessage> = english.errors;
 
 export const FAILED_MESSAGES: Record<FailedCode, string> = english.failed;
 

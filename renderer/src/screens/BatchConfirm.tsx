@@ -9,6 +9,7 @@ import { BATCH_DEFAULT_CONCURRENCY, BATCH_MAX_CONCURRENCY, CHANNEL_INPUTS, type 
 import { Dialog } from '../components/Dialog';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { ErrorNotice, Field, Spinner, describedBy, storedProfileName } from '../components/common';
+import { AskApproval } from './AskApproval';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
 import { BalanceUnreadReason, OverBalanceNotice } from './BatchPreview';
@@ -149,6 +150,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         ) : null}
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
         {failure ? <ErrorNotice failure={failure} /> : null}
+        {failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch' ? <AskApproval need={failure.approval} /> : null}
         <div className="actions">
           <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={fire.busy}>
             {t('common:actions.cancel')}

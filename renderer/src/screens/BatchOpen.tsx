@@ -10,6 +10,7 @@ import { BatchConfirmDialog } from './BatchConfirm';
 import { BatchStateBadge } from './BatchList';
 import { BatchPreviewCard } from './BatchPreview';
 import { BatchProgressCard } from './BatchProgress';
+import { ApprovalTrail } from './ApprovalTrail';
 import { BatchRehearsalCard } from './BatchRehearsal';
 import { BatchReportCard } from './BatchReport';
 import { BatchRows, DuplicateImportNotice } from './BatchRows';
@@ -118,6 +119,7 @@ export function BatchOpen() {
       </header>
       <Steps detail={value} />
       {detail.error ? <ErrorNotice failure={detail.error} /> : null}
+      <ApprovalTrail subject={{ batchId: batch.id }} />
       {draft ? (
         <>
           <DuplicateImportNotice detail={value} />

@@ -11,6 +11,7 @@ import { formatMoney } from '../format/money';
 import { activeProfile, BALANCE_FRESH_MS, liveRefused } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
+import { AskApproval } from './AskApproval';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
 import { Screen } from '../components/Screen';
 
@@ -27,6 +28,8 @@ export function PayoutScreen() {
   const openTransaction = useUi((s) => s.openTransaction);
   const { form, failure, busy: preparing, submitWith, showFailure } = useTransactionSubmit(methods, currency);
   const [review, setReview] = useState<{ request: TransactionRequest; quote: PayoutQuote | null } | null>(null);
+  // The payout a team workspace's policy held back: "Ask for approval" asks for exactly it.
+  const [held, setHeld] = useState<TransactionRequest | null>(null);
   // Payments settle into the same wallet: read the balance fresh whenever the screen opens.
   useEffect(() => {
     void loadBalance({ maxAgeMs: BALANCE_FRESH_MS });
@@ -62,6 +65,7 @@ export function PayoutScreen() {
       </div>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('title')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
+        {failure?.code === 'APPROVAL_REQUIRED' && failure.approval && held ? <AskApproval need={failure.approval} request={held} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
           <button type="submit" className="primary" disabled={preparing || refused}>
@@ -82,6 +86,7 @@ export function PayoutScreen() {
             openTransaction(journalId);
           }}
           onFailed={(error) => {
+            setHeld(review.request);
             setReview(null);
             showFailure(error);
             void loadBalance();

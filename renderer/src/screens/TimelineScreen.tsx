@@ -2,6 +2,7 @@
  * One transaction: status badge, facts, Verify, the outcome-unknown flow (look up, then resend
  * only if it never arrived) and the journal's timeline, newest first.
  */
+import { ApprovalTrail } from './ApprovalTrail';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
@@ -130,6 +131,7 @@ export function TimelineScreen() {
           ) : null}
         </div>
       </header>
+      {tx.kind === 'payout' && tx.externalId ? <ApprovalTrail subject={{ environment: tx.environment, externalId: tx.externalId }} /> : null}
       {watching ? (
         <div className="notice notice-info" role="status" aria-live="polite">
           <Spinner label={tr('watching.spinner')} /> {tr('watching.text', { attempt: progress.attempt, status: progress.status ? statusWord(progress.status) : tr('watching.nothingYet') })}

@@ -6,6 +6,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createBatchStore, type BatchState } from './batch';
+import { createApprovalsStore, type ApprovalsState } from './approvals';
 import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
 import { createInspectorStore, type InspectorState } from './inspector';
@@ -27,6 +28,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
     overview: createOverviewStore(api),
+    approvals: createApprovalsStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -171,4 +173,7 @@ export function useUi<T>(selector: (state: UiState) => T): T {
 }
 export function useOverview<T>(selector: (state: OverviewState) => T): T {
   return useStore(useStores().overview, selector);
+}
+export function useApprovals<T>(selector: (state: ApprovalsState) => T): T {
+  return useStore(useStores().approvals, selector);
 }

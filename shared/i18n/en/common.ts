@@ -13,6 +13,7 @@ export default {
     reconcile: 'Reconcile',
     sandbox: 'Sandbox',
     settings: 'Settings',
+    approvals: 'Approvals',
   },
   marker: {
     live: 'LIVE · real money',

@@ -57,4 +57,17 @@ export default {
   WORKSPACE_SCHEMA_OLDER: { title: 'This team workspace needs an update that your login may not make.', next: 'Ask your administrator to open the workspace once with its owner login (or to run npm run team:local for a local one), then try again.' },
   WORKSPACE_MIGRATION_FAILED: { title: 'Updating the team workspace failed and was undone.', next: 'The workspace is as it was before. Send the console log to your administrator before trying again.' },
   WORKSPACE_OTHER: { title: 'The team workspace answered with an unexpected error.', next: 'Nothing more was sent. Try again; if it persists, send the console log to your administrator.' },
+  // Approvals on a team workspace (issue 25): shared/api/approvals.ts.
+  APPROVAL_REQUIRED: { title: 'The team’s policy needs an approval before this is sent.', next: 'Nothing was sent. Ask for approval; once someone else approves exactly this, send it again.' },
+  APPROVAL_STALE: { title: 'This batch changed after it was approved.', next: 'Nothing was sent. Ask for approval again: an approval is for exactly what was seen.' },
+  APPROVAL_OWN_REQUEST: { title: 'You asked for this approval, so you cannot approve or reject it.', next: 'Someone else with the approving role decides it; you may withdraw it.' },
+  APPROVAL_NOT_WAITING: { title: 'This request is no longer waiting: someone decided it, or it was withdrawn.', next: 'Refresh the list to see its state and who decided it.' },
+  APPROVAL_NOT_APPROVER: { title: 'Your role may not approve this request.', next: 'Someone with the approving role decides it.' },
+  APPROVAL_CHANGED: { title: 'This request is not what you saw: it changed since.', next: 'Refresh the list and look at it again before you decide.' },
+  APPROVAL_NOT_MAKER: { title: 'Only the person who asked can withdraw this request.', next: 'Approve or reject it instead, with a remark.' },
+  APPROVAL_ALREADY_ASKED: { title: 'An approval request for this is already open.', next: 'Wait for its answer, or withdraw it from the Approvals screen first.' },
+  APPROVAL_ALREADY_VOTED: { title: 'You already voted on this request.', next: 'One person counts once: another approver decides the rest.' },
+  APPROVAL_NOT_ALLOWED: { title: 'Your role in the team workspace does not allow this.', next: 'Nothing was changed. Ask your administrator (the policy is an admin’s; asking is finance’s).' },
+  APPROVAL_NOT_FOUND: { title: 'This approval request does not exist.', next: 'Refresh the Approvals list.' },
+  APPROVALS_UNAVAILABLE: { title: 'Approvals exist on a team workspace only.', next: 'This desktop sends alone; open a team workspace to use approvals.' },
 } as const;

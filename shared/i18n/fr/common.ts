@@ -15,6 +15,7 @@ export default {
     reconcile: 'Rapprochement',
     sandbox: 'Bac à sable',
     settings: 'Paramètres',
+    approvals: 'Approbations',
   },
   marker: {
     live: 'PRODUCTION · argent réel',

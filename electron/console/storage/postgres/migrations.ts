@@ -12,6 +12,7 @@ import { PARITY_MIGRATIONS } from './parity-migrations';
 import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
 import { LIVE_MIGRATIONS } from './live-migration';
+import { APPROVAL_REFUSAL_MIGRATIONS } from './approval-refusal-sql';
 
 import type { PgMigration } from './pg-migration';
 
@@ -209,4 +210,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, ...LIVE_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, ...LIVE_MIGRATIONS, ...APPROVAL_REFUSAL_MIGRATIONS];

@@ -9,6 +9,7 @@ import type { ReconcileStatus } from '../../../../shared/api/reconcile';
 import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
+import { workspaceApprovals } from './approvals';
 import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
@@ -152,6 +153,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     sweeper: workspaceSweeper(pool),
     settings: workspaceSettings(pool),
     changes: { subscribe: changes.subscribe, ready: changes.ready },
+    approvals: workspaceApprovals(pool),
     async close() {
       await changes.close();
       // Writes still queued are committed (or refused) before the connections close.

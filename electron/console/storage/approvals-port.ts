@@ -1,0 +1,56 @@
+/**
+ * Approvals on a team workspace (issue 25), above the database's rules (postgres/approval-*.ts):
+ * the policy, asking, approving, rejecting, withdrawing, what waits, and the sending gate's
+ * verdict before anything is written. An optional part of the storage port: the SQLite store has
+ * none (one desktop, one person: there is no second pair of eyes to ask;
+ * docs/decisions/approvals-port.md). Who acts is always the database's `session_user`.
+ */
+import type { TransactionRequest } from '../../../shared/contract';
+import type { ApprovalErrorCode, ApprovalNeed, ApprovalRequest, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
+
+/** An approval rule said no: a code the screens translate, the English sentence, and what sending needs when that is the reason. */
+export class ApprovalRefusal extends Error {
+  constructor(
+    readonly code: ApprovalErrorCode,
+    message: string,
+    readonly need: ApprovalNeed | null = null,
+  ) {
+    super(message);
+    this.name = 'ApprovalRefusal';
+  }
+}
+
+export interface NewTier {
+  minAmount: number;
+  approvals: 0 | 1 | 2;
+  approverRole: ApproverRole;
+}
+
+export interface ApprovalsPort {
+  /** This login (`session_user`) and its workspace roles. */
+  whoAmI(): Promise<{ login: string; roles: string[] }>;
+  policy(): Promise<ApprovalTier[]>;
+  /** Replaces one environment's and currency's tiers in one transaction (admin only; the database audits each change). */
+  setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]>;
+  /** Asks approval for one payout as it will be sent (its external id included); null: the policy needs none. */
+  askPayout(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
+  /** Asks approval for a batch's valid rows as one file; null: the policy needs none for its total. */
+  askBatch(batchId: string, currency: string, remark?: string | null): Promise<ApprovalRequest | null>;
+  /** Approves what the approver saw (`digest`); the request's state afterwards. */
+  approve(id: number, digest: string, remark?: string | null): Promise<ApprovalRequest>;
+  reject(id: number, remark: string): Promise<ApprovalRequest>;
+  /** The maker takes the request back (awaiting or approved, not yet sent). */
+  withdraw(id: number, remark?: string | null): Promise<ApprovalRequest>;
+  /** `forMe`: awaiting, of a role this login holds, asked by someone else, not yet voted by it. `mine`: asked by this login, newest first. */
+  waiting(scope: 'forMe' | 'mine', limit?: number): Promise<ApprovalRequest[]>;
+  get(id: number): Promise<ApprovalRequest | null>;
+  /** Every request about a batch or a payout (newest first): who asked, who approved. */
+  about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<ApprovalRequest[]>;
+  /**
+   * The gate's verdict on sending this batch now, asked of the same database function that
+   * refuses the claim of its rows: null = may send, else APPROVAL_REQUIRED or APPROVAL_STALE.
+   */
+  batchGate(batchId: string): Promise<ApprovalRefusal | null>;
+  /** The same for one payout as it will be sent (its external id set). */
+  payoutGate(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest): Promise<ApprovalRefusal | null>;
+}

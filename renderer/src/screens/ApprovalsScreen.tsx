@@ -1,0 +1,167 @@
+/**
+ * Approvals (issue 25): on a team workspace, what waits for this login's approval (who asked,
+ * when, the amount or a batch's total and rows, the environment) with Approve and Reject and a
+ * remark, and what this login asked, with Withdraw while it is open. Who voted is shown on each
+ * request. The rules are the database's: this screen only asks, and says what it answered.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApprovalRequest } from '../../../shared/api';
+import { Screen } from '../components/Screen';
+import { ErrorNotice, Loading, Spinner } from '../components/common';
+import { formatMoney } from '../format/money';
+import { formatDateTime } from '../format/time';
+import { useApprovals } from '../stores';
+import { ApprovalVotes } from './ApprovalTrail';
+
+const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
+
+function useWhat() {
+  const { t } = useTranslation('approvals');
+  return (request: ApprovalRequest) =>
+    t('card', { subject: t(`subject.${request.subject}`), amount: formatMoney(request.amount, request.currency), who: request.requestedBy });
+}
+
+function Facts({ request }: { request: ApprovalRequest }) {
+  const { t } = useTranslation('approvals');
+  return (
+    <dl className="facts compact">
+      <dt>{request.subject === 'batch' ? t('field.total') : t('field.amount')}</dt>
+      <dd>{formatMoney(request.amount, request.currency)}</dd>
+      <dt>{t('field.rows')}</dt>
+      <dd>{request.rows}</dd>
+      <dt>{t('field.environment')}</dt>
+      <dd>
+        <span className={`env-pill env-${request.environment}`}>{t(`environment.${request.environment}`)}</span>
+      </dd>
+      <dt>{t('field.askedBy')}</dt>
+      <dd>{request.requestedBy}</dd>
+      <dt>{t('field.askedAt')}</dt>
+      <dd>{formatDateTime(request.requestedAt)}</dd>
+      <dt>{t('field.approvals')}</dt>
+      <dd>{t('approvalsCount', { given: request.approvalsGiven, required: request.approvalsRequired, role: t(`role.${request.approverRole}`) })}</dd>
+      {request.subject === 'batch' ? (
+        <>
+          <dt>{t('field.batch')}</dt>
+          <dd className="mono">{request.batchId}</dd>
+        </>
+      ) : (
+        <>
+          <dt>{t('field.externalId')}</dt>
+          <dd className="mono">{request.externalId}</dd>
+          <dt>{t('field.phone')}</dt>
+          <dd className="mono">{request.phoneNumber}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe' | 'mine' }) {
+  const { t } = useTranslation('approvals');
+  const what = useWhat()(request);
+  const remarkId = useId();
+  const [remark, setRemark] = useState('');
+  const busy = useApprovals((s) => s.busy === request.id);
+  const approve = useApprovals((s) => s.approve);
+  const reject = useApprovals((s) => s.reject);
+  const withdraw = useApprovals((s) => s.withdraw);
+  const open = request.state === 'awaiting' || request.state === 'approved';
+  return (
+    <li className="card approval-card" aria-labelledby={`approval-${request.id}-title`}>
+      <h3 id={`approval-${request.id}-title`}>
+        {what} <span className={`badge ${STATE_BADGE[request.state]}`}>{t(`state.${request.state}`)}</span>
+      </h3>
+      <Facts request={request} />
+      {request.remark && request.state === 'awaiting' ? (
+        <p className="small">{t('remarkShown', { remark: request.remark })}</p>
+      ) : null}
+      <ApprovalVotes request={request} />
+      {side === 'forMe' || open ? (
+        <div className="approval-actions">
+          <label htmlFor={remarkId}>{side === 'forMe' ? t('remarkLabel') : t('field.remark')}</label>
+          <textarea id={remarkId} rows={2} maxLength={500} value={remark} onChange={(e) => setRemark(e.target.value)} aria-label={t('remarkLabelFor', { id: request.id })} />
+          <div className="actions">
+            {side === 'forMe' ? (
+              <>
+                <button type="button" className="primary" disabled={busy} aria-label={t('approveLabel', { id: request.id, what })} onClick={() => void approve(request, remark.trim())}>
+                  {busy ? <Spinner label={t('working')} /> : null} {t('approve')}
+                </button>
+                <button type="button" className="danger" disabled={busy || remark.trim() === ''} aria-label={t('rejectLabel', { id: request.id, what })} onClick={() => void reject(request, remark.trim())}>
+                  {t('reject')}
+                </button>
+              </>
+            ) : (
+              <button type="button" className="secondary" disabled={busy} aria-label={t('withdrawLabel', { id: request.id, what })} onClick={() => void withdraw(request, remark.trim())}>
+                {busy ? <Spinner label={t('working')} /> : null} {t('withdraw')}
+              </button>
+            )}
+          </div>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function LastDecision() {
+  const { t } = useTranslation('approvals');
+  const last = useApprovals((s) => s.last);
+  if (!last) return null;
+  if (!last.ok) return <ErrorNotice failure={last.error} />;
+  const { request } = last;
+  const key = request.state === 'approved' || request.state === 'awaiting' || request.state === 'rejected' || request.state === 'withdrawn' ? request.state : null;
+  return key ? (
+    <p className="notice notice-info" role="status">
+      {t(`done.${key}`, { id: request.id })}
+    </p>
+  ) : null;
+}
+
+function RequestList({ side, requests }: { side: 'forMe' | 'mine'; requests: ApprovalRequest[] }) {
+  const { t } = useTranslation('approvals');
+  return (
+    <section className="approval-list" aria-labelledby={`approvals-${side}-title`}>
+      <h2 id={`approvals-${side}-title`}>
+        {t(`${side}.title`)} <span className="badge">{requests.length}</span>
+      </h2>
+      {requests.length === 0 ? (
+        <p className="muted">{t(`${side}.empty`)}</p>
+      ) : (
+        <ul className="approval-cards">
+          {requests.map((request) => (
+            <RequestCard key={request.id} request={request} side={side} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function ApprovalsScreen() {
+  const { t } = useTranslation('approvals');
+  const state = useApprovals((s) => s);
+  useEffect(() => {
+    void state.load();
+    // Loaded once when the screen opens; Refresh and each decision read it again.
+  }, []);
+  return (
+    <Screen id="approvals" title={t('title')} intro={t('intro')} width="wide">
+      {state.status === 'loading' || state.status === 'idle' ? <Loading label={t('loading')} /> : null}
+      {state.status === 'error' && state.error ? <ErrorNotice failure={state.error} /> : null}
+      {state.status === 'ready' && !state.available ? <p className="notice notice-info">{t('unavailable')}</p> : null}
+      {state.status === 'ready' && state.available ? (
+        <>
+          <p className="muted">
+            {t('signedInAs', { login: state.login ?? '', roles: state.roles.join(', ') })}{' '}
+            <button type="button" className="secondary small" onClick={() => void state.load()}>
+              {t('refresh')}
+            </button>
+          </p>
+          <LastDecision />
+          <RequestList side="forMe" requests={state.forMe} />
+          <RequestList side="mine" requests={state.mine} />
+        </>
+      ) : null}
+    </Screen>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Approvals store (issue 25): what waits for this login and what it asked, on a team workspace;
+ * each decision answered by main is applied to the lists at once, then the lists are read again
+ * (another approver may have acted meanwhile). On a single desktop `available` is false.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { ApiFailure, ApprovalRequest, PaydeskApi, Result } from '../../../shared/api';
+import type { TransactionRequest } from '../../../shared/contract';
+
+export interface ApprovalsState {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  available: boolean;
+  login: string | null;
+  roles: string[];
+  forMe: ApprovalRequest[];
+  mine: ApprovalRequest[];
+  error: ApiFailure | null;
+  /** The request a decision is being made on (its buttons wait). */
+  busy: number | null;
+  /** The last decision's answer, for the notice above the lists. */
+  last: { ok: true; request: ApprovalRequest } | { ok: false; id: number; error: ApiFailure } | null;
+  load(): Promise<void>;
+  approve(request: ApprovalRequest, remark: string): Promise<void>;
+  reject(request: ApprovalRequest, remark: string): Promise<void>;
+  withdraw(request: ApprovalRequest, remark: string): Promise<void>;
+  /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
+  askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
+  askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
+  /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
+  about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
+}
+
+export function createApprovalsStore(api: PaydeskApi) {
+  return createStore<ApprovalsState>()((set, get) => {
+    async function decide(id: number, call: () => Promise<Result<ApprovalRequest>>): Promise<void> {
+      set({ busy: id, last: null });
+      const result = await call();
+      set({ busy: null, last: result.ok ? { ok: true, request: result.value } : { ok: false, id, error: result.error } });
+      await get().load();
+    }
+    return {
+      status: 'idle',
+      available: false,
+      login: null,
+      roles: [],
+      forMe: [],
+      mine: [],
+      error: null,
+      busy: null,
+      last: null,
+      async load() {
+        if (get().status === 'idle') set({ status: 'loading' });
+        const status = await api.invoke('approvals:status', {});
+        if (!status.ok) return set({ status: 'error', error: status.error });
+        if (!status.value.available) return set({ status: 'ready', available: false, error: null });
+        const [forMe, mine] = await Promise.all([api.invoke('approvals:list', { scope: 'forMe' }), api.invoke('approvals:list', { scope: 'mine' })]);
+        if (!forMe.ok || !mine.ok) return set({ status: 'error', error: !forMe.ok ? forMe.error : !mine.ok ? mine.error : null });
+        set({ status: 'ready', available: true, login: status.value.login, roles: status.value.roles, forMe: forMe.value.requests, mine: mine.value.requests, error: null });
+      },
+      approve: (request, remark) => decide(request.id, () => api.invoke('approvals:approve', { id: request.id, digest: request.digest, ...(remark ? { remark } : {}) })),
+      reject: (request, remark) => decide(request.id, () => api.invoke('approvals:reject', { id: request.id, remark })),
+      askPayout: (request) => api.invoke('approvals:askPayout', { request }),
+      askBatch: (batchId) => api.invoke('approvals:askBatch', { batchId }),
+      about: (subject) => api.invoke('approvals:about', subject),
+      withdraw: (request, remark) => decide(request.id, () => api.invoke('approvals:withdraw', { id: request.id, ...(remark ? { remark } : {}) })),
+    };
+  });
+}

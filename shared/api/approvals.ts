@@ -1,0 +1,138 @@
+/**
+ * Four eyes on a team workspace (issue 25): what the Approvals screen, the send form and a batch's
+ * page exchange with the main process. The rules are the workspace database's (migrations 20-21,
+ * 28); a single desktop (the SQLite journal) has no approvals at all.
+ */
+import { z } from 'zod';
+import { ENVIRONMENTS } from '../contract/codes';
+import { transactionRequestSchema } from '../contract/schemas';
+
+export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+/** Who may approve: the workspace's finance or admin people. */
+export const APPROVER_ROLES = ['finance', 'admin'] as const;
+export type ApproverRole = (typeof APPROVER_ROLES)[number];
+
+export interface ApprovalVote {
+  voter: string;
+  vote: 'approve' | 'reject';
+  remark: string | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface ApprovalRequest {
+  id: number;
+  subject: 'payout' | 'batch';
+  batchId: string | null;
+  environment: 'sandbox' | 'live';
+  currency: string;
+  externalId: string | null;
+  phoneNumber: string | null;
+  /** A payout's amount, or a batch's total, in the smallest unit. */
+  amount: number;
+  rows: number;
+  /** What the approver saw (the database's sha-256): approving sends it back, so a change in between is refused. */
+  digest: string;
+  approvalsRequired: number;
+  approvalsGiven: number;
+  approverRole: ApproverRole;
+  state: ApprovalState;
+  requestedBy: string;
+  requestedAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  remark: string | null;
+  votes: ApprovalVote[];
+}
+
+/** One tier of a policy: from `minAmount` up, a payout's amount or a batch's total needs `approvals` from `approverRole`. */
+export interface ApprovalTier {
+  environment: 'sandbox' | 'live';
+  currency: string;
+  minAmount: number;
+  approvals: 0 | 1 | 2;
+  approverRole: ApproverRole;
+  updatedBy: string | null;
+}
+
+/** What sending needs before it may go (a refusal's `approval`): how many approvals, from whom, for what. */
+export interface ApprovalNeed {
+  subject: 'payout' | 'batch';
+  environment: 'sandbox' | 'live';
+  amount: number;
+  rows: number;
+  approvals: number;
+  approverRole: ApproverRole;
+  currency?: string;
+  externalId?: string | null;
+  batchId?: string;
+  /** A request already open for it (awaiting or approved-but-changed), if any. */
+  request?: { id: number; state: ApprovalState } | null;
+}
+
+/** Codes of an approval refusal (console side; English in the message, words in the `errors` catalogue). */
+export const APPROVAL_ERROR_CODES = [
+  'APPROVAL_REQUIRED',
+  'APPROVAL_STALE',
+  'APPROVAL_OWN_REQUEST',
+  'APPROVAL_NOT_WAITING',
+  'APPROVAL_NOT_APPROVER',
+  'APPROVAL_CHANGED',
+  'APPROVAL_NOT_MAKER',
+  'APPROVAL_ALREADY_ASKED',
+  'APPROVAL_ALREADY_VOTED',
+  'APPROVAL_NOT_ALLOWED',
+  'APPROVAL_NOT_FOUND',
+  'APPROVALS_UNAVAILABLE',
+] as const;
+export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
+
+const remark = z.string().trim().max(500);
+const requestId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const tier = z.strictObject({
+  minAmount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  approvals: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  approverRole: z.enum(APPROVER_ROLES),
+});
+
+export const APPROVAL_CHANNEL_INPUTS = {
+  /** Whether this console's store has approvals (a workspace) and who this login is. */
+  'approvals:status': z.strictObject({}),
+  'approvals:list': z.strictObject({ scope: z.enum(['forMe', 'mine']) }),
+  'approvals:get': z.strictObject({ id: requestId }),
+  /** Asks approval for a single payout (the active profile's environment); the request keeps or gets its external id. */
+  'approvals:askPayout': z.strictObject({ request: transactionRequestSchema, remark: remark.optional() }),
+  /** Asks approval for a confirmed batch: all its valid rows, as one file. */
+  'approvals:askBatch': z.strictObject({ batchId: z.string().min(1).max(200), remark: remark.optional() }),
+  'approvals:approve': z.strictObject({ id: requestId, digest: z.string().regex(/^[0-9a-f]{64}$/, 'the digest shown with the request'), remark: remark.optional() }),
+  'approvals:reject': z.strictObject({ id: requestId, remark: remark.min(1, 'says why it is rejected') }),
+  'approvals:withdraw': z.strictObject({ id: requestId, remark: remark.optional() }),
+  /** Requests about one batch or one payout (a batch's page, a transaction's timeline): who approved. */
+  'approvals:about': z.union([
+    z.strictObject({ batchId: z.string().min(1).max(200) }),
+    z.strictObject({ environment: z.enum(ENVIRONMENTS), externalId: z.string().min(1).max(200) }),
+  ]),
+  'approvals:policy': z.strictObject({}),
+  /** Replaces the tiers of one environment and currency (admin only; each change audited by the database). */
+  'approvals:setPolicy': z.strictObject({
+    environment: z.enum(ENVIRONMENTS),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'three capital letters'),
+    tiers: z.array(tier).max(10).refine((tiers) => new Set(tiers.map((t) => t.minAmount)).size === tiers.length, 'one tier per amount'),
+  }),
+} as const;
+
+export interface ApprovalChannelResults {
+  'approvals:status': { available: false } | { available: true; login: string; roles: string[] };
+  'approvals:list': { requests: ApprovalRequest[] };
+  'approvals:get': ApprovalRequest;
+  /** `request` null: the policy covers nothing of this size (send it as usual); `externalId` is the one to send it with. */
+  'approvals:askPayout': { request: ApprovalRequest | null; externalId: string };
+  'approvals:askBatch': { request: ApprovalRequest | null };
+  'approvals:approve': ApprovalRequest;
+  'approvals:reject': ApprovalRequest;
+  'approvals:withdraw': ApprovalRequest;
+  'approvals:about': { requests: ApprovalRequest[] };
+  'approvals:policy': { tiers: ApprovalTier[] };
+  'approvals:setPolicy': { tiers: ApprovalTier[] };
+}

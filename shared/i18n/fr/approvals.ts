@@ -1,0 +1,92 @@
+import type { Messages } from '../types';
+import type en from '../en/approvals';
+
+export default {
+  title: 'Approbations',
+  intro: 'Les transferts et les lots que la règle de l’équipe retient jusqu’à ce qu’une autre personne les approuve. Vous approuvez ou refusez ce que d’autres ont demandé ; vous retirez ce que vous avez demandé.',
+  unavailable: 'Les approbations n’existent que dans un espace d’équipe. Ce poste tient son propre journal et envoie seul : il n’y a personne à qui demander.',
+  signedInAs: 'Connecté à l’espace d’équipe en tant que {{login}} ({{roles}}).',
+  loading: 'Chargement des demandes d’approbation',
+  refresh: 'Actualiser',
+  forMe: {
+    title: 'En attente de vous',
+    empty: 'Rien n’attend votre approbation.',
+  },
+  mine: {
+    title: 'Demandées par vous',
+    empty: 'Vous n’avez demandé aucune approbation.',
+  },
+  subject: {
+    payout: 'Transfert',
+    batch: 'Lot',
+  },
+  state: {
+    awaiting: 'En attente d’approbation',
+    approved: 'Approuvée',
+    rejected: 'Refusée',
+    withdrawn: 'Retirée',
+    void: 'Annulée (modifiée après la demande)',
+  },
+  environment: {
+    sandbox: 'Bac à sable',
+    live: 'Production',
+  },
+  role: {
+    finance: 'la finance',
+    admin: 'un administrateur',
+  },
+  field: {
+    amount: 'Montant',
+    total: 'Total',
+    rows: 'Lignes',
+    environment: 'Environnement',
+    askedBy: 'Demandée par',
+    askedAt: 'Demandée le',
+    approvals: 'Approbations',
+    externalId: 'Identifiant externe',
+    batch: 'Lot',
+    phone: 'Téléphone',
+    remark: 'Remarque',
+  },
+  approvalsCount: '{{given}} sur {{required}}, par {{role}}',
+  card: '{{subject}} de {{amount}} demandé par {{who}}',
+  vote: {
+    approve: '{{who}} a approuvé le {{at}}',
+    reject: '{{who}} a refusé le {{at}}',
+  },
+  remarkShown: 'Remarque : « {{remark}} »',
+  voteRemark: '« {{remark}} »',
+  decided: {
+    withdrawn: 'Retirée par {{who}} le {{at}}',
+  },
+  remarkLabel: 'Remarque (obligatoire pour refuser)',
+  remarkLabelFor: 'Remarque sur la demande {{id}}',
+  approve: 'Approuver',
+  approveLabel: 'Approuver la demande {{id}} : {{what}}',
+  reject: 'Refuser',
+  rejectLabel: 'Refuser la demande {{id}} : {{what}}',
+  withdraw: 'Retirer',
+  withdrawLabel: 'Retirer la demande {{id}} : {{what}}',
+  working: 'En cours',
+  done: {
+    approved: 'La demande {{id}} est approuvée : l’envoi est possible.',
+    awaiting: 'Votre approbation de la demande {{id}} est enregistrée ; il faut un autre approbateur.',
+    rejected: 'La demande {{id}} est refusée.',
+    withdrawn: 'La demande {{id}} est retirée.',
+  },
+  needed: {
+    payout: 'Ce transfert de {{amount}} doit être approuvé {{count}} fois par {{role}} avant l’envoi.',
+    batch: 'Ce lot ({{rows}} lignes, total {{amount}}) doit être approuvé {{count}} fois par {{role}} avant l’envoi.',
+  },
+  openRequest: {
+    awaiting: 'La demande {{id}} attend une approbation.',
+    approved: 'La demande {{id}} a été approuvée pour ce qu’il était alors.',
+  },
+  ask: 'Demander une approbation',
+  askLabel: 'Demander l’approbation de ce {{subject}}',
+  asked: 'Approbation demandée (demande {{id}}). Envoyez-le de nouveau une fois approuvé : il garde l’identifiant externe {{externalId}}.',
+  askedBatch: 'Approbation demandée (demande {{id}}). Envoyez le lot une fois approuvé.',
+  notCovered: 'La règle ne le couvre plus : envoyez-le normalement.',
+  approvedBy: 'Approuvé par {{who}}',
+  history: 'Approbations',
+} as const satisfies Messages<typeof en>;

@@ -1,0 +1,122 @@
+/**
+ * The Approvals screen in a real Chromium over a console on a team workspace (kofi, finance):
+ * what fatou asked waits for him (a payout and a batch, who asked, when, amount or total, rows,
+ * environment), what he asked himself offers Withdraw and never Approve; approve with a remark,
+ * reject only with one, withdraw; each answer shown and recorded by the database as kofi.
+ * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
+import { workspaceStore } from '../../electron/console/storage/postgres/store';
+import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
+import { setPolicy } from '../storage/approval-helpers';
+import { checkedRows, payoutRequest } from '../storage/fixtures';
+import { axeViolations, serious } from './axe';
+import { screenshot, startHarness, type Harness } from './harness';
+
+let workspaces: TestWorkspaces;
+let database: string;
+let h: Harness;
+let page: Page;
+const ids = { payout: 0, batch: 0, own: 0 };
+
+beforeAll(async () => {
+  workspaces = await startTestWorkspaces();
+  database = await workspaces.create();
+  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
+  const fatou = workspaces.storeAs('fatou', database);
+  ids.payout = (await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42'))!.id;
+  await fatou.batches.create({ id: 'b-march', fileName: 'march-suppliers.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: Date.now() });
+  ids.batch = (await fatou.approvals!.askBatch('b-march', 'XAF', 'March suppliers'))!.id;
+  const kofi = workspaces.storeAs('kofi', database);
+  ids.own = (await kofi.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 180_000, external_id: 'INV-2026-0050' })))!.id;
+  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('kofi', database))) });
+  page = h.page;
+  await page.goto(h.host.url);
+  await page.locator('.env-marker').waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await workspaces?.stop();
+});
+
+async function openApprovals(): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/approvals'));
+  await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
+}
+
+async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/settings'));
+  await page.locator('#language-choice').selectOption(language);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+  await page.locator('#theme-choice').selectOption(theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+describe.each([
+  ['en', 'light'],
+  ['en', 'dark'],
+  ['fr', 'light'],
+  ['fr', 'dark'],
+] as const)('the Approvals screen in %s, %s theme', (language, theme) => {
+  it('lists what waits and what was asked, with no serious axe finding', async () => {
+    await setPreferences(language, theme);
+    await openApprovals();
+    const waiting = page.locator('section[aria-labelledby="approvals-forMe-title"] .approval-card');
+    await expect.poll(() => waiting.count()).toBe(2);
+    const mine = page.locator('section[aria-labelledby="approvals-mine-title"] .approval-card');
+    expect(await mine.count()).toBe(1);
+    // What he asked himself: Withdraw, never Approve or Reject.
+    expect(await mine.locator('button.primary').count()).toBe(0);
+    expect(await mine.locator('button.secondary').count()).toBe(1);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('fatou');
+    expect(text).toMatch(language === 'fr' ? /250\s000\s*FCFA|250\s000/ : /250,000/);
+    expect(text).toContain(language === 'fr' ? 'Lot' : 'Batch');
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, `approvals-${language}-${theme}`);
+  });
+});
+
+describe('deciding', () => {
+  it('approves with a remark, rejects only with one, withdraws what he asked; the database records kofi', async () => {
+    await setPreferences('en', 'light');
+    await openApprovals();
+    await page.getByLabel(`Remark on request ${ids.payout}`).fill('Invoice matches the PO');
+    await page.locator(`button[aria-label^="Approve request ${ids.payout}:"]`).click();
+    await page.getByText(`Request ${ids.payout} is approved: it may be sent now.`).waitFor();
+
+    const reject = page.locator(`button[aria-label^="Reject request ${ids.batch}:"]`);
+    expect(await reject.isDisabled()).toBe(true);
+    await page.getByLabel(`Remark on request ${ids.batch}`).fill('Row 7 pays the wrong supplier');
+    await reject.click();
+    await page.getByText(`Request ${ids.batch} is rejected.`).waitFor();
+
+    await page.locator(`button[aria-label^="Withdraw request ${ids.own}:"]`).click();
+    await page.getByText(`Request ${ids.own} is withdrawn.`).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
+    await screenshot(page, 'approvals-after-decisions-en-light');
+
+    const fatou = workspaces.storeAs('fatou', database).approvals!;
+    expect(await fatou.get(ids.payout)).toMatchObject({ state: 'approved', decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve', remark: 'Invoice matches the PO' }] });
+    expect(await fatou.get(ids.batch)).toMatchObject({ state: 'rejected', decidedBy: 'kofi', remark: 'Row 7 pays the wrong supplier' });
+    expect(await fatou.get(ids.own)).toMatchObject({ state: 'withdrawn', decidedBy: 'kofi' });
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('says plainly when the request was withdrawn while it was on screen, and shows its new state', async () => {
+    const fatou = workspaces.storeAs('fatou', database).approvals!;
+    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0077' })))!;
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const approve = page.locator(`button[aria-label^="Approve request ${asked.id}:"]`);
+    await approve.waitFor();
+    await fatou.withdraw(asked.id, 'wrong supplier');
+    await approve.click();
+    await page.getByText('This request is no longer waiting: someone decided it, or it was withdrawn.').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
+    expect(await fatou.get(asked.id)).toMatchObject({ state: 'withdrawn', votes: [] });
+    await screenshot(page, 'approvals-withdrawn-meanwhile-en-light');
+  });
+});
