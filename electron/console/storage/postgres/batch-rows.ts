@@ -22,11 +22,14 @@ export const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' EL
   WHEN 'not_found' THEN 'not_sent'
   ELSE 'rejected' END) END`;
 
-export const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
-    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error
+/** A row's columns and its entry's, with `br` the row and `e` its entry (LEFT JOINed). */
+export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error`;
+
+export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
-interface RowDbRow {
+export interface RowDbRow {
   row_number: number;
   cells: string;
   request: string | null;
