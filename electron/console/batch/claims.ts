@@ -67,7 +67,8 @@ export interface ClaimOptions {
 
 export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock, 'now'>, options: ClaimOptions): RowClaims {
   const open = new Set<Claim>();
-  let current: Claim | null = null;
+  /** Claims whose rows are still to hand out, in row order: the current one, and the next once asked. */
+  const queue: Claim[] = [];
   let claiming: Promise<void> | null = null;
   let exhausted = false;
   let count = 0;
@@ -81,8 +82,17 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       exhausted = true;
       return;
     }
-    current = { holder, claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
-    open.add(current);
+    const claim: Claim = { holder, claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
+    queue.push(claim);
+    open.add(claim);
+  }
+
+  /** One claim asked at a time: the workers waiting for rows share it. */
+  function claimOnce(): Promise<void> {
+    claiming ??= claimNext().finally(() => {
+      claiming = null;
+    });
+    return claiming;
   }
 
   async function release(claim: Claim): Promise<void> {
@@ -95,14 +105,18 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
   return {
     async next() {
       for (;;) {
-        const claim = current;
-        if (claim && !claim.lost && claim.taken < claim.rows.length) return { row: claim.rows[claim.taken++]!, claim };
+        while (queue.length > 0 && (queue[0]!.lost || queue[0]!.taken === queue[0]!.rows.length)) queue.shift();
+        const claim = queue[0];
+        if (claim) {
+          const row = claim.rows[claim.taken++]!;
+          // Half of this claim handed out: the next is asked now, so the workers that end these
+          // rows find rows waiting instead of all waiting for one claim's round trip. Its failure
+          // is the next waiting worker's (below), never an unhandled rejection.
+          if (queue.length === 1 && !exhausted && claim.rows.length - claim.taken <= claim.rows.length / 2) void claimOnce().catch(() => undefined);
+          return { row, claim };
+        }
         if (exhausted) return null;
-        // One claim at a time: the workers waiting for rows share it.
-        claiming ??= claimNext().finally(() => {
-          claiming = null;
-        });
-        await claiming;
+        await claimOnce();
       }
     },
     async keep({ row, claim }) {
@@ -124,6 +138,8 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       if (claim.ended === (claim.lost ? claim.taken : claim.rows.length)) await release(claim);
     },
     async releaseAll() {
+      // A claim asked ahead and not answered yet is released too, once it is.
+      await claiming?.catch(() => undefined);
       await Promise.all([...open].map(release));
     },
   };
