@@ -70,10 +70,11 @@ describe('keeping a claimed row before its POST', () => {
     const clock = virtualClock();
     const { store } = await sendingBatch(8);
     const claims = rowClaims(store.batches, 'rn', clock, { holder: 'desk', size: 4, leaseMs: LEASE });
-    const taken = [];
-    for (let i = 0; i < 2; i += 1) taken.push((await claims.next())!);
-    // Two of four handed out: the next claim is on its way; the run ends before it is answered.
+    expect((await claims.next())?.row.rowNumber).toBe(checkedRows(8)[0]!.rowNumber);
+    // Two of four handed out: the next claim is on its way, and the run ends before it is answered.
+    const second = claims.next();
     await claims.releaseAll();
+    expect((await second)?.row.rowNumber).toBe(checkedRows(8)[1]!.rowNumber);
     expect((await store.batches.claimRows('rn', 'other-desk', 10, LEASE, clock.now())).rows).toHaveLength(8);
     await store.batches.releaseClaims('rn', 'other-desk', checkedRows(8).map((row) => row.rowNumber));
 

@@ -9,7 +9,8 @@
  * the journal (bench/storage.ts: 892 → 488 rows/s over five batches). The payout's own columns,
  * in the order its latest attempt is read (journal.ts attemptThatCreatedNothing), make the
  * right plan the cheapest whatever the statistics say. A live claim's rows by their holder: a
- * renewal or a release reads its rows, not the whole batch.
+ * renewal or a release reads its rows, not the whole batch. An entry's folded search text
+ * (migration 5) is computed on insert and when a searched column changes, not on every answer.
  *
  * Look up by support (docs/decisions/support-looks-up-into-the-journal.md): a transaction found
  * at the service that the journal does not hold is recorded as a new `known` entry
@@ -33,6 +34,14 @@ export const SPEED_AND_LOOK_UP_MIGRATION: PgMigration = {
   sql: `
     CREATE INDEX entries_by_payout ON entries (external_id, kind, profile_id, environment, created_at DESC, seq DESC);
     CREATE INDEX batch_rows_by_holder ON batch_rows (claim_holder) WHERE claim_holder IS NOT NULL;
+    -- An accepted answer names the external id again (the same): the folded search text is
+    -- computed again only when a searched column really changed.
+    DROP TRIGGER entries_search_text ON entries;
+    CREATE TRIGGER entries_search_text BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_entries_search_text();
+    CREATE TRIGGER entries_search_text_changed BEFORE UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries
+      FOR EACH ROW WHEN (OLD.external_id IS DISTINCT FROM NEW.external_id OR OLD.phone_number IS DISTINCT FROM NEW.phone_number
+        OR OLD.customer_first_name IS DISTINCT FROM NEW.customer_first_name OR OLD.customer_last_name IS DISTINCT FROM NEW.customer_last_name)
+      EXECUTE FUNCTION paydesk_entries_search_text();
 
     GRANT INSERT (${LOOKED_UP_COLUMNS.join(', ')}) ON entries TO paydesk_support;
     ALTER TABLE entries ENABLE ROW LEVEL SECURITY;
