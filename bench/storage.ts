@@ -1,9 +1,11 @@
 /**
  * `npx tsx bench/storage.ts`: one confirmed batch sent through the storage port on both stores in
  * the same run, the SQLite journal (the baseline) and a PostgreSQL workspace on a throwaway local
- * cluster (fsync on, the server's defaults): workers claim rows in groups, write each row's entry
- * `pending`, record its accepted answer, and release the group, as the batch runner does. No HTTP:
- * this measures what the store costs per row. Speed is printed here, never asserted.
+ * cluster (fsync on, the server's defaults): workers take rows through the runner's own claims
+ * (../electron/console/batch/claims.ts: claimed in groups, each row kept before its POST), write
+ * each row's entry `pending`, record its accepted answer, and release the group, as the batch
+ * runner does. No HTTP: this measures what the store costs per row. Speed is printed here, never
+ * asserted.
  *
  * BENCH_ROWS (default 1000), BENCH_WORKERS (default 8), BENCH_GROUP (rows per claim, default 10),
  * BENCH_ROUNDS (default 3). The machine is shared, so the stores take turns: each round sends one
