@@ -1,9 +1,11 @@
 /**
  * `npx tsx bench/storage.ts`: one confirmed batch sent through the storage port on both stores in
  * the same run, the SQLite journal (the baseline) and a PostgreSQL workspace on a throwaway local
- * cluster (fsync on, the server's defaults): workers claim rows in groups, write each row's entry
- * `pending`, record its accepted answer, and release the group, as the batch runner will. No HTTP:
- * this measures what the store costs per row. Speed is printed here, never asserted.
+ * cluster (fsync on, the server's defaults): workers take rows through the runner's own claims
+ * (../electron/console/batch/claims.ts: claimed in groups, each row kept before its POST), write
+ * each row's entry `pending`, record its accepted answer, and release the group, as the batch
+ * runner does. No HTTP: this measures what the store costs per row. Speed is printed here, never
+ * asserted.
  *
  * BENCH_ROWS (default 1000), BENCH_WORKERS (default 8), BENCH_GROUP (rows per claim, default 10),
  * BENCH_ROUNDS (default 3). The machine is shared, so the stores take turns: each round sends one
@@ -24,6 +26,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { LEASE_MS, rowClaims } from '../electron/console/batch/claims';
 import { openJournal } from '../electron/console/journal/entries';
 import type { StoragePort } from '../electron/console/storage/port';
 import { sqliteStore } from '../electron/console/storage/sqlite-store';
@@ -61,18 +64,26 @@ async function sendBatch(store: StoragePort): Promise<number> {
   await store.batches.create({ id: batchId, fileName: 'bench.csv', fileHash: batchId, profile: PROFILE, paymentMethod: null, concurrency: WORKERS, retryOf: null, rows: batchRows(batchId), at: 0 });
   await store.batches.setState(batchId, 'sending', 0);
   const started = performance.now();
-  const worker = async (holder: string) => {
+  // As the batch runner sends (../electron/console/batch/runner.ts, send-row.ts): one console's
+  // row claims shared by its workers, the claim kept (renewed) before each row's POST, the
+  // pending entry awaited, the answer written without waiting (the run waits for all at the end),
+  // each claim released once its rows are answered.
+  const claims = rowClaims(store.batches, batchId, { now: () => Date.now() }, { holder: `bench-${batchId}`, size: GROUP, leaseMs: LEASE_MS });
+  const answers: Promise<void>[] = [];
+  const worker = async () => {
     for (;;) {
-      const claim = await store.batches.claimRows(batchId, holder, GROUP, 60_000, 0);
-      if (claim.rows.length === 0) return;
-      for (const row of claim.rows) {
-        const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1, batch: { id: batchId, row: row.rowNumber } });
-        await store.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: serviceTx(row.request!), httpStatus: 201, message: null }, 2);
-      }
-      await store.batches.releaseClaims(batchId, holder, claim.rows.map((row) => row.rowNumber));
+      const claimed = await claims.next();
+      if (!claimed) return;
+      const { row } = claimed;
+      if (!(await claims.keep(claimed))) throw new Error(`${store.kind}: the claim on row ${row.rowNumber} was lost`);
+      const id = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1, batch: { id: batchId, row: row.rowNumber } });
+      answers.push(store.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: serviceTx(row.request!), httpStatus: 201, message: null }, 2));
+      await claims.done(claimed);
     }
   };
-  await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(`worker-${i}`)));
+  await Promise.all(Array.from({ length: WORKERS }, () => worker()));
+  await Promise.all(answers);
+  await claims.releaseAll();
   const seconds = (performance.now() - started) / 1000;
   const { counts } = await store.batches.counts(batchId);
   if (counts.accepted !== ROWS) throw new Error(`${store.kind}: ${counts.accepted} of ${ROWS} rows accepted`);

@@ -1,7 +1,7 @@
 /**
  * The batch runner takes its rows through the storage port's row claims (issue 24), against the
  * real engine behind a proxy, the journal a real SQLite file, the store the one the console's
- * runner uses. While row 1's POST is on the wire, its claim's lease expires (the store's
+ * runner uses. While row 1's POST is on the wire, time passes its claim's lease (the store's
  * expireClaims, as a workspace does for a desktop that stopped renewing) and another sender
  * claims the rows after it:
  * - row 1 (its entry pending) becomes outcome unknown, and the answer that comes after does not
@@ -22,9 +22,11 @@ import { SERVER_ERROR, startGateProxy, type GateProxy } from './gate-proxy';
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 let runtime: Runtime;
 let proxy: GateProxy;
+/** The runner's clock (startRuntime's own `clock` is not the one given to the runtime). */
+const clock = virtualClock();
 
 beforeAll(async () => {
-  runtime = await startRuntime({ clock: virtualClock(), engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
+  runtime = await startRuntime({ clock, engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 } } });
   proxy = await startGateProxy(runtime.engineUrl!);
   await activateEngineProfile(runtime, proxy.url, 'Finance, claims');
 });
@@ -46,13 +48,14 @@ describe('a claim lost while a row is on the wire', () => {
     const draft = expectOk(await runtime.handlers['batches:import']({ fileName: 'claims.csv', text: file(4, 'claims', { ids: (index) => ids[index]! }), paymentMethod: 'momo_cm' }));
     const batchId = draft.batch.id;
     const numbers = (await withRows(runtime.handlers, batchId)).rows.map((row) => row.rowNumber);
-    const { storage, clock } = runtime;
+    const { storage } = runtime;
     let lost: Awaited<ReturnType<typeof storage.batches.expireClaims>> = [];
     let taken: number[] = [];
     proxy.decide = async (request) => {
       if (request.method !== 'POST' || request.externalId !== 'CL-1' || posts('CL-1') > 0) return 'forward';
-      // Row 1 is on the wire: this console's lease runs out, and another sender claims the rest.
-      lost = await storage.batches.expireClaims(clock.now() + LEASE_MS + 1);
+      // Row 1 is on the wire long enough for this console's lease to run out, and another sender claims the rest.
+      clock.advance(LEASE_MS + 1);
+      lost = await storage.batches.expireClaims(clock.now());
       taken = (await storage.batches.claimRows(batchId, OTHER, 10, 100 * LEASE_MS, clock.now())).rows.map((row) => row.rowNumber);
       // The service took it, but its answer says nothing certain (a 500).
       return SERVER_ERROR({ forward: true });

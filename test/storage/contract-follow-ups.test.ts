@@ -101,3 +101,25 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     expect((await store.journal.getTimeline(id)).map((event) => event.type)).toEqual(['sandbox_status', 'response', 'request_sent']);
   });
 });
+
+describe('PostgreSQL store, as the support login (workspace migration 22)', () => {
+  it('records a Look up of a transaction never sent from Paydesk, and a Verify of what finance sent', async () => {
+    const database = await workspaces.create();
+    const finance = workspaces.storeAs('fatou', database);
+    const support = workspaces.storeAs('samuel', database);
+    const foreign = serviceTx(payoutRequest({ external_id: 'SF-1', amount: 900 }), { status: 'processing' });
+    const added = await support.journal.recordLookedUp({ profile: PROFILE, kind: 'payout', tx: foreign, httpStatus: 200, at: 1_000 });
+    expect(added).toMatchObject({ state: 'known', externalId: 'SF-1', status: 'processing', amount: 900 });
+    expect((await support.journal.recordLookedUp({ profile: PROFILE, kind: 'payout', tx: { ...foreign, status: 'completed' }, httpStatus: 200, at: 1_100 })).id).toBe(added.id);
+    expect((await finance.journal.getEntry(added.id))?.status).toBe('completed');
+
+    const request = payoutRequest({ external_id: 'SF-2' });
+    const id = await finance.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 2_000 });
+    await finance.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: serviceTx(request), httpStatus: 201, message: null }, 2_100);
+    const verified = await support.journal.recordObserved(id, { ...serviceTx(request), status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }, { type: 'status_seen', httpStatus: 200 }, 2_200);
+    expect(verified).toMatchObject({ changed: true, entry: { id, status: 'failed' } });
+    await expect(support.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'SF-3' }), currency: 'XAF', at: 3_000 })).rejects.toThrow(
+      /row-level security|permission denied/,
+    );
+  });
+});

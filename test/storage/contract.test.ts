@@ -259,6 +259,17 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await store.batches.claimRows('cl-1', 'desk-c', 5, 60_000, 2_000)).rows.map((row) => row.externalId)).toEqual(['B-3']);
     });
 
+    it('renews only the rows named, and only while the holder holds them', async () => {
+      await sendingBatch('cl-5', 3);
+      const claim = await store.batches.claimRows('cl-5', 'desk-a', 2, 60_000, 1_000);
+      const [first, second] = claim.rows.map((row) => row.rowNumber);
+      expect(await store.batches.renewClaims('cl-5', 'desk-a', 60_000, 2_000, [second!])).toBe(1);
+      expect(await store.batches.renewClaims('cl-5', 'desk-b', 60_000, 2_000, [second!])).toBe(0);
+      const third = (await store.batches.claimRows('cl-5', 'desk-b', 1, 60_000, 2_000)).rows[0]!.rowNumber;
+      expect(await store.batches.renewClaims('cl-5', 'desk-a', 60_000, 2_000, [third])).toBe(0);
+      expect(await store.batches.renewClaims('cl-5', 'desk-a', 60_000, 2_000, [first!, second!, third])).toBe(2);
+    });
+
     it('keeps a renewed lease: expiring leases leaves a live holder its rows', async () => {
       await sendingBatch('cl-3', 2);
       const claim = await store.batches.claimRows('cl-3', 'desk-a', 2, 60_000, 1_000);

@@ -1,14 +1,16 @@
 /**
  * The rows a run sends, taken through the storage port's row claims (../storage/port.ts
  * BatchPort.claimRows), so that no two senders ever hold one row: a few rows at a time, under a
- * lease held by this console, renewed just before each POST and released once the claim's rows
- * are answered. Workers take the claimed rows in row order, as they took the batch's rows before.
+ * lease held by this console, renewed just before a POST once half the lease has gone, and
+ * released once the claim's rows are answered. Workers take the claimed rows in row order, as
+ * they took the batch's rows before.
  *
- * Each claim has its own holder (this console's id and a number): renewing it says exactly
- * whether every row of that claim is still this console's. A claim found lost (its lease ran
- * out, another sender may hold its rows) sends nothing more; its rows in flight keep their
- * pending entries, which the lease's expiry made outcome unknown: they are looked up by external
- * id (./look-up.ts), never sent again blindly.
+ * Each claim has its own holder (this console's id and a number): renewing a row before its POST
+ * says exactly whether that row is still this console's. A claim found lost (a row's lease ran
+ * out, another sender may hold it) sends nothing more; its rows in flight keep their pending
+ * entries, which the lease's expiry made outcome unknown: they are looked up by external id
+ * (./look-up.ts), never sent again blindly. Rows not yet handed out keep the lease of their
+ * claim; one that ran out before its turn is found lost by its renewal and claimed again.
  */
 import { randomUUID } from 'node:crypto';
 import type { BatchRow } from '../../../shared/api';
@@ -35,6 +37,8 @@ export const CONSOLE_HOLDER = `console-${randomUUID()}`;
 
 interface Claim {
   holder: string;
+  /** This console's clock just before the claim was asked: its leases end no sooner than `claimedAt + leaseMs`. */
+  claimedAt: number;
   rows: BatchRow[];
   /** Rows handed to workers. */
   taken: number;
@@ -52,7 +56,7 @@ export interface ClaimedRow {
 export interface RowClaims {
   /** The next row to send, in row order; null when there is nothing left to claim. */
   next(): Promise<ClaimedRow | null>;
-  /** Renews the row's claim right before its POST: false when this console no longer holds all of it (the row is not sent). */
+  /** Renews the row's lease right before its POST: false when this console no longer holds it (the row is not sent, nor the rest of its claim). */
   keep(claimed: ClaimedRow): Promise<boolean>;
   /** The row's sending has ended: once every row of its claim has, the claim is released. */
   done(claimed: ClaimedRow): Promise<void>;
@@ -69,7 +73,8 @@ export interface ClaimOptions {
 
 export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock, 'now'>, options: ClaimOptions): RowClaims {
   const open = new Set<Claim>();
-  let current: Claim | null = null;
+  /** Claims whose rows are still to hand out, in row order: the current one, and the next once asked. */
+  const queue: Claim[] = [];
   let claiming: Promise<void> | null = null;
   let exhausted = false;
   let count = 0;
@@ -77,13 +82,23 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
   async function claimNext(): Promise<void> {
     count += 1;
     const holder = `${options.holder}/${count}`;
-    const claimed = await batches.claimRows(batchId, holder, options.size, options.leaseMs, clock.now());
+    const claimedAt = clock.now();
+    const claimed = await batches.claimRows(batchId, holder, options.size, options.leaseMs, claimedAt);
     if (claimed.rows.length === 0) {
       exhausted = true;
       return;
     }
-    current = { holder, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
-    open.add(current);
+    const claim: Claim = { holder, claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
+    queue.push(claim);
+    open.add(claim);
+  }
+
+  /** One claim asked at a time: the workers waiting for rows share it. */
+  function claimOnce(): Promise<void> {
+    claiming ??= claimNext().finally(() => {
+      claiming = null;
+    });
+    return claiming;
   }
 
   // Renewed on a timer as well as before each POST; a claim found short is lost (sends nothing more).
@@ -113,20 +128,31 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
   return {
     async next() {
       for (;;) {
-        const claim = current;
-        if (claim && !claim.lost && claim.taken < claim.rows.length) return { row: claim.rows[claim.taken++]!, claim };
+        while (queue.length > 0 && (queue[0]!.lost || queue[0]!.taken === queue[0]!.rows.length)) queue.shift();
+        const claim = queue[0];
+        if (claim) {
+          const row = claim.rows[claim.taken++]!;
+          // Half of this claim handed out: the next is asked now, so the workers that end these
+          // rows find rows waiting instead of all waiting for one claim's round trip. Its failure
+          // is the next waiting worker's (below), never an unhandled rejection.
+          if (queue.length === 1 && !exhausted && claim.rows.length - claim.taken <= claim.rows.length / 2) void claimOnce().catch(() => undefined);
+          return { row, claim };
+        }
         if (exhausted) return null;
-        // One claim at a time: the workers waiting for rows share it.
-        claiming ??= claimNext().finally(() => {
-          claiming = null;
-        });
-        await claiming;
+        await claimOnce();
       }
     },
-    async keep({ claim }) {
+    async keep({ row, claim }) {
       if (claim.lost) return false;
-      const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, clock.now());
-      if (held !== claim.rows.length) claim.lost = true;
+      // Claimed less than half a lease ago: every row of it is still this console's for at least
+      // another half (a lease only runs out with time; the store's clock started it after ours
+      // read claimedAt), so the round trip of a renewal is saved. Past half, the row is renewed.
+      if (clock.now() - claim.claimedAt < options.leaseMs / 2) return true;
+      // This row's lease only: a renewal of every row of the claim held rows that other workers'
+      // pending entries were linking in the store's group commit, and the two waited on each other.
+      const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, clock.now(), [row.rowNumber]);
+      // Lost (its lease ran out and another sender may hold it): the claim hands out no more rows.
+      if (held !== 1) claim.lost = true;
       return !claim.lost;
     },
     async done({ claim }) {
@@ -137,6 +163,8 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
     async releaseAll() {
       clearInterval(heartbeat);
       await renewing;
+      // A claim asked ahead and not answered yet is released too, once it is.
+      await claiming?.catch(() => undefined);
       await Promise.all([...open].map(release));
     },
   };

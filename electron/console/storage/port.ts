@@ -173,8 +173,11 @@ export interface BatchPort extends BatchDraftsPort {
    * `sending` (a Pause or Cancel from any desktop stops every desktop's claims).
    */
   claimRows(batchId: string, holder: string, limit: number, leaseMs: number, at: number): Promise<RowClaim>;
-  /** Extends the holder's leases on the batch; returns how many rows it still holds. */
-  renewClaims(batchId: string, holder: string, leaseMs: number, at: number): Promise<number>;
+  /**
+   * Extends the holder's leases on the batch, only on `rowNumbers` when given; returns how many
+   * of those rows (or of the batch's) it still holds.
+   */
+  renewClaims(batchId: string, holder: string, leaseMs: number, at: number, rowNumbers?: readonly number[]): Promise<number>;
   /** The holder is done with these rows (their answers are recorded). */
   releaseClaims(batchId: string, holder: string, rowNumbers: readonly number[]): Promise<void>;
   /**

@@ -138,10 +138,11 @@ function sqliteBatches(db: JournalDb): BatchPort {
       if (rows.length > 0) cursors.set(batchId, rows[rows.length - 1]!.rowNumber + 1);
       return { batchId, holder, until, rows };
     },
-    async renewClaims(batchId, holder, leaseMs, at) {
+    async renewClaims(batchId, holder, leaseMs, at, rowNumbers) {
       let count = 0;
-      for (const lease of leasesOf(batchId).values()) {
-        if (lease.holder !== holder || lease.until <= at) continue;
+      const named = rowNumbers ? new Set(rowNumbers) : null;
+      for (const [rowNumber, lease] of leasesOf(batchId)) {
+        if (lease.holder !== holder || lease.until <= at || (named && !named.has(rowNumber))) continue;
         lease.until = at + leaseMs;
         count += 1;
       }

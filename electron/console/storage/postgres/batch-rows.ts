@@ -24,12 +24,15 @@ export const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' EL
   WHEN 'not_found' THEN 'not_sent'
   ELSE 'rejected' END) END`;
 
-export const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
+/** A row's columns and its entry's, with `br` the row and `e` its entry (LEFT JOINed). */
+export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at,
-    CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx
+    CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx`;
+
+export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
-interface RowDbRow {
+export interface RowDbRow {
   row_number: number;
   cells: string;
   request: string | null;

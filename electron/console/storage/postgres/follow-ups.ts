@@ -51,8 +51,8 @@ export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['re
         ENTRY_STATES.assertMove(null, 'known', id);
         const inserted = await c.query<{ seq: number }>(
           `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, external_id, status, failed_code, amount, currency,
-             phone_number, payment_method, customer_first_name, customer_last_name, customer_email, description, metadata, request, transaction_json, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, 'known', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, NULL, $19, $20, $20) RETURNING seq`,
+             phone_number, payment_method, customer_first_name, customer_last_name, customer_email, description, metadata, transaction_json, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, 'known', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20) RETURNING seq`,
           [
             id,
             profile.id,

@@ -13,6 +13,7 @@ import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
 import { LIVE_MIGRATIONS } from './live-migration';
 import { APPROVAL_REFUSAL_MIGRATIONS } from './approval-refusal-sql';
+import { SPEED_AND_LOOK_UP_MIGRATION } from './speed-and-look-up-migration';
 
 import type { PgMigration } from './pg-migration';
 
@@ -210,4 +211,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, ...LIVE_MIGRATIONS, ...APPROVAL_REFUSAL_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, ...APPROVAL_REFUSAL_MIGRATIONS];
