@@ -44,6 +44,7 @@ import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconc
 import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
+import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -277,6 +278,8 @@ export const CHANNEL_INPUTS = {
   ...RECONCILE_CHANNEL_INPUTS,
   // Overview: the day's and the week's figures of the active profile, read from the journal.
   'overview:get': overviewInputSchema,
+  // Where the console records: this desktop or a team workspace (issue 24): shared/api/workspace.ts
+  ...WORKSPACE_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -291,7 +294,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, WorkspaceChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

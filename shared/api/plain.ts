@@ -80,6 +80,11 @@ export const CHANNEL_NAMES = [
   'reconcile:verify',
   'reconcile:export',
   'overview:get',
+  'workspace:status',
+  'workspace:test',
+  'workspace:use',
+  'workspace:useDesktop',
+  'workspace:retry',
 ] as const;
 
 /** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */

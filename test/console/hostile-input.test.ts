@@ -94,6 +94,11 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'reconcile:verify': { id: 'r1' },
   'reconcile:export': { id: 'r1', category: 'matched', language: 'fr' },
   'overview:get': { dayBoundaries: Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2026, 10, 17 + i, -1)).toISOString()) },
+  'workspace:status': {},
+  'workspace:test': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' }, password: 'a-password' },
+  'workspace:use': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' } },
+  'workspace:useDesktop': {},
+  'workspace:retry': {},
 };
 
 const HUGE = 'x'.repeat(1_000_000);

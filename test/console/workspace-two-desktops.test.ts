@@ -1,0 +1,137 @@
+/**
+ * Two desktops on one team workspace (issue 24): two consoles (two data folders), each opened on
+ * the workspace the way a person does it in Settings (Test connection, then Use this workspace,
+ * the password kept in the real OS keychain), both pointed at one sandbox engine this test starts
+ * (the local sandbox is per desktop; a sandbox profile with the same id on both desktops reaches
+ * the shared one). A payout sent from A appears in B's History and B, a support login, can Verify
+ * it; B cannot send. A workspace chosen and then unreachable at start is never replaced by the
+ * desktop's own journal: every call answers the fault until Try again finds it, or the person
+ * explicitly goes back to this desktop only.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine, type EngineHandle } from '@paydesk/sandbox';
+import { createVault } from '../../electron/console/vault';
+import { confSettingsBackend, createSettings } from '../../electron/console/settings';
+import { forgetWorkspacePassword } from '../../electron/console/storage/postgres/workspace-password';
+import { startConsoleHost, type ConsoleHost } from '../../electron/console/workspace/console-host';
+import { WORKSPACE_CHOICE_FILE } from '../../electron/console/workspace/choice';
+import { makeTempDir } from '../temp-dir';
+import { startPasswordWorkspace, type PasswordWorkspace } from '../helpers/password-workspace';
+import { expectFail, expectOk, paymentRequest } from './helpers';
+
+let workspace: PasswordWorkspace;
+let engine: EngineHandle;
+const hosts: ConsoleHost[] = [];
+const dirA = makeTempDir('paydesk-desk-a-');
+const dirB = makeTempDir('paydesk-desk-b-');
+/** One sandbox profile id for the team's shared engine, on both desktops. */
+const TEAM_SANDBOX = 'team-sandbox';
+
+beforeAll(async () => {
+  workspace = await startPasswordWorkspace();
+  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(makeTempDir('paydesk-engine-'), 'sandbox.db'), settleMs: 3_600_000 });
+}, 120_000);
+
+afterAll(async () => {
+  for (const host of hosts) await host.close();
+  await engine?.stop();
+  const vault = createVault();
+  for (const login of ['finance_demo', 'support_demo']) forgetWorkspacePassword(vault, workspace.connection(login));
+  await workspace?.stop();
+});
+
+async function desktop(dir: string): Promise<ConsoleHost> {
+  const host = await startConsoleHost({ userDataDir: dir, transport: 'browser', allowLive: false, version: '0.0.0-test', engine: false, client: { retry: { attempts: 1 } } });
+  hosts.push(host);
+  return host;
+}
+
+/** The shared engine's sandbox profile, saved with the same id in the desktop's settings (before it starts); its keys in the keychain. */
+async function deskWithTeamProfile(dir: string): Promise<ConsoleHost> {
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+  createSettings(confSettingsBackend(dir)).saveProfile({
+    id: TEAM_SANDBOX,
+    name: 'Team sandbox',
+    baseUrl: engine.api.url,
+    environment: 'sandbox',
+    headerWord: 'SVC',
+    paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
+    payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
+  });
+  const host = await desktop(dir);
+  for (const key of keys) expectOk(await host.handlers['secrets:set']({ profileId: TEAM_SANDBOX, keyType: key.type, secret: key.secretKey }));
+  return host;
+}
+
+describe('two desktops on one team workspace', () => {
+  let journalId = '';
+  const externalId = `TEAM-${process.pid}-1`;
+
+  it('A tests the connection, uses the workspace (password to the keychain, not the choice file) and sends a payout', async () => {
+    const a = await deskWithTeamProfile(dirA);
+    const connection = workspace.connection('finance_demo');
+    const password = workspace.passwords.finance_demo!;
+    const wrong = expectFail(await a.handlers['workspace:test']({ connection, password: 'not-the-password-1' }), 'WORKSPACE_LOGIN_REFUSED');
+    expect(wrong.message).not.toContain('not-the-password-1');
+    expect(expectOk(await a.handlers['workspace:test']({ connection, password })).who).toEqual({ login: 'finance_demo', roles: ['finance'] });
+    // A test changes nothing: still this desktop only.
+    expect(expectOk(await a.handlers['workspace:status']({}))).toEqual({ store: 'desktop' });
+    const used = expectOk(await a.handlers['workspace:use']({ connection, password }));
+    expect(used.status).toMatchObject({ store: 'workspace', state: 'open', who: { login: 'finance_demo', roles: ['finance'] } });
+    const saved = readFileSync(join(dirA, WORKSPACE_CHOICE_FILE), 'utf8');
+    expect(JSON.parse(saved)).toEqual({ store: 'workspace', connection });
+    expect(saved).not.toContain(password);
+
+    expectOk(await a.handlers['profiles:activate']({ id: TEAM_SANDBOX }));
+    const request = { ...paymentRequest({ external_id: externalId }), payment_method: 'momo_cm' };
+    const quote = expectOk(await a.handlers['payouts:prepare']({ request }));
+    const sent = expectOk(await a.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    journalId = sent.id;
+    // Recorded in the workspace, as the login that sent it (the database says who, not the client).
+    const owner = await workspace.owner();
+    const { rows } = await owner.query<{ created_by: string }>('SELECT created_by FROM entries WHERE external_id = $1', [externalId]);
+    expect(rows).toEqual([{ created_by: 'finance_demo' }]);
+  });
+
+  it('B, a support login on another desktop, finds it in History and Verifies it, and may not send', async () => {
+    const b = await deskWithTeamProfile(dirB);
+    const used = expectOk(await b.handlers['workspace:use']({ connection: workspace.connection('support_demo'), password: workspace.passwords.support_demo! }));
+    expect(used.status).toMatchObject({ state: 'open', who: { login: 'support_demo', roles: ['support'] } });
+    const page = expectOk(await b.handlers['transactions:search']({ query: { externalId } }));
+    expect(page.rows.map((item) => [item.id, item.externalId])).toEqual([[journalId, externalId]]);
+    const verified = expectOk(await b.handlers['transactions:verify']({ journalId }));
+    expect(verified.transaction.externalId).toBe(externalId);
+    expect(verified.transaction.transactionId).toBeTruthy();
+    // The database refuses a support login's entry: nothing sent, the fault's code, not INTERNAL.
+    expectOk(await b.handlers['profiles:activate']({ id: TEAM_SANDBOX }));
+    const request = { ...paymentRequest({ external_id: `TEAM-${process.pid}-support` }), payment_method: 'momo_cm' };
+    const quote = expectOk(await b.handlers['payouts:prepare']({ request }));
+    expectFail(await b.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }), 'WORKSPACE_NO_PERMISSION');
+    expect(engine.api.applications()).toBeTruthy();
+  });
+
+  it('a workspace that does not answer at start is never replaced by the desktop journal; Try again, or back to this desktop', async () => {
+    const a = hosts.shift()!;
+    await a.close();
+    workspace.stopServer();
+    const again = await desktop(dirA);
+    const status = expectOk(await again.handlers['workspace:status']({}));
+    expect(status).toMatchObject({ store: 'workspace', state: 'fault', fault: { code: 'WORKSPACE_UNREACHABLE' } });
+    expectFail(await again.handlers['transactions:search']({ query: {} }), 'WORKSPACE_UNREACHABLE');
+    expectFail(await again.handlers['payouts:prepare']({ request: paymentRequest() }), 'WORKSPACE_UNREACHABLE');
+    expect(again.runtime()).toBeNull();
+    expectOk(await again.handlers['app:info']({}));
+    // Still down: the same fault.
+    expect(expectOk(await again.handlers['workspace:retry']({})).status).toMatchObject({ state: 'fault' });
+    await workspace.startServer();
+    expect(expectOk(await again.handlers['workspace:retry']({})).status).toMatchObject({ state: 'open', who: { login: 'finance_demo' } });
+    expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(1);
+    // Explicitly back to this desktop: its own journal, which never held the team's payout.
+    expect(expectOk(await again.handlers['workspace:useDesktop']({})).status).toEqual({ store: 'desktop' });
+    expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(0);
+    expect(JSON.parse(readFileSync(join(dirA, WORKSPACE_CHOICE_FILE), 'utf8'))).toEqual({ store: 'desktop' });
+    expect(existsSync(join(dirA, 'journal.db'))).toBe(true);
+  });
+});
