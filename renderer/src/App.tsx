@@ -12,6 +12,7 @@ import { applyLanguage, currentLanguage } from './i18n';
 import { applyTheme } from './theme';
 import { useChunk } from './chunks';
 import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
+import { WorkspaceBadge, WorkspaceFaultBanner, useWorkspaceStatusAtStart } from './components/WorkspaceBar';
 
 const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'sandbox', 'settings'];
 
@@ -122,6 +123,7 @@ function Shell() {
   const error = useProfiles((s) => s.error);
   const live = useProfiles((s) => activeProfile(s)?.environment === 'live');
   const version = useProfiles((s) => s.info?.version);
+  useWorkspaceStatusAtStart();
   return (
     <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
       <header className="topbar">
@@ -129,6 +131,7 @@ function Shell() {
           <span className="logo" aria-hidden="true">◆</span> {t('brand')}
           {version ? <span className="muted small"> v{version}</span> : null}
         </div>
+        <WorkspaceBadge />
         <EnvironmentMarker />
       </header>
       <div className="body">
@@ -144,6 +147,7 @@ function Shell() {
           </ul>
         </nav>
         <main className="content">
+          <WorkspaceFaultBanner />
           <StartNotices />
           {status === 'error' && error ? (
             <ErrorNotice failure={error} title={t('loading.profilesFailed')} />

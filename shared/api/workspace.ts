@@ -83,10 +83,3 @@ export interface WorkspaceChannelResults {
   'workspace:useDesktop': { reopened: true; status: WorkspaceStatus };
   'workspace:retry': { status: WorkspaceStatus };
 }
-
-/** What a role may do in the console; the database refuses the rest anyway (migration 7). */
-export function maySend(status: WorkspaceStatus | null): boolean {
-  if (!status || status.store === 'desktop') return true;
-  if (status.state !== 'open') return false;
-  return status.who.roles.includes('finance');
-}

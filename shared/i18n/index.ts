@@ -48,6 +48,8 @@ import enReconcile from './en/reconcile';
 import frReconcile from './fr/reconcile';
 import enOverview from './en/overview';
 import frOverview from './fr/overview';
+import enWorkspace from './en/workspace';
+import frWorkspace from './fr/workspace';
 import type { Language, Messages } from './types';
 
 export const english = {
@@ -73,6 +75,7 @@ export const english = {
   inspector: enInspector,
   reconcile: enReconcile,
   overview: enOverview,
+  workspace: enWorkspace,
 } as const;
 
 export type Catalogue = typeof english;
@@ -101,6 +104,7 @@ const french: Messages<Catalogue> = {
   form: frForm,
   reconcile: frReconcile,
   overview: frOverview,
+  workspace: frWorkspace,
 };
 
 export const resources: Record<Language, Messages<Catalogue>> = { en: english, fr: french };

@@ -13,8 +13,10 @@ import { useProfiles, useTransactions, useUi } from '../stores';
 import { PayoutConfirmDialog } from './PayoutConfirm';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
 import { Screen } from '../components/Screen';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 export function PayoutScreen() {
+  const maySend = useMaySend();
   const { t } = useTranslation('payout');
   const refused = useProfiles((s) => liveRefused(s));
   const methods = useProfiles((s) => s.methods);
@@ -64,10 +66,11 @@ export function PayoutScreen() {
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={preparing || refused}>
+          <button type="submit" className="primary" disabled={preparing || refused || !maySend}>
             {preparing ? t('preparing') : t('review')}
           </button>
         </div>
+        <SendRefusedNote />
       </form>
       {review ? (
         <PayoutConfirmDialog

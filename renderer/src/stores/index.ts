@@ -15,6 +15,7 @@ import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
 import { createUiStore, type UiState } from './ui';
+import { createWorkspaceStore, type WorkspaceState } from './workspace';
 
 export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof createUiStore>[0]) {
   return {
@@ -27,6 +28,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
     overview: createOverviewStore(api),
+    workspace: createWorkspaceStore(api),
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -113,6 +115,10 @@ function useStores(): Stores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('StoresContext is missing: render inside <App>.');
   return stores;
+}
+
+export function useWorkspace<T>(selector: (state: WorkspaceState) => T): T {
+  return useStore(useStores().workspace, selector);
 }
 
 export function useProfiles<T>(selector: (state: ProfilesState) => T): T {
