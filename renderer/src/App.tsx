@@ -5,7 +5,7 @@ import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
-import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
+import { StoresContext, createStores, useProfiles, useUi, useWorkspace, wirePushEvents, type Stores } from './stores';
 import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
@@ -124,6 +124,8 @@ function Shell() {
   const live = useProfiles((s) => activeProfile(s)?.environment === 'live');
   const version = useProfiles((s) => s.info?.version);
   useWorkspaceStatusAtStart();
+  // A workspace not open says so once, in its banner, with what to do.
+  const workspaceFault = useWorkspace((s) => s.status?.store === 'workspace' && s.status.state === 'fault');
   return (
     <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
       <header className="topbar">
@@ -149,7 +151,7 @@ function Shell() {
         <main className="content">
           <WorkspaceFaultBanner />
           <StartNotices />
-          {status === 'error' && error ? (
+          {workspaceFault ? null : status === 'error' && error ? (
             <ErrorNotice failure={error} title={t('loading.profilesFailed')} />
           ) : status !== 'ready' ? (
             <Loading label={t('loading.starting')} />

@@ -63,7 +63,8 @@ export function WorkspaceFaultBanner() {
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [changing, setChanging] = useState(false);
   if (status?.store !== 'workspace' || status.state !== 'fault') return null;
-  const fault: ApiFailure = { code: status.fault.code, message: status.fault.message };
+  // The words come from the code's catalogue entry, in the reader's language (main's English is the same sentence).
+  const fault: ApiFailure = { code: status.fault.code, message: '' };
   return (
     <div className="workspace-fault-banner" role="region" aria-label={t('badge.fault')}>
       <ErrorNotice failure={failure ?? fault} title={t('fault.title', { database: status.place.database, host: status.place.host })} />
