@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '@paydesk/sandbox';
+import { engineInternals } from '../../packages/sandbox/src/internals';
 import { createVault } from '../../electron/console/vault';
 import { confSettingsBackend, createSettings } from '../../electron/console/settings';
 import { forgetWorkspacePassword } from '../../electron/console/storage/postgres/workspace-password';
@@ -109,7 +110,10 @@ describe('two desktops on one team workspace', () => {
     const request = { ...paymentRequest({ external_id: `TEAM-${process.pid}-support` }), payment_method: 'momo_cm' };
     const quote = expectOk(await b.handlers['payouts:prepare']({ request }));
     expectFail(await b.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }), 'WORKSPACE_NO_PERMISSION');
-    expect(engine.api.applications()).toBeTruthy();
+    // The entry is written before the POST: refused there, nothing reached the service.
+    const sentToEngine = (externalIdSent: string) => (engineInternals(engine).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalIdSent) as { n: number }).n;
+    expect(sentToEngine(request.external_id!)).toBe(0);
+    expect(sentToEngine(externalId)).toBe(1);
   });
 
   it('a workspace that does not answer at start is never replaced by the desktop journal; Try again, or back to this desktop', async () => {
