@@ -132,6 +132,17 @@ describe('two desktops on one team workspace', () => {
     await workspace.startServer();
     expect(expectOk(await again.handlers['workspace:retry']({})).status).toMatchObject({ state: 'open', who: { login: 'finance_demo' } });
     expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(1);
+    // The server cuts the connections: lost, every write refused before it runs (nothing sent), until Try again finds it.
+    const owner = await workspace.owner();
+    await owner.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'finance_demo'`);
+    await expect.poll(async () => (expectOk(await again.handlers['workspace:status']({})) as { state: string }).state).toBe('lost');
+    expectOk(await again.handlers['profiles:activate']({ id: TEAM_SANDBOX }));
+    const request = { ...paymentRequest({ external_id: `TEAM-${process.pid}-lost` }), payment_method: 'momo_cm' };
+    const quote = expectOk(await again.handlers['payouts:prepare']({ request }));
+    expectFail(await again.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }), 'WORKSPACE_CONNECTION_LOST');
+    expect((engineInternals(engine).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(request.external_id) as { n: number }).n).toBe(0);
+    expect(expectOk(await again.handlers['workspace:retry']({})).status).toMatchObject({ state: 'open' });
+    expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(1);
     // Explicitly back to this desktop: its own journal, which never held the team's payout.
     expect(expectOk(await again.handlers['workspace:useDesktop']({})).status).toEqual({ store: 'desktop' });
     expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(0);

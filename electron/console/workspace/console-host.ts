@@ -41,7 +41,7 @@ export interface ConsoleHost {
 }
 
 type Current =
-  | { kind: 'runtime'; runtime: ConsoleRuntime; status: WorkspaceStatus; session: WorkspaceSession | null; unrelay: () => void }
+  | { kind: 'runtime'; runtime: ConsoleRuntime; readonly status: WorkspaceStatus; session: WorkspaceSession | null; unrelay: () => void }
   | { kind: 'fault'; status: WorkspaceStatus & { state: 'fault' }; handlers: HandlerTable };
 
 type WorkspaceChannel = 'workspace:status' | 'workspace:test' | 'workspace:use' | 'workspace:useDesktop' | 'workspace:retry';
@@ -89,11 +89,20 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
 
   async function runtimeOn(session: WorkspaceSession | null, connection: WorkspaceConnection | null): Promise<Current> {
     const runtime = await createConsoleRuntime({ ...runtimeOptions, ...(session ? { openStorage: () => sessionPort(session) } : {}) });
-    const status: WorkspaceStatus =
-      session && connection
-        ? { store: 'workspace', place: placeOf(connection), state: 'open', who: { login: session.who.login, roles: [...session.who.roles] }, schemaVersion: session.schemaVersion }
-        : { store: 'desktop' };
-    return { kind: 'runtime', runtime, status, session, unrelay: relay(runtime) };
+    const unrelay = relay(runtime);
+    if (!session || !connection) return { kind: 'runtime', runtime, status: { store: 'desktop' }, session: null, unrelay };
+    const who = { login: session.who.login, roles: [...session.who.roles] };
+    const place = placeOf(connection);
+    return {
+      kind: 'runtime',
+      runtime,
+      // Lost while open: sending stopped until Try again finds the workspace (the session refuses writes meanwhile).
+      get status(): WorkspaceStatus {
+        return { store: 'workspace', place, state: session.state === 'lost' ? 'lost' : 'open', who, schemaVersion: session.schemaVersion };
+      },
+      session,
+      unrelay,
+    };
   }
 
   /** Opens the console on the current choice; a workspace that does not open leaves the console in its fault, never on this desktop's journal. */
@@ -188,7 +197,11 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
       }),
     'workspace:retry': () =>
       change(async () => {
-        if (current.kind === 'runtime') return { status: current.status };
+        if (current.kind === 'runtime') {
+          // A lost connection: the same login and schema checked again before writes are allowed.
+          if (current.session?.state === 'lost') await current.session.reconnect();
+          return { status: current.status };
+        }
         current = await openOnChoice();
         return { status: current.status };
       }),

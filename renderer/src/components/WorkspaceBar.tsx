@@ -62,13 +62,13 @@ export function WorkspaceFaultBanner() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [changing, setChanging] = useState(false);
-  if (status?.store !== 'workspace' || status.state !== 'fault') return null;
+  if (status?.store !== 'workspace' || status.state === 'open') return null;
   // The words come from the code's catalogue entry, in the reader's language (main's English is the same sentence).
-  const fault: ApiFailure = { code: status.fault.code, message: '' };
+  const fault: ApiFailure = { code: status.state === 'fault' ? status.fault.code : 'WORKSPACE_CONNECTION_LOST', message: '' };
   return (
     <div className="workspace-fault-banner" role="region" aria-label={t('badge.fault')}>
-      <ErrorNotice failure={failure ?? fault} title={t('fault.title', { database: status.place.database, host: status.place.host })} />
-      <p>{t('fault.notFallen')}</p>
+      <ErrorNotice failure={failure ?? fault} title={status.state === 'fault' ? t('fault.title', { database: status.place.database, host: status.place.host }) : t('lost')} />
+      {status.state === 'fault' ? <p>{t('fault.notFallen')}</p> : null}
       <div className="actions left">
         <button
           type="button"

@@ -15,9 +15,11 @@ import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
 import { createUiStore, type UiState } from './ui';
-import { createWorkspaceStore, type WorkspaceState } from './workspace';
+import { createWorkspaceStore, watchingWorkspace, type WorkspaceState } from './workspace';
 
-export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof createUiStore>[0]) {
+export function createStores(given: PaydeskApi, initialUi?: Parameters<typeof createUiStore>[0]) {
+  const workspace = createWorkspaceStore(given);
+  const api = watchingWorkspace(given, workspace);
   return {
     profiles: createProfilesStore(api),
     transactions: createTransactionsStore(api),
@@ -28,7 +30,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     ui: createUiStore(initialUi),
     batch: createBatchStore(api),
     overview: createOverviewStore(api),
-    workspace: createWorkspaceStore(api),
+    workspace,
   };
 }
 export type Stores = ReturnType<typeof createStores>;

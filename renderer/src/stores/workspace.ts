@@ -42,9 +42,11 @@ export function createWorkspaceStore(api: PaydeskApi, reload: () => void = () =>
       use: async (connection, password) => thenReload(await api.invoke('workspace:use', { connection, ...(password ? { password } : {}) })),
       useDesktop: async () => thenReload(await api.invoke('workspace:useDesktop', {})),
       async retry() {
+        const before = get().status;
         const result = await api.invoke('workspace:retry', {});
         if (!result.ok) return result;
-        if (result.value.status.store === 'workspace' && result.value.status.state === 'fault') {
+        // Still not open, or found again after a lost connection (the same console: nothing to reload).
+        if ((result.value.status.store === 'workspace' && result.value.status.state === 'fault') || (before?.store === 'workspace' && before.state === 'lost')) {
           set({ status: result.value.status });
           return result;
         }
@@ -53,4 +55,18 @@ export function createWorkspaceStore(api: PaydeskApi, reload: () => void = () =>
       },
     };
   });
+}
+
+const WORKSPACE_GONE = new Set(['WORKSPACE_CONNECTION_LOST', 'WORKSPACE_UNREACHABLE']);
+
+/** The API, telling the workspace store to read its status again when a call met a lost workspace (its banner offers Try again). */
+export function watchingWorkspace(api: PaydeskApi, workspace: ReturnType<typeof createWorkspaceStore>): PaydeskApi {
+  return {
+    on: (event, listener) => api.on(event, listener),
+    async invoke(channel, input) {
+      const result = await api.invoke(channel, input);
+      if (!result.ok && WORKSPACE_GONE.has(result.error.code) && channel !== 'workspace:status') void workspace.getState().load();
+      return result;
+    },
+  };
 }
