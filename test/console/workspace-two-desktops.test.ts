@@ -79,7 +79,13 @@ describe('two desktops on one team workspace', () => {
     expect(expectOk(await a.handlers['workspace:test']({ connection, password })).who).toEqual({ login: 'finance_demo', roles: ['finance'] });
     // A test changes nothing: still this desktop only.
     expect(expectOk(await a.handlers['workspace:status']({}))).toEqual({ store: 'desktop' });
+    // Checked at the boundary: TLS off for another machine, unknown fields, an empty password.
+    const refused = expectFail(await a.handlers['workspace:test']({ connection: { ...connection, host: 'db.example.com' } }), 'INVALID_INPUT');
+    expect(refused.fields?.['connection.tls']).toEqual(['a server on another machine must be reached over TLS with its certificate verified']);
+    expect(expectFail(await a.handlers['workspace:use']({ connection, password: '', remember: true } as never), 'INVALID_INPUT').fields).toEqual({ password: ['is required'], remember: ['is not a known field'] });
+    expect(expectFail(await a.handlers['workspace:test']({ connection: { ...connection, port: 70000 } }), 'INVALID_INPUT').fields).toEqual({ 'connection.port': ['must be from 1 to 65535'] });
     const used = expectOk(await a.handlers['workspace:use']({ connection, password }));
+    expect(JSON.stringify(expectOk(await a.handlers['workspace:status']({})))).not.toContain(password);
     expect(used.status).toMatchObject({ store: 'workspace', state: 'open', who: { login: 'finance_demo', roles: ['finance'] } });
     const saved = readFileSync(join(dirA, WORKSPACE_CHOICE_FILE), 'utf8');
     expect(JSON.parse(saved)).toEqual({ store: 'workspace', connection });
