@@ -41,11 +41,17 @@ function throughSession(session: WorkspaceSession, name: string, part: Part): Pa
 export async function sessionPort(session: WorkspaceSession): Promise<StoragePort> {
   // The store object itself, without touching the server (sub-ports are wrapped below, other members passed on).
   const store = await session.write(async (raw) => raw);
+  // One wrapper per part: the batch runner reaches `storage.batches` for every row.
+  const parts = new Map<string, Part>();
   return new Proxy(store, {
     get(target, key, receiver) {
       if (key === 'close') return () => session.close();
       const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof key === 'string' && value !== null && typeof value === 'object') return throughSession(session, key, value as Part);
+      if (typeof key === 'string' && value !== null && typeof value === 'object') {
+        let part = parts.get(key);
+        if (!part) parts.set(key, (part = throughSession(session, key, value as Part)));
+        return part;
+      }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
