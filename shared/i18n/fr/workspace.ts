@@ -19,7 +19,7 @@ const fr: Messages<typeof en> = {
   passwordHint: 'Gardé uniquement dans le trousseau du système. Laissez vide pour utiliser celui déjà enregistré.',
   tls: 'TLS',
   tlsOff: 'Désactivé (serveur sur cette machine uniquement)',
-  tlsVerify: 'Vérifié (verify-full)',
+  tlsVerify: 'Vérifié (certificat et nom du serveur)',
   ca: 'Certificat de l’autorité (facultatif)',
   caHint: 'Le fichier PEM de l’autorité qui a signé le certificat du serveur, pour un PostgreSQL géré dont l’autorité n’est pas une autorité du système.',
   caLoaded: 'Certificat de l’autorité chargé : {{name}}',
