@@ -6,7 +6,8 @@
  * a workspace that does not answer at start is a banner with Try again, never this desktop's
  * journal. English and French, light and dark, axe on each.
  */
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
@@ -120,9 +121,29 @@ describe('Settings → Team workspace', () => {
     await noSeriousAxe('fr/dark settings');
   }, 60_000);
 
+  it('TLS verified: refused without the server’s CA, connected with its CA file (fr, dark)', async () => {
+    await go('settings');
+    await fillWorkspace('finance_demo', workspace.passwords.finance_demo!);
+    await page.locator('#ws-tls').selectOption('verify');
+    await page.getByRole('button', { name: 'Tester la connexion' }).click();
+    await page.locator('.workspace-setting .notice-error').waitFor();
+    expect(await page.locator('.workspace-setting .notice-error').textContent()).toContain('Le serveur de l’espace d’équipe n’a pas pu être vérifié (certificat TLS).');
+    const caFile = join(makeTempDir('paydesk-e2e-ca-'), 'team-ca.pem');
+    writeFileSync(caFile, workspace.ca);
+    await page.locator('#ws-ca').setInputFiles(caFile);
+    await page.getByText('Certificat de l’autorité chargé : team-ca.pem').waitFor();
+    await page.locator('#ws-password').fill(workspace.passwords.finance_demo!);
+    await page.getByRole('button', { name: 'Tester la connexion' }).click();
+    await page.getByText('Connecté en tant que finance_demo, rôle finance.').waitFor();
+    await page.locator('.workspace-setting').scrollIntoViewIfNeeded();
+    await screenshot(page, 'workspace-tls-ca-fr-dark');
+    await noSeriousAxe('fr/dark tls');
+  }, 60_000);
+
   it('a support login: the send buttons are disabled with the reason', async () => {
     await go('settings');
     await fillWorkspace('support_demo', workspace.passwords.support_demo!);
+    await page.locator('#ws-tls').selectOption('off');
     await page.getByRole('button', { name: 'Utiliser cet espace' }).click();
     await page.locator('.workspace-badge', { hasText: 'support_demo' }).waitFor();
     await go('payout');
