@@ -13,10 +13,13 @@ import { createClient, type ClientOptions } from '../client';
 import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
+import type { HandlerDeps } from './handlers/context';
+import type { BatchRunner } from './batch/runner';
 import { openJournal, type JournalDb } from './journal/entries';
 import type { StoragePort } from './storage/port';
 import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
+import { forwardChanges } from './live-changes';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -48,6 +51,8 @@ export interface ConsoleRuntimeOptions {
    * caller and closed by the runtime; the SQLite journal is still opened beside it (issue 24).
    */
   openStorage?: (journal: JournalDb) => Promise<StoragePort>;
+  /** The batch runner's row claims (lease, size, state reads on a workspace); tests shorten the lease. */
+  batchClaims?: HandlerDeps['batchClaims'];
 }
 
 export interface ConsoleRuntime {
@@ -65,6 +70,8 @@ export interface ConsoleRuntime {
   watchesIdle(): Promise<void>;
   /** Resolves when every batch run has ended (sent, paused, cancelled or interrupted). */
   batchesIdle(): Promise<void>;
+  /** The batch runner itself (tools and tests that run a batch the batch handlers do not read, e.g. one in a workspace). */
+  batchRunner: Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'settled'>;
   /** Resolves when the follow-up of open entries (at start, after a batch run) has ended. */
   followUpsIdle(): Promise<void>;
 }
@@ -164,6 +171,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     version: options.version,
     logger,
     watch: options.watch,
+    ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
     signal: abort.signal,
     notices: () => notices,
   });
@@ -210,6 +218,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     }
   });
 
+  // What the store hears committed (a workspace: every desktop's writes) reaches the screens (live-changes.ts).
+  const stopForwardingChanges = forwardChanges(storage.changes, (changed) => emit('journal:changed', changed));
+
   // Status changes that happened while the console was stopped (the engine settled them at its
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
   core.sweeper.poke();
@@ -227,6 +238,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       abort.abort();
       unsubscribe?.();
       unsubscribeActivity?.();
+      stopForwardingChanges();
       core.sweeper.close();
       await core.batches.idle();
       await core.sweeper.idle();
@@ -245,6 +257,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     engine,
     watchesIdle: () => core.watcher.idle(),
     batchesIdle: () => core.batches.idle(),
+    batchRunner: core.batches,
     followUpsIdle: () => core.sweeper.idle(),
   };
 }

@@ -168,7 +168,8 @@ export function App({ api, stores: given }: { api: PaydeskApi; stores?: Stores }
   const stores = useMemo(() => given ?? createStores(api), [api, given]);
   useEffect(() => {
     const off = wirePushEvents(api, stores);
-    void stores.profiles.getState().load();
+    // main.tsx has usually asked already, before anything was drawn: that request is taken.
+    void stores.profiles.getState().load({ reuseStarted: true });
     return off;
   }, [api, stores]);
   return (

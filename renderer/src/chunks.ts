@@ -43,8 +43,12 @@ export function useChunk<T>(part: Chunk<T>): T | null {
   const [failure, setFailure] = useState<{ part: Chunk<T>; error: unknown } | null>(null);
   const [, setArrived] = useState<Chunk<T> | null>(null);
   const module = part.loaded();
+  const drawn = module !== null;
   useEffect(() => {
-    if (part.loaded()) return;
+    // What this render drew decides, not whether the part is in by now: a part that arrived after
+    // the render found it missing and before this effect ran would otherwise never be drawn (the
+    // placeholder stayed for good; issue 28). load() then answers at once and draws it.
+    if (drawn) return;
     let live = true;
     part.load().then(
       () => live && setArrived(part),
@@ -53,7 +57,7 @@ export function useChunk<T>(part: Chunk<T>): T | null {
     return () => {
       live = false;
     };
-  }, [part]);
+  }, [part, drawn]);
   if (failure?.part === part) throw failure.error;
   return module;
 }

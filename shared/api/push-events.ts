@@ -6,6 +6,25 @@ import type { InspectedRequest } from '../contract/inspector';
 import type { BatchProgress } from './batch';
 import type { ReconcileProgress } from './reconcile';
 
+/**
+ * What the journal heard committed over the last ~150 ms (electron/console/live-changes.ts): on a
+ * team workspace any desktop's writes, on one desktop its own. Ids only; a screen showing one of
+ * them (or `everything`) reads again. Each list holds at most JOURNAL_CHANGED_MAX_IDS ids.
+ */
+export interface JournalChanged {
+  entries: string[];
+  /** Batches whose state or rows changed, or one of whose entries did. */
+  batches: string[];
+  reconciliations: string[];
+  /** Team settings' keys. */
+  settings: string[];
+  /** Approval requests asked or decided. */
+  approvals: string[];
+  /** More changed than a push names, or changes may have been missed (the workspace connection came back): read everything again. */
+  everything: boolean;
+}
+export const JOURNAL_CHANGED_MAX_IDS = 200;
+
 /** Push events from main to the renderer (no IPC event object is ever passed). */
 export interface PushEvents {
   /** A journal entry changed (status, timeline): the store fetches it again. */
@@ -21,6 +40,8 @@ export interface PushEvents {
   'sandbox:request': InspectedRequest;
   /** A reconciliation moved on (rows checked, verified, finished, cancelled). */
   'reconcile:progress': ReconcileProgress;
+  /** The journal changed (this desktop's writes, or any desktop's on a team workspace), bundled: see JournalChanged. */
+  'journal:changed': JournalChanged;
 }
 export type PushEvent = keyof PushEvents;
-export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request', 'reconcile:progress'];
+export const PUSH_EVENTS: PushEvent[] = ['transaction:changed', 'watch:progress', 'profiles:changed', 'sandbox:event', 'batch:progress', 'sandbox:request', 'reconcile:progress', 'journal:changed'];

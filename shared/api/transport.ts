@@ -9,7 +9,9 @@
  * session cookie holding the per-run token, which page script can never read. The page gets it by:
  * - the URL printed for a person, `http://127.0.0.1:PORT/#token=TOKEN`: the page takes the token
  *   from the fragment (never sent to the server), clears the fragment and trades the token once
- *   for the cookie with `POST /api/session` and header `X-Paydesk-Token: TOKEN` (204);
+ *   for the cookie with `POST /api/session` and header `X-Paydesk-Token: TOKEN` (204); calls made
+ *   before that trade is answered carry the same header and go beside it, later ones never do
+ *   (docs/decisions/session-token-beside-first-calls.md);
  * - the URL handed to the program that opens the browser, `GET /api/open?code=CODE`: a one-time
  *   code (its arguments are visible to every local user), answered by 303 to `/` with the cookie;
  *   a used or expired code gets 401.

@@ -11,6 +11,7 @@ import { openJournal, recordRequest } from '../../electron/console/journal/entri
 import { exportCsv } from '../../electron/console/journal/search';
 import { createReconciliation, saveOutcomes } from '../../electron/console/reconcile/store';
 import { exportReport } from '../../electron/console/reconcile/export';
+import { sqliteReconcileRows } from '../../electron/console/storage/sqlite-reconcile-rows';
 import { formulaPieces, hostileText } from '../shared/formula-any-separator';
 import { paymentRequest, tempDir } from './helpers';
 
@@ -56,7 +57,7 @@ describe('exports under any separator', () => {
           rowNumber: index + 2,
           outcome: { category: 'not_checked', journalId: null, transactionId: null, serviceStatus: null, serviceAmount: null, serviceCreatedAt: null, currency: 'XAF', detail },
         })), 2_000);
-        const { csv, rows } = exportReport(db, id!, undefined, language, 'XAF');
+        const { csv, rows } = await exportReport(sqliteReconcileRows(db), id!, undefined, language, 'XAF');
         expect(rows).toBe(lines.length);
         expect(formulaPieces(csv)).toEqual([]);
       }),

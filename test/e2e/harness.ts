@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { makeTempDir } from '../temp-dir';
 import { CHROMIUM } from '../preflight';
 import { startBrowserHost, type BrowserHost } from '../../electron/browser-host/server';
-import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
+import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../../electron/console/runtime';
 import type { Clock } from '../../electron/console/deps';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -70,12 +70,14 @@ export interface Harness {
  * Requests are signed with real time whatever it says, as the engine checks their window against real time.
  * `chromiumPath`: another browser binary (a test of a browser that does not start).
  */
-export async function startHarness(options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string; openStorage?: ConsoleRuntimeOptions['openStorage'] } = {},
+): Promise<Harness> {
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Both folders are removed after the test file even if nothing below gets to close them.
   const userDataDir = makeTempDir('paydesk-e2e-');
-  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}) });
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}), ...(options.openStorage ? { openStorage: options.openStorage } : {}) });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   const browserTemp = makeTempDir('paydesk-e2e-browser-');
   let browser: Browser;

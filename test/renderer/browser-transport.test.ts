@@ -3,7 +3,7 @@ import { createBrowserApi, takeFragmentToken } from '../../renderer/src/api/brow
 
 type Seen = { url: string; init: RequestInit }[];
 
-function recordingFetch(seen: Seen, answer: (url: string) => Response = () => new Response('{"ok":true,"value":{}}', { status: 200 })) {
+function recordingFetch(seen: Seen, answer: (url: string) => Response | Promise<Response> = () => new Response('{"ok":true,"value":{}}', { status: 200 })) {
   return (async (url: string, init: RequestInit) => {
     seen.push({ url, init });
     return answer(url);
@@ -21,14 +21,30 @@ describe('browser transport', () => {
     expect(takeFragmentToken(window.location, window.history)).toBeNull();
   });
 
-  it('trades the token for the session cookie once, before the first call, then calls without it', async () => {
+  it('trades the token for the session cookie once; calls made meanwhile go beside the trade with the token, later calls without it', async () => {
     const seen: Seen = [];
-    const api = createBrowserApi('tok', recordingFetch(seen, (url) => new Response(url === '/api/session' ? null : '{"ok":true,"value":{"methods":["service_demo"]}}', { status: url === '/api/session' ? 204 : 200 })));
+    let answerTrade!: () => void;
+    const tradeAnswered = new Promise<void>((done) => (answerTrade = done));
+    const api = createBrowserApi(
+      'tok',
+      recordingFetch(seen, async (url) => {
+        if (url !== '/api/session') return new Response('{"ok":true,"value":{"methods":["service_demo"]}}', { status: 200 });
+        await tradeAnswered;
+        return new Response(null, { status: 204 });
+      }),
+    );
+    // The trade is not answered yet: the first calls do not wait for it.
     expect(await api.invoke('methods:list', {})).toEqual({ ok: true, value: { methods: ['service_demo'] } });
+    await api.invoke('profiles:list', {});
+    expect(seen.map((s) => `${s.init.method} ${s.url}`)).toEqual(['POST /api/session', 'POST /api/invoke/methods:list', 'POST /api/invoke/profiles:list']);
+    for (const call of seen) expect((call.init.headers as Record<string, string>)['X-Paydesk-Token']).toBe('tok');
+    answerTrade();
+    await new Promise((done) => setTimeout(done, 0));
     await api.invoke('app:info', {});
-    expect(seen.map((s) => `${s.init.method} ${s.url}`)).toEqual(['POST /api/session', 'POST /api/invoke/methods:list', 'POST /api/invoke/app:info']);
-    expect((seen[0]!.init.headers as Record<string, string>)['X-Paydesk-Token']).toBe('tok');
-    for (const call of seen.slice(1)) expect(JSON.stringify(call.init.headers)).not.toContain('tok');
+    // One trade only, and once it is answered the token is forgotten: no later call carries it.
+    expect(seen.filter((s) => s.url === '/api/session')).toHaveLength(1);
+    expect(seen.at(-1)!.url).toBe('/api/invoke/app:info');
+    expect(JSON.stringify(seen.at(-1)!.init.headers)).not.toContain('tok');
   });
 
   it('turns a refused session and an unreachable host into failures with their own codes', async () => {
@@ -52,6 +68,8 @@ describe('browser transport', () => {
     }) as unknown as typeof fetch);
     expect(await api.invoke('app:info', {})).toMatchObject({ error: { code: 'HOST_UNREACHABLE' } });
     up = true;
+    // The failed trade settles beside the failed call (they go together): let it finish first.
+    await new Promise((done) => setTimeout(done, 0));
     expect(await api.invoke('app:info', {})).toEqual({ ok: true, value: 1 });
     expect(seen.map((s) => s.url)).toEqual(['/api/session', '/api/invoke/app:info']);
   });

@@ -1,9 +1,12 @@
 /**
  * Code-split parts without Suspense (renderer/src/chunks.ts): asked for once, drawn as soon as they
  * are in, asked for again after a failure, and a failure is thrown in render (never a blank screen).
+ * A part that arrives after the render that found it missing, before that render's effect ran, is
+ * still drawn (issue 28: the opening screen's chunk, asked for at start, arrived in that window on
+ * a busy machine and the screen stayed on "Opening the screen" for good).
  */
 import { describe, expect, it } from 'vitest';
-import { Component, type ReactNode } from 'react';
+import { Component, useLayoutEffect, type ReactNode } from 'react';
 import { render, screen } from '@testing-library/react';
 import { chunk, useChunk, type Chunk } from '../../renderer/src/chunks';
 
@@ -52,5 +55,26 @@ describe('chunks', () => {
     expect(await screen.findByText('failed: chunk gone')).toBeTruthy();
     expect(await part.load()).toEqual({ text: 'second try' });
     expect(imports).toBe(2);
+  });
+
+  it('draws a part that arrived between the render that found it missing and that render\'s effect', async () => {
+    const module = { text: 'arrived meanwhile' };
+    let arrived = false;
+    // The import's answer comes in after React rendered the placeholder and before its passive
+    // effect runs: a layout effect of a later sibling runs in exactly that window.
+    const part: Chunk<{ text: string }> = { load: () => Promise.resolve(module), loaded: () => (arrived ? module : null) };
+    function Arrives() {
+      useLayoutEffect(() => {
+        arrived = true;
+      }, []);
+      return null;
+    }
+    render(
+      <>
+        <Part part={part} />
+        <Arrives />
+      </>,
+    );
+    expect(await screen.findByText('arrived meanwhile')).toBeTruthy();
   });
 });

@@ -176,6 +176,23 @@ describe('Overview screen', () => {
     expect(api.callsOf('overview:get')).toHaveLength(2);
   });
 
+  it('draws the figures in a frame of their own: the charts are not in the page when the figures are marked drawn', async () => {
+    const api = createFakeApi({ 'overview:get': () => ok(figures(TODAY)) });
+    const chartsAtFigures: boolean[] = [];
+    const mark = performance.mark.bind(performance);
+    performance.mark = ((name: string, options?: PerformanceMarkOptions) => {
+      if (name === 'paydesk:overview:figures') chartsAtFigures.push(document.querySelector('.ov-charts') !== null);
+      return mark(name, options);
+    }) as typeof performance.mark;
+    try {
+      await openApp(api);
+      await screen.findByRole('figure', { name: 'Failures by reason' });
+    } finally {
+      performance.mark = mark;
+    }
+    expect(chartsAtFigures[0]).toBe(false);
+  });
+
   it('shows what went wrong when the figures cannot be read', async () => {
     const api = createFakeApi({ 'overview:get': () => fail('LIVE_REFUSED', 'live refused') });
     await openApp(api);
@@ -194,6 +211,7 @@ describe('Overview screen', () => {
     expect(within(today).getByText(/^45\s500\sFCFA$/)).toBeTruthy();
     expect(within(today).getByText(/^40\s%$/)).toBeTruthy();
     expect(within(today).getByText('2 réussies sur 5 terminées')).toBeTruthy();
-    expect(screen.getByText('Le compte mobile money du client est introuvable.')).toBeTruthy();
+    // A chart's sentence: the charts follow the figures' frame.
+    expect(await screen.findByText('Le compte mobile money du client est introuvable.')).toBeTruthy();
   });
 });

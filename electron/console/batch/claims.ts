@@ -23,6 +23,12 @@ export const CLAIM_ROWS = 10;
  * the client gives up well before).
  */
 export const LEASE_MS = 120_000;
+/**
+ * Open claims are also renewed this often (a share of the lease) while a run holds them: a row
+ * waiting out the service's Retry-After keeps its claim, and a desktop that dies stops renewing,
+ * so its rows come back to the others once the lease runs out (several desktops, one batch).
+ */
+export const RENEWALS_PER_LEASE = 3;
 
 /** This console's id as a row claim's holder: one per process, never reused. */
 export const CONSOLE_HOLDER = `console-${randomUUID()}`;
@@ -50,7 +56,7 @@ export interface RowClaims {
   keep(claimed: ClaimedRow): Promise<boolean>;
   /** The row's sending has ended: once every row of its claim has, the claim is released. */
   done(claimed: ClaimedRow): Promise<void>;
-  /** Releases every claim still held (the run's sending ends). */
+  /** Releases every claim still held (the run's sending ends) and stops renewing them. */
   releaseAll(): Promise<void>;
 }
 
@@ -79,6 +85,23 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
     current = { holder, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
     open.add(current);
   }
+
+  // Renewed on a timer as well as before each POST; a claim found short is lost (sends nothing more).
+  let renewing: Promise<void> | null = null;
+  const heartbeat = setInterval(() => {
+    renewing ??= Promise.all(
+      [...open].map(async (claim) => {
+        if (claim.lost || claim.released) return;
+        const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, clock.now());
+        if (held !== claim.rows.length && !claim.released) claim.lost = true;
+      }),
+    )
+      .then(() => undefined, () => undefined) // a failed renewal is retried; the lease decides
+      .finally(() => {
+        renewing = null;
+      });
+  }, Math.max(50, Math.floor(options.leaseMs / RENEWALS_PER_LEASE)));
+  heartbeat.unref();
 
   async function release(claim: Claim): Promise<void> {
     if (claim.released) return;
@@ -112,6 +135,8 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       if (claim.ended === (claim.lost ? claim.taken : claim.rows.length)) await release(claim);
     },
     async releaseAll() {
+      clearInterval(heartbeat);
+      await renewing;
       await Promise.all([...open].map(release));
     },
   };

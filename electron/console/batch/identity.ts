@@ -11,6 +11,7 @@ import { LIMITS } from '../../../shared/contract';
 import { SENT_EARLIER_LISTED, type BatchRowValues, type EarlierImport, type SentEarlier, type SentEarlierOutcome } from '../../../shared/api';
 import { canonicalJson } from '../confirmations';
 import type { JournalDb } from '../journal/entries';
+import type { FileRow, RetryEntry } from '../storage/batch-drafts-port';
 
 /** `october.csv` → `october (remaining).csv`: the batch of a cancelled batch's remaining rows. */
 export function remainingName(fileName: string): string {
@@ -35,31 +36,24 @@ export function batchMadeFrom(db: JournalDb, batchId: string, fileName: string):
 }
 
 /** Whether any journal entry (payment or payout, any profile) carries this external id. */
-function idInJournal(db: JournalDb, externalId: string): boolean {
+export function idInJournal(db: JournalDb, externalId: string): boolean {
   return db.prepare('SELECT 1 FROM entries INDEXED BY entries_by_external_id WHERE external_id = ? LIMIT 1').get(externalId) !== undefined;
 }
 
 /**
  * The new id of a retried payout: `<root>-r<n>` where `<root>` is the first payout's id (a row
- * that is itself a retry, `X-r1`, gives `X-r2`), the first n no journal entry and no id in
- * `taken` uses, the root shortened so the whole fits the external id's maximum length.
+ * that is itself a retry, `X-r1`, gives `X-r2`), the first n no journal entry (`inJournal`, the
+ * store's) and no id in `taken` uses, the root shortened so the whole fits the external id's
+ * maximum length.
  */
-export function derivedExternalId(db: JournalDb, externalId: string, retryOf: string | null, taken: ReadonlySet<string>): string {
+export async function derivedExternalId(inJournal: (externalId: string) => Promise<boolean>, externalId: string, retryOf: string | null, taken: ReadonlySet<string>): Promise<string> {
   const own = retryOf !== null ? /^(.*)-r(\d+)$/.exec(externalId) : null;
   const root = own && own[1]!.length > 0 ? own[1]! : externalId;
   for (let n = own ? Number(own[2]) + 1 : 1; ; n += 1) {
     const suffix = `-r${n}`;
     const candidate = `${root.slice(0, LIMITS.externalIdMax - suffix.length)}${suffix}`;
-    if (!taken.has(candidate) && !idInJournal(db, candidate)) return candidate;
+    if (!taken.has(candidate) && !(await inJournal(candidate))) return candidate;
   }
-}
-
-/** A journal entry sent to retry another payout (`entries.retry_of`). */
-interface RetryEntry {
-  externalId: string;
-  state: string;
-  status: string | null;
-  resolution: string | null;
 }
 
 /** Every payout entry of this environment that retries another, by the external id it retries (one scan). */
@@ -68,11 +62,16 @@ export function retriesByOrigin(db: JournalDb, environment: string): Map<string,
     .prepare(`SELECT external_id AS externalId, retry_of AS retryOf, state, status, resolution FROM entries
       WHERE retry_of IS NOT NULL AND kind = 'payout' AND environment = ? ORDER BY created_at DESC, seq DESC`)
     .all(environment) as (RetryEntry & { retryOf: string })[];
+  return groupRetries(rows);
+}
+
+/** Retry entries (newest first) grouped by the external id each retries. */
+export function groupRetries(rows: readonly (RetryEntry & { retryOf: string })[]): Map<string, RetryEntry[]> {
   const byOrigin = new Map<string, RetryEntry[]>();
-  for (const row of rows) {
-    const list = byOrigin.get(row.retryOf);
-    if (list) list.push(row);
-    else byOrigin.set(row.retryOf, [row]);
+  for (const { retryOf, ...entry } of rows) {
+    const list = byOrigin.get(retryOf);
+    if (list) list.push(entry);
+    else byOrigin.set(retryOf, [entry]);
   }
   return byOrigin;
 }
@@ -116,20 +115,20 @@ export function earlierRowIds(db: JournalDb, fileHash: string, fileRows: readonl
     .prepare(`SELECT br.row_number, br.external_id FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq
       WHERE b.file_hash = ? ORDER BY b.state = 'draft', b.created_at, b.seq`)
     .all(fileHash) as { row_number: number; external_id: string }[];
-  const ids = new Map<number, string>();
-  for (const row of rows) if (!ids.has(row.row_number)) ids.set(row.row_number, row.external_id);
+  const ids = firstIdsByRow(rows);
   if (ids.size > 0 || environment === undefined) return ids;
   return fixedCopyIds(db, fileRows, environment);
 }
 
-/** A row of the file being imported, as parsed. */
-interface FileRow {
-  rowNumber: number;
-  values: BatchRowValues;
+/** Each row number's first external id, from rows in preference order (sent imports first, oldest first). */
+export function firstIdsByRow(rows: readonly { row_number: number; external_id: string }[]): Map<number, string> {
+  const ids = new Map<number, string>();
+  for (const row of rows) if (!ids.has(row.row_number)) ids.set(row.row_number, row.external_id);
+  return ids;
 }
 
 /** How many recent sent imports a file is compared with, row by row (bounds the work of an import). */
-const FIXED_COPY_CANDIDATES = 50;
+export const FIXED_COPY_CANDIDATES = 50;
 const sameCells = (values: BatchRowValues) => canonicalJson({ ...values, external_id: '' });
 
 /**
@@ -140,20 +139,30 @@ const sameCells = (values: BatchRowValues) => canonicalJson({ ...values, externa
  * A file without that import's rows cannot be told from a new one: its rows get new ids.
  */
 function fixedCopyIds(db: JournalDb, fileRows: readonly FileRow[], environment: string): Map<number, string> {
-  const byNumber = new Map(fileRows.map((row) => [row.rowNumber, sameCells(row.values)]));
   const candidates = db
     .prepare(`SELECT seq, id FROM batches WHERE retry_of IS NULL AND state != 'draft' AND environment = ? ORDER BY created_at DESC, seq DESC LIMIT ${FIXED_COPY_CANDIDATES}`)
     .all(environment) as { seq: number; id: string }[];
   const rowsOf = db.prepare('SELECT row_number, cells, request IS NOT NULL AS valid, external_id FROM batch_rows WHERE batch_seq = ?');
-  let match: { id: string; rows: { row_number: number; external_id: string }[] } | null = null;
-  for (const { seq, id } of candidates) {
-    const rows = rowsOf.all(seq) as {
-      row_number: number;
-      cells: string;
-      valid: number;
-      external_id: string;
-    }[];
-    const sent = rows.filter((row) => row.valid === 1);
+  return fixedCopyMatch(
+    fileRows,
+    candidates.map(({ seq, id }) => ({ id, rows: (rowsOf.all(seq) as (Omit<CandidateRow, 'valid'> & { valid: number })[]).map((row) => ({ ...row, valid: row.valid === 1 })) })),
+  );
+}
+
+/** A row of an earlier sent import, compared with the file's row of the same number. */
+export interface CandidateRow {
+  row_number: number;
+  cells: string;
+  valid: boolean;
+  external_id: string;
+}
+
+/** The ids of the earliest candidate (candidates newest first) whose valid rows are all in the file unchanged; none when no candidate is. */
+export function fixedCopyMatch(fileRows: readonly FileRow[], candidates: readonly { id: string; rows: readonly CandidateRow[] }[]): Map<number, string> {
+  const byNumber = new Map(fileRows.map((row) => [row.rowNumber, sameCells(row.values)]));
+  let match: { id: string; rows: readonly CandidateRow[] } | null = null;
+  for (const { id, rows } of candidates) {
+    const sent = rows.filter((row) => row.valid);
     if (sent.length > 0 && sent.every((row) => byNumber.get(row.row_number) === sameCells(JSON.parse(row.cells) as BatchRowValues))) match = { id, rows };
   }
   if (!match) return new Map();
@@ -184,8 +193,22 @@ function outcomeOf(state: string, status: string | null): SentEarlierOutcome {
 }
 
 export function sentEarlier(db: JournalDb, batchId: string): SentEarlier {
-  const found = db.prepare(SENT_SQL).all(batchId) as { rowNumber: number; externalId: string; batchId: string | null; state: string; status: string | null }[];
+  const found = db.prepare(SENT_SQL).all(batchId) as SentRow[];
   const valid = (db.prepare('SELECT COUNT(*) AS n FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = ? AND br.request IS NOT NULL').get(batchId) as { n: number }).n;
+  return summarizeSentEarlier(found, valid);
+}
+
+/** An entry holding a draft row's external id as sent (SENT_SQL's row). */
+export interface SentRow {
+  rowNumber: number;
+  externalId: string;
+  batchId: string | null;
+  state: string;
+  status: string | null;
+}
+
+/** SENT_SQL's rows (a row's best entry first) and the draft's valid row count, as the draft shows them. */
+export function summarizeSentEarlier(found: readonly SentRow[], valid: number): SentEarlier {
   const summary: SentEarlier = { count: 0, completed: 0, processing: 0, failed: 0, unknown: 0, neverLeft: valid, rows: [] };
   let last = -1;
   for (const entry of found) {

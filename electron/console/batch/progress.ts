@@ -1,14 +1,13 @@
 /**
- * A batch's progress push (`batch:progress`): counted in SQLite (the journal is the truth), at
+ * A batch's progress push (`batch:progress`): counted by the store (the journal is the truth), at
  * most one event per interval per batch plus a trailing one so the last count is shown. The
  * interval grows with what a count costs (at 10,000 rows a count is tens of ms, and four a second
  * were a third of the batch's CPU), so counting stays under about a tenth of the time.
  */
 import { BATCH_DELTA_MAX, batchFigures, type BatchProgress, type ServiceWait } from '../../../shared/api';
 import type { HandlerDeps } from '../handlers/context';
-import type { JournalDb } from '../journal/entries';
+import type { BatchPort } from '../storage/port';
 import { answeredInWindow, RATE_WINDOW_MS, type Run } from './run';
-import { progressCounts, rowsByNumber } from './store';
 
 /** Each progress event counts the rows in SQLite: four a second keep a bar moving at a few % of the CPU. */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -18,10 +17,15 @@ const COUNT_COST_FACTOR = 10;
 const MAX_INTERVAL_MS = 2000;
 
 export interface ProgressEmitter {
-  /** Throttled unless `force`: at most one event per PROGRESS_INTERVAL_MS, the last one never lost. */
-  emit(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>, force?: boolean): void;
+  /**
+   * Throttled unless `force`: at most one event per PROGRESS_INTERVAL_MS, the last one never lost.
+   * Resolves once this event has gone out (at once when it was left to a later one).
+   */
+  emit(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>, force?: boolean): Promise<void>;
   /** Drops the trailing events still waiting (shutdown, tests). */
   cancelTrailing(): void;
+  /** Resolves once every event begun so far has been counted and sent (or has failed). */
+  settled(): Promise<void>;
 }
 
 /** The service's wait a run is sitting out at `at`, with what the service said; null when none (or the run is stopping). */
@@ -31,8 +35,8 @@ export function serviceWait(run: Run | undefined, at: number): ServiceWait | nul
   return { until: new Date(run.notBefore).toISOString(), ...cause };
 }
 
-export function progressOf(db: JournalDb, batchId: string, mode: BatchProgress['mode'], run: Run | undefined, at: number): BatchProgress | null {
-  const summary = progressCounts(db, batchId);
+export async function progressOf(batches: BatchPort, batchId: string, mode: BatchProgress['mode'], run: Run | undefined, at: number): Promise<BatchProgress | null> {
+  const summary = await batches.progressCounts(batchId);
   if (!summary) return null;
   // The rate over the last minute (since the start for a younger run): the first answers arrive
   // in a burst, and a rate over their few milliseconds said "11,556 / min".
@@ -69,15 +73,20 @@ export function progressOf(db: JournalDb, batchId: string, mode: BatchProgress['
   };
 }
 
-export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'emit'>, runOf: (batchId: string) => Run | undefined): ProgressEmitter {
+export function progressEmitter(deps: Pick<HandlerDeps, 'storage' | 'clock' | 'emit' | 'logger'>, runOf: (batchId: string) => Run | undefined): ProgressEmitter {
   const lastEmit = new Map<string, number>();
   /** Per batch: the wait between two events, from the last count's cost. */
   const interval = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
   /** Per batch: the run whose written rows the next push carries. */
   const lastRun = new Map<string, Run>();
+  /**
+   * Per batch: the events being counted, one after the other, so they leave in the order they
+   * were asked for (a workspace's reads can end out of order; the last event must show the end).
+   */
+  const sending = new Map<string, Promise<void>>();
 
-  function emit(batchId: string, mode: BatchProgress['mode'], extra: Partial<BatchProgress> = {}, force = false): void {
+  function emit(batchId: string, mode: BatchProgress['mode'], extra: Partial<BatchProgress> = {}, force = false): Promise<void> {
     const at = Date.now();
     const last = lastEmit.get(batchId) ?? 0;
     const wait = interval.get(batchId) ?? PROGRESS_INTERVAL_MS;
@@ -87,11 +96,11 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
           batchId,
           setTimeout(() => {
             trailing.delete(batchId);
-            emit(batchId, mode, extra, true);
+            void emit(batchId, mode, extra, true);
           }, wait - (at - last)),
         );
       }
-      return;
+      return Promise.resolve();
     }
     lastEmit.set(batchId, at);
     const run = runOf(batchId);
@@ -99,17 +108,40 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
     if (run) lastRun.set(batchId, run);
     const written = lastRun.get(batchId);
     if (!run) lastRun.delete(batchId);
-    const progress = progressOf(deps.journal, batchId, mode, run, deps.clock.now());
-    interval.set(batchId, Math.min(MAX_INTERVAL_MS, Math.max(PROGRESS_INTERVAL_MS, COUNT_COST_FACTOR * (Date.now() - at))));
-    if (progress) deps.emit('batch:progress', { ...progress, ...changedRows(written), ...extra });
+    // Taken now: the rows written after this moment go with the next event.
+    const changed = takeChanged(written);
+    const now = deps.clock.now();
+    const next = (sending.get(batchId) ?? Promise.resolve()).then(async () => {
+      const started = Date.now();
+      try {
+        const progress = await progressOf(deps.storage.batches, batchId, mode, run, now);
+        const rows = await changedRows(batchId, changed);
+        interval.set(batchId, Math.min(MAX_INTERVAL_MS, Math.max(PROGRESS_INTERVAL_MS, COUNT_COST_FACTOR * (Date.now() - started))));
+        if (progress) deps.emit('batch:progress', { ...progress, ...rows, ...extra });
+      } catch (error) {
+        // A progress event is a view: the store away (closed, a workspace unreachable) loses this event, not the batch.
+        deps.logger?.warn('batch progress not counted', { batchId, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    sending.set(batchId, next);
+    void next.then(() => {
+      if (sending.get(batchId) === next) sending.delete(batchId);
+    });
+    return next;
   }
 
-  /** The rows the run wrote since its previous push, whole (a delta); over BATCH_DELTA_MAX, null: fetch what is shown. */
-  function changedRows(run: Run | undefined): Pick<BatchProgress, 'changedRows'> {
-    if (!run || run.changed.size === 0) return {};
+  /** The row numbers the run wrote since its previous push; null when none. */
+  function takeChanged(run: Run | undefined): number[] | null {
+    if (!run || run.changed.size === 0) return null;
     const rowNumbers = [...run.changed];
     run.changed.clear();
-    return { changedRows: rowNumbers.length > BATCH_DELTA_MAX ? null : rowsByNumber(deps.journal, run.batchId, rowNumbers) };
+    return rowNumbers;
+  }
+
+  /** Those rows, whole (a delta); over BATCH_DELTA_MAX, null: fetch what is shown. */
+  async function changedRows(batchId: string, rowNumbers: number[] | null): Promise<Pick<BatchProgress, 'changedRows'>> {
+    if (rowNumbers === null) return {};
+    return { changedRows: rowNumbers.length > BATCH_DELTA_MAX ? null : await deps.storage.batches.rowsByNumber(batchId, rowNumbers) };
   }
 
   return {
@@ -117,6 +149,9 @@ export function progressEmitter(deps: Pick<HandlerDeps, 'journal' | 'clock' | 'e
     cancelTrailing() {
       for (const timer of trailing.values()) clearTimeout(timer);
       trailing.clear();
+    },
+    async settled() {
+      while (sending.size > 0) await Promise.all([...sending.values()]);
     },
   };
 }

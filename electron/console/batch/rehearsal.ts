@@ -17,10 +17,9 @@ import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
 import type { FailedCode, TransactionStatus } from '../../../shared/contract';
 import type { ConsoleClient, SandboxCopy } from '../deps';
 import { HandlerFailure, type Context } from '../handlers/context';
-import type { JournalDb } from '../journal/entries';
 import { classifyInitiate } from '../outcome';
 import { LOCAL_SANDBOX_ID } from '../settings';
-import { getSummary, loadRows, saveRehearsal } from './store';
+import type { BatchPort } from '../storage/port';
 
 const CONCURRENCY = 4;
 const PROGRESS_INTERVAL_MS = 100;
@@ -39,18 +38,18 @@ function clientOfCopy(context: Context, copy: SandboxCopy): ConsoleClient {
   );
 }
 
-/** The batches being rehearsed, per journal: sending one waits for its rehearsal (batches:start). */
-const rehearsing = new WeakMap<JournalDb, Set<string>>();
+/** The batches being rehearsed, per store: sending one waits for its rehearsal (batches:start). */
+const rehearsing = new WeakMap<BatchPort, Set<string>>();
 
-export function isRehearsing(db: JournalDb, batchId: string): boolean {
-  return rehearsing.get(db)?.has(batchId) ?? false;
+export function isRehearsing(batches: BatchPort, batchId: string): boolean {
+  return rehearsing.get(batches)?.has(batchId) ?? false;
 }
 
 export async function rehearseBatch(context: Context, batchId: string): Promise<RehearsalSummary> {
   const { deps } = context;
   // Marked before the first await: a Send right after the Rehearse click finds it running.
-  const running = rehearsing.get(deps.journal) ?? new Set<string>();
-  rehearsing.set(deps.journal, running);
+  const running = rehearsing.get(deps.storage.batches) ?? new Set<string>();
+  rehearsing.set(deps.storage.batches, running);
   if (running.has(batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed already: wait for that rehearsal to finish.');
   running.add(batchId);
   try {
@@ -63,8 +62,9 @@ export async function rehearseBatch(context: Context, batchId: string): Promise<
 async function rehearseOnCopy(context: Context, batchId: string): Promise<RehearsalSummary> {
   const { deps } = context;
   const sandbox = context.requireEngine();
-  const rows = loadRows(deps.journal, batchId).filter((row) => row.request !== null);
-  const onLocalSandbox = getSummary(deps.journal, batchId)?.profileId === LOCAL_SANDBOX_ID;
+  const batches = deps.storage.batches;
+  const rows = (await batches.rows(batchId)).filter((row) => row.request !== null);
+  const onLocalSandbox = (await batches.summary(batchId))?.profileId === LOCAL_SANDBOX_ID;
   const total = rows.reduce((sum, row) => sum + row.request!.amount + sandbox.feeFor('payout', 'sandbox', row.request!.amount, row.request!.payment_method), 0);
   const copy = await sandbox.rehearsalCopy(onLocalSandbox ? {} : { walletBalance: total });
   const client = clientOfCopy(context, copy);
@@ -131,7 +131,7 @@ async function rehearseOnCopy(context: Context, batchId: string): Promise<Rehear
     rejected: counts.rejected,
     wouldFail: counts.wouldFail,
   };
-  saveRehearsal(deps.journal, batchId, summary, results, deps.clock.now());
+  await batches.saveRehearsal(batchId, summary, results, deps.clock.now());
   progress(true);
   return summary;
 }

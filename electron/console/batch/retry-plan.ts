@@ -4,9 +4,8 @@
  * offers nothing, and says where they went (issue 23, review).
  */
 import { BATCH_MAX_ROWS, batchFigures, type BatchRow, type BatchRowValues, type BatchSummary, type RetryLeft } from '../../../shared/api';
-import type { JournalDb } from '../journal/entries';
-import { batchMadeFrom, derivedExternalId, retriesByOrigin, retryTarget } from './identity';
-import { rowsPage } from './store';
+import type { BatchPort } from '../storage/port';
+import { derivedExternalId, retryTarget } from './identity';
 
 /**
  * A retry batch's own name: `october.csv` → `october (retry 1).csv`, and a retry of that one
@@ -38,28 +37,35 @@ export function failedRows(rows: readonly BatchRow[]): BatchRow[] {
  * to it. A failed payout already retried (by an earlier retry of this batch or of its retry) is
  * retried from the end of that chain, and not at all once a retry of it was paid or may have been.
  */
-export function retryRows(db: JournalDb, environment: string, failed: readonly BatchRow[]): RetryRow[] {
-  const retries = retriesByOrigin(db, environment);
+export async function retryRows(batches: BatchPort, environment: string, failed: readonly BatchRow[]): Promise<RetryRow[]> {
+  const retries = await batches.retriesByOrigin(environment);
+  const inJournal = (externalId: string) => batches.externalIdInJournal(externalId);
   const taken = new Set<string>();
-  return failed.flatMap((row): RetryRow[] => {
-    if (row.state === 'rejected') return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }];
+  const planned: RetryRow[] = [];
+  // One row after the other: each derived id is taken before the next row's is chosen.
+  for (const row of failed) {
+    if (row.state === 'rejected') {
+      planned.push({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) });
+      continue;
+    }
     const target = retryTarget(retries, row.externalId);
-    if (target === null) return [];
+    if (target === null) continue;
     const [externalId, retryOf] =
-      'reuse' in target ? [target.reuse, target.retryOf] : [derivedExternalId(db, target.from, target.isRetry || row.retryOf ? target.from : null, taken), target.from];
+      'reuse' in target ? [target.reuse, target.retryOf] : [await derivedExternalId(inJournal, target.from, target.isRetry || row.retryOf ? target.from : null, taken), target.from];
     taken.add(externalId);
-    return [{ rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf }];
-  });
+    planned.push({ rowNumber: row.rowNumber, values: { ...row.values, external_id: externalId }, retryOf });
+  }
+  return planned;
 }
 
 /**
  * A stopped batch with failed rows: how many a retry would take now, and its latest retry batch.
  * Null while it has no failed row, or is still a draft or sending (nothing to offer yet).
  */
-export function retryLeft(db: JournalDb, batch: BatchSummary): RetryLeft | null {
+export async function retryLeft(batches: BatchPort, batch: BatchSummary): Promise<RetryLeft | null> {
   if (batch.state === 'draft' || batch.state === 'sending' || batchFigures(batch.counts).failed === 0) return null;
   // Only the failed rows are read (the filter of the Failed list), not every row of the batch.
-  const failed = failedRows(rowsPage(db, batch.id, 'failed', 0, BATCH_MAX_ROWS).rows);
+  const failed = failedRows((await batches.rowsPage(batch.id, 'failed', 0, BATCH_MAX_ROWS)).rows);
   if (failed.length === 0) return null;
-  return { failed: failed.length, rows: retryRows(db, batch.environment, failed).length, retriedIn: batchMadeFrom(db, batch.id, retryName(batch.fileName)) };
+  return { failed: failed.length, rows: (await retryRows(batches, batch.environment, failed)).length, retriedIn: await batches.batchMadeFrom(batch.id, retryName(batch.fileName)) };
 }

@@ -73,14 +73,14 @@ export function answeredInWindow(run: Run, at: number): number {
 
 /**
  * Waits until the service's Retry-After has passed; false when the run stopped meanwhile.
- * `announce` shows the wait (a progress event) before sleeping.
+ * `announce` shows the wait (a progress event, counted by the store) before sleeping.
  */
-export async function waitTurn(run: Run, clock: Clock, announce: () => void): Promise<boolean> {
+export async function waitTurn(run: Run, clock: Clock, announce: () => Promise<void>): Promise<boolean> {
   for (;;) {
     if (stopped(run)) return false;
     const wait = run.notBefore - clock.now();
     if (wait <= 0) return true;
-    announce();
+    await announce();
     try {
       await clock.sleep(wait, run.signal);
     } catch {

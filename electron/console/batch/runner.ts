@@ -14,6 +14,11 @@
  * Pause and Cancel are written by the handlers before they answer (batch/store setState, checked
  * against BATCH_STATE_TABLE); the runner only notices them, stops taking rows and cuts its waits
  * short. A batch is `done` only when no row is left not sent, in flight or unknown.
+ *
+ * On a team workspace several desktops may send one batch: a run waits for the rows another
+ * desktop holds, expires a stopped desktop's leases (its rows in flight looked up first), reads a
+ * Pause or Cancel written elsewhere, and whoever finds every row final writes `done`
+ * (docs/decisions/several-desktops-one-batch.md).
  */
 import type { BatchProgress, BatchState, ServiceWait } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
@@ -42,7 +47,7 @@ export interface BatchRunner {
   /** Resolves when the batch's run has ended (tests, shutdown). */
   settled(batchId: string): Promise<void>;
   idle(): Promise<void>;
-  emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): void;
+  emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): Promise<void>;
   /** The service's wait a running batch sits out now (a reopened batch shows it without waiting for a push). */
   currentWait(batchId: string): ServiceWait | null;
 }
@@ -57,11 +62,17 @@ export interface RunnerHooks {
  * writes (the journal connection only for the progress pushes' counts, ./progress.ts).
  */
 export type RunnerContext = Pick<Context, 'resolveProfile' | 'requireAllowed' | 'requireSecret' | 'clientFor'> & {
-  deps: Pick<HandlerDeps, 'journal' | 'clock' | 'emit' | 'logger' | 'signal'> & { storage: StoragePort };
+  deps: Pick<HandlerDeps, 'journal' | 'clock' | 'emit' | 'logger' | 'signal' | 'batchClaims'> & { storage: StoragePort };
 };
 
-/** How a runner claims rows: its holder (this console) and the claims' size and lease (tests shorten them). */
-export type RunnerClaims = Partial<Omit<ClaimOptions, 'size'>> & { size?: number };
+/**
+ * How a runner claims rows: its holder (this console), the claims' size and lease, and how often
+ * a run on a shared store reads its batch's state (tests shorten them; HandlerDeps.batchClaims).
+ */
+export type RunnerClaims = Partial<ClaimOptions> & { watchMs?: number };
+
+/** How often a run on a team workspace reads its batch's state: a Pause or Cancel from another desktop. */
+export const STATE_WATCH_MS = 1_000;
 
 /** Prepare: whether the batch's profile may still send (it may have been edited or its key removed). */
 export function usableProfile(
@@ -118,16 +129,23 @@ export async function sendRows(run: Run, claims: RowClaims, concurrency: number,
   if (run.writeError !== undefined) throw run.writeError;
 }
 
-/** Finish: the state a run ends in; a Pause or Cancel the user wrote stands. */
+/**
+ * Finish: the state a run ends in; a Pause or Cancel the user wrote stands, and a batch another
+ * desktop has ended (done) or taken back (sending again after this run's Pause) is left as it is.
+ */
 export async function endOf(storage: Pick<StoragePort, 'batches'>, run: Run, closing: AbortSignal | undefined): Promise<End> {
   if (closing?.aborted) return null; // the console is closing: the next start marks it interrupted
   const summary = await storage.batches.summary(run.batchId);
   if (!summary) return null;
   const { counts } = summary;
+  // Ended by another desktop (done), or marked interrupted by it (its own fault, or a console
+  // starting while no lease was live): left as written; a Resume on any desktop sends again.
+  if (summary.state === 'done' || summary.state === 'interrupted') return null;
   if (summary.state === 'cancelled') {
     return { state: 'cancelled', extra: { reason: `Cancelled: ${counts.notSent} row(s) were not sent${counts.unknown > 0 ? `; ${counts.unknown} with an unknown outcome are being looked up` : ''}.`, finished: true } };
   }
   if (summary.state === 'paused') return { state: 'paused', extra: { reason: run.stop === 'interrupt' ? run.reason : null } };
+  if ((run.stop === 'pause' || run.stop === 'cancel') && summary.state === 'sending') return null; // resumed meanwhile, elsewhere
   if (run.stop === 'interrupt') return { state: 'interrupted', extra: { reason: run.reason } };
   if (counts.unknown > 0) {
     return { state: 'interrupted', extra: { reason: `${counts.unknown} row(s) have an unknown outcome after ${MAX_ROUNDS} look-ups: Resume looks them up again.` } };
@@ -138,16 +156,18 @@ export async function endOf(storage: Pick<StoragePort, 'batches'>, run: Run, clo
   return { state: 'done', extra: { reason: null, finished: true } };
 }
 
-export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, claiming: RunnerClaims = {}): BatchRunner {
+export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, given: RunnerClaims = {}): BatchRunner {
   const { deps } = context;
   const { storage } = deps;
   const runs = new Map<string, Run>();
   const progress = progressEmitter(deps, (batchId) => runs.get(batchId));
+  const claiming = { ...deps.batchClaims, ...given };
   const holder = claiming.holder ?? CONSOLE_HOLDER;
+  const watchMs = claiming.watchMs ?? STATE_WATCH_MS;
 
   async function changeState(batchId: string, state: BatchState, extra: BatchStateExtra = {}): Promise<void> {
     await storage.batches.setState(batchId, state, deps.clock.now(), extra);
-    progress.emit(batchId, 'send', {}, true);
+    await progress.emit(batchId, 'send', {}, true);
   }
 
   /** Sends what is left of a batch; returns the state it ends in (set once the run is gone). */
@@ -170,22 +190,99 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
       progress: emit,
     };
     const lookingUp = { storage, clock: deps.clock, client, progress: emit };
-    const claimOptions: ClaimOptions = { holder, size: claiming.size ?? Math.max(CLAIM_ROWS, summary.concurrency), leaseMs: claiming.leaseMs ?? LEASE_MS };
-    for (let round = 0; round < MAX_ROUNDS && !stopped(run); round += 1) {
-      await lookUpUnknown(run, lookingUp);
-      await sendRows(run, rowClaims(storage.batches, run.batchId, deps.clock, claimOptions), summary.concurrency, sending);
-      if ((await storage.batches.counts(run.batchId)).counts.unknown === 0) break;
+    const leaseMs = claiming.leaseMs ?? LEASE_MS;
+    const claimOptions: ClaimOptions = { holder, size: claiming.size ?? Math.max(CLAIM_ROWS, summary.concurrency), leaseMs };
+    const stopWatching = watchState(run);
+    try {
+      let rounds = 0;
+      for (;;) {
+        const lookedUp = await lookUpUnknown(run, lookingUp);
+        if (stopped(run)) break;
+        await sendRows(run, rowClaims(storage.batches, run.batchId, deps.clock, claimOptions), summary.concurrency, sending);
+        if (stopped(run)) break;
+        const now = await storage.batches.summary(run.batchId);
+        if (!now || now.state !== 'sending') break; // paused, cancelled or interrupted on another desktop
+        const { counts } = now;
+        if (counts.notSent + counts.pending + counts.unknown === 0) break; // every row final: done
+        if (counts.unknown > lookedUp.deferred) {
+          // Rows whose outcome stays unknown (a 5xx): looked up again, a few rounds at most; the
+          // last look-up's finding is kept (an existing transaction adopted, not left unknown).
+          rounds += 1;
+          if (rounds < MAX_ROUNDS) continue;
+          await lookUpUnknown(run, lookingUp);
+          break;
+        }
+        if (counts.unknown > 0) continue; // the rate limit deferred their look-up: after its wait
+        // Rows left that this console could not claim. One desktop: nobody else sends them (endOf
+        // says why). A team workspace: another desktop holds them, or held them and stopped.
+        if (storage.kind === 'sqlite') break;
+        // A desktop that stopped renewing: its rows come back, those in flight outcome unknown,
+        // looked up by external id in the next round before anything is sent again.
+        if ((await storage.batches.expireClaims(deps.clock.now())).length > 0) continue;
+        try {
+          await deps.clock.sleep(Math.min(watchMs, leaseMs / 2), run.signal);
+        } catch {
+          break; // a stop, or the console is closing
+        }
+      }
+    } finally {
+      stopWatching();
     }
-    // Rows the service refused as already existing (or left unknown in the last round) are looked
-    // up once more before the run ends: an existing transaction is adopted, not left unknown.
-    if (!stopped(run) && (await storage.batches.counts(run.batchId)).counts.unknown > 0) await lookUpUnknown(run, lookingUp);
     return endOf(storage, run, deps.signal);
+  }
+
+  /**
+   * On a shared store (a team workspace) another desktop may write a Pause or Cancel, or mark the
+   * batch interrupted: the run reads its batch's state every `watchMs` and stops as if this
+   * console's own handler had written it (its waits cut short, its rows in flight answered). On
+   * SQLite only this console writes its batches, and its handlers stop the runner themselves.
+   */
+  function watchState(run: Run): () => void {
+    if (storage.kind === 'sqlite') return () => undefined;
+    let reading = false;
+    const timer = setInterval(() => {
+      if (reading || stopped(run)) return;
+      reading = true;
+      storage.batches
+        .summary(run.batchId)
+        .then((summary) => {
+          if (!summary || stopped(run)) return;
+          if (summary.state === 'paused') stopRun(run, 'pause');
+          else if (summary.state === 'cancelled') stopRun(run, 'cancel');
+          else if (summary.state === 'interrupted') {
+            run.reason = summary.stateReason;
+            stopRun(run, 'interrupt');
+          }
+        })
+        .catch((error: unknown) => deps.logger?.warn('batch: could not read the batch\'s state', { batchId: run.batchId, error: error instanceof Error ? error.name : 'unknown' }))
+        .finally(() => {
+          reading = false;
+        });
+    }, watchMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  function stopRun(run: Run, why: 'pause' | 'cancel' | 'interrupt'): void {
+    if (run.stop !== 'cancel') run.stop = why;
+    run.abort.abort();
+    void progress.emit(run.batchId, 'send', {}, true);
   }
 
   async function finish(run: Run, end: End): Promise<void> {
     // Gone from `runs` before the state is announced: a Resume right after must be accepted.
     runs.delete(run.batchId);
-    if (end) await changeState(run.batchId, end.state, end.extra);
+    if (end) {
+      try {
+        await changeState(run.batchId, end.state, end.extra);
+      } catch (error) {
+        // Another desktop ended the batch between this run's last read and its write (two runners
+        // finding every row final at once: done → done is refused). Its end stands.
+        const now = (await storage.batches.summary(run.batchId).catch(() => null))?.state;
+        if (now !== 'done' && now !== 'cancelled') throw error;
+        deps.logger?.info('batch: another desktop ended the batch first', { batchId: run.batchId, state: now });
+      }
+    }
     hooks.afterRun(run.batchId);
   }
 
@@ -214,9 +311,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
     stop(batchId, why) {
       const run = runs.get(batchId);
       if (!run) return false;
-      if (run.stop !== 'cancel') run.stop = why;
-      run.abort.abort();
-      progress.emit(batchId, 'send', {}, true);
+      stopRun(run, why);
       return true;
     },
     isRunning: (batchId) => runs.has(batchId),
@@ -226,6 +321,8 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, cl
     async idle() {
       while (runs.size > 0) await Promise.all([...runs.values()].map((run) => run.done));
       progress.cancelTrailing();
+      // The last events are counted by the store (asynchronously): idle once they have gone out.
+      await progress.settled();
     },
     emitProgress: (batchId, mode, extra) => progress.emit(batchId, mode, extra, true),
     currentWait: (batchId) => serviceWait(runs.get(batchId), deps.clock.now()),

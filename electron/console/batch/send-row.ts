@@ -26,8 +26,8 @@ export interface RowSending {
   logger?: Logger;
   client: Pick<ConsoleClient, 'initiatePayout'>;
   profile: JournalProfile;
-  /** A progress event for this batch (`force`: not throttled). */
-  progress(force: boolean): void;
+  /** A progress event for this batch (`force`: not throttled); resolves once it has gone out. */
+  progress(force: boolean): Promise<void>;
 }
 
 /**
@@ -53,7 +53,7 @@ export function recordAnswer(run: Run, row: BatchRow, journalId: string, outcome
   const written = sending.journal.writeInitiateOutcome(journalId, outcome, at).then(
     () => {
       run.changed.add(row.rowNumber);
-      sending.progress(false);
+      void sending.progress(false);
     },
     async (error: unknown) => {
       if ((await sending.journal.getEntry(journalId).catch(() => null))?.state === 'outcome_unknown') {

@@ -21,6 +21,7 @@ import type { JournalDb, JournalProfile } from '../journal/entries';
 import { phaseSql } from '../journal/phase';
 import { adoptedDiffers } from '../journal/rows';
 import { BATCH_STATE_TABLE } from '../states/tables';
+import { BatchStateChanged } from '../storage/batch-drafts-port';
 
 interface BatchDbRow {
   seq: number;
@@ -355,11 +356,12 @@ export function setState(
   id: string,
   state: BatchState,
   at: number,
-  extra: { reason?: string | null; started?: boolean; finished?: boolean; concurrency?: number; profile?: JournalProfile } = {},
+  extra: { reason?: string | null; started?: boolean; finished?: boolean; concurrency?: number; profile?: JournalProfile; onlyFrom?: BatchState } = {},
 ): void {
   db.transaction(() => {
     const current = batchRow(db, id);
     if (!current) throw new Error(`batch ${id} does not exist`);
+    if (extra.onlyFrom !== undefined && current.state !== extra.onlyFrom) throw new BatchStateChanged(id, current.state);
     BATCH_STATE_TABLE.assertMove(current.state, state, id);
     writeState(db, id, state, at, extra);
   })();

@@ -7,11 +7,10 @@ import type { BalanceUnread, BatchConfirmation, BatchPreview, BatchSummary, Rehe
 import { balanceSchema } from '../../../shared/contract';
 import { isRehearsing, rehearseBatch } from '../batch/rehearsal';
 import type { BatchRunner } from '../batch/runner';
-import { sentEarlier } from '../batch/identity';
-import { earlierImports, loadRows, setState } from '../batch/store';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
-import type { JournalDb } from '../journal/entries';
+import { BatchStateChanged } from '../storage/batch-drafts-port';
+import type { BatchPort } from '../storage/port';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
 import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
 import { sha256 } from './batch-draft';
@@ -19,7 +18,7 @@ import { sha256 } from './batch-draft';
 type Profile = ReturnType<Context['activeProfile']>;
 /** Which profile may send, and with which keys. */
 type Profiles = Pick<Context, 'activeProfile' | 'resolveProfile' | 'requireAllowed' | 'requireSecret'>;
-/** What a preview reads besides the journal: the wallet (a client) and the local engine's fees. */
+/** What a preview reads besides the store: the wallet (a client) and the local engine's fees. */
 interface Quoting {
   clientFor: Context['clientFor'];
   engine: HandlerDeps['engine'];
@@ -30,8 +29,8 @@ export function batchBindingHash(profileId: string, environment: string, rows: r
   return sha256(canonicalJson({ profileId, environment, rows: rows.map((row) => ({ row: row.rowNumber, request: row.request })) }));
 }
 
-function hashOf(db: JournalDb, batchId: string, profileId: string, environment: string): string {
-  const rows = loadRows(db, batchId).filter((row) => row.request !== null);
+async function hashOf(batches: BatchPort, batchId: string, profileId: string, environment: string): Promise<string> {
+  const rows = (await batches.rows(batchId)).filter((row) => row.request !== null);
   return batchBindingHash(profileId, environment, rows);
 }
 
@@ -57,9 +56,9 @@ async function balanceOf({ clientFor }: Quoting, profile: Profile): Promise<{ ba
 }
 
 /** What the batch costs under a profile: amounts, the fees where the local engine tells them, the wallet. */
-async function quote(db: JournalDb, quoting: Quoting, batchId: string, profile: Profile): Promise<BatchPreview> {
-  const batch = summaryOf(db, batchId);
-  const rows = loadRows(db, batchId).filter((row) => row.request !== null);
+async function quote(batches: BatchPort, quoting: Quoting, batchId: string, profile: Profile): Promise<BatchPreview> {
+  const batch = await summaryOf(batches, batchId);
+  const rows = (await batches.rows(batchId)).filter((row) => row.request !== null);
   const { engine } = quoting;
   const feeOf = profile.builtIn && engine?.feeFor ? engine.feeFor.bind(engine) : null;
   let totalFees: number | null = feeOf ? 0 : null;
@@ -92,16 +91,16 @@ async function quote(db: JournalDb, quoting: Quoting, batchId: string, profile: 
 }
 
 /** `batches:preview`: a draft under the active profile, a started batch under its own. */
-export async function previewBatch(db: JournalDb, profiles: Profiles, quoting: Quoting, input: { batchId: string }): Promise<BatchPreview> {
-  const batch = summaryOf(db, input.batchId);
+export async function previewBatch(batches: BatchPort, profiles: Profiles, quoting: Quoting, input: { batchId: string }): Promise<BatchPreview> {
+  const batch = await summaryOf(batches, input.batchId);
   const profile = batch.state === 'draft' ? profiles.activeProfile() : profiles.resolveProfile(batch.profileId);
   profiles.requireAllowed(profile);
-  return quote(db, quoting, input.batchId, profile);
+  return quote(batches, quoting, input.batchId, profile);
 }
 
 /** `batches:rehearse`: the valid rows on the local engine (../batch/rehearsal.ts). */
 export async function rehearse(context: Context, input: { batchId: string }): Promise<RehearsalSummary> {
-  const batch = summaryOf(context.deps.journal, input.batchId);
+  const batch = await summaryOf(context.deps.storage.batches, input.batchId);
   if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no valid row to rehearse.');
   return rehearseBatch(context, input.batchId);
 }
@@ -114,13 +113,13 @@ function overBalance(preview: BatchPreview): HandlerFailure {
 }
 
 /** The same rows already sent in an earlier batch must be accepted explicitly. */
-function requireNotSentBefore(db: JournalDb, batch: BatchSummary, acceptDuplicateFile: boolean | undefined): void {
-  const sentBefore = earlierImports(db, batch.fileHash, batch.id).filter((earlier) => earlier.state !== 'draft');
+async function requireNotSentBefore(batches: BatchPort, batch: BatchSummary, acceptDuplicateFile: boolean | undefined): Promise<void> {
+  const sentBefore = (await batches.earlierImports(batch.fileHash, batch.id)).filter((earlier) => earlier.state !== 'draft');
   if (acceptDuplicateFile === true) return;
   if (sentBefore.length === 0) {
     // Rows whose external id was sent earlier (another file, a single payout) are named too. Sent
     // anyway, each is refused by the service and adopts the existing payout: never paid twice.
-    const sent = sentEarlier(db, batch.id);
+    const sent = await batches.sentEarlier(batch.id);
     if (sent.count === 0) return;
     throw new HandlerFailure('CONFIRMATION_REQUIRED', `${sent.count} row(s) of this batch were already sent under the same external id: drop them, or confirm that they are only to be looked up.`, {
       fields: { acceptDuplicateFile: [`${sent.count} row(s) were already sent`] },
@@ -134,14 +133,14 @@ function requireNotSentBefore(db: JournalDb, batch: BatchSummary, acceptDuplicat
 
 /** `batches:prepare`: every check before money moves, then a single-use token bound to the batch's hash. */
 export async function prepareBatch(
-  { db, now }: BatchJournal,
+  { batches, now }: BatchJournal,
   profiles: Profiles,
   quoting: Quoting,
   confirmations: Context['confirmations'],
   input: { batchId: string; typedTotal?: number | undefined; acceptDuplicateFile?: boolean | undefined },
 ): Promise<BatchConfirmation> {
   const { batchId, typedTotal } = input;
-  const batch = requireDraft(db, batchId);
+  const batch = await requireDraft(batches, batchId);
   if (batch.counts.invalid > 0) {
     throw new HandlerFailure('CONFLICT', `${batch.counts.invalid} row(s) have errors: fix or drop them before confirming.`);
   }
@@ -149,8 +148,8 @@ export async function prepareBatch(
   const profile = profiles.activeProfile();
   profiles.requireAllowed(profile);
   profiles.requireSecret(profile, 'payout');
-  requireNotSentBefore(db, batch, input.acceptDuplicateFile);
-  const preview = await quote(db, quoting, batchId, profile);
+  await requireNotSentBefore(batches, batch, input.acceptDuplicateFile);
+  const preview = await quote(batches, quoting, batchId, profile);
   if (preview.overBalance) throw overBalance(preview);
   if (profile.environment === 'live' && typedTotal !== preview.totalDebit) {
     throw new HandlerFailure('CONFIRMATION_REQUIRED', 'This is a live batch: type its total again to confirm it.', {
@@ -158,37 +157,43 @@ export async function prepareBatch(
     });
   }
   // The batch is bound to the profile it is confirmed under.
-  setState(db, batchId, 'draft', now(), { profile: { id: profile.id, name: profile.name, environment: profile.environment } });
-  const batchHash = hashOf(db, batchId, profile.id, profile.environment);
+  await batches.setState(batchId, 'draft', now(), { profile: { id: profile.id, name: profile.name, environment: profile.environment } });
+  const batchHash = await hashOf(batches, batchId, profile.id, profile.environment);
   const { token, expiresAt } = confirmations.issue(`batch:${batchId}:${batchHash}`);
   return { ...preview, profileId: profile.id, batchHash, confirmationToken: token, expiresAt: new Date(expiresAt).toISOString() };
 }
 
 /** `batches:start`: the token used up first (a double submit finds it gone), then the run begins. */
-export function startBatch(
-  { db, now, logger }: BatchJournal & { logger?: Logger | undefined },
+export async function startBatch(
+  { batches, now, logger }: BatchJournal & { logger?: Logger | undefined },
   profiles: Profiles,
   confirmations: Context['confirmations'],
   runner: Pick<BatchRunner, 'run'>,
   input: { batchId: string; confirmationToken: string; concurrency?: number | undefined },
-): BatchSummary {
+): Promise<BatchSummary> {
   const { batchId, concurrency } = input;
-  const found = summaryOf(db, batchId);
+  const found = await summaryOf(batches, batchId);
   // Before the token is used up: Send waits for a rehearsal still running, then works with the same token.
-  if (isRehearsing(db, batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed: wait for the rehearsal to finish, then send.');
-  const batchHash = hashOf(db, batchId, found.profileId, found.environment);
-  // Used up before anything else, synchronously: a double submit finds it gone.
+  if (isRehearsing(batches, batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed: wait for the rehearsal to finish, then send.');
+  const batchHash = await hashOf(batches, batchId, found.profileId, found.environment);
+  // Used up before anything else (nothing awaited between the check and the use): a double submit finds it gone.
   const consumed = confirmations.consume(input.confirmationToken, `batch:${batchId}:${batchHash}`);
   if (!consumed.ok) {
     const why = { unknown: 'the confirmation is missing or was already used', expired: 'the confirmation has expired', mismatch: 'the batch, its rows, profile or environment changed since it was confirmed' }[consumed.reason];
     throw new HandlerFailure('CONFIRMATION_REQUIRED', `Confirm the batch again: ${why}. Nothing was sent.`);
   }
-  const batch = requireDraft(db, batchId);
+  const batch = await requireDraft(batches, batchId);
   const profile = profiles.resolveProfile(batch.profileId);
   profiles.requireAllowed(profile);
   profiles.requireSecret(profile, 'payout');
-  setState(db, batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency });
+  try {
+    // Only from draft, in the store's transaction: of two starts at once (two tokens, two desktops), one sends.
+    await batches.setState(batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency, onlyFrom: 'draft' });
+  } catch (error) {
+    if (!(error instanceof BatchStateChanged)) throw error;
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${error.state}: only a draft can be changed.`, { reason: { key: 'draftOnly', params: { state: error.state } } });
+  }
   logger?.info('batch started', { batchId, rows: batch.counts.valid, environment: batch.environment });
   runner.run(batchId);
-  return summaryOf(db, batchId);
+  return summaryOf(batches, batchId);
 }

@@ -1,16 +1,17 @@
 /**
  * Bulk payouts, the draft: a file read and checked into a new batch, a cell fixed, rows dropped,
  * the invalid rows as a file, and a new draft of a stopped batch's failed rows. Parsing and
- * checking are the shared module's (shared/batch); each step takes only what it touches.
+ * checking are the shared module's (shared/batch); each step takes only what it touches, and
+ * reads and writes through the store's batches (a desktop's journal or a team workspace).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { BatchDetail, BatchRowValues, BatchSummary } from '../../../shared/api';
 import { BATCH_COLUMNS, BATCH_DEFAULT_CONCURRENCY, META_PREFIX } from '../../../shared/api';
 import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../../shared/batch';
 import type { Language } from '../../../shared/i18n';
-import { batchMadeFrom, earlierRowIds, remainingName, sentEarlierRowNumbers } from '../batch/identity';
+import { remainingName } from '../batch/identity';
 import { failedRows, retryName, retryRows } from '../batch/retry-plan';
-import { createBatch, loadRows, replaceDraftRows, rowInputs, type NewRow } from '../batch/store';
+import type { NewBatchRow } from '../storage/batch-drafts-port';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
 import type { Context } from './context';
@@ -34,11 +35,11 @@ function recheck(batch: BatchSummary, inputs: RowInput[]) {
 }
 
 /** `batches:import`: the file parsed and every row checked, a new draft. */
-export function importBatch(
-  { db, now, logger }: BatchJournal & { logger?: Logger | undefined },
+export async function importBatch(
+  { batches, now, logger }: BatchJournal & { logger?: Logger | undefined },
   profiles: ActiveProfile,
   input: { fileName: string; text: string; paymentMethod?: string | undefined },
-): BatchDetail {
+): Promise<BatchDetail> {
   const { fileName, paymentMethod } = input;
   const parsed = parseBatchCsv(input.text);
   if (!parsed.ok) throw new HandlerFailure('INVALID_INPUT', `${fileName} cannot be read as a batch file.`, { fields: { text: parsed.errors } });
@@ -47,13 +48,13 @@ export function importBatch(
   const fileHash = sha256(canonicalJson(parsed.file.rows.map((row) => row.values)));
   // The same file sent before: its rows without their own external id take the ones they were
   // sent under, so the service refuses a second payment and the row adopts the first.
-  const earlierIds = earlierRowIds(db, fileHash, parsed.file.rows, profile.environment);
+  const earlierIds = await batches.earlierRowIds(fileHash, parsed.file.rows, profile.environment);
   const inputs = parsed.file.rows.map((row) => {
     const earlier = row.values.external_id.trim() === '' ? earlierIds.get(row.rowNumber) : undefined;
     return earlier ? { ...row, values: { ...row.values, external_id: earlier } } : row;
   });
   const rows = checkRows(inputs, { batchId: id, defaultPaymentMethod: paymentMethod ?? null });
-  createBatch(db, {
+  await batches.create({
     id,
     fileName,
     fileHash,
@@ -65,7 +66,7 @@ export function importBatch(
     at: now(),
   });
   logger?.info('batch imported', { batchId: id, rows: rows.length });
-  return detailOf(db, id);
+  return detailOf(batches, id);
 }
 
 /** The cells of one row with the given ones replaced (`meta.KEY` for metadata); unknown columns are errors. */
@@ -88,10 +89,10 @@ function withCells(current: BatchRowValues, values: Record<string, string>): Bat
 }
 
 /** `batches:updateRow`: a draft's row fixed in place, and the whole batch checked again (duplicates span rows). */
-export function updateRow({ db, now }: BatchJournal, input: { batchId: string; rowNumber: number; values: Record<string, string> }): BatchDetail {
+export async function updateRow({ batches, now }: BatchJournal, input: { batchId: string; rowNumber: number; values: Record<string, string> }): Promise<BatchDetail> {
   const { batchId, rowNumber } = input;
-  const batch = requireDraft(db, batchId);
-  const inputs = rowInputs(db, batchId);
+  const batch = await requireDraft(batches, batchId);
+  const inputs = await batches.rowInputs(batchId);
   const target = inputs.find((row) => row.rowNumber === rowNumber);
   if (!target) throw new HandlerFailure('NOT_FOUND', `Batch ${batchId} has no row ${rowNumber}.`);
   const next = withCells(target.values, input.values);
@@ -99,22 +100,22 @@ export function updateRow({ db, now }: BatchJournal, input: { batchId: string; r
     batch,
     inputs.map((row) => (row.rowNumber === rowNumber ? { rowNumber, values: next } : { rowNumber: row.rowNumber, values: row.values, lineErrors: row.errors._ ?? [] })),
   );
-  replaceDraftRows(db, batchId, rows, now());
-  return detailOf(db, batchId);
+  await batches.replaceDraftRows(batchId, rows, now());
+  return detailOf(batches, batchId);
 }
 
 /** `batches:dropRows`: the given rows, or every row with errors (`invalid`), dropped from a draft. */
-export function dropRows(
-  { db, now }: BatchJournal,
+export async function dropRows(
+  { batches, now }: BatchJournal,
   input: { batchId: string; rowNumbers?: number[] | undefined; invalid?: true | undefined; sent?: true | undefined },
-): BatchDetail {
+): Promise<BatchDetail> {
   const { batchId } = input;
-  const batch = requireDraft(db, batchId);
-  const inputs = rowInputs(db, batchId);
+  const batch = await requireDraft(batches, batchId);
+  const inputs = await batches.rowInputs(batchId);
   const rowNumbers = input.invalid
     ? inputs.filter((row) => Object.keys(row.errors).length > 0).map((row) => row.rowNumber)
     : input.sent
-      ? sentEarlierRowNumbers(db, batchId)
+      ? await batches.sentEarlierRowNumbers(batchId)
       : (input.rowNumbers ?? []);
   if (rowNumbers.length === 0) {
     throw new HandlerFailure('CONFLICT', input.sent ? `Batch ${batchId} has no row that was sent earlier.` : `Batch ${batchId} has no row with errors to drop.`, {
@@ -128,14 +129,14 @@ export function dropRows(
     batch,
     inputs.filter((row) => !dropping.has(row.rowNumber)).map((row) => ({ rowNumber: row.rowNumber, values: row.values, lineErrors: row.errors._ ?? [] })),
   );
-  replaceDraftRows(db, batchId, rows, now());
-  return detailOf(db, batchId);
+  await batches.replaceDraftRows(batchId, rows, now());
+  return detailOf(batches, batchId);
 }
 
 /** `batches:invalidRows`: the rows with errors as a file to fix elsewhere. */
-export function invalidRowsFile({ db, now }: BatchJournal, input: { batchId: string; language: Language }) {
-  summaryOf(db, input.batchId);
-  return invalidRowsCsv(input.language, loadRows(db, input.batchId), fileStamp(now()));
+export async function invalidRowsFile({ batches, now }: BatchJournal, input: { batchId: string; language: Language }) {
+  await summaryOf(batches, input.batchId);
+  return invalidRowsCsv(input.language, await batches.rows(input.batchId), fileStamp(now()));
 }
 
 /**
@@ -144,13 +145,13 @@ export function invalidRowsFile({ db, now }: BatchJournal, input: { batchId: str
  * guards it; a row whose transaction exists and ended failed/cancelled gets a new id derived from
  * it (`<id>-r1`), linked to it. Rows that adopted an earlier transaction are not retried.
  */
-export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
+export async function retryFailed({ batches, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): Promise<BatchDetail> {
   const { batchId } = input;
-  const batch = summaryOf(db, batchId);
+  const batch = await summaryOf(batches, batchId);
   if (batch.state === 'draft' || batch.state === 'sending') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: retry its failed rows once it has stopped.`, { reason: { key: 'notStopped', params: { state: batch.state } } });
   }
-  const rows = loadRows(db, batchId);
+  const rows = await batches.rows(batchId);
   const open = rows.filter((row) => row.state === 'unknown' || row.state === 'pending').length;
   if (open > 0) {
     // A row whose outcome is unknown may have been paid: it is looked up, never retried blindly.
@@ -161,44 +162,44 @@ export function retryFailed({ db, now }: BatchJournal, profiles: ActiveProfile, 
   const failed = failedRows(rows);
   if (failed.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no failed row to retry.`, { reason: { key: 'nothingToRetry', params: {} } });
   // The same plan the batch's detail shows (retryLeft): a row retried already is followed to the end of its chain.
-  const retried = retryRows(db, batch.environment, failed);
+  const retried = await retryRows(batches, batch.environment, failed);
   if (retried.length === 0) {
-    const retriedIn = batchMadeFrom(db, batchId, retryName(batch.fileName));
+    const retriedIn = await batches.batchMadeFrom(batchId, retryName(batch.fileName));
     throw new HandlerFailure('CONFLICT', `The failed rows of batch ${batchId} were retried already${retriedIn ? ` in batch “${retriedIn.fileName}”` : ''}, and those retries were sent.`, {
       reason: { key: 'retriedAlready', params: { name: retriedIn?.fileName ?? batchId } },
     });
   }
-  return newDraftOf(db, profiles, batch, { fileName: retryName(batch.fileName), rows: retried, now: now() });
+  return newDraftOf(batches, profiles, batch, { fileName: retryName(batch.fileName), rows: retried, now: now() });
 }
 
 /**
  * `batches:sendRemaining`: a cancelled batch's rows never sent, as a new draft with their own
  * external ids (never created at the service), confirmed through the batch's usual steps.
  */
-export function sendRemaining({ db, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): BatchDetail {
+export async function sendRemaining({ batches, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): Promise<BatchDetail> {
   const { batchId } = input;
-  const batch = summaryOf(db, batchId);
+  const batch = await summaryOf(batches, batchId);
   if (batch.state !== 'cancelled') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a cancelled batch's remaining rows are sent this way.`, { reason: { key: 'notCancelled', params: { state: batch.state } } });
   }
-  const remaining = loadRows(db, batchId).filter((row) => row.request !== null && row.state === 'not_sent');
+  const remaining = (await batches.rows(batchId)).filter((row) => row.request !== null && row.state === 'not_sent');
   if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`, { reason: { key: 'nothingRemaining', params: {} } });
   const rows = remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }));
-  return newDraftOf(db, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
+  return newDraftOf(batches, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
 }
 
 /** A new draft made of an earlier batch's rows (retry, remaining), linked to it. */
-function newDraftOf(
-  db: BatchJournal['db'],
+async function newDraftOf(
+  batches: BatchJournal['batches'],
   profiles: ActiveProfile,
   batch: BatchSummary,
   input: { fileName: string; rows: { rowNumber: number; values: BatchRowValues; retryOf?: string }[]; now: number },
-): BatchDetail {
+): Promise<BatchDetail> {
   const profile = profiles.activeProfile();
   const id = newBatchId(input.now);
   const links = new Map(input.rows.map((row) => [row.rowNumber, row.retryOf]));
-  const checked: NewRow[] = checkRows(input.rows, { batchId: id, defaultPaymentMethod: batch.paymentMethod }).map((row) => ({ ...row, retryOf: links.get(row.rowNumber) }));
-  createBatch(db, {
+  const checked: NewBatchRow[] = checkRows(input.rows, { batchId: id, defaultPaymentMethod: batch.paymentMethod }).map((row) => ({ ...row, retryOf: links.get(row.rowNumber) }));
+  await batches.create({
     id,
     fileName: input.fileName,
     fileHash: sha256(canonicalJson({ from: batch.id, fileName: input.fileName, rows: input.rows.map((row) => row.values) })),
@@ -209,5 +210,5 @@ function newDraftOf(
     rows: checked,
     at: input.now,
   });
-  return detailOf(db, id);
+  return detailOf(batches, id);
 }

@@ -1,21 +1,20 @@
 /**
  * Bulk payouts, reading: a batch's summary and detail, one page of its rows, the list, and the
  * checks every other step starts with (the batch exists; it is still a draft). Each step takes
- * only the journal and the time (`BatchJournal`).
+ * only the store's batches and the time (`BatchJournal`): a desktop's SQLite journal or a team
+ * workspace, the same way (issue 24).
  */
 import type { BatchDetail, BatchRowFilter, BatchRowsPage, BatchSummary } from '../../../shared/api';
 import type { Language } from '../../../shared/i18n';
 import { reportCsv } from '../../../shared/batch';
-import type { JournalDb } from '../journal/entries';
-import { adoptedDifferingCount } from '../batch/adopted';
-import { remainingBatch, sentEarlier } from '../batch/identity';
+import { remainingName } from '../batch/identity';
 import { retryLeft } from '../batch/retry-plan';
-import { earlierImports, getSummary, listSummaries, loadRows, rehearsalOf, rowsPage } from '../batch/store';
+import type { BatchPort } from '../storage/port';
 import { DEFAULT_CURRENCY, HandlerFailure } from './context';
 
-/** What a step that reads or writes batches needs: the journal, and the console's time. */
+/** What a step that reads or writes batches needs: the store's batches, and the console's time. */
 export interface BatchJournal {
-  db: JournalDb;
+  batches: BatchPort;
   now(): number;
 }
 
@@ -24,31 +23,31 @@ export function fileStamp(now: number): string {
   return new Date(now).toISOString().slice(0, 19).replace(/[:T]/g, '-');
 }
 
-export function summaryOf(db: JournalDb, batchId: string): BatchSummary {
-  const summary = getSummary(db, batchId);
+export async function summaryOf(batches: BatchPort, batchId: string): Promise<BatchSummary> {
+  const summary = await batches.summary(batchId);
   if (!summary) throw new HandlerFailure('NOT_FOUND', `No batch ${batchId}.`);
   return summary;
 }
 
 /** The batch without its rows (those come page by page: rowsPageOf). */
-export function detailOf(db: JournalDb, batchId: string): BatchDetail {
-  const batch = summaryOf(db, batchId);
-  const base: BatchDetail = { batch, importedBefore: earlierImports(db, batch.fileHash, batchId), rehearsal: rehearsalOf(db, batchId) };
-  const differing = batch.state === 'draft' ? 0 : adoptedDifferingCount(db, batchId);
-  const retry = retryLeft(db, batch);
+export async function detailOf(batches: BatchPort, batchId: string): Promise<BatchDetail> {
+  const batch = await summaryOf(batches, batchId);
+  const base: BatchDetail = { batch, importedBefore: await batches.earlierImports(batch.fileHash, batchId), rehearsal: await batches.rehearsal(batchId) };
+  const differing = batch.state === 'draft' ? 0 : await batches.adoptedDifferingCount(batchId);
+  const retry = await retryLeft(batches, batch);
   const detail = { ...base, ...(differing > 0 ? { adoptedDiffering: differing } : {}), ...(retry ? { retryLeft: retry } : {}) };
   if (batch.state === 'cancelled') {
-    const remaining = remainingBatch(db, batch);
+    const remaining = await batches.batchMadeFrom(batch.id, remainingName(batch.fileName));
     return remaining ? { ...detail, remainingBatch: remaining } : detail;
   }
   if (batch.state !== 'draft') return detail;
   // A draft names its rows already sent under the same external id (a re-import), and how they ended.
-  const sent = sentEarlier(db, batchId);
+  const sent = await batches.sentEarlier(batchId);
   return sent.count > 0 ? { ...detail, sentEarlier: sent } : detail;
 }
 
-export function requireDraft(db: JournalDb, batchId: string): BatchSummary {
-  const batch = summaryOf(db, batchId);
+export async function requireDraft(batches: BatchPort, batchId: string): Promise<BatchSummary> {
+  const batch = await summaryOf(batches, batchId);
   if (batch.state !== 'draft') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a draft can be changed.`, { reason: { key: 'draftOnly', params: { state: batch.state } } });
   }
@@ -56,18 +55,18 @@ export function requireDraft(db: JournalDb, batchId: string): BatchSummary {
 }
 
 /** `batches:rows`: a page past the end is empty (the list shrank under the table), not an error. */
-export function rowsPageOf(db: JournalDb, input: { batchId: string; filter: BatchRowFilter; offset: number; limit: number }): BatchRowsPage {
-  summaryOf(db, input.batchId);
-  const { total, rows } = rowsPage(db, input.batchId, input.filter, input.offset, input.limit);
+export async function rowsPageOf(batches: BatchPort, input: { batchId: string; filter: BatchRowFilter; offset: number; limit: number }): Promise<BatchRowsPage> {
+  await summaryOf(batches, input.batchId);
+  const { total, rows } = await batches.rowsPage(input.batchId, input.filter, input.offset, input.limit);
   return { batchId: input.batchId, filter: input.filter, total, offset: input.offset, rows };
 }
 
-export function listBatches(db: JournalDb): { batches: BatchSummary[] } {
-  return { batches: listSummaries(db) };
+export async function listBatches(batches: BatchPort): Promise<{ batches: BatchSummary[] }> {
+  return { batches: await batches.list() };
 }
 
 /** `batches:report`: every row's final status, as CSV. */
-export function reportFile({ db, now }: BatchJournal, input: { batchId: string; language: Language }) {
-  summaryOf(db, input.batchId);
-  return reportCsv(input.language, input.batchId, loadRows(db, input.batchId), DEFAULT_CURRENCY, fileStamp(now()));
+export async function reportFile({ batches, now }: BatchJournal, input: { batchId: string; language: Language }) {
+  await summaryOf(batches, input.batchId);
+  return reportCsv(input.language, input.batchId, await batches.rows(input.batchId), DEFAULT_CURRENCY, fileStamp(now()));
 }

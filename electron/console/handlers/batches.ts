@@ -2,8 +2,8 @@
  * Bulk payouts from a CSV file (issue 10): the batches:* channels, each a named step that takes
  * only the parts of the handler context it uses (batch-read, batch-draft, batch-confirm,
  * batch-controls). Parsing and checking are the shared module's (shared/batch), sending is the
- * runner's (../batch/runner.ts), the journal holds the batch, its rows and each row's payout
- * entry (../batch/store.ts).
+ * runner's (../batch/runner.ts), the store holds the batch, its rows and each row's payout
+ * entry (the storage port: a desktop's SQLite journal, ../batch/store.ts, or a team workspace).
  */
 import type { Channel } from '../../../shared/api';
 import { templateCsv } from '../../../shared/batch';
@@ -21,31 +21,31 @@ type BatchChannel = Extract<Channel, `batches:${string}`>;
 
 export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
   const { deps, confirmations } = context;
-  const db = deps.journal;
-  const journal: BatchJournal = { db, now: () => deps.clock.now() };
-  const logged = { ...journal, logger: deps.logger };
+  const batches = deps.storage.batches;
+  const store: BatchJournal = { batches, now: () => deps.clock.now() };
+  const logged = { ...store, logger: deps.logger };
   const quoting = { clientFor: context.clientFor, engine: deps.engine };
   const runner = createBatchRunner(context, hooks);
 
   const handlers: HandlerImpls<BatchChannel> = {
     'batches:template': async ({ language }) => templateCsv(language),
     'batches:import': async (input) => importBatch(logged, context, input),
-    'batches:updateRow': async (input) => updateRow(journal, input),
-    'batches:dropRows': async (input) => dropRows(journal, input),
-    'batches:invalidRows': async (input) => invalidRowsFile(journal, input),
-    'batches:preview': async (input) => previewBatch(db, context, quoting, input),
+    'batches:updateRow': async (input) => updateRow(store, input),
+    'batches:dropRows': async (input) => dropRows(store, input),
+    'batches:invalidRows': async (input) => invalidRowsFile(store, input),
+    'batches:preview': async (input) => previewBatch(batches, context, quoting, input),
     'batches:rehearse': async (input) => rehearse(context, input),
-    'batches:prepare': async (input) => prepareBatch(journal, context, quoting, confirmations, input),
+    'batches:prepare': async (input) => prepareBatch(store, context, quoting, confirmations, input),
     'batches:start': async (input) => startBatch(logged, context, confirmations, runner, input),
-    'batches:pause': async ({ batchId }) => pauseBatch(journal, runner, batchId),
-    'batches:resume': async ({ batchId }) => resumeBatch(journal, runner, batchId),
-    'batches:cancel': async ({ batchId }) => cancelBatch(journal, runner, batchId),
-    'batches:get': async ({ batchId }) => ({ ...detailOf(db, batchId), wait: runner.currentWait(batchId) }),
-    'batches:rows': async (input) => rowsPageOf(db, input),
-    'batches:list': async () => listBatches(db),
-    'batches:retryFailed': async (input) => retryFailed(journal, context, input),
-    'batches:sendRemaining': async (input) => sendRemaining(journal, context, input),
-    'batches:report': async (input) => reportFile(journal, input),
+    'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
+    'batches:resume': async ({ batchId }) => resumeBatch(store, runner, batchId),
+    'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),
+    'batches:get': async ({ batchId }) => ({ ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId) }),
+    'batches:rows': async (input) => rowsPageOf(batches, input),
+    'batches:list': async () => listBatches(batches),
+    'batches:retryFailed': async (input) => retryFailed(store, context, input),
+    'batches:sendRemaining': async (input) => sendRemaining(store, context, input),
+    'batches:report': async (input) => reportFile(store, input),
   };
   return { handlers, runner };
 }

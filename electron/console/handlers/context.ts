@@ -28,9 +28,9 @@ export interface HandlerDeps {
   journal: Database.Database;
   /**
    * The storage port over that journal (../storage/sqlite-store.ts): the batch runner, a single
-   * send, the follow-ups (Look up, Verify, History, a transaction's page), the sweeper and the
-   * watcher read and write through it; Overview, reconciliation, batch screens and the CSV
-   * export still use the journal's functions (issue 24).
+   * send, the follow-ups (Look up, Verify, History, a transaction's page), the sweeper, the
+   * watcher and the Bulk payouts screens read and write through it; Overview, reconciliation and
+   * the CSV export still use the journal's functions (issue 24).
    */
   storage: StoragePort;
   clientFactory: ClientFactory;
@@ -45,6 +45,8 @@ export interface HandlerDeps {
   watch?: Partial<WatchOptions>;
   /** Aborts running watches and closes clients (the runtime's close). */
   signal?: AbortSignal;
+  /** The batch runner's row claims: lease and size, and how often a run on a workspace reads its batch's state (tests shorten them). */
+  batchClaims?: { leaseMs?: number; size?: number; watchMs?: number };
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
   notices?: () => StartNotice[];
 }

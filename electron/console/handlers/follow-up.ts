@@ -1,12 +1,10 @@
 /**
  * Following transactions up: lookup, get, verify, resolveUnknown, search and export. The journal
- * is read and written through the storage port; the CSV export still reads the SQLite journal
- * (it streams up to EXPORT_MAX_ROWS rows: not in the port yet).
+ * is read and written through the storage port (this desktop's journal or a team workspace); the
+ * CSV export reads its search in pages (../storage/journal-export.ts).
  */
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
-import { exportCsv } from '../journal/search';
-// Read from the SQLite journal beside the port (like the export): not in the port yet (issue 24).
-import { withPaidLater } from '../journal/paid-later';
+import { exportJournalCsv } from '../storage/journal-export';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
@@ -81,7 +79,7 @@ export function followUpHandlers(
     async 'transactions:get'({ journalId }) {
       const [transaction, timeline] = await Promise.all([journal.getEntry(journalId), journal.getTimeline(journalId)]);
       if (!transaction) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
-      return { transaction: withPaidLater(deps.journal, [transaction])[0]!, timeline };
+      return { transaction: (await journal.withPaidLater([transaction]))[0]!, timeline };
     },
 
     async 'transactions:verify'({ journalId }) {
@@ -142,7 +140,7 @@ export function followUpHandlers(
     },
 
     async 'transactions:export'({ query, language }) {
-      const { csv, rows } = exportCsv(deps.journal, query, language);
+      const { csv, rows } = await exportJournalCsv(journal, query, language);
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return { filename: `paydesk-transactions-${stamp}.csv`, csv, rows };
     },

@@ -1,8 +1,9 @@
 /**
- * The Overview: the active profile's figures for today and the last seven days, from the journal
- * (local, no request to the service; the wallet balance is `balance:get`).
+ * The Overview: the active profile's figures for today and the last seven days, from the store
+ * (this desktop's journal or the team workspace; no request to the service; the wallet balance is
+ * `balance:get`).
  */
-import { readOverview, OverviewOverflowError } from '../journal/overview';
+import { OverviewOverflowError } from '../journal/overview';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
 
 export function overviewHandlers(context: Context): HandlerImpls<'overview:get'> {
@@ -12,7 +13,7 @@ export function overviewHandlers(context: Context): HandlerImpls<'overview:get'>
       const profile = context.activeProfile();
       context.requireAllowed(profile);
       try {
-        return readOverview(deps.journal, {
+        return await deps.storage.journal.overview({
           profile: { id: profile.id, name: profile.name, environment: profile.environment },
           dayBoundaries: input.dayBoundaries.map((iso) => Date.parse(iso)),
           now: deps.clock.now(),

@@ -1,12 +1,12 @@
 /**
  * Reconciliation channels: the file arrives in parts, is parsed and checked in main, saved, and
  * matched in the background (progress pushed as `reconcile:progress`); the report is read in pages.
+ * Runs and rows live in the store (this desktop's journal or a team workspace: storage/port.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { RECONCILE_MAX_CHARS } from '../../../shared/api/reconcile';
 import { parseMerchantFile } from '../reconcile/parse';
 import { createReconcileRunner, type ReconcileRunner } from '../reconcile/runner';
-import { createReconciliation, getSummary, listSummaries, markInterrupted, removeUnfinishedImports, pageRows, reconciliationExists, reopenNotChecked, runInfo } from '../reconcile/store';
 import { exportReport } from '../reconcile/export';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
@@ -29,14 +29,29 @@ type ReconcileChannel =
 export function reconcileHandlers(context: Context, runner: ReconcileRunner = createReconcileRunner(context)): HandlerImpls<ReconcileChannel> {
   const { deps } = context;
   const now = () => deps.clock.now();
+  const store = deps.storage.reconcile;
   const uploads = new Map<string, { fileName: string; parts: string[]; chars: number; startedAt: number }>();
-  // A run that was going when the console last stopped is interrupted; the user resumes it.
-  removeUnfinishedImports(deps.journal);
-  const interrupted = markInterrupted(deps.journal, now());
-  if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
+  // A run that was going when the console last stopped is interrupted; the user resumes it. Every
+  // channel waits for this first (the store is asynchronous); if the store could not be reached,
+  // the next channel tries again instead of failing for good.
+  let started: Promise<void> | null = null;
+  function cleanedUp(): Promise<void> {
+    started ??= (async () => {
+      await store.removeUnfinishedImports();
+      const interrupted = await store.markInterrupted(now());
+      if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });
+    })().catch((error: unknown) => {
+      started = null;
+      throw error;
+    });
+    return started;
+  }
+  // Its failure is the next channel's, not an unhandled rejection at start.
+  cleanedUp().catch(() => undefined);
 
-  function summary(id: string) {
-    const found = getSummary(deps.journal, id);
+  async function summary(id: string) {
+    await cleanedUp();
+    const found = await store.summary(id);
     if (!found) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
     return found;
   }
@@ -90,7 +105,11 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         }
         if (Number.isFinite(from)) chosen = { from, to, source: 'file' };
       }
-      const id = await createReconciliation(deps.journal, {
+      await cleanedUp();
+      let id: string;
+      try {
+        id = await store.create(
+          {
         fileName: found.fileName,
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         rows: parsed.rows,
@@ -99,14 +118,20 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
         period: chosen,
         currency: DEFAULT_CURRENCY,
         at: now(),
-      }, () => !deps.signal?.aborted);
-      if (id === null) throw new HandlerFailure('INTERNAL', 'The console is closing: the file was not saved. Import it again.');
-      runner.match(id);
-      return { accepted: true, reconciliation: summary(id) };
+          },
+          () => !deps.signal?.aborted,
+        );
+      } catch (error) {
+        if (deps.signal?.aborted) throw new HandlerFailure('INTERNAL', 'The console is closing: the file was not saved. Import it again.');
+        throw error;
+      }
+      await runner.match(id);
+      return { accepted: true, reconciliation: await summary(id) };
     },
 
     async 'reconcile:list'() {
-      return { reconciliations: listSummaries(deps.journal) };
+      await cleanedUp();
+      return { reconciliations: await store.list() };
     },
 
     async 'reconcile:get'({ id }) {
@@ -114,36 +139,36 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
     },
 
     async 'reconcile:rows'({ id, category, offset, limit }) {
-      if (!reconciliationExists(deps.journal, id)) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
-      return pageRows(deps.journal, id, category, offset, limit);
+      await cleanedUp();
+      if ((await store.detail(id)) === null) throw new HandlerFailure('NOT_FOUND', `No reconciliation ${id}.`);
+      return store.pageRows(id, category, offset, limit);
     },
 
     async 'reconcile:cancel'({ id }) {
-      const current = summary(id);
+      const current = await summary(id);
       if (!runner.isRunning(id)) throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}, not running: there is nothing to cancel.`);
       await runner.cancel(id);
       return summary(id);
     },
 
     async 'reconcile:resume'({ id }) {
-      const current = summary(id);
+      const current = await summary(id);
       if (runner.isRunning(id) || (current.status !== 'interrupted' && current.status !== 'cancelled')) {
         throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}: only an interrupted or cancelled one can be resumed.`);
       }
       const profile = context.resolveProfile(current.profileId);
       context.requireAllowed(profile);
-      const info = runInfo(deps.journal, id)!;
-      if (info.phase === 'verifying') {
-        runner.verify(id);
+      if (current.phase === 'verifying') {
+        await runner.verify(id);
       } else {
-        reopenNotChecked(deps.journal, id);
-        runner.match(id);
+        await store.reopenNotChecked(id);
+        await runner.match(id);
       }
       return summary(id);
     },
 
     async 'reconcile:verify'({ id }) {
-      const current = summary(id);
+      const current = await summary(id);
       if (runner.isRunning(id) || current.status !== 'done') {
         throw new HandlerFailure('CONFLICT', `This reconciliation is ${current.status}: Verify runs on a finished one.`);
       }
@@ -152,13 +177,13 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
       }
       const profile = context.resolveProfile(current.profileId);
       context.requireAllowed(profile);
-      runner.verify(id);
+      await runner.verify(id);
       return summary(id);
     },
 
     async 'reconcile:export'({ id, category, language }) {
-      const current = summary(id);
-      const { csv, rows } = exportReport(deps.journal, id, category, language, current.currency);
+      const current = await summary(id);
+      const { csv, rows } = await exportReport(store, id, category, language, current.currency);
       const stamp = new Date(now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return { filename: `paydesk-reconciliation-${stamp}.csv`, csv, rows };
     },

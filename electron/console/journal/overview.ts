@@ -17,6 +17,7 @@ import {
   type OverviewStatus,
 } from '../../../shared/api';
 import type Database from 'better-sqlite3';
+import type { JournalTransaction } from '../../../shared/api';
 import type { Environment } from '../../../shared/contract';
 import type { JournalDb } from './entries';
 import { toJournalTransaction, type EntryRow } from './rows';
@@ -81,7 +82,8 @@ function statements(db: JournalDb) {
   return found;
 }
 
-interface GroupRow {
+/** One group as a store reads it: count and sum as exact integers (a sum may pass 2^53). */
+export interface GroupRow {
   kind: OverviewGroup['kind'];
   status: OverviewStatus;
   failedCode: string | null;
@@ -95,11 +97,11 @@ function exact(value: bigint): number {
   return Number(value);
 }
 
-/** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
-export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
-  const found = statements(db);
-  const rows = found.groups.all(profile.id, profile.environment, from, to) as GroupRow[];
-  const twice = found.adoptedTwice.all(profile.id, profile.environment, from, to) as GroupRow[];
+/**
+ * A day's groups less the entries counted twice (ADOPTED_TWICE_SQL's groups), as numbers; shared
+ * by both stores (the workspace's reads, ../storage/postgres/reads.ts) so they count alike.
+ */
+export function lessAdoptedTwice(rows: readonly GroupRow[], twice: readonly GroupRow[]): OverviewGroup[] {
   const keyOf = (row: GroupRow) => `${row.kind}|${row.status}|${row.failedCode ?? ''}|${row.currency}`;
   const extra = new Map(twice.map((row) => [keyOf(row), row]));
   return rows.flatMap((row) => {
@@ -113,6 +115,14 @@ export function overviewGroups(db: JournalDb, profile: { id: string; environment
     count: exact(row.count),
     amount: exact(row.amount),
   }));
+}
+
+/** The grouped rows of one profile between two instants (`from` inclusive, `to` exclusive). */
+export function overviewGroups(db: JournalDb, profile: { id: string; environment: Environment }, from: number, to: number): OverviewGroup[] {
+  const found = statements(db);
+  const rows = found.groups.all(profile.id, profile.environment, from, to) as GroupRow[];
+  const twice = found.adoptedTwice.all(profile.id, profile.environment, from, to) as GroupRow[];
+  return lessAdoptedTwice(rows, twice);
 }
 
 /** Transactions of the profile still `processing` and created before `createdBefore`, oldest first. */
@@ -132,6 +142,11 @@ export function readOverview(db: JournalDb, scope: OverviewScope): OverviewResul
     return { perDay, stuck };
   });
   const { perDay, stuck } = read.deferred();
+  return assembleOverview(scope, perDay, stuck);
+}
+
+/** What the Overview shows from each day's groups and the stuck list (both stores). */
+export function assembleOverview(scope: OverviewScope, perDay: OverviewGroup[][], stuck: { rows: JournalTransaction[]; total: number }): OverviewResult {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
     profile: scope.profile,

@@ -17,7 +17,7 @@ import { withPaidLater } from './paid-later';
 /** The largest export: a CSV of more rows belongs to a reporting tool, not a desktop console. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[]; trigram: boolean } {
+export function whereClause(db: JournalDb, query: SearchQuery): { sql: string; params: unknown[]; trigram: boolean } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -90,19 +90,44 @@ const CSV_COLUMNS: readonly { header: keyof (typeof resources)['en']['exports'][
   { header: 'updated_at', value: (row) => row.updatedAt },
 ];
 
+/** The export's header line in `language`. */
+export function exportHeaders(language: Language): string[] {
+  const headers = resources[language].exports.columns;
+  return CSV_COLUMNS.map((column) => headers[column.header]);
+}
+
+/** One entry's cells, in the header's order. */
+export function exportLine(entry: JournalTransaction): CsvValue[] {
+  return CSV_COLUMNS.map((column) => column.value(entry));
+}
+
+/** Where an export's page ends: the next page starts after this entry (newest first). */
+export interface ExportCursor {
+  createdAt: number;
+  seq: number;
+}
+
+/** A page of a search for the export, after `after` (keyset paging: a deep page costs what the first does). */
+export function exportPage(db: JournalDb, query: SearchQuery, after: ExportCursor | null, limit: number): { rows: JournalTransaction[]; next: ExportCursor | null } {
+  const { sql, params } = whereClause(db, query);
+  const past = after ? `${sql ? `${sql} AND` : 'WHERE'} (created_at < ? OR (created_at = ? AND seq < ?))` : sql;
+  const cursorParams = after ? [after.createdAt, after.createdAt, after.seq] : [];
+  const rows = db.prepare(`SELECT * FROM entries ${past} ORDER BY created_at DESC, seq DESC LIMIT ?`).all(...params, ...cursorParams, limit) as EntryRow[];
+  const last = rows.at(-1);
+  return { rows: rows.map(toJournalTransaction), next: rows.length === limit && last ? { createdAt: last.created_at, seq: last.seq } : null };
+}
+
 /** The CSV of a search: headers in `language`; ids, codes, amounts and `XAF` exactly as stored. */
 export function exportCsv(db: JournalDb, query: SearchQuery, language: Language = 'en'): { csv: string; rows: number } {
   const { sql, params } = whereClause(db, query);
   const statement = db.prepare(`SELECT * FROM entries ${sql} ORDER BY created_at DESC, seq DESC LIMIT ?`);
-  const headers = resources[language].exports.columns;
   let rows = 0;
   function* lines(): Generator<CsvValue[]> {
     for (const row of statement.iterate(...params, EXPORT_MAX_ROWS) as IterableIterator<EntryRow>) {
-      const entry = toJournalTransaction(row);
       rows += 1;
-      yield CSV_COLUMNS.map((column) => column.value(entry));
+      yield exportLine(toJournalTransaction(row));
     }
   }
-  const csv = writeCsv(CSV_COLUMNS.map((column) => headers[column.header]), lines(), { delimiter: ',' });
+  const csv = writeCsv(exportHeaders(language), lines(), { delimiter: ',' });
   return { csv, rows };
 }

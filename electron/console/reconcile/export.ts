@@ -1,12 +1,16 @@
 /**
  * The report as CSV: headers and result words in the user's language, with the one CSV writer
- * (shared/csv: every cell quoted, formulas guarded), CRLF lines.
+ * (shared/csv: every cell quoted, formulas guarded), CRLF lines. The rows are read through the
+ * storage port in pages (this desktop's journal or a team workspace).
  */
 import { writeCsv, type CsvValue } from '../../../shared/csv';
 import { resources, type Language } from '../../../shared/i18n';
 import type { ReconcileCategory } from '../../../shared/api/reconcile';
-import type { JournalDb } from '../journal/entries';
-import { iterateRows, runInfo, type StoredRow } from './store';
+import type { ReconcileRows } from '../storage/reconcile-rows-port';
+import type { StoredRow } from './store';
+
+/** Report rows per read. */
+const PAGE_ROWS = 1000;
 
 const COLUMNS = [
   'row',
@@ -23,9 +27,17 @@ const COLUMNS = [
   'detail',
 ] as const;
 
-export function exportReport(db: JournalDb, id: string, category: ReconcileCategory | undefined, language: Language, fallbackCurrency: string): { csv: string; rows: number } {
+export async function exportReport(
+  store: ReconcileRows,
+  id: string,
+  category: ReconcileCategory | undefined,
+  language: Language,
+  fallbackCurrency: string,
+): Promise<{ csv: string; rows: number }> {
   const words = resources[language].reconcile;
-  const minutes = String(runInfo(db, id)!.processingMinutes);
+  const detail = await store.detail(id);
+  if (!detail) throw new Error(`reconciliation ${id} does not exist`);
+  const minutes = String(detail.processingMinutes);
   const label = (c: ReconcileCategory) => words.category[c].replace('{{minutes}}', minutes);
   /** Our own notes in the language; a service's error stays as the service wrote it. */
   const note = (detail: string | null): string | null => {
@@ -69,13 +81,13 @@ export function exportReport(db: JournalDb, id: string, category: ReconcileCateg
       }
     }
   };
-  let rows = 0;
-  function* lines(): Generator<CsvValue[]> {
-    for (const row of iterateRows(db, id, category)) {
-      rows += 1;
-      yield COLUMNS.map((column) => value(row, column));
-    }
+  const lines: CsvValue[][] = [];
+  for (let after = 0; ; ) {
+    const page = await store.rowsAfter(id, category, after, PAGE_ROWS);
+    for (const row of page) lines.push(COLUMNS.map((column) => value(row, column)));
+    if (page.length < PAGE_ROWS) break;
+    after = page[page.length - 1]!.row_number;
   }
-  const csv = writeCsv(COLUMNS.map((column) => words.csv[column]), lines(), { delimiter: ',' });
-  return { csv, rows };
+  const csv = writeCsv(COLUMNS.map((column) => words.csv[column]), lines, { delimiter: ',' });
+  return { csv, rows: lines.length };
 }

@@ -6,38 +6,28 @@
  * so a stop at any point resumes from the rows not yet checked.
  */
 import pLimit from 'p-limit';
-import type { Statement } from 'better-sqlite3';
 import { isFinalStatus, type TransactionStatus } from '../../../shared/contract';
 import type { JournalTransaction, ReconcileProgress } from '../../../shared/api';
 import { DEFAULT_RECONCILE_CONCURRENCY } from '../../../shared/api/reconcile';
-import { getEntry, recordLookedUp, recordObserved, SCOPED_BY_EXTERNAL_ID, type JournalDb } from '../journal/entries';
-import { toJournalTransaction, type EntryRow, type ServiceTransaction } from '../journal/rows';
+import type { ServiceTransaction } from '../journal/rows';
 import { HandlerFailure, type Context } from '../handlers/context';
 import { isNotFound, transactionOf } from '../handlers/outcomes';
 import type { ClientResult } from '../deps';
 import { categorize, type Found } from './categorize';
-import {
-  addUnknownToMerchant,
-  countRateLimitWait,
-  fileKeys,
-  progressCounts,
-  runInfo,
-  rowsToVerify,
-  saveOutcomes,
-  setStatus,
-  uncheckedRows,
-  type RowOutcome,
-  type StoredRow,
-} from './store';
+import type { UnknownToMerchant } from '../storage/reconcile-rows-port';
+import type { RowOutcome, StoredRow } from './store';
 
 const CHUNK_ROWS = 250;
+/** Journal entries read per page while looking for the ones the file does not have. */
+const CANDIDATES_PAGE = 5000;
 /** How many times one row waits out a 429 before it is reported as not checked. */
 const MAX_RATE_LIMIT_WAITS = 30;
 
 export interface ReconcileRunner {
-  /** Matches the rows not yet checked (a new run or a resume), then finishes the report. */
-  match(id: string): void;
-  verify(id: string): void;
+  /** Matches the rows not yet checked (a new run or a resume), then finishes the report; resolves once the run is `running`. */
+  match(id: string): Promise<void>;
+  /** Resolves once the run is `running` again, verifying. */
+  verify(id: string): Promise<void>;
   /** Stops a run after the look-ups in flight; resolves once its state is saved. */
   cancel(id: string): Promise<void>;
   isRunning(id: string): boolean;
@@ -79,20 +69,11 @@ function notChecked(row: StoredRow, detail: string, entry?: JournalTransaction |
   };
 }
 
-/** The journal's latest entry for a merchant row, a known one first (the statement prepared once per database). */
-const entryStatements = new WeakMap<JournalDb, Statement<unknown[]>>();
-function journalEntryFor(db: JournalDb, profile: Profile, row: StoredRow): JournalTransaction | null {
-  let statement = entryStatements.get(db);
-  if (!statement) {
-    statement = db.prepare(SCOPED_BY_EXTERNAL_ID);
-    entryStatements.set(db, statement);
-  }
-  const found = statement.get(row.external_id, row.kind, profile.id, profile.environment) as EntryRow | undefined;
-  return found ? toJournalTransaction(found) : null;
-}
-
 export function createReconcileRunner(context: Context, options: { concurrency?: number } = {}): ReconcileRunner {
   const { deps } = context;
+  // The store: this desktop's journal or a team workspace (storage/port.ts).
+  const store = deps.storage.reconcile;
+  const journal = deps.storage.journal;
   const concurrency = options.concurrency ?? DEFAULT_RECONCILE_CONCURRENCY;
   const runs = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const now = () => deps.clock.now();
@@ -103,10 +84,10 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
    * Pushes where a run is. During a run the caller passes its own counts (a GROUP BY over 100,000
    * rows after every chunk would cost more than the chunk); otherwise they are counted once.
    */
-  function progress(id: string, counts?: { checked: number; verify: { done: number; total: number } | null }): void {
-    const info = runInfo(deps.journal, id);
+  async function progress(id: string, counts?: { checked: number; verify: { done: number; total: number } | null }): Promise<void> {
+    const info = await store.detail(id);
     if (!info) return;
-    const { checked, verify } = counts ?? progressCounts(deps.journal, id);
+    const { checked, verify } = counts ?? (await store.progressCounts(id));
     const event: ReconcileProgress = {
       id,
       status: info.status,
@@ -118,8 +99,8 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     deps.emit('reconcile:progress', event);
   }
 
-  function profileFor(id: string): Profile {
-    const info = runInfo(deps.journal, id)!;
+  async function profileFor(id: string): Promise<Profile> {
+    const info = (await store.detail(id))!;
     const profile = context.resolveProfile(info.profileId);
     if (profile.environment !== info.environment) {
       throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this reconciliation is of ${info.environment}.`);
@@ -149,7 +130,7 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
         // only a newer one moves the gate (four workers told at once wait once, not four times).
         if (sentAt >= gate.resumeAt) {
           gate.resumeAt = now() + (result.retryAfterSeconds ?? 1) * 1000;
-          countRateLimitWait(deps.journal, id);
+          await store.countRateLimitWait(id);
         }
         continue;
       }
@@ -161,7 +142,7 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
   const canAskAbout = (profile: Profile, kind: 'payment' | 'payout') => kind === 'payment' || profile.builtIn;
 
   async function checkRow(id: string, profile: Profile, row: StoredRow, gate: { resumeAt: number }, signal: AbortSignal, minutes: number): Promise<RowOutcome | null> {
-    const entry = journalEntryFor(deps.journal, profile, row);
+    const entry = row.external_id === null ? null : await store.entryFor(profile, row.kind, row.external_id);
     if (entry && entry.state === 'known' && entry.status !== null && isFinalStatus(entry.status)) return outcomeFromEntry(row, entry, now(), minutes);
     if (!canAskAbout(profile, row.kind)) {
       if (entry && entry.state === 'known' && entry.status !== null) return outcomeFromEntry(row, entry, now(), minutes, 'from the journal: this service has no payout look-up');
@@ -178,7 +159,7 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     if (result.kind !== 'success') return notChecked(row, describe(result), entry);
     const tx = transactionOf(result.data);
     if (!tx) return notChecked(row, 'BAD_RESPONSE: the service answered, but not with a transaction', entry);
-    const recorded = record(profile, row.kind, entry, tx, result.httpStatus);
+    const recorded = await record(profile, row.kind, entry, tx, result.httpStatus);
     const found = foundOf(tx);
     return {
       category: categorize({ amount: row.amount!, expected: row.expected }, found, now(), minutes),
@@ -193,11 +174,11 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
   }
 
   /** What was learned goes into the journal: the entry the console has for it, or a new one. */
-  function record(profile: Profile, kind: 'payment' | 'payout', entry: JournalTransaction | null, tx: ServiceTransaction, httpStatus: number): JournalTransaction {
+  async function record(profile: Profile, kind: 'payment' | 'payout', entry: JournalTransaction | null, tx: ServiceTransaction, httpStatus: number): Promise<JournalTransaction> {
     if (entry && (entry.transactionId === null || entry.transactionId === tx.transaction_id)) {
-      return recordObserved(deps.journal, entry.id, tx, { type: 'status_seen', httpStatus, message: 'found by reconciliation' }, now()).entry;
+      return (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus, message: 'found by reconciliation' }, now())).entry;
     }
-    return recordLookedUp(deps.journal, { profile: { id: profile.id, name: profile.name, environment: profile.environment }, kind, tx, httpStatus, at: now() });
+    return journal.recordLookedUp({ profile: { id: profile.id, name: profile.name, environment: profile.environment }, kind, tx, httpStatus, at: now() });
   }
 
   function describe(result: Exclude<ClientResult, { kind: 'success' }>): string {
@@ -232,66 +213,59 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
   }
 
   async function findUnknownToMerchant(id: string, profile: Profile): Promise<void> {
-    const info = runInfo(deps.journal, id)!;
-    const entries: Parameters<typeof addUnknownToMerchant>[2] = [];
+    const info = (await store.detail(id))!;
+    const entries: UnknownToMerchant[] = [];
     if (info.period) {
-      const keys = await fileKeys(deps.journal, id);
+      const keys = await store.fileKeys(id);
       if (!alive()) return;
-      const page = deps.journal.prepare(
-        `SELECT seq, id, kind, external_id, transaction_id, status, amount, currency, created_at,
-           json_extract(transaction_json, '$.created_at') AS tx_created
-         FROM entries WHERE profile_id = ? AND environment = ? AND state = 'known' AND seq > ? ORDER BY seq LIMIT 5000`,
-      );
-      type Candidate = { seq: number; id: string; kind: 'payment' | 'payout'; external_id: string | null; transaction_id: string | null; status: TransactionStatus | null; amount: number; currency: string; created_at: number; tx_created: string | null };
       for (let after = 0; ; ) {
-        const rows = page.all(profile.id, profile.environment, after) as Candidate[];
+        const rows = await store.journalCandidates(profile, after, CANDIDATES_PAGE);
         if (rows.length === 0) break;
         after = rows[rows.length - 1]!.seq;
-        for (const entry of rows) {
-          const at = entry.tx_created ? Date.parse(entry.tx_created) : entry.created_at;
-          if (at < info.period.from || at > info.period.to) continue;
-          if (entry.external_id !== null && keys.has(`${entry.kind}:${entry.external_id}`)) continue;
-          entries.push({ journalId: entry.id, kind: entry.kind, externalId: entry.external_id, transactionId: entry.transaction_id, status: entry.status, amount: entry.amount, currency: entry.currency, createdAt: at });
+        for (const { seq: _seq, ...entry } of rows) {
+          if (entry.createdAt < info.period.from || entry.createdAt > info.period.to) continue;
+          if (entry.externalId !== null && keys.has(`${entry.kind}:${entry.externalId}`)) continue;
+          entries.push(entry);
         }
         await new Promise((resolve) => setImmediate(resolve));
         if (!alive()) return;
       }
     }
-    addUnknownToMerchant(deps.journal, id, entries, now());
+    await store.addUnknownToMerchant(id, entries, now());
   }
 
   async function runMatching(id: string, signal: AbortSignal): Promise<void> {
-    const profile = profileFor(id);
-    const info = runInfo(deps.journal, id)!;
+    const profile = await profileFor(id);
+    const info = (await store.detail(id))!;
     const gate = { resumeAt: 0 };
-    let { checked } = progressCounts(deps.journal, id);
+    let { checked } = await store.progressCounts(id);
     for (;;) {
-      const rows = uncheckedRows(deps.journal, id, CHUNK_ROWS);
+      const rows = await store.uncheckedRows(id, CHUNK_ROWS);
       if (rows.length === 0) break;
       const results = await pool(rows, signal, (row) => checkRow(id, profile, row, gate, signal, info.processingMinutes));
       if (!alive()) return;
-      saveOutcomes(deps.journal, id, results.map(({ item, result }) => ({ rowNumber: item.row_number, outcome: result })), now());
+      await store.saveOutcomes(id, results.map(({ item, result }) => ({ rowNumber: item.row_number, outcome: result })), now());
       checked += results.length;
       // One "changed" push per chunk (not per row): History and an open timeline fetch again.
       const recorded = results.findLast(({ result }) => result.journalId !== null && result.serviceStatus !== null);
       if (recorded) deps.emit('transaction:changed', { journalId: recorded.result.journalId!, status: recorded.result.serviceStatus, state: 'known' });
-      progress(id, { checked, verify: null });
+      await progress(id, { checked, verify: null });
       if (signal.aborted) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (!runInfo(deps.journal, id)!.unknownDone) await findUnknownToMerchant(id, profile);
+    if (!(await store.detail(id))!.unknownDone) await findUnknownToMerchant(id, profile);
   }
 
   async function runVerify(id: string, signal: AbortSignal): Promise<void> {
-    const profile = profileFor(id);
-    const info = runInfo(deps.journal, id)!;
+    const profile = await profileFor(id);
+    const info = (await store.detail(id))!;
     const gate = { resumeAt: 0 };
-    const counts = progressCounts(deps.journal, id);
+    const counts = await store.progressCounts(id);
     for (;;) {
-      const rows = rowsToVerify(deps.journal, id, CHUNK_ROWS);
+      const rows = await store.rowsToVerify(id, CHUNK_ROWS);
       if (rows.length === 0) break;
       const results = await pool(rows, signal, async (row) => {
-        const entry = row.journal_id ? getEntry(deps.journal, row.journal_id) : null;
+        const entry = row.journal_id ? await journal.getEntry(row.journal_id) : null;
         if (!entry || entry.transactionId === null) return { ...keep(row), detail: 'VERIFY_UNAVAILABLE: no transaction id to verify' };
         if (!canAskAbout(profile, entry.kind)) return { ...keep(row), detail: 'VERIFY_UNAVAILABLE: this service has no payout verify' };
         const client = context.clientFor(profile);
@@ -300,14 +274,14 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
         if (result === null) return null;
         const tx = result.kind === 'success' ? transactionOf(result.data) : null;
         if (result.kind !== 'success' || !tx) return { ...keep(row), detail: result.kind === 'success' ? 'BAD_RESPONSE: not a transaction' : describe(result) };
-        const observed = recordObserved(deps.journal, entry.id, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified by reconciliation' }, now());
+        const observed = await journal.recordObserved(entry.id, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified by reconciliation' }, now());
         if (observed.changed) deps.emit('transaction:changed', { journalId: entry.id, status: observed.entry.status, state: observed.entry.state });
         return outcomeFromEntry(row, observed.entry, now(), info.processingMinutes, `verified: ${tx.status}`);
       });
       if (!alive()) return;
-      saveOutcomes(deps.journal, id, results.map(({ item, result }) => ({ rowNumber: item.row_number, outcome: result, verified: true })), now());
+      await store.saveOutcomes(id, results.map(({ item, result }) => ({ rowNumber: item.row_number, outcome: result, verified: true })), now());
       counts.verify.done += results.length;
-      progress(id, counts);
+      await progress(id, counts);
       if (signal.aborted) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -327,36 +301,50 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     };
   }
 
-  function launch(id: string, phase: 'matching' | 'verifying', work: (signal: AbortSignal) => Promise<void>): void {
+  /**
+   * Starts a run: resolves once it is `running` in the store (the caller shows its summary next).
+   * The run is in `runs` from the first moment, so a second start is refused, not raced.
+   */
+  function launch(id: string, phase: 'matching' | 'verifying', work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     if (runs.has(id)) throw new HandlerFailure('CONFLICT', 'This reconciliation is already running.');
-    setStatus(deps.journal, id, 'running', now(), phase);
     const controller = new AbortController();
+    let settle!: { resolve: () => void; reject: (error: unknown) => void };
+    const started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     const done = (async () => {
       try {
+        await store.setStatus(id, 'running', now(), phase);
+      } catch (error) {
+        runs.delete(id);
+        settle.reject(error);
+        return;
+      }
+      settle.resolve();
+      try {
+        await progress(id);
         await work(controller.signal);
         if (!alive()) return;
-        setStatus(deps.journal, id, controller.signal.aborted ? 'cancelled' : 'done', now());
+        await store.setStatus(id, controller.signal.aborted ? 'cancelled' : 'done', now());
       } catch (error) {
         if (!alive()) return;
         deps.logger?.error('reconciliation stopped by an error', { error: error instanceof Error ? error.name : 'unknown' });
-        setStatus(deps.journal, id, 'interrupted', now());
+        await store.setStatus(id, 'interrupted', now()).catch(() => undefined);
       } finally {
         runs.delete(id);
       }
-      progress(id);
+      if (alive()) await progress(id).catch(() => undefined);
     })();
     runs.set(id, { controller, done });
-    progress(id);
+    return started;
   }
 
   return {
-    match(id) {
-      profileFor(id);
-      launch(id, 'matching', (signal) => runMatching(id, signal));
+    async match(id) {
+      await profileFor(id);
+      await launch(id, 'matching', (signal) => runMatching(id, signal));
     },
-    verify(id) {
-      profileFor(id);
-      launch(id, 'verifying', (signal) => runVerify(id, signal));
+    async verify(id) {
+      await profileFor(id);
+      await launch(id, 'verifying', (signal) => runVerify(id, signal));
     },
     async cancel(id) {
       const run = runs.get(id);

@@ -17,7 +17,7 @@ import { RECONCILE_STATE_TABLE } from '../states/tables';
 import type { JournalDb } from '../journal/entries';
 import type { MerchantRow } from './parse';
 
-interface RunRow {
+export interface RunRow {
   id: string;
   file_name: string;
   profile_id: string;
@@ -164,13 +164,35 @@ export function reconciliationExists(db: JournalDb, id: string): boolean {
 export function getSummary(db: JournalDb, id: string): ReconciliationSummary | null {
   const run = runRow(db, id);
   if (!run) return null;
-  const categories = Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, { count: 0, amount: 0, serviceAmount: 0 }])) as Record<ReconcileCategory, CategoryTotal>;
   const totals = db
     .prepare(
       `SELECT category, COUNT(*) AS count, COALESCE(SUM(amount), 0) AS amount, COALESCE(SUM(service_amount), 0) AS service_amount
        FROM reconciliation_rows WHERE reconciliation_id = ? AND category IS NOT NULL GROUP BY category`,
     )
-    .all(id) as { category: ReconcileCategory; count: number; amount: number; service_amount: number }[];
+    .all(id) as CategoryCount[];
+  const verify =
+    run.phase === 'verifying'
+      ? (db
+          .prepare(
+            `SELECT COUNT(*) AS total, COALESCE(SUM(verified), 0) AS done FROM reconciliation_rows
+             WHERE reconciliation_id = ? AND (verified = 1 OR category IN ('still_processing', 'processing_recent'))`,
+          )
+          .get(id) as { total: number; done: number })
+      : null;
+  return summaryOf(run, totals, verify);
+}
+
+/** One category's rows as a store counts them. */
+export interface CategoryCount {
+  category: ReconcileCategory;
+  count: number;
+  amount: number;
+  service_amount: number;
+}
+
+/** A run's summary from its row, its categories' totals and Verify's count (both stores). */
+export function summaryOf(run: RunRow, totals: readonly CategoryCount[], verifyCounts: { total: number; done: number } | null): ReconciliationSummary {
+  const categories = Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, { count: 0, amount: 0, serviceAmount: 0 }])) as Record<ReconcileCategory, CategoryTotal>;
   let checked = 0;
   for (const total of totals) {
     // Journal entries missing from the file carry their amount as the service's.
@@ -178,16 +200,7 @@ export function getSummary(db: JournalDb, id: string): ReconciliationSummary | n
     categories[total.category] = { count: total.count, amount: unknown ? total.service_amount : total.amount, serviceAmount: total.service_amount };
     if (!unknown) checked += total.count;
   }
-  let verify: ReconciliationSummary['verify'] = null;
-  if (run.phase === 'verifying') {
-    const counts = db
-      .prepare(
-        `SELECT COUNT(*) AS total, COALESCE(SUM(verified), 0) AS done FROM reconciliation_rows
-         WHERE reconciliation_id = ? AND (verified = 1 OR category IN ('still_processing', 'processing_recent'))`,
-      )
-      .get(id) as { total: number; done: number };
-    verify = { done: counts.done, total: counts.total };
-  }
+  const verify: ReconciliationSummary['verify'] = run.phase === 'verifying' && verifyCounts ? { done: verifyCounts.done, total: verifyCounts.total } : null;
   return {
     id: run.id,
     fileName: run.file_name,
@@ -218,7 +231,11 @@ export function listSummaries(db: JournalDb, limit = 100): ReconciliationSummary
 
 export function runInfo(db: JournalDb, id: string) {
   const run = runRow(db, id);
-  if (!run) return null;
+  return run ? runDetailOf(run) : null;
+}
+
+/** What the runner needs to know of a run, from its row (both stores). */
+export function runDetailOf(run: RunRow) {
   return {
     status: run.status,
     phase: run.phase,
@@ -353,10 +370,4 @@ export function pageRows(db: JournalDb, id: string, category: ReconcileCategory 
   const rows = db.prepare(`SELECT * FROM reconciliation_rows WHERE ${where} ORDER BY row_number LIMIT ? OFFSET ?`).all(...params, limit, offset) as StoredRow[];
   const { total } = db.prepare(`SELECT COUNT(*) AS total FROM reconciliation_rows WHERE ${where}`).get(...params) as { total: number };
   return { rows: rows.map((row) => toReportRow(row, run.currency)), total, offset, limit };
-}
-
-export function iterateRows(db: JournalDb, id: string, category: ReconcileCategory | undefined): IterableIterator<StoredRow> {
-  return category
-    ? (db.prepare('SELECT * FROM reconciliation_rows WHERE reconciliation_id = ? AND category = ? ORDER BY row_number').iterate(id, category) as IterableIterator<StoredRow>)
-    : (db.prepare('SELECT * FROM reconciliation_rows WHERE reconciliation_id = ? ORDER BY row_number').iterate(id) as IterableIterator<StoredRow>);
 }

@@ -6,7 +6,9 @@
  * The console's journal paths go through it: the batch runner (../batch/runner.ts: row claims,
  * entries, answers, look-ups), a single send and its resend (../handlers/send.ts), the follow-ups
  * (../handlers/follow-up.ts: Look up, Verify, History, a transaction's page), the sweeper, the
- * watcher and start-up's pending entries (issue 24). The contract suite
+ * watcher, start-up's pending entries, the Bulk payouts screens (../handlers/batch-*.ts;
+ * ./batch-drafts-port.ts), the Overview, History's export, "refused, paid later"
+ * (./journal-reads-port.ts) and reconciliation (./reconcile-rows-port.ts) (issue 24). The contract suite
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
@@ -17,7 +19,6 @@ import type {
   BatchRowState,
   BatchState,
   BatchSummary,
-  CheckedRow,
   EarlierImport,
   JournalTransaction,
   SearchPage,
@@ -31,6 +32,10 @@ import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
+import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
+import type { ChangesPort } from './changes-port';
+import type { JournalReads } from './journal-reads-port';
+import type { ReconcileRows } from './reconcile-rows-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -98,7 +103,7 @@ export interface FollowUpJournal {
 }
 
 /** Journal entries and their timeline (History, a transaction's page, sending one payout). */
-export interface JournalPort extends FollowUpJournal {
+export interface JournalPort extends FollowUpJournal, JournalReads {
   /** Writes the request `pending` BEFORE it is sent; returns the entry's id. */
   writeRequest(input: RequestInput): Promise<string>;
   /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */
@@ -124,7 +129,8 @@ export interface NewBatch {
   paymentMethod: string | null;
   concurrency: number;
   retryOf: string | null;
-  rows: readonly CheckedRow[];
+  /** Each with the external id of the failed payout it retries, when it does (SQLite journal migration 9, workspace 10). */
+  rows: readonly NewBatchRow[];
   at: number;
 }
 
@@ -134,6 +140,8 @@ export interface BatchStateExtra {
   finished?: boolean;
   concurrency?: number;
   profile?: JournalProfile;
+  /** Moved only from this state, checked in the same transaction (else BatchStateChanged): two starts of one draft, one wins. */
+  onlyFrom?: BatchState;
 }
 
 /** A lease on a few rows of a batch: only its holder sends them until `until`. */
@@ -144,8 +152,8 @@ export interface RowClaim {
   rows: BatchRow[];
 }
 
-/** Batches, their rows and runs (Bulk payouts, the batch runner). */
-export interface BatchPort {
+/** Batches, their rows and runs (Bulk payouts, the batch runner); the screens' drafts and reads in ./batch-drafts-port.ts. */
+export interface BatchPort extends BatchDraftsPort {
   create(input: NewBatch): Promise<void>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */
@@ -200,10 +208,10 @@ export interface ReconcileRunInfo {
   ignoredColumns: string[];
 }
 
-/** Reconcile runs (the rows' matching stays with the reconcile runner for now). */
-export interface ReconcilePort {
-  /** Saves a file's rows and makes the run `running`; returns its id. */
-  create(input: NewReconciliation): Promise<string>;
+/** Reconcile runs and their rows (./reconcile-rows-port.ts: the runner's matching, the report). */
+export interface ReconcilePort extends ReconcileRows {
+  /** Saves a file's rows and makes the run `running`; returns its id. Throws if `alive` turned false meanwhile (nothing saved shows). */
+  create(input: NewReconciliation, alive?: () => boolean): Promise<string>;
   run(id: string): Promise<ReconcileRunInfo | null>;
   /** Checked against RECONCILE_STATE_TABLE in the same transaction. */
   setStatus(id: string, status: ReconcileStatus, at: number, phase?: ReconcilePhase): Promise<void>;
@@ -243,5 +251,7 @@ export interface StoragePort {
   readonly reconcile: ReconcilePort;
   readonly sweeper: SweeperPort;
   readonly settings: TeamSettingsPort;
+  /** What was committed, as it is committed (./changes-port.ts): this desktop's writes, or a workspace's. */
+  readonly changes: ChangesPort;
   close(): Promise<void>;
 }

@@ -34,6 +34,11 @@ import { searchJournal } from '../journal/search';
 import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
+import { sqliteBatchDrafts } from './sqlite-batch-drafts';
+import { sqliteChanges } from './sqlite-changes';
+import type { JournalReads } from './journal-reads-port';
+import { sqliteReads } from './sqlite-reads';
+import { sqliteReconcileRows } from './sqlite-reconcile-rows';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -47,7 +52,7 @@ import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort
  * handler wrote them before the port: one payout gains nothing from a group, and waiting for the
  * end of the turn twice made its journal work half as slow again (bench/port-sqlite.ts).
  */
-function sqliteJournal(db: JournalDb): JournalPort {
+function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
   const writes = journalWrites(db);
   /** Entries of single sends whose answer is not written yet. */
   const alone = new Set<string>();
@@ -112,6 +117,7 @@ function sqliteBatches(db: JournalDb): BatchPort {
     return map;
   };
   return {
+    ...sqliteBatchDrafts(db),
     create: async (input) => createBatch(db, input),
     summary: async (id) => getSummary(db, id),
     list: async (limit) => listSummaries(db, limit),
@@ -170,8 +176,9 @@ function sqliteBatches(db: JournalDb): BatchPort {
 
 function sqliteReconcile(db: JournalDb): ReconcilePort {
   return {
-    async create(input) {
-      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[], ignoredColumns: [...(input.ignoredColumns ?? [])] });
+    ...sqliteReconcileRows(db),
+    async create(input, alive) {
+      const id = await createReconciliation(db, { ...input, rows: input.rows as MerchantRow[], ignoredColumns: [...(input.ignoredColumns ?? [])] }, alive);
       if (!id) throw new Error('the reconciliation was not saved');
       return id;
     },
@@ -233,13 +240,16 @@ function fileSettings(file: string): TeamSettingsPort {
 }
 
 export function sqliteStore(db: JournalDb, options: { settingsFile: string }): StoragePort {
+  // This desktop's own commits through the port, told to whoever listens (./sqlite-changes.ts).
+  const changes = sqliteChanges(db);
   return {
     kind: 'sqlite',
-    journal: sqliteJournal(db),
-    batches: sqliteBatches(db),
-    reconcile: sqliteReconcile(db),
+    journal: changes.journal({ ...sqliteJournal(db), ...sqliteReads(db) }),
+    batches: changes.batches(sqliteBatches(db)),
+    reconcile: changes.reconcile(sqliteReconcile(db)),
     sweeper: sqliteSweeper(db),
-    settings: fileSettings(options.settingsFile),
+    settings: changes.settings(fileSettings(options.settingsFile)),
+    changes: changes.port,
     async close() {
       db.close();
     },

@@ -11,12 +11,25 @@ import type { StoragePort } from '../storage/port';
 import type { WorkspaceSession } from '../storage/postgres/workspace-session';
 
 const READS: Record<string, ReadonlySet<string>> = {
-  journal: new Set(['getForFollowUp', 'findByTransactionId', 'getEntry', 'getTimeline', 'search']),
-  batches: new Set(['summary', 'list', 'earlierImports', 'rowsInState', 'counts']),
-  reconcile: new Set(['run']),
+  journal: new Set(['getForFollowUp', 'findByTransactionId', 'getEntry', 'getTimeline', 'search', 'overview', 'exportPage', 'withPaidLater']),
+  batches: new Set([
+    'summary', 'list', 'earlierImports', 'rowsInState', 'counts', 'rows', 'rowsPage', 'rowsByNumber', 'progressCounts', 'rowInputs', 'rehearsal',
+    'adoptedDifferingCount', 'sentEarlier', 'sentEarlierRowNumbers', 'earlierRowIds', 'batchMadeFrom',
+  ]),
+  reconcile: new Set(['run', 'summary', 'list', 'detail', 'progressCounts', 'uncheckedRows', 'rowsToVerify', 'fileKeys', 'journalCandidates', 'pageRows']),
   sweeper: new Set(['openEntries']),
   settings: new Set(['get']),
 };
+
+/**
+ * Parts passed on as they are: change events (a subscription answers at once with its
+ * unsubscribe; the workspace's LISTEN connection finds the server again by itself and then says
+ * "everything", ../storage/postgres/live-changes.ts).
+ */
+const PASSED_ON = new Set(['changes']);
+
+/** A read whose arguments are larger than this (a file's rows) is not kept to show while the server is away. */
+const KEPT_KEY_CHARS = 2_000;
 
 type Part = Record<string, unknown>;
 
@@ -28,8 +41,10 @@ function throughSession(session: WorkspaceSession, name: string, part: Part): Pa
       if (typeof value !== 'function' || typeof key !== 'string') return value;
       if (reads.has(key)) {
         return async (...args: unknown[]) => {
-          const read = await session.read(`${name}.${key}:${JSON.stringify(args)}`, (store) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args));
-          return read.value;
+          const call = (store: unknown) => ((store as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args);
+          const readKey = `${name}.${key}:${JSON.stringify(args)}`;
+          if (readKey.length > KEPT_KEY_CHARS) return session.write(call);
+          return (await session.read(readKey, call)).value;
         };
       }
       return (...args: unknown[]) => session.write((store) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args));
@@ -47,7 +62,7 @@ export async function sessionPort(session: WorkspaceSession): Promise<StoragePor
     get(target, key, receiver) {
       if (key === 'close') return () => session.close();
       const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof key === 'string' && value !== null && typeof value === 'object') {
+      if (typeof key === 'string' && value !== null && typeof value === 'object' && !PASSED_ON.has(key)) {
         let part = parts.get(key);
         if (!part) parts.set(key, (part = throughSession(session, key, value as Part)));
         return part;

@@ -70,12 +70,20 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
 
   return {
     async invoke(channel, input) {
-      await sessionReady();
+      // A call made while the trade is on its way goes beside it, carrying the token the trade
+      // carries, instead of waiting one round trip for the cookie (issue 28; reasoning in
+      // docs/decisions/session-token-beside-first-calls.md). Once the trade is answered the token
+      // is forgotten and no call carries it again.
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (pendingToken !== null) {
+        headers[BROWSER_TOKEN_HEADER] = pendingToken;
+        void sessionReady();
+      }
       let response: Response;
       try {
         response = await fetchFn(`${BROWSER_INVOKE_PREFIX}${channel}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers,
           body: JSON.stringify(input ?? {}),
         });
       } catch {

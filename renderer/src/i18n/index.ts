@@ -6,7 +6,10 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { english, localeFor, resources, type Language, type LanguagePreference, resolveLanguage } from '../../../shared/i18n';
+// English only here: the French catalogue is its own chunk, loaded when French is in use (issue
+// 28: both catalogues were ~30 % of the first chunk's script, evaluated on every start).
+import { english } from '../../../shared/i18n/english';
+import { localeFor, resolveLanguage, type Language, type LanguagePreference } from '../../../shared/i18n/types';
 
 function systemTag(): string | undefined {
   return typeof navigator === 'undefined' ? undefined : navigator.language;
@@ -15,8 +18,30 @@ function systemTag(): string | undefined {
 export const i18n = i18next.createInstance();
 let locale = localeFor(resolveLanguage('system', systemTag()), systemTag());
 
+let french: Promise<void> | null = null;
+/** Adds the French catalogue (once; asked again after a failed fetch). */
+function loadFrench(): Promise<void> {
+  french ??= import('../../../shared/i18n/french').then(
+    ({ french: catalogue }) => {
+      for (const [namespace, messages] of Object.entries(catalogue)) i18n.addResourceBundle('fr', namespace, messages, true, true);
+    },
+    (error: unknown) => {
+      french = null;
+      throw error;
+    },
+  );
+  return french;
+}
+
+/**
+ * Resolves when the system's language can be drawn: at once in English, after the French
+ * catalogue has arrived in French (main.tsx draws nothing before, so French never flashes English).
+ */
+export const languageReady: Promise<void> = resolveLanguage('system', systemTag()) === 'fr' ? loadFrench().catch(() => undefined) : Promise.resolve();
+
 void i18n.use(initReactI18next).init({
-  resources,
+  resources: { en: english },
+  partialBundledLanguages: true,
   lng: resolveLanguage('system', systemTag()),
   fallbackLng: 'en',
   supportedLngs: ['en', 'fr'],
@@ -39,6 +64,14 @@ export function currentLanguage(): Language {
 /** Applies the user's choice (or the system's language); resolves to the language now in use. */
 export async function applyLanguage(preference: LanguagePreference): Promise<Language> {
   const language = resolveLanguage(preference, systemTag());
+  if (language === 'fr') {
+    try {
+      await loadFrench();
+    } catch {
+      // The host could not send the catalogue (it stopped): the window stays in its language.
+      return currentLanguage();
+    }
+  }
   locale = localeFor(language, systemTag());
   if (i18n.language !== language) await i18n.changeLanguage(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;

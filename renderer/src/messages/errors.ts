@@ -4,9 +4,13 @@
  * its host, the team workspace's faults, and the transactions' `failed_code` sentences. Finance staff read these, so each
  * says what happened and what to do next.
  */
-import { BATCH_REFUSALS, BATCH_STATES, type BatchState, type ConsoleErrorCode, type ApiFailure, type WorkspaceFaultCode } from '../../../shared/api';
+// The zod-free modules, not shared/api's index (which builds every schema at import): this module
+// is in the first screen's script, and zod was back in it through this line (issue 28).
+import type { ConsoleErrorCode, ApiFailure, WorkspaceFaultCode } from '../../../shared/api';
+import { BATCH_STATES, type BatchState } from '../../../shared/api/batch';
+import { BATCH_REFUSALS } from '../../../shared/api/refusals';
 import type { ErrorCode, FailedCode } from '../../../shared/contract';
-import { english } from '../../../shared/i18n';
+import { english } from '../../../shared/i18n/english';
 import { currentLanguage, t } from '../i18n';
 import { matchMessage, type MessagePatterns } from './fields';
 

@@ -5,7 +5,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JournalTransaction, SearchQuery } from '../../../shared/api';
-import { TRANSACTION_STATUSES } from '../../../shared/contract';
+// From codes.ts, not shared/contract's index (which builds the zod schemas): History's chunk is
+// fetched when the page is idle and should not bring zod with it (issue 28).
+import { TRANSACTION_STATUSES } from '../../../shared/contract/codes';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, journalStateLabel, shownState, statusLabel } from '../components/common';
 import { describeFailedCode } from '../messages/errors';
 import { formatCount, formatMoney, parseAmount } from '../format/money';

@@ -1,7 +1,7 @@
 /** Settings → Language: System (default), English or Français, remembered by main. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../../../shared/i18n';
+import { LANGUAGE_PREFERENCES, type LanguagePreference } from '../../../shared/i18n/types';
 import type { ApiFailure } from '../../../shared/api';
 import { ErrorNotice } from '../components/common';
 import { systemLanguage } from '../i18n';

@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, JournalTransaction } from '../../../shared/api';
-import { isFinalStatus } from '../../../shared/contract';
+// Zod-free modules, not the indexes: see HistoryScreen.tsx (issue 28).
+import { isFinalStatus } from '../../../shared/contract/codes';
 import { Empty, ErrorNotice, Loading, Spinner, StatusBadge, shownState, storedProfileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';

@@ -1,7 +1,9 @@
 /** Pieces of the transaction screen: the facts list and the vertical event timeline. */
 import { useTranslation } from 'react-i18next';
-import { ALREADY_EXISTS_CODE, type JournalTransaction, type TimelineEvent } from '../../../shared/api';
-import { chargesNothing, TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract';
+// Zod-free modules, not the indexes: see HistoryScreen.tsx (issue 28).
+import { ALREADY_EXISTS_CODE, type JournalTransaction, type TimelineEvent } from '../../../shared/api/types';
+import { chargesNothing } from '../../../shared/contract/charges';
+import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract/codes';
 import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';

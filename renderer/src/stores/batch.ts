@@ -8,12 +8,14 @@
  * say which rows changed (a filtered list, a state change, a status seen after sending).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchRowFilter, BatchSummary, PaydeskApi, Result } from '../../../shared/api';
+import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchRowFilter, BatchSummary, JournalChanged, PaydeskApi, Result } from '../../../shared/api';
 import { currentLanguage } from '../i18n';
 import { createPager, emptyPages, type PagedRows } from './pages';
 
 export const PROGRESS_FLUSH_MS = 200;
 export const ROWS_REFRESH_MS = 1500;
+/** The open batch read again this soon when the journal names it and no push of this desktop carries it (another desktop sends). */
+export const LIVE_REFRESH_MS = 500;
 /** Rows per `batches:rows` page (a screen shows about 15). */
 export const BATCH_PAGE_SIZE = 100;
 /** The rehearsal card lists this many failing rows; the table's filter has all of them. */
@@ -82,6 +84,8 @@ export interface BatchState extends PagedRows<BatchRow> {
   progressed(event: BatchProgress): void;
   /** A journal entry changed: a sent batch's rows may show a new status. */
   transactionChanged(): void;
+  /** The journal said what changed (any desktop's writes on a workspace): the open batch or the list reads again if named. */
+  journalChanged(changed: JournalChanged): void;
 }
 
 export function createBatchStore(api: PaydeskApi) {
@@ -94,6 +98,7 @@ export function createBatchStore(api: PaydeskApi) {
   let lastRefresh = 0;
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
   let listTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastProgressAt = -Infinity; // the open batch's last progress push (this desktop sends it)
   /** Bumped whenever another batch is opened, so a late answer for the old one is dropped. */
   let generation = 0;
 
@@ -164,13 +169,13 @@ export function createBatchStore(api: PaydeskApi) {
       if (detail.ok) set({ detail: { status: 'ready', value: detail.value, error: null } });
       else set({ detail: { ...get().detail, error: detail.error } });
     }
-    /** refreshOpen soon, but never more often than ROWS_REFRESH_MS (`now`: at once). */
-    function scheduleRefresh(now = false) {
+    /** refreshOpen soon, but never more often than every `gapMs` (`now`: at once). */
+    function scheduleRefresh(now = false, gapMs = ROWS_REFRESH_MS) {
       if (refreshTimer) {
         if (!now) return;
         clearTimeout(refreshTimer);
       }
-      const wait = now ? 0 : Math.max(0, lastRefresh + ROWS_REFRESH_MS - Date.now());
+      const wait = now ? 0 : Math.max(0, lastRefresh + gapMs - Date.now());
       refreshTimer = setTimeout(() => {
         refreshTimer = null;
         void refreshOpen();
@@ -376,6 +381,7 @@ export function createBatchStore(api: PaydeskApi) {
           return;
         }
         pendingProgress = event;
+        lastProgressAt = Date.now();
         if (event.changedRows === null) rowsUnknown = true;
         for (const row of event.changedRows ?? []) pendingRows.set(row.rowNumber, row);
         flushTimer ??= setTimeout(flushProgress, PROGRESS_FLUSH_MS);
@@ -383,6 +389,14 @@ export function createBatchStore(api: PaydeskApi) {
       transactionChanged() {
         const state = get().detail.value?.batch.state;
         if (state && state !== 'draft') scheduleRefresh();
+      },
+      journalChanged(changed) {
+        const openId = get().openId;
+        if (openId === null) return void (get().list.status !== 'idle' && (changed.everything || changed.batches.length > 0) && scheduleListReload());
+        if (!changed.everything && !changed.batches.includes(openId)) return;
+        // This desktop sending it: its own pushes carry the counters, the rows are read at the usual pace.
+        const sendingHere = Date.now() - lastProgressAt < ROWS_REFRESH_MS;
+        scheduleRefresh(false, sendingHere ? ROWS_REFRESH_MS : LIVE_REFRESH_MS);
       },
     };
   });

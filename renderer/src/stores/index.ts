@@ -62,6 +62,9 @@ function coalesce(run: () => void, ms: number, minGapMs = 0): () => void {
  */
 const BALANCE_REREAD_GAP_MS = 1000;
 
+/** History reads its rows again at most this often on the journal's change events (a search is a query on the whole journal). */
+const HISTORY_LIVE_GAP_MS = 750;
+
 /** Subscribes the stores to main's push events; returns the unsubscribe. */
 export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshHistory = coalesce(() => {
@@ -78,6 +81,22 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     arrived = [];
     stores.inspector.getState().received(batch);
   }, 200);
+  // The journal's changes come every 150 ms while a batch sends (on a workspace, anyone's): History's
+  // rows on screen are read again at most every HISTORY_LIVE_GAP_MS then, the first change at once.
+  const refreshHistoryLive = coalesce(() => {
+    if (stores.history.getState().status !== 'idle') void stores.history.getState().refresh();
+  }, 250, HISTORY_LIVE_GAP_MS);
+  // Entries the journal named (any desktop's writes on a workspace): those held (a transaction's
+  // page) are read again, each once per burst.
+  let namedEntries = new Set<string>();
+  let everyEntry = false;
+  const reloadNamedEntries = coalesce(() => {
+    const transactions = stores.transactions.getState();
+    const held = Object.keys(transactions.entries).filter((id) => everyEntry || namedEntries.has(id));
+    namedEntries = new Set();
+    everyEntry = false;
+    for (const id of held) void transactions.changed(id);
+  }, 250);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -107,6 +126,17 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       showArrived();
     }),
     api.on('reconcile:progress', (event) => stores.reconcile.getState().progress(event)),
+    // No polling loop reads these screens: the journal's own change events do (live across desktops, issue 24).
+    api.on('journal:changed', (changed) => {
+      for (const id of changed.entries) namedEntries.add(id);
+      everyEntry ||= changed.everything;
+      if (changed.everything || changed.entries.length > 0) {
+        reloadNamedEntries();
+        refreshHistoryLive();
+      }
+      if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
+      stores.batch.getState().journalChanged(changed);
+    }),
   ];
   return () => offs.forEach((off) => off());
 }

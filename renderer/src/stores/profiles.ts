@@ -19,7 +19,11 @@ export interface ProfilesState {
   methodsError: ApiFailure | null;
   balance: Balance | null;
   balanceError: ApiFailure | null;
-  load(): Promise<void>;
+  /**
+   * Reads the profiles and app:info. `reuseStarted`: a load already started (main.tsx asks at
+   * start, before React has drawn anything) is taken instead of asking again.
+   */
+  load(options?: { reuseStarted?: boolean }): Promise<void>;
   loadMethods(): Promise<void>;
   /**
    * Reads the wallet balance (GET /v1/balance, which the service's rate limit counts). A read in
@@ -56,6 +60,8 @@ export function refusesProfile(state: Pick<ProfilesState, 'info'>, profile: Pick
 export const BALANCE_FRESH_MS = 5000;
 
 export function createProfilesStore(api: PaydeskApi) {
+  /** The latest load, settled or not. */
+  let started: Promise<void> | null = null;
   let balanceInFlight: Promise<void> | null = null;
   /** When the shown balance was read, and for which profile. */
   let balanceRead: { at: number; profileId: string | null } | null = null;
@@ -69,23 +75,27 @@ export function createProfilesStore(api: PaydeskApi) {
     methodsError: null,
     balance: null,
     balanceError: null,
-    async load() {
-      if (get().status !== 'ready') set({ status: 'loading' });
-      const [list, info] = await Promise.all([api.invoke('profiles:list', {}), api.invoke('app:info', {})]);
-      if (!list.ok) {
-        // The language and theme still apply (a team workspace not open says so in the person's words).
-        set({ status: 'error', error: list.error, ...(info.ok ? { info: info.value } : {}) });
-        return;
-      }
-      const changed = list.value.activeId !== get().activeId;
-      set({
-        status: 'ready',
-        error: null,
-        profiles: list.value.profiles,
-        activeId: list.value.activeId,
-        info: info.ok ? info.value : get().info,
-      });
-      if (changed) await Promise.all([get().loadMethods(), get().loadBalance()]);
+    load(options = {}) {
+      if (options.reuseStarted && started) return started;
+      started = (async () => {
+        if (get().status !== 'ready') set({ status: 'loading' });
+        const [list, info] = await Promise.all([api.invoke('profiles:list', {}), api.invoke('app:info', {})]);
+        if (!list.ok) {
+          // The language and theme still apply (a team workspace not open says so in the person's words).
+          set({ status: 'error', error: list.error, ...(info.ok ? { info: info.value } : {}) });
+          return;
+        }
+        const changed = list.value.activeId !== get().activeId;
+        set({
+          status: 'ready',
+          error: null,
+          profiles: list.value.profiles,
+          activeId: list.value.activeId,
+          info: info.ok ? info.value : get().info,
+        });
+        if (changed) await Promise.all([get().loadMethods(), get().loadBalance()]);
+      })();
+      return started;
     },
     async loadMethods() {
       const result = await api.invoke('methods:list', {});

@@ -6,6 +6,8 @@ import type { TransactionRequest } from '../../../../shared/contract';
 import type { FieldErrors } from '../../../../shared/contract';
 import type { BatchRow, BatchRowState, BatchRowValues, RehearsalRowResult } from '../../../../shared/api';
 import { NOT_SENT_CODE } from '../../journal/phase';
+import { adoptedDiffers } from '../../journal/rows';
+import type { NewBatchRow } from '../batch-drafts-port';
 import type { Queryable } from './db';
 
 /** ../../journal/phase.ts phaseSql, in PostgreSQL's JSON operators. */
@@ -23,7 +25,8 @@ export const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' EL
   ELSE 'rejected' END) END`;
 
 export const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
-    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at,
+    CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 interface RowDbRow {
@@ -41,6 +44,10 @@ interface RowDbRow {
   e_fee: number | null;
   e_transaction_id: string | null;
   e_last_error: string | null;
+  e_already_sent_at: number | null;
+  /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
+  e_adopted_tx: string | null;
+  retry_of: string | null;
 }
 
 export function toRow(row: RowDbRow): BatchRow {
@@ -60,7 +67,29 @@ export function toRow(row: RowDbRow): BatchRow {
     fee: row.e_fee,
     error: lastError ? { code: lastError.code, message: lastError.message } : null,
     rehearsal: row.rehearsal ? (JSON.parse(row.rehearsal) as RehearsalRowResult) : null,
+    // As the SQLite store's toRow: a row that adopted an existing payout, and how it differs; the payout a retry retries.
+    ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
+    ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
+    ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
+}
+
+/** A batch's rows in one INSERT (unnest of parallel arrays), each with the payout it retries, if any. */
+export async function insertRows(c: Queryable, seq: number, rows: readonly NewBatchRow[]): Promise<void> {
+  await c.query(
+    `INSERT INTO batch_rows (batch_seq, row_number, cells, request, errors, duplicates, external_id, retry_of)
+     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+    [
+      seq,
+      rows.map((row) => row.rowNumber),
+      rows.map((row) => JSON.stringify(row.values)),
+      rows.map((row) => (row.request ? JSON.stringify(row.request) : null)),
+      rows.map((row) => JSON.stringify(row.errors)),
+      rows.map((row) => JSON.stringify(row.duplicates)),
+      rows.map((row) => row.externalId),
+      rows.map((row) => row.retryOf ?? null),
+    ],
+  );
 }
 
 export async function rowsInState(c: Queryable, id: string, states: readonly BatchRowState[]): Promise<BatchRow[]> {

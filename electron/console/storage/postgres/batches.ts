@@ -6,9 +6,11 @@
 import type { BatchCounts, BatchRowState, BatchState, BatchSummary } from '../../../../shared/api';
 import { BATCH_STATE_TABLE } from '../../states/tables';
 import type { BatchPort } from '../port';
+import { BatchStateChanged } from '../batch-drafts-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { workspaceClaims } from './claims';
-import { ROW_STATE_SQL, rowsInState } from './batch-rows';
+import { insertRows, ROW_STATE_SQL, rowsInState } from './batch-rows';
+import { workspaceBatchDrafts } from './batch-drafts';
 
 interface BatchDbRow {
   id: string;
@@ -109,6 +111,8 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
     inTransaction(pool, async (c) => {
       const { rows } = await c.query<{ state: BatchState }>('SELECT state FROM batches WHERE id = $1 FOR UPDATE', [id]);
       if (!rows[0]) throw new Error(`batch ${id} does not exist`);
+      // Under the row lock: of two starts of one draft (two desktops), the second finds it sending.
+      if (extra.onlyFrom !== undefined && rows[0].state !== extra.onlyFrom) throw new BatchStateChanged(id, rows[0].state);
       BATCH_STATE_TABLE.assertMove(rows[0].state, state, id);
       await c.query(
         `UPDATE batches SET state = $1, state_reason = $2, updated_at = $3,
@@ -129,20 +133,8 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
           [input.id, input.fileName, input.fileHash, input.profile.id, input.profile.name, input.profile.environment, input.paymentMethod, input.concurrency, input.retryOf, input.at],
         );
         const seq = rows[0]!.seq;
-        // One INSERT for the whole file: unnest of parallel arrays.
-        await c.query(
-          `INSERT INTO batch_rows (batch_seq, row_number, cells, request, errors, duplicates, external_id)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-          [
-            seq,
-            input.rows.map((row) => row.rowNumber),
-            input.rows.map((row) => JSON.stringify(row.values)),
-            input.rows.map((row) => (row.request ? JSON.stringify(row.request) : null)),
-            input.rows.map((row) => JSON.stringify(row.errors)),
-            input.rows.map((row) => JSON.stringify(row.duplicates)),
-            input.rows.map((row) => row.externalId),
-          ],
-        );
+        // One INSERT for the whole file, each row with the payout it retries (a retry draft's).
+        await insertRows(c, seq, input.rows);
       }),
     async summary(id) {
       const { rows } = await pool.query<BatchDbRow>('SELECT * FROM batches WHERE id = $1', [id]);
@@ -177,5 +169,6 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
       return rows.map((row) => row.id);
     },
     ...workspaceClaims(pool),
+    ...workspaceBatchDrafts(pool),
   };
 }

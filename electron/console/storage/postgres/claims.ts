@@ -45,14 +45,28 @@ export function workspaceClaims(pool: WorkspacePool): Claims {
         const until = claimed.length > 0 ? Math.max(...claimed.map((row) => row.lease_until)) : 0;
         return { batchId, holder, until, rows };
       }),
+    /**
+     * Never waits for a row lock: the desktop's own group commit may hold some of the claim's rows
+     * (linking their entries) while it waits for another of them, and a renewal that waited would
+     * deadlock with it. A row locked now is counted as held (its live lease says so) and renewed
+     * by the next renewal.
+     */
     async renewClaims(batchId, holder, leaseMs) {
-      const result = await pool.query(
-        `UPDATE batch_rows SET lease_until = paydesk_now_ms() + $3
-         WHERE batch_seq = (SELECT seq FROM batches WHERE id = $1) AND claim_holder = $2 AND claimed_by = session_user
-           AND lease_until > paydesk_now_ms()`,
+      const result = await pool.query<{ held: number }>(
+        `WITH held AS (
+           SELECT br.batch_seq, br.row_number FROM batch_rows br
+           WHERE br.batch_seq = (SELECT seq FROM batches WHERE id = $1) AND br.claim_holder = $2 AND br.claimed_by = session_user
+             AND br.lease_until > paydesk_now_ms()),
+         free AS (
+           SELECT br.batch_seq, br.row_number FROM batch_rows br JOIN held USING (batch_seq, row_number)
+           FOR UPDATE OF br SKIP LOCKED),
+         renewed AS (
+           UPDATE batch_rows br SET lease_until = paydesk_now_ms() + $3
+           FROM free WHERE br.batch_seq = free.batch_seq AND br.row_number = free.row_number RETURNING 1)
+         SELECT (SELECT count(*) FROM held)::int AS held, (SELECT count(*) FROM renewed)::int AS renewed`,
         [batchId, holder, leaseMs],
       );
-      return result.rowCount ?? 0;
+      return result.rows[0]?.held ?? 0;
     },
     async releaseClaims(batchId, holder, rowNumbers) {
       await pool.query(

@@ -11,6 +11,7 @@ import { NOT_SENT_CODE, phaseOf, type ErrorRecord } from '../../journal/phase';
 import { attemptContinuedMessage, requestColumnValues, requestSentMessage, toJournalTransaction, toTimelineEvent, type EntryRow, type ServiceTransaction, type TimelineRow } from '../../journal/rows';
 import type { InitiateOutcome } from '../../outcome';
 import { rowTakenMessage, type FollowUpJournal, type JournalPort, type RequestInput } from '../port';
+import type { JournalReads } from '../journal-reads-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { FALL_BACK, type GroupWrite, type WorkspaceGroupCommit } from './group-commit';
 import { searchWorkspace } from './search';
@@ -273,7 +274,7 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
  * POST leaves, and concurrent writes share one disk flush.
  */
 /** The follow-ups (FollowUpJournal) are in ./follow-ups.ts; ./store.ts joins both. */
-export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): Omit<JournalPort, keyof FollowUpJournal> {
+export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): Omit<JournalPort, keyof FollowUpJournal | keyof JournalReads> {
   return {
     writeRequest: (input) => group.write({ statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
     writeResend: (id, at) =>

@@ -11,6 +11,7 @@
 import { PARITY_MIGRATIONS } from './parity-migrations';
 import { TEAM_MIGRATIONS } from './team-migrations';
 import { APPROVAL_MIGRATIONS } from './approval-migrations';
+import { LIVE_MIGRATIONS } from './live-migration';
 
 import type { PgMigration } from './pg-migration';
 
@@ -208,4 +209,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, ...LIVE_MIGRATIONS];

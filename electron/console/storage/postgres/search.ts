@@ -9,6 +9,7 @@ import type { SearchPage, SearchQuery } from '../../../../shared/api';
 import { toJournalTransaction, type EntryRow } from '../../journal/rows';
 import { fold } from '../../journal/text-search';
 import type { Queryable } from './db';
+import { paidLaterWorkspace } from './paid-later';
 
 const TRIGRAM = 3;
 const PHONE_LIKE = /^[+\d\s().-]+$/;
@@ -21,7 +22,7 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
+export function whereClause(query: SearchQuery): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -95,5 +96,6 @@ export async function searchWorkspace(c: Queryable, query: SearchQuery, offset: 
   // A short first page is the whole result: no second pass to count it.
   const total =
     offset === 0 && rows.length < limit ? rows.length : Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM entries ${sql}`, params)).rows[0]!.n);
-  return { rows: rows.map(toJournalTransaction), total, offset, limit };
+  // The same "refused, paid later" mark as the journal's search (../../journal/search.ts).
+  return { rows: await paidLaterWorkspace(c, rows.map(toJournalTransaction)), total, offset, limit };
 }

@@ -13,6 +13,9 @@ import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
+import { workspaceChanges } from './live-changes';
+import { workspaceReads } from './reads';
+import { workspaceReconcileRows } from './reconcile-rows';
 import { checkWorkspaceSchema } from './migrate';
 
 /** Rows per INSERT while a reconciliation file is saved. */
@@ -31,8 +34,9 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
       );
     });
   return {
+    ...workspaceReconcileRows(pool),
     /** One transaction for the run and its rows: PostgreSQL needs no hidden `importing` run. */
-    create: (input) =>
+    create: (input, alive = () => true) =>
       inTransaction(pool, async (c) => {
         const id = randomUUID();
         await c.query(
@@ -47,6 +51,8 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
           ],
         );
         for (let start = 0; start < input.rows.length; start += INSERT_CHUNK) {
+          // The console is closing: rolled back, nothing of the file saved.
+          if (!alive()) throw new Error('the reconciliation was not saved');
           const chunk = input.rows.slice(start, start + INSERT_CHUNK);
           await c.query(
             `INSERT INTO reconciliation_rows (reconciliation_id, row_number, source, external_id, kind, amount, expected_raw, expected, row_date)
@@ -136,14 +142,18 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
   const groupConfig = { ...pool.options, password: pool.options.password };
   const writes = options.journalWrites === 'per-transaction' ? writePerTransaction(pool) : workspaceGroupCommit(groupConfig);
   const journal = workspaceJournal(pool, writes);
+  // Every desktop's commits, heard on one more connection once someone subscribes (./live-changes.ts).
+  const changes = workspaceChanges(groupConfig);
   return {
     kind: 'postgres',
-    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved) },
+    journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved), ...workspaceReads(pool) },
     batches: workspaceBatches(pool),
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
     settings: workspaceSettings(pool),
+    changes: { subscribe: changes.subscribe, ready: changes.ready },
     async close() {
+      await changes.close();
       // Writes still queued are committed (or refused) before the connections close.
       await writes.close();
       await pool.end();
