@@ -34,11 +34,10 @@ async function main(): Promise<void> {
   console.log('\nOne login per role (each password is in a file of the folder, readable by you only):');
   for (const person of workspace.people) console.log(`  ${person.role.padEnd(16)} ${person.login.padEnd(13)} password in ${person.passwordFile}`);
   console.log(`
-Two consoles on one machine, each with its own user-data folder:
-  npm run start:browser -- --user-data /tmp/paydesk-desk-a --port 5180
-  npm run start:browser -- --user-data /tmp/paydesk-desk-b --port 5181
-The console's team mode is not switched on yet (issue 24): the store, roles, claims and change
-events are built and tested; these are the logins the two consoles will connect with.
+Two consoles on one machine, each with its own user-data folder, on this workspace (or choose it in
+Settings → Team workspace; the password is then kept in the OS keychain):
+  PAYDESK_WORKSPACE_PASSWORD="$(cat ${workspace.people[0]!.passwordFile})" npm run start:browser -- --user-data /tmp/paydesk-desk-a --workspace postgres://${workspace.people[0]!.login}@127.0.0.1:${workspace.port}/${workspace.database}
+  PAYDESK_WORKSPACE_PASSWORD="$(cat ${workspace.people[1]!.passwordFile})" npm run start:browser -- --user-data /tmp/paydesk-desk-b --workspace postgres://${workspace.people[1]!.login}@127.0.0.1:${workspace.port}/${workspace.database}
 Try the roles now with psql (support may not change team settings):
   PGPASSWORD="$(cat ${workspace.people[1]!.passwordFile})" psql -h 127.0.0.1 -p ${workspace.port} -U ${workspace.people[1]!.login} ${workspace.database} -c "INSERT INTO team_settings VALUES ('k', '1', 1)"
 Stop it with: npm run team:local -- --stop${process.argv.includes('--dir') ? ` --dir ${dir}` : ''}`);

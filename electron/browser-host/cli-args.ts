@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { isLoopbackHost } from '@paydesk/sandbox';
+import { parseWorkspaceFlag, type WorkspaceFlag } from './workspace-flag';
 
 export interface CliOptions {
   port: number;
@@ -13,6 +14,8 @@ export interface CliOptions {
   allowLive: boolean;
   open: boolean;
   help: boolean;
+  /** A team workspace for this run (--workspace), instead of the one chosen in Settings. */
+  workspace?: WorkspaceFlag;
 }
 
 export type CliParse = { ok: true; options: CliOptions } | { ok: false; message: string };
@@ -30,6 +33,10 @@ Options:
   --static DIR      the built renderer to serve (default: dist/renderer)
   --allow-live      allow live profiles (refused by default in the browser host)
   --no-open         do not open a browser; just print the URL
+  --workspace URL   record in this team workspace for this run:
+                    postgres://LOGIN@HOST:PORT/DATABASE[?sslmode=verify-full&sslrootcert=CA.pem]
+                    (TLS off only on this machine; the password from the keychain, saved in
+                    Settings → Team workspace, or PAYDESK_WORKSPACE_PASSWORD; never in the URL)
   --help            show this help`;
 
 /** The per-user data folder, where the desktop app would keep its data on this platform. */
@@ -48,7 +55,7 @@ export function defaultUserDataDir(platform: NodeJS.Platform, env: NodeJS.Proces
   }
 }
 
-const VALUE_FLAGS = ['--port', '--host', '--user-data', '--static'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--user-data', '--static', '--workspace'] as const;
 const SWITCHES = ['--allow-live', '--no-open', '--help'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 type Switch = (typeof SWITCHES)[number];
@@ -115,6 +122,14 @@ export function parseCliArgs(argv: readonly string[], defaults: CliDefaults): Cl
   // One address, so the Host check and the printed URL agree with what the browser connects to.
   if (host === 'localhost') host = '127.0.0.1';
 
+  let workspace: WorkspaceFlag | undefined;
+  const workspaceText = values.get('--workspace');
+  if (workspaceText !== undefined) {
+    const parsed = parseWorkspaceFlag(workspaceText);
+    if (!parsed.ok) return parsed;
+    workspace = parsed.workspace.caFile ? { ...parsed.workspace, caFile: path.resolve(defaults.cwd, parsed.workspace.caFile) } : parsed.workspace;
+  }
+
   return {
     ok: true,
     options: {
@@ -125,6 +140,7 @@ export function parseCliArgs(argv: readonly string[], defaults: CliDefaults): Cl
       allowLive: switches.has('--allow-live'),
       open: !switches.has('--no-open'),
       help: switches.has('--help'),
+      ...(workspace ? { workspace } : {}),
     },
   };
 }

@@ -3,12 +3,13 @@
  * remote or headless boxes (reach it through an SSH tunnel: it only ever listens on loopback).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
-import { createConsoleRuntime, type ConsoleRuntime } from '../console/runtime';
+import type { WorkspaceConnection } from '../console/storage/postgres/connection';
+import { startConsoleHost, type ConsoleHost } from '../console/workspace/console-host';
 import { defaultUserDataDir, parseCliArgs, USAGE, type CliOptions } from './cli-args';
 import { startBrowserHost, type BrowserHost } from './server';
 
@@ -50,13 +51,33 @@ async function run(options: CliOptions): Promise<void> {
     fail(`no built renderer at ${options.staticDir} (index.html missing): run \`npx vite build\` first, or use \`npm run start:browser\`, which does`, 1);
   }
 
-  let runtime: ConsoleRuntime;
+  let workspace: WorkspaceConnection | undefined;
+  if (options.workspace) {
+    const { caFile, ...where } = options.workspace;
+    let ca: string | undefined;
+    if (caFile) {
+      try {
+        ca = readFileSync(caFile, 'utf8');
+      } catch (error) {
+        fail(`--workspace: the CA file ${caFile} cannot be read: ${describe(error)}`, 2);
+      }
+      if (!ca.trimStart().startsWith('-----BEGIN CERTIFICATE-----')) fail(`--workspace: ${caFile} is not a PEM certificate (-----BEGIN CERTIFICATE-----)`, 2);
+    }
+    workspace = { ...where, ...(ca ? { ca } : {}) };
+  }
+  const workspacePassword = process.env.PAYDESK_WORKSPACE_PASSWORD;
+  if (workspacePassword !== undefined && workspace === undefined) fail('PAYDESK_WORKSPACE_PASSWORD is set but no --workspace is given: it is only used with --workspace', 2);
+  if (workspacePassword === '') fail('PAYDESK_WORKSPACE_PASSWORD is empty: unset it to use the keychain, or give the password', 2);
+
+  let runtime: ConsoleHost;
   try {
-    runtime = await createConsoleRuntime({
+    runtime = await startConsoleHost({
       userDataDir: options.userDataDir,
       transport: 'browser',
       allowLive: options.allowLive,
       version: pkg.version,
+      ...(workspace ? { workspace } : {}),
+      ...(workspacePassword ? { workspacePassword } : {}),
     });
   } catch (error) {
     fail(`could not start the console with data folder ${options.userDataDir}: ${describe(error)}`, 1);
@@ -77,11 +98,19 @@ async function run(options: CliOptions): Promise<void> {
   console.log('Paydesk console (browser host) is running.');
   console.log(`Open: ${host.url}`);
   console.log(`Data folder: ${options.userDataDir}`);
-  console.log(`Local sandbox engine: ${runtime.engineUrl ?? 'not running (see the log in the data folder)'}`);
-  if (runtime.engineUrl) {
+  const status = runtime.status();
+  if (status.store === 'desktop') console.log('Records: on this desktop (its own journal).');
+  else {
+    const place = `${status.place.user}@${status.place.host}:${status.place.port}/${status.place.database}`;
+    if (status.state === 'fault') console.log(`Records: team workspace ${place} — NOT OPEN (${status.fault.code}): ${status.fault.message} Nothing is recorded until it opens; the window offers Try again.`);
+    else console.log(`Records: team workspace ${place}, as ${status.who.login} (${status.who.roles.join(', ')}).`);
+  }
+  const engineUrl = runtime.runtime()?.engineUrl ?? null;
+  console.log(`Local sandbox engine: ${engineUrl ?? 'not running (see the log in the data folder)'}`);
+  if (engineUrl) {
     // The admin token is a secret: where to find it, never the token itself (this text may be logged).
-    console.log(`  OpenAPI document: ${runtime.engineUrl}/openapi.json`);
-    console.log(`  Control API: ${runtime.engineUrl}/_sandbox (admin token: Sandbox screen, "For your app", Reveal)`);
+    console.log(`  OpenAPI document: ${engineUrl}/openapi.json`);
+    console.log(`  Control API: ${engineUrl}/_sandbox (admin token: Sandbox screen, "For your app", Reveal)`);
   }
   console.log(options.allowLive ? 'Live profiles: ALLOWED (--allow-live).' : 'Live profiles: refused (start with --allow-live to use them).');
   console.log('The token in the URL is this run\'s key to the console: do not share it. Ctrl+C stops.');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session } from 'electron';
 import type { ThemePreference } from '../../shared/api';
-import { createConsoleRuntime } from '../console/runtime';
+import { startConsoleHost, type ConsoleHost } from '../console/workspace/console-host';
 import { processLog } from '@paydesk/sandbox';
 import { registerAppScheme, serveRenderer } from './app-protocol';
 import { forwardPushEvents, registerChannels, TrustedWindows } from './ipc';
@@ -19,7 +19,8 @@ const distDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rendererDir = path.join(distDir, 'renderer');
 const preloadPath = path.join(distDir, 'preload', 'preload.cjs');
 
-type Runtime = Awaited<ReturnType<typeof createConsoleRuntime>>;
+/** The console on the store chosen in Settings (this desktop or a team workspace); re-opened when that changes. */
+type Runtime = ConsoleHost;
 
 const windows = new TrustedWindows();
 let mainWindow: BrowserWindow | null = null;
@@ -57,7 +58,7 @@ async function start(): Promise<void> {
   if (!app.isPackaged && betterSqliteNativeBinding === undefined) {
     processLog.warn('shell: no Electron build of better-sqlite3 in .electron-native/; run `node scripts/ensure-electron.mjs` (npm start does).');
   }
-  runtime = await createConsoleRuntime({
+  runtime = await startConsoleHost({
     userDataDir,
     transport: 'electron',
     // The desktop app is where live payouts are made; the renderer's confirmation step guards them.

@@ -5,13 +5,14 @@ import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
-import { StoresContext, createStores, useProfiles, useUi, wirePushEvents, type Stores } from './stores';
+import { StoresContext, createStores, useProfiles, useUi, useWorkspace, wirePushEvents, type Stores } from './stores';
 import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
 import { applyTheme } from './theme';
 import { useChunk } from './chunks';
 import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
+import { WorkspaceBadge, WorkspaceFaultBanner, useWorkspaceStatusAtStart } from './components/WorkspaceBar';
 
 const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'approvals', 'sandbox', 'settings'];
 
@@ -122,6 +123,9 @@ function Shell() {
   const error = useProfiles((s) => s.error);
   const live = useProfiles((s) => activeProfile(s)?.environment === 'live');
   const version = useProfiles((s) => s.info?.version);
+  useWorkspaceStatusAtStart();
+  // A workspace not open says so once, in its banner, with what to do.
+  const workspaceFault = useWorkspace((s) => s.status?.store === 'workspace' && s.status.state === 'fault');
   return (
     <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
       <header className="topbar">
@@ -129,6 +133,7 @@ function Shell() {
           <span className="logo" aria-hidden="true">◆</span> {t('brand')}
           {version ? <span className="muted small"> v{version}</span> : null}
         </div>
+        <WorkspaceBadge />
         <EnvironmentMarker />
       </header>
       <div className="body">
@@ -144,8 +149,9 @@ function Shell() {
           </ul>
         </nav>
         <main className="content">
+          <WorkspaceFaultBanner />
           <StartNotices />
-          {status === 'error' && error ? (
+          {workspaceFault ? null : status === 'error' && error ? (
             <ErrorNotice failure={error} title={t('loading.profilesFailed')} />
           ) : status !== 'ready' ? (
             <Loading label={t('loading.starting')} />

@@ -45,6 +45,7 @@ import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
 import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
+import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -280,6 +281,8 @@ export const CHANNEL_INPUTS = {
   'overview:get': overviewInputSchema,
   // Approvals on a team workspace (issue 25): shared/api/approvals.ts
   ...APPROVAL_CHANNEL_INPUTS,
+  // Where the console records: this desktop or a team workspace (issue 24): shared/api/workspace.ts
+  ...WORKSPACE_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -294,7 +297,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, WorkspaceChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

@@ -7,6 +7,7 @@ export * from './batch';
 export * from './reconcile';
 export * from './overview';
 export * from './workspace-faults';
+export * from './workspace';
 export * from './adopted';
 export * from './refusals';
 export * from './approvals';

@@ -91,6 +91,11 @@ export const CHANNEL_NAMES = [
   'approvals:about',
   'approvals:policy',
   'approvals:setPolicy',
+  'workspace:status',
+  'workspace:test',
+  'workspace:use',
+  'workspace:useDesktop',
+  'workspace:retry',
 ] as const;
 
 /** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */

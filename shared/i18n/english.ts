@@ -26,6 +26,7 @@ import enForm from './en/form';
 import enReconcile from './en/reconcile';
 import enOverview from './en/overview';
 import enApprovals from './en/approvals';
+import enWorkspace from './en/workspace';
 
 export const english = {
   common: enCommon,
@@ -51,6 +52,7 @@ export const english = {
   reconcile: enReconcile,
   overview: enOverview,
   approvals: enApprovals,
+  workspace: enWorkspace,
 } as const;
 
 export type Catalogue = typeof english;

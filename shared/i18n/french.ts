@@ -24,6 +24,7 @@ import frOverview from './fr/overview';
 import frApprovals from './fr/approvals';
 import type { Catalogue } from './english';
 import type { Messages } from './types';
+import frWorkspace from './fr/workspace';
 
 export const french: Messages<Catalogue> = {
   common: frCommon,
@@ -49,5 +50,6 @@ export const french: Messages<Catalogue> = {
   reconcile: frReconcile,
   overview: frOverview,
   approvals: frApprovals,
+  workspace: frWorkspace,
 };
 

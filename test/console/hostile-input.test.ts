@@ -105,6 +105,11 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
   'approvals:policy': {},
   'approvals:setPolicy': { environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100000, approvals: 1, approverRole: 'finance' }] },
+  'workspace:status': {},
+  'workspace:test': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' }, password: 'a-password' },
+  'workspace:use': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' } },
+  'workspace:useDesktop': {},
+  'workspace:retry': {},
 };
 
 const HUGE = 'x'.repeat(1_000_000);

@@ -20,6 +20,8 @@ import { sandboxHandlers } from './sandbox';
 import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
 import { approvalHandlers } from './approvals';
+import { workspaceHandlers } from './workspace';
+import { WorkspaceFaultError } from '../storage/postgres/workspace-session';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
 export type { HandlerDeps, WatchOptions } from './context';
@@ -30,7 +32,7 @@ export { HandlerFailure } from './context';
  * `__proto__` key must not reach an object's prototype (shared `toFieldErrors` assigns into a
  * plain object, which throws on that key).
  */
-function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const fields = new Map<string, string[]>();
   const add = (name: string, message: string) => {
     const list = fields.get(name) ?? [];
@@ -55,6 +57,8 @@ function failureOf(channel: Channel, error: unknown, deps: HandlerDeps): Result<
     return { ok: false, error: { code: error.code, message: error.message, ...error.extra } };
   }
   if (error instanceof VaultError) return { ok: false, error: { code: error.code, message: error.message } };
+  // A team workspace's fault (unreachable, connection lost, no permission...): its code and words.
+  if (error instanceof WorkspaceFaultError) return { ok: false, error: { code: error.code, message: error.message } };
   // Only the error's class goes to the log: an unexpected message could quote anything.
   deps.logger?.error('handler failed unexpectedly', { channel, error: error instanceof Error ? error.name : typeof error });
   return { ok: false, error: { code: 'INTERNAL', message: `The console failed unexpectedly while handling ${channel}; details are in the log.` } };
@@ -93,6 +97,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...reconcileHandlers(context),
     ...overviewHandlers(context),
     ...approvalHandlers(context),
+    ...workspaceHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -13,10 +13,12 @@ import { AskApproval } from './AskApproval';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { useBatch } from '../stores';
 import { BalanceUnreadReason, OverBalanceNotice } from './BatchPreview';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 const concurrencySchema = CHANNEL_INPUTS['batches:start'].shape.concurrency.unwrap();
 
 export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { batch: BatchSummary; preview: BatchPreview; rehearsal: RehearsalSummary | null; onClose: () => void }) {
+  const maySend = useMaySend();
   const { t } = useTranslation(['batch', 'common']);
   const prepare = useBatch((s) => s.prepare);
   const start = useBatch((s) => s.start);
@@ -151,12 +153,13 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
         {failure ? <ErrorNotice failure={failure} /> : null}
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch' ? <AskApproval need={failure.approval} /> : null}
+        <SendRefusedNote />
         <div className="actions">
           <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={fire.busy}>
             {t('common:actions.cancel')}
           </button>
           {confirmation ? (
-            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || rehearsing || fire.spent || confirmation.overBalance || !concurrency.success}>
+            <button type="submit" className={live ? 'danger' : 'primary'} disabled={busy || rehearsing || fire.spent || confirmation.overBalance || !concurrency.success || !maySend}>
               {busy || rehearsing ? <Spinner label={busy ? t('confirm.sending') : t('confirm.waitRehearsal')} /> : null}
               {busy ? t('confirm.sending') : rehearsing ? t('confirm.waitRehearsal') : t('confirm.send', { count: confirmation.count, n: formatCount(confirmation.count) })}
             </button>

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { formatClockTime } from '../format/time';
 import { useBatch } from '../stores';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
 export function progressFromCounts(detail: BatchDetail): BatchProgress {
@@ -144,6 +145,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const { p, pushed, counted } = useShownProgress(detail);
   const pause = useBatch((s) => s.pause);
   const resume = useBatch((s) => s.resume);
+  const maySend = useMaySend();
   const [cancelling, setCancelling] = useState(false);
   // Pause / Cancel pressed: shown at once, until the batch leaves `sending` (the runner lets the
   // rows in flight settle first, which can take as long as the service's timeout).
@@ -229,12 +231,12 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
           </button>
         ) : null}
         {state === 'paused' && !stopping ? (
-          <button type="button" className="primary" onClick={() => void resume()}>
+          <button type="button" className="primary" disabled={!maySend} onClick={() => void resume()}>
             {t('progress.resume')}
           </button>
         ) : null}
         {state === 'interrupted' ? (
-          <button type="button" className="primary" onClick={() => void resume()}>
+          <button type="button" className="primary" disabled={!maySend} onClick={() => void resume()}>
             {t('interrupted.resume')}
           </button>
         ) : null}
@@ -244,6 +246,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
           </button>
         ) : null}
       </div>
+      {state === 'paused' || state === 'interrupted' ? <SendRefusedNote /> : null}
       {cancelling ? <CancelRemaining remaining={p.remaining} onClose={() => setCancelling(false)} onCancel={() => setStopAsked(state === 'sending' ? 'cancel' : null)} /> : null}
     </section>
   );

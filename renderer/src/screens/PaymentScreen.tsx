@@ -5,8 +5,10 @@ import { activeProfile } from '../stores/profiles';
 import { useProfiles, useTransactions, useUi } from '../stores';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
 import { Screen } from '../components/Screen';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 export function PaymentScreen() {
+  const maySend = useMaySend();
   const { t } = useTranslation(['payment', 'common']);
   const methods = useProfiles((s) => s.methods);
   const currency = useProfiles((s) => s.balance?.currency ?? 'XAF');
@@ -31,11 +33,12 @@ export function PaymentScreen() {
         {failure ? <ErrorNotice failure={failure} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={sending || form.refused}>
+          <button type="submit" className="primary" disabled={sending || form.refused || !maySend}>
             {sending ? <Spinner label={t('sendingLabel')} /> : null}
             {sending ? t('sending') : t('submit')}
           </button>
         </div>
+        <SendRefusedNote />
       </form>
     </Screen>
   );

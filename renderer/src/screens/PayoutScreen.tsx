@@ -14,8 +14,10 @@ import { PayoutConfirmDialog } from './PayoutConfirm';
 import { AskApproval } from './AskApproval';
 import { TransactionFields, useTransactionSubmit } from './transactionForm';
 import { Screen } from '../components/Screen';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 export function PayoutScreen() {
+  const maySend = useMaySend();
   const { t } = useTranslation('payout');
   const refused = useProfiles((s) => liveRefused(s));
   const methods = useProfiles((s) => s.methods);
@@ -68,10 +70,11 @@ export function PayoutScreen() {
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval && held ? <AskApproval need={failure.approval} request={held} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={preparing || refused}>
+          <button type="submit" className="primary" disabled={preparing || refused || !maySend}>
             {preparing ? t('preparing') : t('review')}
           </button>
         </div>
+        <SendRefusedNote />
       </form>
       {review ? (
         <PayoutConfirmDialog

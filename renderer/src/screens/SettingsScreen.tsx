@@ -10,6 +10,7 @@ import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
 import { ThemeSetting } from './ThemeSetting';
 import { SecretKeys } from './SecretKeys';
+import { WorkspaceSetting } from './WorkspaceSetting';
 import { t as tg } from '../i18n';
 import { Screen } from '../components/Screen';
 
@@ -121,6 +122,7 @@ export function SettingsScreen() {
         <LanguageSetting />
         <ThemeSetting />
       </div>
+      <WorkspaceSetting />
       <div className="settings">
         <div className="card profile-list">
           <h2>{t('profiles')}</h2>

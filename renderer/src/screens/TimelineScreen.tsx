@@ -16,6 +16,7 @@ import { describeFailedCode } from '../messages/errors';
 import { useTransactions, useUi } from '../stores';
 import { AdoptedDiffersNotice, PaidLaterNotice } from './adoptedParts';
 import { statusWord, Timeline, TransactionFacts } from './timelineParts';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 /** Why it failed, in words: a payout's reasons speak of its recipient, a payment's of its payer. */
 function failureReason(tx: JournalTransaction): string | null {
@@ -32,6 +33,7 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
   // A resend is a new request with money behind it: once from here, unless the console refused it.
   const resending = useSingleFlight({ once: true });
   const lookingUp = useSingleFlight();
+  const maySend = useMaySend();
   function sendAgain() {
     void resending.run(async () => {
       const result = await resend(journalId);
@@ -53,11 +55,12 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
           {tr('unknown.lookUp')}
         </button>
         {resolve?.exists === false ? (
-          <button type="button" className="danger" onClick={sendAgain} disabled={resending.busy || resending.spent}>
+          <button type="button" className="danger" onClick={sendAgain} disabled={resending.busy || resending.spent || !maySend}>
             {resending.busy ? tr('unknown.sending') : tr('unknown.sendAgain')}
           </button>
         ) : null}
       </div>
+      {resolve?.exists === false ? <SendRefusedNote /> : null}
       {message ? <p role="status">{message}</p> : null}
       {resolve?.error ? <ErrorNotice failure={resolve.error} /> : null}
       {failure ? <ErrorNotice failure={failure} /> : null}

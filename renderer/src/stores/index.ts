@@ -16,8 +16,11 @@ import { createReconcileStore, type ReconcileState } from './reconcile';
 import { createSandboxStore, type SandboxState } from './sandbox';
 import { createTransactionsStore, type TransactionsState } from './transactions';
 import { createUiStore, type UiState } from './ui';
+import { createWorkspaceStore, watchingWorkspace, type WorkspaceState } from './workspace';
 
-export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof createUiStore>[0]) {
+export function createStores(given: PaydeskApi, initialUi?: Parameters<typeof createUiStore>[0]) {
+  const workspace = createWorkspaceStore(given);
+  const api = watchingWorkspace(given, workspace);
   return {
     profiles: createProfilesStore(api),
     transactions: createTransactionsStore(api),
@@ -29,6 +32,7 @@ export function createStores(api: PaydeskApi, initialUi?: Parameters<typeof crea
     batch: createBatchStore(api),
     overview: createOverviewStore(api),
     approvals: createApprovalsStore(api),
+    workspace,
   };
 }
 export type Stores = ReturnType<typeof createStores>;
@@ -145,6 +149,10 @@ function useStores(): Stores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('StoresContext is missing: render inside <App>.');
   return stores;
+}
+
+export function useWorkspace<T>(selector: (state: WorkspaceState) => T): T {
+  return useStore(useStores().workspace, selector);
 }
 
 export function useProfiles<T>(selector: (state: ProfilesState) => T): T {

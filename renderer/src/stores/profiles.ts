@@ -81,7 +81,8 @@ export function createProfilesStore(api: PaydeskApi) {
         if (get().status !== 'ready') set({ status: 'loading' });
         const [list, info] = await Promise.all([api.invoke('profiles:list', {}), api.invoke('app:info', {})]);
         if (!list.ok) {
-          set({ status: 'error', error: list.error });
+          // The language and theme still apply (a team workspace not open says so in the person's words).
+          set({ status: 'error', error: list.error, ...(info.ok ? { info: info.value } : {}) });
           return;
         }
         const changed = list.value.activeId !== get().activeId;
