@@ -45,11 +45,27 @@ describe('the Approvals count in the navigation', () => {
   it('shows what waits, then a request asked on another desktop, with no reload', async () => {
     await expect.poll(() => badge().textContent(), { timeout: 30_000 }).toBe('2');
     const before = await page.evaluate(() => performance.getEntriesByType('navigation').length + ':' + String(performance.timeOrigin));
+    // The browser host's permission, as a click on "Turn on desktop notifications" gives it; each
+    // notification the page makes is recorded (and still shown by Chromium).
+    await page.context().grantPermissions(['notifications'], { origin: new URL(h.host.url).origin });
+    await page.evaluate(() => {
+      const Real = window.Notification;
+      const made: string[] = [];
+      (window as unknown as { made: string[] }).made = made;
+      window.Notification = class extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          made.push(`${title} | ${options?.body ?? ''}`);
+        }
+      } as typeof Notification;
+    });
+    expect(await page.evaluate(() => Notification.permission)).toBe('granted');
     await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0044' }));
     await expect.poll(() => badge().textContent(), { timeout: 30_000 }).toBe('3');
     // The same page: the count came by the push, not a reload.
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length + ':' + String(performance.timeOrigin))).toBe(before);
     expect(await page.locator('nav').innerText()).toContain('Approvals');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { made: string[] }).made)).toEqual(['3 payouts wait for your approval | Open Approvals in Paydesk to approve or reject.']);
   });
 
   it.each([

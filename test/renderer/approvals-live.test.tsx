@@ -150,3 +150,30 @@ describe('the navigation badge', () => {
     }
   });
 });
+
+describe('the browser host’s permission', () => {
+  it('is asked once, from a click on the Approvals screen; once granted the button goes', async () => {
+    FakeNotification.permission = 'default';
+    FakeNotification.requestPermission.mockImplementationOnce(async () => (FakeNotification.permission = 'granted'));
+    const { user } = await renderApp(workspace({ forMe: [], mine: [] }), { screen: 'approvals' });
+    const turnOn = await screen.findByRole('button', { name: 'Turn on desktop notifications' });
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+    await user.click(turnOn);
+    expect(FakeNotification.requestPermission).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Turn on desktop notifications' })).toBeNull());
+    expect(screen.queryByText(/blocked for this page/)).toBeNull();
+  });
+
+  it('says the count still shows when the host refuses; nothing to ask where it is already granted', async () => {
+    FakeNotification.permission = 'default';
+    FakeNotification.requestPermission.mockImplementationOnce(async () => (FakeNotification.permission = 'denied'));
+    const { user } = await renderApp(workspace({ forMe: [], mine: [] }), { screen: 'approvals' });
+    await user.click(await screen.findByRole('button', { name: 'Turn on desktop notifications' }));
+    expect(await screen.findByText(/Desktop notifications are blocked for this page/)).toBeTruthy();
+    cleanup();
+    FakeNotification.permission = 'granted';
+    await renderApp(workspace({ forMe: [], mine: [] }), { screen: 'approvals' });
+    await screen.findByRole('heading', { name: /^Waiting for you/ });
+    expect(screen.queryByRole('button', { name: 'Turn on desktop notifications' })).toBeNull();
+  });
+});
