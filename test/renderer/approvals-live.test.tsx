@@ -9,7 +9,8 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { App } from '../../renderer/src/App';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest, JournalChanged } from '../../shared/api';
-import { createStores, wirePushEvents, APPROVALS_LIVE_MS } from '../../renderer/src/stores';
+import { createStores, wirePushEvents, APPROVALS_LIVE_MS, StoresContext } from '../../renderer/src/stores';
+import { ApprovalTrail } from '../../renderer/src/screens/ApprovalTrail';
 import { applyLanguage } from '../../renderer/src/i18n';
 import { createFakeApi, ok, type FakeApi } from './fakeApi';
 import { renderApp } from './render';
@@ -175,5 +176,27 @@ describe('the browser host’s permission', () => {
     await renderApp(workspace({ forMe: [], mine: [] }), { screen: 'approvals' });
     await screen.findByRole('heading', { name: /^Waiting for you/ });
     expect(screen.queryByRole('button', { name: 'Turn on desktop notifications' })).toBeNull();
+  });
+});
+
+describe('an open payout’s or batch’s approval trail', () => {
+  it('reads again when a push names an approval: the maker sees the decision on the page they have open', async () => {
+    const lists = { forMe: [] as ApprovalRequest[], mine: [request(7)] };
+    const api = workspace(lists);
+    api.handlers['approvals:about'] = () => ok({ requests: lists.mine });
+    const stores = createStores(api);
+    const off = wirePushEvents(api, stores);
+    render(
+      <StoresContext.Provider value={stores}>
+        <ApprovalTrail subject={{ environment: 'sandbox', externalId: 'ext-7' }} />
+      </StoresContext.Provider>,
+    );
+    expect(await screen.findByText('Awaiting approval')).toBeTruthy();
+    lists.mine = [request(7, { state: 'approved', decidedBy: 'awa', approvalsGiven: 1, votes: [{ voter: 'awa', vote: 'approve', remark: null, at: '2026-11-25T10:05:00Z' }] })];
+    act(() => api.emit('journal:changed', changed({ approvals: ['7'] })));
+    expect(await screen.findByText('Approved')).toBeTruthy();
+    expect(screen.getByText(/^awa approved on/)).toBeTruthy();
+    expect(api.callsOf('approvals:about')).toHaveLength(2);
+    off();
   });
 });
