@@ -37,8 +37,11 @@ export interface ShellMode {
   devTools: boolean;
 }
 
-/** The one permission the page is granted: writing sanitized text to the clipboard (Copy buttons). */
-export const PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+/**
+ * The permissions the page is granted: writing sanitized text to the clipboard (Copy buttons), and
+ * showing desktop notifications (approvals waiting or decided, issue 25 item 6: the OS's own).
+ */
+export const PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write', 'notifications']);
 
 /** The window's options; exported so a test can hold them against the checklist. */
 export function mainWindowOptions(preloadPath: string, mode: ShellMode): BrowserWindowConstructorOptions {
@@ -89,8 +92,8 @@ export function hardenSession(session: Session, mode: ShellMode): void {
     const fromPage = details.webContentsId !== undefined;
     callback({ cancel: fromPage && !isPageRequestAllowed(details.url, mode) });
   });
-  // No permission (camera, notifications, clipboard read, geolocation...) is granted, except the
-  // clipboard write of the Copy buttons, to the app's own top frame.
+  // No permission (camera, clipboard read, geolocation...) is granted, except the clipboard write of
+  // the Copy buttons and the approvals' desktop notifications, to the app's own top frame.
   session.setPermissionRequestHandler((_contents, permission, callback, details) =>
     callback(isPermissionGranted(permission, details.requestingUrl, details.isMainFrame)),
   );

@@ -5,6 +5,7 @@ import type { ApiFailure, PaydeskApi } from '../../shared/api';
 import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
+import { ApprovalsBadge } from './components/ApprovalsBadge';
 import { StoresContext, createStores, useProfiles, useUi, useWorkspace, wirePushEvents, type Stores } from './stores';
 import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
@@ -143,6 +144,7 @@ function Shell() {
               <li key={item}>
                 <button type="button" aria-current={screen === item ? 'page' : undefined} onClick={() => navigate(item)} onPointerEnter={() => preloadScreen(item)} onFocus={() => preloadScreen(item)}>
                   {t(`nav.${item}`)}
+                  {item === 'approvals' ? <ApprovalsBadge /> : null}
                 </button>
               </li>
             ))}

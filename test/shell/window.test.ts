@@ -122,9 +122,9 @@ describe('session hardening', () => {
 
   const ownFrame = { requestingUrl: 'app://paydesk/index.html', isMainFrame: true };
 
-  it('denies every permission request and check but the clipboard write', () => {
+  it('denies every permission request and check but the clipboard write and notifications', () => {
     const request = defaultSession.setPermissionRequestHandler.mock.calls[0]![0] as (...args: unknown[]) => void;
-    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) {
       const callback = vi.fn();
       request({}, permission, callback, ownFrame);
       expect(callback, permission).toHaveBeenCalledWith(false);
@@ -132,6 +132,21 @@ describe('session hardening', () => {
     const check = defaultSession.setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean;
     expect(check(null, 'media', 'app://paydesk', ownFrame)).toBe(false);
     expect(check(null, 'clipboard-read', 'app://paydesk', ownFrame)).toBe(false);
+  });
+
+  it('grants desktop notifications (approvals, issue 25) to the app\'s own top frame only', () => {
+    const request = defaultSession.setPermissionRequestHandler.mock.calls[0]![0] as (...args: unknown[]) => void;
+    const check = defaultSession.setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean;
+    for (const [details, granted] of [
+      [ownFrame, true],
+      [{ requestingUrl: 'app://paydesk/index.html', isMainFrame: false }, false],
+      [{ requestingUrl: 'https://evil.example/', isMainFrame: true }, false],
+    ] as const) {
+      const callback = vi.fn();
+      request({}, 'notifications', callback, details);
+      expect(callback).toHaveBeenCalledWith(granted);
+      expect(check(null, 'notifications', 'app://paydesk', details)).toBe(granted);
+    }
   });
 
   it('allows the Copy buttons\' clipboard write to the app\'s own top frame only', () => {

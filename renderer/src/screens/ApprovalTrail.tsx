@@ -33,6 +33,8 @@ export function ApprovalVotes({ request }: { request: ApprovalRequest }) {
 export function ApprovalTrail({ subject }: { subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string } }) {
   const { t } = useTranslation('approvals');
   const about = useApprovals((s) => s.about);
+  // A change event naming an approval (approved or rejected on another desktop): read again.
+  const heard = useApprovals((s) => s.heard);
   const [requests, setRequests] = useState<ApprovalRequest[]>([]);
   const key = JSON.stringify(subject);
   useEffect(() => {
@@ -42,7 +44,7 @@ export function ApprovalTrail({ subject }: { subject: { batchId: string } | { en
       live = false;
     };
     // `key` stands for the subject's fields.
-  }, [about, key]);
+  }, [about, key, heard]);
   if (requests.length === 0) return null;
   return (
     <section className="card approval-trail" aria-labelledby="approval-trail-title">

@@ -12,6 +12,7 @@ import { ErrorNotice, Loading, Spinner } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useApprovals } from '../stores';
+import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
 
 const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
@@ -117,6 +118,26 @@ function LastDecision() {
   ) : null;
 }
 
+/**
+ * The browser host asks for the desktop notifications' permission once, from this click (a browser
+ * refuses a request made without a gesture); Electron's window has it already, so nothing shows.
+ */
+function NotifyPermission() {
+  const { t } = useTranslation('approvals');
+  const [askable, setAskable] = useState(notificationsAskable);
+  const [denied, setDenied] = useState(false);
+  if (denied) return <p className="muted small">{t('notify.denied')}</p>;
+  if (!askable) return null;
+  return (
+    <p className="muted small">
+      <button type="button" className="secondary small" onClick={() => void askNotifications().then((granted) => (setAskable(false), setDenied(!granted)))}>
+        {t('notify.turnOn')}
+      </button>{' '}
+      {t('notify.turnOnHint')}
+    </p>
+  );
+}
+
 function RequestList({ side, requests }: { side: 'forMe' | 'mine'; requests: ApprovalRequest[] }) {
   const { t } = useTranslation('approvals');
   return (
@@ -157,6 +178,7 @@ export function ApprovalsScreen() {
               {t('refresh')}
             </button>
           </p>
+          <NotifyPermission />
           <LastDecision />
           <RequestList side="forMe" requests={state.forMe} />
           <RequestList side="mine" requests={state.mine} />

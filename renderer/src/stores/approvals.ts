@@ -6,6 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiFailure, ApprovalRequest, PaydeskApi, Result } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
+import { approvalNotices, type ApprovalNotice } from './approval-notices';
 
 export interface ApprovalsState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -28,6 +29,14 @@ export interface ApprovalsState {
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
   /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
+  /** Bumped by each change event naming approvals: a batch's or a payout's trail reads again on it. */
+  heard: number;
+  /**
+   * The journal's change events named an approval request (or everything): the lists are read
+   * again (the nav's count, "asked by you") and what is new for this login is answered, for the
+   * desktop notification. Nothing is read before the lists were first loaded.
+   */
+  changed(): Promise<ApprovalNotice[]>;
 }
 
 export function createApprovalsStore(api: PaydeskApi) {
@@ -48,6 +57,15 @@ export function createApprovalsStore(api: PaydeskApi) {
       error: null,
       busy: null,
       last: null,
+      heard: 0,
+      async changed() {
+        set({ heard: get().heard + 1 });
+        const before = get();
+        if (before.status === 'idle') return [];
+        await get().load();
+        const after = get();
+        return before.status === 'ready' && before.available && after.status === 'ready' && after.available ? approvalNotices(before, after) : [];
+      },
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
         const status = await api.invoke('approvals:status', {});

@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createBatchStore, type BatchState } from './batch';
 import { createApprovalsStore, type ApprovalsState } from './approvals';
+import { showApprovalNotices } from './approval-notices';
 import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
 import { createInspectorStore, type InspectorState } from './inspector';
@@ -67,6 +68,9 @@ const BALANCE_REREAD_GAP_MS = 1000;
 /** History reads its rows again at most this often on the journal's change events (a search is a query on the whole journal). */
 const HISTORY_LIVE_GAP_MS = 750;
 
+/** Approvals read again this soon after a change event names one (main already bundles a burst). */
+export const APPROVALS_LIVE_MS = 100;
+
 /** Subscribes the stores to main's push events; returns the unsubscribe. */
 export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshHistory = coalesce(() => {
@@ -99,6 +103,9 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
     everyEntry = false;
     for (const id of held) void transactions.changed(id);
   }, 250);
+  // An approval asked or decided on any desktop: the count waiting for this login, "asked by you"
+  // and an open trail read again, and what is new shows as a desktop notification.
+  const refreshApprovals = coalesce(() => void stores.approvals.getState().changed().then(showApprovalNotices), APPROVALS_LIVE_MS);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -138,6 +145,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       }
       if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
       stores.batch.getState().journalChanged(changed);
+      if (changed.everything || changed.approvals.length > 0) refreshApprovals();
     }),
   ];
   return () => offs.forEach((off) => off());

@@ -88,4 +88,20 @@ export default {
   notCovered: 'The policy does not cover it any more: send it as usual.',
   approvedBy: 'Approved by {{who}}',
   history: 'Approvals',
+  // The nav's count and the desktop notifications (issue 25 item 6).
+  badge_one: '{{count}} request waits for your approval',
+  badge_many: '{{count}} requests wait for your approval',
+  badge_other: '{{count}} requests wait for your approval',
+  notify: {
+    waiting_one: '{{count}} payout waits for your approval',
+    waiting_many: '{{count}} payouts wait for your approval',
+    waiting_other: '{{count}} payouts wait for your approval',
+    waitingBody: 'Open Approvals in Paydesk to approve or reject.',
+    approved: { payout: 'Your payout was approved by {{who}}', batch: 'Your batch was approved by {{who}}' },
+    rejected: { payout: 'Your payout was rejected by {{who}}', batch: 'Your batch was rejected by {{who}}' },
+    amount: 'Amount: {{amount}}',
+    turnOn: 'Turn on desktop notifications',
+    turnOnHint: 'So that a request waiting for you, or an answer to yours, shows even when this window is hidden.',
+    denied: 'Desktop notifications are blocked for this page: the count beside Approvals still shows what waits.',
+  },
 } as const;

@@ -89,4 +89,20 @@ export default {
   notCovered: 'La règle ne le couvre plus : envoyez-le normalement.',
   approvedBy: 'Approuvé par {{who}}',
   history: 'Approbations',
+  // Le compteur de la navigation et les notifications du bureau (ticket 25, point 6).
+  badge_one: '{{count}} demande attend votre approbation',
+  badge_many: '{{count}} demandes attendent votre approbation',
+  badge_other: '{{count}} demandes attendent votre approbation',
+  notify: {
+    waiting_one: '{{count}} transfert attend votre approbation',
+    waiting_many: '{{count}} transferts attendent votre approbation',
+    waiting_other: '{{count}} transferts attendent votre approbation',
+    waitingBody: 'Ouvrez Approbations dans Paydesk pour approuver ou refuser.',
+    approved: { payout: 'Votre transfert a été approuvé par {{who}}', batch: 'Votre lot a été approuvé par {{who}}' },
+    rejected: { payout: 'Votre transfert a été refusé par {{who}}', batch: 'Votre lot a été refusé par {{who}}' },
+    amount: 'Montant : {{amount}}',
+    turnOn: 'Activer les notifications du bureau',
+    turnOnHint: 'Pour qu’une demande qui vous attend, ou une réponse à la vôtre, s’affiche même quand cette fenêtre est cachée.',
+    denied: 'Les notifications du bureau sont bloquées pour cette page : le compteur à côté d’Approbations montre toujours ce qui attend.',
+  },
 } as const satisfies Messages<typeof en>;
