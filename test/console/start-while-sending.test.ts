@@ -128,3 +128,37 @@ it('of two runs of a batch, the first to leave finds the other still sending; th
   await kofi.batches.keepRunAlive!('bt-two', 'kofi/run-2', 60_000);
   expect(await kofi.batches.leaveRun!('bt-two', 'kofi/run-2')).toBe(false);
 });
+
+it('a fault on one desktop stops its own run only while another desktop sends the batch; alone, it interrupts the batch', async () => {
+  const fatou = workspaces.storeAs('fatou', database);
+  const kofi = workspaces.storeAs('kofi', database);
+  // A's store fails at its first row claim (the database unreachable for this desktop only).
+  const claimRows: StoragePort['batches']['claimRows'] = () => Promise.reject(new Error('connection lost'));
+  const desktopA = await startRuntime({ engine: { settleMs: 0 }, openStorage: async () => ({ ...fatou, batches: { ...fatou.batches, claimRows } }) as StoragePort, batchClaims: { leaseMs: 60_000, watchMs: 50 } });
+  try {
+    const sendOnA = async (tag: string) => {
+      const imported = expectOk(await desktopA.handlers['batches:import']({ fileName: `${tag}.csv`, text: batchCsv(2, { phone: () => '+237670000010', tag }), paymentMethod: 'momo_cm' }));
+      const batchId = imported.batch.id;
+      const { confirmationToken } = expectOk(await desktopA.handlers['batches:prepare']({ batchId }));
+      return { batchId, start: () => desktopA.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }) };
+    };
+
+    // kofi's desktop is sending the first batch (its run beats); A's fault leaves it sending.
+    const shared = await sendOnA('Shared');
+    await kofi.batches.keepRunAlive!(shared.batchId, 'kofi/run-9', 60_000);
+    expectOk(await shared.start());
+    await desktopA.batchRunner.settled(shared.batchId);
+    expect((await kofi.batches.summary(shared.batchId))?.state).toBe('sending');
+    // kofi's run leaves last: it finds no other run (A's left on its fault).
+    expect(await kofi.batches.leaveRun!(shared.batchId, 'kofi/run-9')).toBe(false);
+
+    // A alone: its fault interrupts the batch, for Resume.
+    const alone = await sendOnA('Alone');
+    expectOk(await alone.start());
+    await desktopA.batchRunner.settled(alone.batchId);
+    expect((await kofi.batches.summary(alone.batchId))?.state).toBe('interrupted');
+  } finally {
+    await desktopA.close();
+    rmSync(desktopA.dir, { recursive: true, force: true });
+  }
+}, 60_000);
