@@ -79,6 +79,7 @@ it('a console starting while another desktop sends between claims leaves the bat
       await sql.end();
     }
   } finally {
+    a.open(); // a failed assertion above must not leave A's run waiting at the gate
     await desktopA.close();
     rmSync(desktopA.dir, { recursive: true, force: true });
   }
