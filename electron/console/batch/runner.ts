@@ -141,7 +141,7 @@ export async function endOf(storage: Pick<StoragePort, 'batches'>, run: Run, clo
   if (!summary) return null;
   const { counts } = summary;
   // Ended by another desktop (done), or marked interrupted by it (its own fault, or a console
-  // starting while no lease was live): left as written; a Resume on any desktop sends again.
+  // starting while no run of it showed life): left as written; a Resume on any desktop sends again.
   if (summary.state === 'done' || summary.state === 'interrupted') return null;
   if (summary.state === 'cancelled') {
     return { state: 'cancelled', extra: { reason: `Cancelled: ${counts.notSent} row(s) were not sent${counts.unknown > 0 ? `; ${counts.unknown} with an unknown outcome are being looked up` : ''}.`, finished: true } };
