@@ -20,10 +20,11 @@
  * Pause or Cancel written elsewhere, and whoever finds every row final writes `done`
  * (docs/decisions/several-desktops-one-batch.md).
  */
+import { randomUUID } from 'node:crypto';
 import type { BatchProgress, BatchState, ServiceWait } from '../../../shared/api';
 import type { Context, HandlerDeps } from '../handlers/context';
 import type { BatchStateExtra, StoragePort } from '../storage/port';
-import { CLAIM_ROWS, CONSOLE_HOLDER, LEASE_MS, rowClaims, type ClaimOptions, type RowClaims } from './claims';
+import { CLAIM_ROWS, CONSOLE_HOLDER, LEASE_MS, RENEWALS_PER_LEASE, rowClaims, type ClaimOptions, type RowClaims } from './claims';
 import { lookUpUnknown } from './look-up';
 import { progressEmitter, serviceWait } from './progress';
 import { newRun, stopped, type Run } from './run';
@@ -140,7 +141,7 @@ export async function endOf(storage: Pick<StoragePort, 'batches'>, run: Run, clo
   if (!summary) return null;
   const { counts } = summary;
   // Ended by another desktop (done), or marked interrupted by it (its own fault, or a console
-  // starting while no lease was live): left as written; a Resume on any desktop sends again.
+  // starting while no run of it showed life): left as written; a Resume on any desktop sends again.
   if (summary.state === 'done' || summary.state === 'interrupted') return null;
   if (summary.state === 'cancelled') {
     return { state: 'cancelled', extra: { reason: `Cancelled: ${counts.notSent} row(s) were not sent${counts.unknown > 0 ? `; ${counts.unknown} with an unknown outcome are being looked up` : ''}.`, finished: true } };
@@ -165,6 +166,20 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
   const claiming = { ...deps.batchClaims, ...given };
   const holder = claiming.holder ?? CONSOLE_HOLDER;
   const watchMs = claiming.watchMs ?? STATE_WATCH_MS;
+  const leaseMs = claiming.leaseMs ?? LEASE_MS;
+  /** This console's runs as the workspace knows them (their sign of life, migration 27). */
+  const runIds = new Map<Run, string>();
+
+  /**
+   * This run has ended: on a shared store, true when another desktop's run of the batch still
+   * shows life, so this run's fault or close must not mark the batch interrupted for everyone.
+   */
+  async function othersSending(run: Run): Promise<boolean> {
+    const runId = runIds.get(run);
+    runIds.delete(run);
+    if (!runId || !storage.batches.leaveRun) return false;
+    return storage.batches.leaveRun(run.batchId, runId).catch(() => false);
+  }
 
   async function changeState(batchId: string, state: BatchState, extra: BatchStateExtra = {}): Promise<void> {
     await storage.batches.setState(batchId, state, deps.clock.now(), extra);
@@ -178,6 +193,10 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     const usable = usableProfile(context, summary.profileId, summary.environment);
     if ('reason' in usable) return { state: 'interrupted', extra: { reason: usable.reason } };
     const { profile } = usable;
+    // Alive before it is `sending`: a console starting elsewhere must never find it sending and lifeless.
+    const runId = `${holder}/run-${randomUUID()}`;
+    runIds.set(run, runId);
+    await storage.batches.keepRunAlive?.(run.batchId, runId, leaseMs);
     await changeState(run.batchId, 'sending', { started: true });
     const client = context.clientFor(profile);
     const emit = (force: boolean) => progress.emit(run.batchId, 'send', {}, force);
@@ -191,9 +210,8 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
       progress: emit,
     };
     const lookingUp = { storage, clock: deps.clock, client, progress: emit };
-    const leaseMs = claiming.leaseMs ?? LEASE_MS;
     const claimOptions: ClaimOptions = { holder, size: claiming.size ?? Math.max(CLAIM_ROWS, summary.concurrency), leaseMs };
-    const stopWatching = watchState(run);
+    const stopWatching = watchState(run, runId);
     try {
       let rounds = 0;
       for (;;) {
@@ -238,8 +256,22 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
    * console's own handler had written it (its waits cut short, its rows in flight answered). On
    * SQLite only this console writes its batches, and its handlers stop the runner themselves.
    */
-  function watchState(run: Run): () => void {
+  function watchState(run: Run, runId: string): () => void {
     if (storage.kind === 'sqlite') return () => undefined;
+    // The run's sign of life, a few times a lease, from its start to its end: between claims and
+    // while looking rows up it holds no row, yet it is still sending the batch.
+    let stamping = false;
+    const heartbeat = setInterval(() => {
+      if (stamping || !storage.batches.keepRunAlive) return;
+      stamping = true;
+      storage.batches
+        .keepRunAlive(run.batchId, runId, leaseMs)
+        .catch(() => undefined) // retried on the next beat; the lease decides
+        .finally(() => {
+          stamping = false;
+        });
+    }, Math.max(50, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
+    heartbeat.unref();
     let reading = false;
     const timer = setInterval(() => {
       if (reading || stopped(run)) return;
@@ -261,7 +293,10 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
         });
     }, watchMs);
     timer.unref();
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      clearInterval(heartbeat);
+    };
   }
 
   function stopRun(run: Run, why: 'pause' | 'cancel' | 'interrupt'): void {
@@ -273,7 +308,10 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
   async function finish(run: Run, end: End): Promise<void> {
     // Gone from `runs` before the state is announced: a Resume right after must be accepted.
     runs.delete(run.batchId);
-    if (end) {
+    const othersCarryOn = await othersSending(run);
+    if (end?.state === 'interrupted' && othersCarryOn) {
+      deps.logger?.info('batch: another desktop is still sending the batch', { batchId: run.batchId });
+    } else if (end) {
       try {
         await changeState(run.batchId, end.state, end.extra);
       } catch (error) {
@@ -287,15 +325,19 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     hooks.afterRun(run.batchId);
   }
 
-  async function failed(batchId: string, error: unknown): Promise<void> {
+  async function failed(run: Run, error: unknown): Promise<void> {
+    const { batchId } = run;
     runs.delete(batchId);
     deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
     try {
+      const othersCarryOn = await othersSending(run);
       const state = (await storage.batches.summary(batchId))?.state;
       // The workspace's approval gate refused a claim (the policy raised, a row changed after approval): said as such.
       const held = approvalFailure(error);
       const reason = held ? `Sending stopped: ${held.message}` : 'The batch stopped on an unexpected error (see the log). Resume looks up the rows whose outcome is unknown first.';
-      if (state === 'sending') await changeState(batchId, 'interrupted', { reason });
+      // A fault on this desktop stops this run only while another desktop is still sending it.
+      if (state === 'sending' && !othersCarryOn) await changeState(batchId, 'interrupted', { reason });
+      else if (state === 'sending') deps.logger?.info('batch: another desktop is still sending the batch', { batchId });
     } catch {
       // the journal is closed: the next start marks the batch interrupted
     }
@@ -309,7 +351,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
       runs.set(batchId, run);
       run.done = runBatch(run).then(
         (end) => finish(run, end),
-        (error: unknown) => failed(batchId, error),
+        (error: unknown) => failed(run, error),
       );
     },
     stop(batchId, why) {

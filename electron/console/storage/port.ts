@@ -33,6 +33,7 @@ import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
 import type { MerchantRow } from '../reconcile/parse';
 import type { BatchDraftsPort, NewBatchRow } from './batch-drafts-port';
+import type { BatchRunsPort } from './batch-runs-port';
 import type { ChangesPort } from './changes-port';
 import type { JournalReads } from './journal-reads-port';
 import type { ReconcileRows } from './reconcile-rows-port';
@@ -154,7 +155,7 @@ export interface RowClaim {
 }
 
 /** Batches, their rows and runs (Bulk payouts, the batch runner); the screens' drafts and reads in ./batch-drafts-port.ts. */
-export interface BatchPort extends BatchDraftsPort {
+export interface BatchPort extends BatchDraftsPort, BatchRunsPort {
   create(input: NewBatch): Promise<void>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */

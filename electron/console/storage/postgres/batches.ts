@@ -11,6 +11,7 @@ import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { workspaceClaims } from './claims';
 import { insertRows, ROW_STATE_SQL, rowsInState } from './batch-rows';
 import { workspaceBatchDrafts } from './batch-drafts';
+import { RUN_ALIVE_SQL, workspaceBatchRuns } from './batch-runs';
 
 interface BatchDbRow {
   id: string;
@@ -155,13 +156,15 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
     rowsInState: (id, states) => rowsInState(pool, id, states),
     counts: (id) => countRows(pool, id),
     /**
-     * In a workspace, a `sending` batch is interrupted only when no desktop holds a live claim on
-     * any of its rows (another desktop may be sending it now).
+     * In a workspace, a `sending` batch is interrupted only when no desktop has shown life on it
+     * for a lease: no run's heartbeat (migration 27: a run holds no row between claims or while
+     * looking rows up) and no live claim on any of its rows (another desktop may be sending it now).
      */
     async markInterrupted(at) {
       const { rows } = await pool.query<{ id: string }>(
         `SELECT b.id FROM batches b WHERE b.state = 'sending'
-           AND NOT EXISTS (SELECT 1 FROM batch_rows br WHERE br.batch_seq = b.seq AND br.lease_until > paydesk_now_ms())`,
+           AND NOT EXISTS (SELECT 1 FROM batch_rows br WHERE br.batch_seq = b.seq AND br.lease_until > paydesk_now_ms())
+           AND NOT ${RUN_ALIVE_SQL}`,
       );
       for (const { id } of rows) {
         await setState(id, 'interrupted', at, { reason: 'Paydesk stopped while this batch was being sent: Resume looks up the rows whose outcome is unknown before sending the rest.' });
@@ -169,6 +172,7 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
       return rows.map((row) => row.id);
     },
     ...workspaceClaims(pool),
+    ...workspaceBatchRuns(pool),
     ...workspaceBatchDrafts(pool),
   };
 }
