@@ -6,11 +6,10 @@
 import type { BatchCounts, BatchRowState, BatchState, BatchSummary } from '../../../../shared/api';
 import { BATCH_STATE_TABLE } from '../../states/tables';
 import type { BatchPort } from '../port';
-import { BatchStateChanged } from '../batch-drafts-port';
+import { BatchStateChanged, type BatchDraftsPort } from '../batch-drafts-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { workspaceClaims } from './claims';
 import { insertRows, ROW_STATE_SQL, rowsInState } from './batch-rows';
-import { workspaceBatchDrafts } from './batch-drafts';
 import { RUN_ALIVE_SQL, workspaceBatchRuns } from './batch-runs';
 
 interface BatchDbRow {
@@ -107,7 +106,8 @@ async function toSummary(c: Queryable, row: BatchDbRow): Promise<BatchSummary> {
   };
 }
 
-export function workspaceBatches(pool: WorkspacePool): BatchPort {
+/** The batch port less its drafts' part (./batch-drafts.ts, which reads counts from here): joined in ./store.ts. */
+export function workspaceBatches(pool: WorkspacePool): Omit<BatchPort, keyof BatchDraftsPort> {
   const setState: BatchPort['setState'] = (id, state, at, extra = {}) =>
     inTransaction(pool, async (c) => {
       const { rows } = await c.query<{ state: BatchState }>('SELECT state FROM batches WHERE id = $1 FOR UPDATE', [id]);
@@ -173,6 +173,5 @@ export function workspaceBatches(pool: WorkspacePool): BatchPort {
     },
     ...workspaceClaims(pool),
     ...workspaceBatchRuns(pool),
-    ...workspaceBatchDrafts(pool),
   };
 }

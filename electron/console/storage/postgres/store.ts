@@ -10,6 +10,7 @@ import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
+import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
@@ -148,7 +149,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
   return {
     kind: 'postgres',
     journal: { ...journal, ...workspaceFollowUps(pool, journal.recordObserved), ...workspaceReads(pool) },
-    batches: workspaceBatches(pool),
+    batches: { ...workspaceBatches(pool), ...workspaceBatchDrafts(pool) },
     reconcile: workspaceReconcile(pool),
     sweeper: workspaceSweeper(pool),
     settings: workspaceSettings(pool),
