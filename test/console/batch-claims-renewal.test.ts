@@ -1,9 +1,9 @@
 /**
  * How the runner keeps a row's claim before its POST (electron/console/batch/claims.ts), on the
  * SQLite store of a real journal file, the clock a virtual one: no renewal while less than half
- * the lease has passed since the claim was asked, the row alone renewed past half, and a row whose
- * lease ran out is not kept, nor is anything else of its claim handed out. The next claim is asked
- * once half of the current one is handed out, and released with the rest when the run ends.
+ * the lease has passed since the claim was asked, the whole claim renewed past half (then not again for another half), and a row whose
+ * lease ran out is not kept, nor is anything else of its claim handed out. Every claim is released
+ * when the run ends.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ async function sendingBatch(rows = 4): Promise<{ store: StoragePort; renewals: (
 }
 
 describe('keeping a claimed row before its POST', () => {
-  it('renews nothing before half the lease, then the row alone', async () => {
+  it('renews nothing before half the lease, then the whole claim, then nothing for another half', async () => {
     const clock = virtualClock();
     const { store, renewals } = await sendingBatch();
     const claims = rowClaims(store.batches, 'rn', clock, { holder: 'desk', size: 4, leaseMs: LEASE });
@@ -44,7 +44,12 @@ describe('keeping a claimed row before its POST', () => {
     const second = (await claims.next())!;
     clock.advance(1_000);
     expect(await claims.keep(second)).toBe(true);
-    expect(renewals).toEqual([[second.row.rowNumber]]);
+    // The whole claim (no row numbers): its rows still waiting their turn keep their lease too.
+    expect(renewals).toEqual([undefined]);
+    const third = (await claims.next())!;
+    clock.advance(LEASE / 2 - 1_000);
+    expect(await claims.keep(third)).toBe(true);
+    expect(renewals).toEqual([undefined]);
     await store.close();
   });
 
@@ -66,12 +71,12 @@ describe('keeping a claimed row before its POST', () => {
     await store.close();
   });
 
-  it('asks the next claim once half of the current one is handed out, in row order, and releases it with the rest', async () => {
+  it('releases every claim when the run ends, and a later run takes the rows in row order', async () => {
     const clock = virtualClock();
     const { store } = await sendingBatch(8);
     const claims = rowClaims(store.batches, 'rn', clock, { holder: 'desk', size: 4, leaseMs: LEASE });
     expect((await claims.next())?.row.rowNumber).toBe(checkedRows(8)[0]!.rowNumber);
-    // Two of four handed out: the next claim is on its way, and the run ends before it is answered.
+    // Two of four handed out, then the run ends: its claim is released.
     const second = claims.next();
     await claims.releaseAll();
     expect((await second)?.row.rowNumber).toBe(checkedRows(8)[1]!.rowNumber);

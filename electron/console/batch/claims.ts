@@ -1,7 +1,7 @@
 /**
  * The rows a run sends, taken through the storage port's row claims (../storage/port.ts
  * BatchPort.claimRows), so that no two senders ever hold one row: a few rows at a time, under a
- * lease held by this console, renewed just before a POST once half the lease has gone, and
+ * lease held by this console, renewed (the whole claim) just before a POST once half the lease has gone, and
  * released once the claim's rows are answered. Workers take the claimed rows in row order, as
  * they took the batch's rows before.
  *
@@ -37,8 +37,8 @@ export const CONSOLE_HOLDER = `console-${randomUUID()}`;
 
 interface Claim {
   holder: string;
-  /** This console's clock just before the claim was asked: its leases end no sooner than `claimedAt + leaseMs`. */
-  claimedAt: number;
+  /** This console's clock just before the claim was asked or last renewed: its leases end no sooner than `renewedAt + leaseMs`. */
+  renewedAt: number;
   rows: BatchRow[];
   /** Rows handed to workers. */
   taken: number;
@@ -88,7 +88,7 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       exhausted = true;
       return;
     }
-    const claim: Claim = { holder, claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
+    const claim: Claim = { holder, renewedAt: claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
     queue.push(claim);
     open.add(claim);
   }
@@ -132,27 +132,30 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
         const claim = queue[0];
         if (claim) {
           const row = claim.rows[claim.taken++]!;
-          // Half of this claim handed out: the next is asked now, so the workers that end these
-          // rows find rows waiting instead of all waiting for one claim's round trip. Its failure
-          // is the next waiting worker's (below), never an unhandled rejection.
-          if (queue.length === 1 && !exhausted && claim.rows.length - claim.taken <= claim.rows.length / 2) void claimOnce().catch(() => undefined);
+          // The next claim is asked only when this one is handed out: a claim asked ahead sat
+          // unrenewed behind the service's waits (a 429's minute) and ran out before its turn,
+          // and a desktop alone then ended its batch interrupted with rows not sent.
           return { row, claim };
         }
         if (exhausted) return null;
         await claimOnce();
       }
     },
-    async keep({ row, claim }) {
+    async keep({ claim }) {
       if (claim.lost) return false;
-      // Claimed less than half a lease ago: every row of it is still this console's for at least
+      // Renewed less than half a lease ago: every row of it is still this console's for at least
       // another half (a lease only runs out with time; the store's clock started it after ours
-      // read claimedAt), so the round trip of a renewal is saved. Past half, the row is renewed.
-      if (clock.now() - claim.claimedAt < options.leaseMs / 2) return true;
-      // This row's lease only: a renewal of every row of the claim held rows that other workers'
-      // pending entries were linking in the store's group commit, and the two waited on each other.
-      const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, clock.now(), [row.rowNumber]);
-      // Lost (its lease ran out and another sender may hold it): the claim hands out no more rows.
-      if (held !== 1) claim.lost = true;
+      // read renewedAt), so the round trip of a renewal is saved.
+      const at = clock.now();
+      if (at - claim.renewedAt < options.leaseMs / 2) return true;
+      // Past half, the whole claim: rows waiting their turn behind a long wait for the service (a
+      // 429's Retry-After) keep their lease too; renewing only the row sent let them run out and a
+      // desktop alone ended its batch interrupted. The store's renewal never waits for a row lock
+      // (a workspace's group commit may hold some while it links their entries), so it cannot deadlock.
+      const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, at);
+      // Lost (a lease ran out and another sender may hold its row): the claim hands out no more rows.
+      if (held !== claim.rows.length) claim.lost = true;
+      else claim.renewedAt = at;
       return !claim.lost;
     },
     async done({ claim }) {
