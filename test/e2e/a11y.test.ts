@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, serious, type AxeFinding } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { browserDay, screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // A second profile, whose delete confirmation is one of the dialogs checked.
   const saved = await h.runtime.handlers['profiles:save']({ name: 'Acme test', baseUrl: 'https://api.example.com', environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: '', payoutPublicKey: '' });
   if (!saved.ok) throw new Error(JSON.stringify(saved.error));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = browserDay();
   writeFileSync(file, `external_id;kind;amount;expected_status;date\r\na11y-${process.pid};payment;2500;paid;${today}\r\nmissing-1;payment;900;paid;${today}\r\n`);
   await page.goto(h.host.url);
   await page.locator('.env-marker').waitFor();

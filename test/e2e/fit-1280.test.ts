@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Channel, ChannelInput, ChannelResults, Result } from '../../shared/api';
 import { fitProblems } from './fit';
-import { screenshot, startHarness, type Harness } from './harness';
+import { browserDay, screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -91,7 +91,7 @@ beforeAll(async () => {
   const draft = await call('batches:import', { fileName: draftFile, text: `${draftText}\n`, paymentMethod: 'momo_cm' });
   await call('batches:rehearse', { batchId: draft.batch.id });
 
-  const today = new Date().toISOString().slice(0, 10);
+  const today = browserDay();
   writeFileSync(reconcileFile, `external_id;kind;amount;expected_status;date;merchant_note\r\nFACT-2026-11-DOUALA-${pid};payment;125000;paid;${today};client fidèle\r\nFACT-REFUS-${pid};payment;2600;paid;${today};\r\nmissing-1;payment;900;paid;${today};\r\n`);
   await page.goto(h.host.url);
   await page.locator('.env-marker').waitFor();

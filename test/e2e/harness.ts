@@ -70,9 +70,31 @@ export interface Harness {
  * Requests are signed with real time whatever it says, as the engine checks their window against real time.
  * `chromiumPath`: another browser binary (a test of a browser that does not start).
  */
+/** The page's time zone (every context here): a merchant file's dates are days there, not UTC's. */
+export const BROWSER_TIME_ZONE = 'Africa/Douala';
+
+/**
+ * Today in the page's time zone, as a merchant file writes it (YYYY-MM-DD). From 23:00 UTC
+ * Douala is already in the next day: a file dated by UTC's day then covered a day that ended an
+ * hour ago, and the reconcile tests failed every evening.
+ */
+export function browserDay(at: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: BROWSER_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/** Within a minute of midnight in the page's time zone, waits past it: a test's transactions and its file's day fall in one day. */
+async function clearOfMidnight(): Promise<void> {
+  const day = browserDay();
+  for (let waited = 0; browserDay(new Date(Date.now() + 60_000)) !== day && waited < 61; waited += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (browserDay() !== day) return;
+  }
+}
+
 export async function startHarness(
   options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string; openStorage?: ConsoleRuntimeOptions['openStorage'] } = {},
 ): Promise<Harness> {
+  await clearOfMidnight();
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Both folders are removed after the test file even if nothing below gets to close them.
@@ -89,7 +111,7 @@ export async function startHarness(
     for (const dir of [userDataDir, browserTemp]) rmSync(dir, { recursive: true, force: true });
     throw new Error(`Chromium did not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); \`npm run setup\` installs it.`, { cause: error });
   }
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: 'Africa/Douala', locale: 'en-GB' });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 900 }, deviceScaleFactor: 1, timezoneId: BROWSER_TIME_ZONE, locale: 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   const page = await context.newPage();
   const pageErrors: string[] = [];

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startHarness, type Harness } from './harness';
+import { browserDay, screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -29,7 +29,7 @@ beforeAll(async () => {
     });
     if (!created.ok) throw new Error(JSON.stringify(created.error));
   }
-  const today = new Date().toISOString().slice(0, 10);
+  const today = browserDay();
   writeFileSync(file, `external_id;kind;amount;expected_status;date\r\n${ext}-0;payment;1000;paid;${today}\r\n${ext}-1;payment;999;paid;${today}\r\n`);
   await page.goto(h.host.url);
   await page.getByRole('status', { name: 'Environment: sandbox, test money' }).waitFor();

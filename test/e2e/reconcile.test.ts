@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createClient } from '../../electron/client';
-import { screenshot, startHarness, type Harness } from './harness';
+import { browserDay, screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -48,7 +48,7 @@ beforeAll(async () => {
   h = await startHarness();
   page = h.page;
   await createTransactions();
-  const today = new Date().toISOString().slice(0, 10);
+  const today = browserDay();
   const lines = [
     'external_id;kind;amount;expected_status;date',
     ...[1, 2, 3, 4, 5].map((i) => `order-${i};payment;${5000 * i};paid;${today}`),

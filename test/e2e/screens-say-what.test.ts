@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startHarness, type Harness } from './harness';
+import { browserDay, screenshot, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let page: Page;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(batchFile, ['phone_number,amount,first_name,last_name,email,description', '+237670000010,1500,Awa,Ngo,awa@example.com,October', '+237670000011,2500,Jean,Mbarga,jean@example.com,October'].join('\n'));
   writeFileSync(limitedFile, ['phone_number,amount,first_name,last_name,email', '+237670000012,3000,Chantal,Essomba,chantal@example.com'].join('\n'));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = browserDay();
   writeFileSync(reconcileFile, `external_id;kind;amount;expected_status;date\r\nnone-1;payment;1000;paid;${today}\r\n`);
   await page.goto(h.host.url);
   await page.getByRole('status', { name: 'Environment: sandbox, test money' }).waitFor();
