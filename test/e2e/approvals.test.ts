@@ -112,11 +112,17 @@ describe('deciding', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     const approve = page.locator(`button[aria-label^="Approve request ${asked.id}:"]`);
     await approve.waitFor();
-    await fatou.withdraw(asked.id, 'wrong supplier');
+    // Withdrawn between kofi's click and the console's answer (a withdrawal seen before the click
+    // takes the card off his screen: the change events re-read the list): held at the page's call.
+    await page.route('**/api/invoke/approvals:approve', async (route) => {
+      await fatou.withdraw(asked.id, 'wrong supplier');
+      await route.continue();
+    });
     await approve.click();
     await page.getByText('This request is no longer waiting: someone decided it, or it was withdrawn.').waitFor();
     await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
     expect(await fatou.get(asked.id)).toMatchObject({ state: 'withdrawn', votes: [] });
+    await page.unroute('**/api/invoke/approvals:approve');
     await screenshot(page, 'approvals-withdrawn-meanwhile-en-light');
   });
 });
