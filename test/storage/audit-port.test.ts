@@ -72,7 +72,7 @@ describe('the audit port', () => {
     expect(await page({ subject: '_100%' })).toEqual([ids.fatouPercent]);
     expect(await page({ subject: 'inv-4' })).toEqual([ids.fatouSend]);
     const all = await port.page({}, { limit: 100 });
-    const atOf = (id: number) => all.find((e) => e.id === id)!.at;
+    const atOf = (id: number | undefined) => all.find((e) => e.id === id)!.at;
     // From a line's moment (inclusive) to another's (exclusive).
     expect(await page({ from: atOf(ids.kofiSignIn), to: atOf(ids.kofiFormula) })).toEqual([ids.fatouSend, ids.kofiSignIn]);
     expect(await page({ from: atOf(ids.kofiFormula) })).toEqual([ids.fatouPercent, ids.kofiFormula]);

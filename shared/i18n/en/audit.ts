@@ -11,6 +11,7 @@ export default {
   from: 'From (day)',
   to: 'To (day, included)',
   subject: 'Subject contains',
+  fromAfterTo: 'The first day is after the last one.',
   apply: 'Apply filters',
   clear: 'Clear',
   export: 'Export CSV',

@@ -14,6 +14,7 @@ const fr: Messages<typeof english> = {
   from: 'Du (jour)',
   to: 'Au (jour, inclus)',
   subject: 'Le sujet contient',
+  fromAfterTo: 'Le premier jour est après le dernier.',
   apply: 'Appliquer les filtres',
   clear: 'Effacer',
   export: 'Exporter en CSV',
