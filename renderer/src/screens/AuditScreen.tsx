@@ -84,9 +84,9 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <tr>
       <td className="nowrap">{formatDateTime(entry.at)}</td>
-      <td className="mono">{entry.actor}</td>
+      <td className="mono nowrap">{entry.actor}</td>
       <td>{t(`actions.${entry.action}`)}</td>
-      <td className="mono small">{entry.subject ?? ''}</td>
+      <td className="mono small nowrap">{entry.subject ?? ''}</td>
       <td className="small">{changeSummary(entry.before)}</td>
       <td className="small">{changeSummary(entry.after)}</td>
       <td className="small">{entry.remark ?? ''}</td>
