@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api/audit';
 import { readCsv } from '../../shared/csv';
-import { auditCsv } from '../../electron/console/handlers/audit';
+import { auditCsv, auditHandlers } from '../../electron/console/handlers/audit';
+import type { Context } from '../../electron/console/handlers/context';
+import { AUDIT_CHANNEL_INPUTS } from '../../shared/api/audit';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { setPolicy } from './approval-helpers';
 
@@ -92,5 +94,24 @@ describe('the audit port', () => {
     expect(rows[1]![0]).toBe(kept[0]!.at);
     expect(recordsOf(auditCsv(kept, 'fr'))[0]).toEqual(['Quand', 'Qui', 'Action', 'Sujet', 'Avant', 'Après', 'Remarque']);
     expect(await port.all({ actor: 'fatou' }, 2)).toHaveLength(2);
+  });
+
+  it('pages through audit:list to the end (nextBefore null on the last page), and refuses days the wrong way round', async () => {
+    const handlers = auditHandlers({ deps: { storage: workspaces.storeAs('fatou', database), clock: { now: () => Date.UTC(2026, 10, 25, 12) } } } as unknown as Context);
+    const seen: number[] = [];
+    let before: number | undefined;
+    let pages = 0;
+    do {
+      const page = await handlers['audit:list']({ filter: {}, limit: 2, ...(before === undefined ? {} : { before }) });
+      seen.push(...idsOf(page.entries));
+      before = page.nextBefore ?? undefined;
+      pages += 1;
+    } while (before !== undefined);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(idsOf(await audit().page({}, { limit: 100 })));
+    const exported = await handlers['audit:export']({ filter: { actor: 'kofi' }, language: 'en' });
+    expect(exported).toMatchObject({ filename: 'paydesk-audit-2026-11-25-12-00-00.csv', rows: 2 });
+    const wrongWay = AUDIT_CHANNEL_INPUTS['audit:list'].safeParse({ filter: { from: '2026-11-05T00:00:00Z', to: '2026-11-01T00:00:00Z' } });
+    expect(wrongWay.success).toBe(false);
   });
 });
