@@ -15,7 +15,7 @@ import { useChunk } from './chunks';
 import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
 import { WorkspaceBadge, WorkspaceFaultBanner, useWorkspaceStatusAtStart } from './components/WorkspaceBar';
 
-const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'approvals', 'sandbox', 'settings'];
+const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'approvals', 'audit', 'sandbox', 'settings'];
 
 /** The open screen, drawn as soon as its chunk is in (no Suspense: see chunks.ts). */
 function ScreenView({ screen }: { screen: Screen }) {

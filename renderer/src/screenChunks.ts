@@ -21,6 +21,7 @@ export const SCREEN_CHUNKS: Record<Screen, Chunk<ComponentType>> = {
   settings: chunk(() => import('./screens/SettingsScreen').then((m) => m.SettingsScreen)),
   sandbox: chunk(() => import('./screens/SandboxScreen').then((m) => m.SandboxScreen)),
   approvals: chunk(() => import('./screens/ApprovalsScreen').then((m) => m.ApprovalsScreen)),
+  audit: chunk(() => import('./screens/AuditScreen').then((m) => m.AuditScreen)),
 };
 
 /** Starts loading a screen's chunk; a failure shows when the screen is opened (useChunk). */

@@ -45,6 +45,7 @@ import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
 import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
+import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 
 const id = z.string().min(1).max(200);
@@ -281,6 +282,8 @@ export const CHANNEL_INPUTS = {
   'overview:get': overviewInputSchema,
   // Approvals on a team workspace (issue 25): shared/api/approvals.ts
   ...APPROVAL_CHANNEL_INPUTS,
+  // The audit log of a team workspace (issue 25): shared/api/audit.ts
+  ...AUDIT_CHANNEL_INPUTS,
   // Where the console records: this desktop or a team workspace (issue 24): shared/api/workspace.ts
   ...WORKSPACE_CHANNEL_INPUTS,
 } as const;
@@ -297,7 +300,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, WorkspaceChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, WorkspaceChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

@@ -11,3 +11,4 @@ export * from './workspace';
 export * from './adopted';
 export * from './refusals';
 export * from './approvals';
+export * from './audit';

@@ -91,6 +91,8 @@ export const CHANNEL_NAMES = [
   'approvals:about',
   'approvals:policy',
   'approvals:setPolicy',
+  'audit:list',
+  'audit:export',
   'workspace:status',
   'workspace:test',
   'workspace:use',

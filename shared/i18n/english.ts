@@ -26,6 +26,7 @@ import enForm from './en/form';
 import enReconcile from './en/reconcile';
 import enOverview from './en/overview';
 import enApprovals from './en/approvals';
+import enAudit from './en/audit';
 import enWorkspace from './en/workspace';
 
 export const english = {
@@ -52,6 +53,7 @@ export const english = {
   reconcile: enReconcile,
   overview: enOverview,
   approvals: enApprovals,
+  audit: enAudit,
   workspace: enWorkspace,
 } as const;
 

@@ -22,6 +22,7 @@ import frForm from './fr/form';
 import frReconcile from './fr/reconcile';
 import frOverview from './fr/overview';
 import frApprovals from './fr/approvals';
+import frAudit from './fr/audit';
 import type { Catalogue } from './english';
 import type { Messages } from './types';
 import frWorkspace from './fr/workspace';
@@ -50,6 +51,7 @@ export const french: Messages<Catalogue> = {
   reconcile: frReconcile,
   overview: frOverview,
   approvals: frApprovals,
+  audit: frAudit,
   workspace: frWorkspace,
 };
 

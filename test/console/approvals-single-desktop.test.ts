@@ -15,6 +15,8 @@ describe('approvals on a single desktop', () => {
   it('are unavailable, said plainly, and hold nothing back', async () => {
     expect(expectOk(await runtime.handlers['approvals:status']({}))).toEqual({ available: false });
     expect(expectFail(await runtime.handlers['approvals:list']({ scope: 'forMe' }), 'APPROVALS_UNAVAILABLE').message).toMatch(/team workspace only/);
+    expect(expectFail(await runtime.handlers['audit:list']({}), 'APPROVALS_UNAVAILABLE').message).toMatch(/audit log exists on a team workspace only/);
+    expectFail(await runtime.handlers['audit:export']({ filter: { action: 'send' } }), 'APPROVALS_UNAVAILABLE');
     expectFail(await runtime.handlers['approvals:askPayout']({ request: paymentRequest({ amount: 900_000 }) }), 'APPROVALS_UNAVAILABLE');
     const request = paymentRequest({ amount: 900_000 });
     const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));

@@ -105,6 +105,8 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
   'approvals:policy': {},
   'approvals:setPolicy': { environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100000, approvals: 1, approverRole: 'finance' }] },
+  'audit:list': { filter: { actor: 'fatou', action: 'approve', from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z', subject: 'INV-42' }, before: 10, limit: 50 },
+  'audit:export': { filter: { action: 'send' }, language: 'fr' },
   'workspace:status': {},
   'workspace:test': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' }, password: 'a-password' },
   'workspace:use': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' } },

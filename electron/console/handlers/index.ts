@@ -20,6 +20,7 @@ import { sandboxHandlers } from './sandbox';
 import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
 import { approvalHandlers } from './approvals';
+import { auditHandlers } from './audit';
 import { workspaceHandlers } from './workspace';
 import { WorkspaceFaultError } from '../storage/postgres/workspace-session';
 
@@ -97,6 +98,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...reconcileHandlers(context),
     ...overviewHandlers(context),
     ...approvalHandlers(context),
+    ...auditHandlers(context),
     ...workspaceHandlers(context),
   };
 

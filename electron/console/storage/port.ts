@@ -38,6 +38,7 @@ import type { ChangesPort } from './changes-port';
 import type { JournalReads } from './journal-reads-port';
 import type { ReconcileRows } from './reconcile-rows-port';
 import type { ApprovalsPort } from './approvals-port';
+import type { AuditPort } from './audit-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -260,5 +261,7 @@ export interface StoragePort {
   readonly changes: ChangesPort;
   /** Four eyes (./approvals-port.ts): a team workspace's only; absent on one desktop's SQLite journal. */
   readonly approvals?: ApprovalsPort;
+  /** The audit log, read (./audit-port.ts): a team workspace's only, like approvals. */
+  readonly audit?: AuditPort;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import type { PaydeskApi } from '../../../shared/api';
 import { createBatchStore, type BatchState } from './batch';
 import { createApprovalsStore, type ApprovalsState } from './approvals';
+import { createAuditStore, type AuditState } from './audit';
 import { showApprovalNotices } from './approval-notices';
 import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
@@ -33,6 +34,7 @@ export function createStores(given: PaydeskApi, initialUi?: Parameters<typeof cr
     batch: createBatchStore(api),
     overview: createOverviewStore(api),
     approvals: createApprovalsStore(api),
+    audit: createAuditStore(api),
     workspace,
   };
 }
@@ -192,4 +194,7 @@ export function useOverview<T>(selector: (state: OverviewState) => T): T {
 }
 export function useApprovals<T>(selector: (state: ApprovalsState) => T): T {
   return useStore(useStores().approvals, selector);
+}
+export function useAudit<T>(selector: (state: AuditState) => T): T {
+  return useStore(useStores().audit, selector);
 }

@@ -14,6 +14,7 @@ export default {
     sandbox: 'Sandbox',
     settings: 'Settings',
     approvals: 'Approvals',
+    audit: 'Audit',
   },
   marker: {
     live: 'LIVE · real money',

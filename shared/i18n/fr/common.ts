@@ -16,6 +16,7 @@ export default {
     sandbox: 'Bac à sable',
     settings: 'Paramètres',
     approvals: 'Approbations',
+    audit: 'Audit',
   },
   marker: {
     live: 'PRODUCTION · argent réel',

@@ -10,6 +10,7 @@ import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
+import { workspaceAudit } from './audit';
 import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
@@ -155,6 +156,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     settings: workspaceSettings(pool),
     changes: { subscribe: changes.subscribe, ready: changes.ready },
     approvals: workspaceApprovals(pool),
+    audit: workspaceAudit(pool),
     async close() {
       await changes.close();
       // Writes still queued are committed (or refused) before the connections close.

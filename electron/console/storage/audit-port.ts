@@ -1,0 +1,14 @@
+/**
+ * The audit log of a team workspace, read (issue 25 item 5): pages newest first and every line a
+ * filter keeps, for the Audit screen and its CSV export. Reading only: the log is append-only and
+ * written by the database (postgres/approval-migrations.ts). An optional part of the storage
+ * port, like approvals: the SQLite store has none (docs/decisions/audit-screen.md).
+ */
+import type { AuditEntry, AuditFilter } from '../../../shared/api/audit';
+
+export interface AuditPort {
+  /** Up to `limit` lines the filter keeps, newest first, below `before` (an id) when given. */
+  page(filter: AuditFilter, options: { before?: number; limit: number }): Promise<AuditEntry[]>;
+  /** Every line the filter keeps, newest first, at most `max` (the export refuses more). */
+  all(filter: AuditFilter, max: number): Promise<AuditEntry[]>;
+}

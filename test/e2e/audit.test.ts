@@ -1,0 +1,112 @@
+/**
+ * The Audit screen in a real Chromium over a console on a team workspace (samuel, support: every
+ * role reads the log): the lines written by the database and by desktops (a policy change as adele,
+ * fatou's send with a formula-like remark, kofi's sign-in), filtered by who and by action, and the
+ * exported file holding exactly the kept lines, formula-guarded. axe-clean in English and French,
+ * light and dark; screenshots in test-results/screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
+import { workspaceStore } from '../../electron/console/storage/postgres/store';
+import { readCsv } from '../../shared/csv';
+import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
+import { setPolicy } from '../storage/approval-helpers';
+import { axeViolations, serious } from './axe';
+import { screenshot, startHarness, type Harness } from './harness';
+
+let workspaces: TestWorkspaces;
+let database: string;
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  workspaces = await startTestWorkspaces();
+  database = await workspaces.create();
+  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
+  const fatou = await workspaces.connectAs('fatou', database);
+  await fatou.query(`SELECT paydesk_audit('send', 'entry:INV-2026-0042', NULL, '{"amount": 250000, "currency": "XAF"}', '=SUM(A1:A9)')`);
+  await fatou.end();
+  const kofi = await workspaces.connectAs('kofi', database);
+  await kofi.query(`SELECT paydesk_audit('sign_in', 'kofi')`);
+  await kofi.end();
+  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('samuel', database))) });
+  page = h.page;
+  await page.goto(h.host.url);
+  await page.locator('.env-marker').waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await workspaces?.stop();
+});
+
+async function openAudit(): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/audit'));
+  await page.locator('#audit-title').waitFor({ timeout: 30_000 });
+}
+
+async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/settings'));
+  await page.locator('#language-choice').selectOption(language);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+  await page.locator('#theme-choice').selectOption(theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+const bodyRows = () => page.locator('table.audit-table tbody tr');
+
+describe.each([
+  ['en', 'light'],
+  ['en', 'dark'],
+  ['fr', 'light'],
+  ['fr', 'dark'],
+] as const)('the Audit screen in %s, %s theme', (language, theme) => {
+  it('shows every line newest first, with no serious axe finding', async () => {
+    await setPreferences(language, theme);
+    await openAudit();
+    // The policy's line (adele, by the database), fatou's send, kofi's sign-in.
+    await expect.poll(() => bodyRows().count()).toBe(3);
+    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('kofi');
+    const text = await page.locator('main').innerText();
+    expect(text).toContain(language === 'fr' ? 'A modifié la politique d’approbation' : 'Changed the approval policy');
+    expect(text).toContain('amount: 250000');
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, `audit-${language}-${theme}`);
+  });
+});
+
+describe('filters and export', () => {
+  it('keeps the lines of who and what, and exports exactly those, formula-guarded', async () => {
+    await setPreferences('en', 'light');
+    await openAudit();
+    await expect.poll(() => bodyRows().count()).toBe(3);
+    await page.getByLabel('Who (login)').fill('fatou');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => bodyRows().count()).toBe(1);
+    expect(await bodyRows().first().locator('td').nth(2).innerText()).toBe('Sent');
+
+    await page.getByLabel('Who (login)').fill('');
+    await page.getByLabel('Action').selectOption('policy_change');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => bodyRows().count()).toBe(1);
+    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('adele');
+
+    await page.getByLabel('Action').selectOption('');
+    await page.getByLabel('Subject contains').fill('inv-2026');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => bodyRows().count()).toBe(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const file = await download.path().then((path) => import('node:fs/promises').then((fs) => fs.readFile(path!, 'utf8')));
+    const read = readCsv(file);
+    if (!read.ok) throw new Error(read.problem.message);
+    const records = read.file.records.filter((r) => r.length > 1);
+    expect(records.map((r) => r.slice(1))).toEqual([
+      ['Who', 'Action', 'Subject', 'Before', 'After', 'Remark'],
+      ['fatou', 'send', 'entry:INV-2026-0042', '', 'amount: 250000, currency: XAF', "'=SUM(A1:A9)"],
+    ]);
+    await page.getByText(/1 line\(s\) exported to paydesk-audit-/).waitFor();
+    await screenshot(page, 'audit-filtered-en-light');
+    expect(h.pageErrors).toEqual([]);
+  });
+});
