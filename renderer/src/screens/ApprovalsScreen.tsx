@@ -14,6 +14,7 @@ import { formatDateTime } from '../format/time';
 import { useApprovals } from '../stores';
 import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
+import { ApprovalPolicy } from './ApprovalPolicy';
 
 const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
 
@@ -184,6 +185,7 @@ export function ApprovalsScreen() {
           <RequestList side="mine" requests={state.mine} />
         </>
       ) : null}
+      {state.status === 'ready' ? <ApprovalPolicy /> : null}
     </Screen>
   );
 }

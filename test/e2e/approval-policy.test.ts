@@ -1,0 +1,96 @@
+/**
+ * The approval policy editor in a real Chromium over a console on a team workspace, signed in as
+ * an admin (tester: admin and finance; an admin-only login has no journal to open a console on):
+ * the policy's tiers shown per environment and currency, a tier out of order refused on its field,
+ * a valid table saved and read back from the database (who changed it in the audit log).
+ * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
+import { workspaceStore } from '../../electron/console/storage/postgres/store';
+import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
+import { setPolicy } from '../storage/approval-helpers';
+import { axeViolations, serious } from './axe';
+import { screenshot, startHarness, type Harness } from './harness';
+
+let workspaces: TestWorkspaces;
+let database: string;
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  workspaces = await startTestWorkspaces();
+  database = await workspaces.create();
+  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }]);
+  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('tester', database))) });
+  page = h.page;
+  await page.goto(h.host.url);
+  await page.locator('.env-marker').waitFor();
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await workspaces?.stop();
+});
+
+async function openPolicy(): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/approvals'));
+  await page.locator('#policy-tier-1-from').waitFor({ timeout: 30_000 });
+}
+
+async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate(() => (location.hash = '#/settings'));
+  await page.locator('#language-choice').selectOption(language);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+  await page.locator('#theme-choice').selectOption(theme);
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+describe.each([
+  ['en', 'light'],
+  ['en', 'dark'],
+  ['fr', 'light'],
+  ['fr', 'dark'],
+] as const)('the approval policy in %s, %s theme', (language, theme) => {
+  it('shows the tiers with a field error, with no serious axe finding', async () => {
+    await setPreferences(language, theme);
+    await openPolicy();
+    const section = page.locator('section.approval-policy');
+    await section.scrollIntoViewIfNeeded();
+    const text = await section.innerText();
+    expect(text).toMatch(language === 'fr' ? /1\s000\s000\s*FCFA/ : /1,000,000 XAF/);
+    // A tier below the one above it: refused on its field, in the language on screen.
+    await page.locator('#policy-tier-1-from').fill('50000');
+    await section.locator('button[type="submit"]').click();
+    await section.locator('#policy-tier-1-error').waitFor();
+    expect(await section.locator('#policy-tier-1-error').innerText()).toBe(
+      language === 'fr' ? 'Rangez les paliers par ordre croissant : ce montant est inférieur à celui du palier au-dessus.' : 'List the tiers in ascending order: this amount is below the tier above it.',
+    );
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, `approval-policy-${language}-${theme}`);
+    await page.locator('#policy-tier-1-from').fill('1000000');
+  });
+});
+
+describe('saving', () => {
+  it('saves the table as it reads; the database has it, changed by tester', async () => {
+    await setPreferences('en', 'light');
+    await openPolicy();
+    await page.getByRole('button', { name: 'Add a tier' }).click();
+    await page.getByLabel('Tier 3: from amount (XAF)').fill('5 000 000');
+    await page.getByLabel('Tier 3: approvals needed').selectOption({ label: 'two approvals' });
+    await page.getByLabel('Tier 3: approver role').selectOption({ label: 'by an admin' });
+    await page.getByRole('button', { name: 'Remove tier 1' }).click();
+    await page.getByRole('button', { name: 'Save the Sandbox XAF policy' }).click();
+    await page.getByText('The Sandbox XAF policy is saved').waitFor();
+    const tiers = await workspaces.storeAs('fatou', database).approvals!.policy();
+    expect(tiers.map((t) => [t.minAmount, t.approvals, t.approverRole, t.updatedBy])).toEqual([
+      [1_000_000, 2, 'admin', expect.any(String)],
+      [5_000_000, 2, 'admin', 'tester'],
+    ]);
+    expect(h.pageErrors).toEqual([]);
+    await screenshot(page, 'approval-policy-saved-en-light');
+  });
+});
