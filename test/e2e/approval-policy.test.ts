@@ -13,6 +13,7 @@ import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { setPolicy } from '../storage/approval-helpers';
 import { axeViolations, serious } from './axe';
 import { screenshot, startHarness, type Harness } from './harness';
+import { choosePreferences } from './preferences';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -39,14 +40,6 @@ async function openPolicy(): Promise<void> {
   await page.locator('#policy-tier-1-from').waitFor({ timeout: 30_000 });
 }
 
-async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(() => (location.hash = '#/settings'));
-  await page.locator('#language-choice').selectOption(language);
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
-  await page.locator('#theme-choice').selectOption(theme);
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-}
-
 describe.each([
   ['en', 'light'],
   ['en', 'dark'],
@@ -54,7 +47,7 @@ describe.each([
   ['fr', 'dark'],
 ] as const)('the approval policy in %s, %s theme', (language, theme) => {
   it('shows the tiers with a field error, with no serious axe finding', async () => {
-    await setPreferences(language, theme);
+    await choosePreferences(page, language, theme);
     await openPolicy();
     const section = page.locator('section.approval-policy');
     await section.scrollIntoViewIfNeeded();
@@ -76,7 +69,7 @@ describe.each([
 
 describe('saving', () => {
   it('saves the table as it reads; the database has it, changed by tester', async () => {
-    await setPreferences('en', 'light');
+    await choosePreferences(page, 'en', 'light');
     await openPolicy();
     await page.getByRole('button', { name: 'Add a tier' }).click();
     await page.getByLabel('Tier 3: from amount (XAF)').fill('5 000 000');

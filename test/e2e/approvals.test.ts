@@ -14,6 +14,7 @@ import { setPolicy } from '../storage/approval-helpers';
 import { checkedRows, payoutRequest } from '../storage/fixtures';
 import { axeViolations, serious } from './axe';
 import { screenshot, startHarness, type Harness } from './harness';
+import { choosePreferences } from './preferences';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -47,14 +48,6 @@ async function openApprovals(): Promise<void> {
   await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
 }
 
-async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(() => (location.hash = '#/settings'));
-  await page.locator('#language-choice').selectOption(language);
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
-  await page.locator('#theme-choice').selectOption(theme);
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-}
-
 describe.each([
   ['en', 'light'],
   ['en', 'dark'],
@@ -62,7 +55,7 @@ describe.each([
   ['fr', 'dark'],
 ] as const)('the Approvals screen in %s, %s theme', (language, theme) => {
   it('lists what waits and what was asked, with no serious axe finding', async () => {
-    await setPreferences(language, theme);
+    await choosePreferences(page, language, theme);
     await openApprovals();
     const waiting = page.locator('section[aria-labelledby="approvals-forMe-title"] .approval-card');
     await expect.poll(() => waiting.count()).toBe(2);
@@ -82,7 +75,7 @@ describe.each([
 
 describe('deciding', () => {
   it('approves with a remark, rejects only with one, withdraws what he asked; the database records kofi', async () => {
-    await setPreferences('en', 'light');
+    await choosePreferences(page, 'en', 'light');
     await openApprovals();
     await page.getByLabel(`Remark on request ${ids.payout}`).fill('Invoice matches the PO');
     await page.locator(`button[aria-label^="Approve request ${ids.payout}:"]`).click();

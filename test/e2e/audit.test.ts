@@ -14,6 +14,7 @@ import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { setPolicy } from '../storage/approval-helpers';
 import { axeViolations, serious } from './axe';
 import { screenshot, startHarness, type Harness } from './harness';
+import { choosePreferences } from './preferences';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -46,14 +47,6 @@ async function openAudit(): Promise<void> {
   await page.locator('#audit-title').waitFor({ timeout: 30_000 });
 }
 
-async function setPreferences(language: 'en' | 'fr', theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(() => (location.hash = '#/settings'));
-  await page.locator('#language-choice').selectOption(language);
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
-  await page.locator('#theme-choice').selectOption(theme);
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-}
-
 const bodyRows = () => page.locator('table.audit-table tbody tr');
 
 describe.each([
@@ -63,7 +56,7 @@ describe.each([
   ['fr', 'dark'],
 ] as const)('the Audit screen in %s, %s theme', (language, theme) => {
   it('shows every line newest first, with no serious axe finding', async () => {
-    await setPreferences(language, theme);
+    await choosePreferences(page, language, theme);
     await openAudit();
     // The policy's line (adele, by the database), fatou's send, kofi's sign-in.
     await expect.poll(() => bodyRows().count()).toBe(3);
@@ -78,7 +71,7 @@ describe.each([
 
 describe('filters and export', () => {
   it('keeps the lines of who and what, and exports exactly those, formula-guarded', async () => {
-    await setPreferences('en', 'light');
+    await choosePreferences(page, 'en', 'light');
     await openAudit();
     await expect.poll(() => bodyRows().count()).toBe(3);
     await page.getByLabel('Who (login)').fill('fatou');
