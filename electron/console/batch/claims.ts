@@ -73,8 +73,8 @@ export interface ClaimOptions {
 
 export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock, 'now'>, options: ClaimOptions): RowClaims {
   const open = new Set<Claim>();
-  /** The claim whose rows are being handed out; the next is asked once it is handed out. */
-  let current: Claim | null = null;
+  /** Claims whose rows are still to hand out, in row order: the current one, and the next once asked. */
+  const queue: Claim[] = [];
   let claiming: Promise<void> | null = null;
   let exhausted = false;
   let count = 0;
@@ -89,7 +89,7 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       return;
     }
     const claim: Claim = { holder, renewedAt: claimedAt, rows: claimed.rows, taken: 0, ended: 0, lost: false, released: false };
-    current = claim;
+    queue.push(claim);
     open.add(claim);
   }
 
@@ -101,23 +101,16 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
     return claiming;
   }
 
-  /**
-   * The whole claim's leases extended (the store's renewal never waits for a row lock: a
-   * workspace's group commit may hold some while it links their entries, so it cannot deadlock).
-   * A claim found short is lost: another sender may hold one of its rows, it hands out no more.
-   */
-  async function renew(claim: Claim): Promise<boolean> {
-    const at = clock.now();
-    const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, at);
-    if (held === claim.rows.length) claim.renewedAt = at;
-    else if (!claim.released) claim.lost = true;
-    return !claim.lost;
-  }
-
-  // Renewed on a timer as well as before a POST: a row waiting out the service's Retry-After keeps its claim.
+  // Renewed on a timer as well as before each POST; a claim found short is lost (sends nothing more).
   let renewing: Promise<void> | null = null;
   const heartbeat = setInterval(() => {
-    renewing ??= Promise.all([...open].map(async (claim) => (claim.lost || claim.released ? undefined : renew(claim))))
+    renewing ??= Promise.all(
+      [...open].map(async (claim) => {
+        if (claim.lost || claim.released) return;
+        const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, clock.now());
+        if (held !== claim.rows.length && !claim.released) claim.lost = true;
+      }),
+    )
       .then(() => undefined, () => undefined) // a failed renewal is retried; the lease decides
       .finally(() => {
         renewing = null;
@@ -135,11 +128,15 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
   return {
     async next() {
       for (;;) {
-        // The next claim is asked only when this one is handed out: a claim asked ahead sat
-        // unrenewed behind the service's waits (a 429's minute) and ran out before its turn,
-        // and a desktop alone then ended its batch interrupted with rows not sent.
-        const claim = current;
-        if (claim && !claim.lost && claim.taken < claim.rows.length) return { row: claim.rows[claim.taken++]!, claim };
+        while (queue.length > 0 && (queue[0]!.lost || queue[0]!.taken === queue[0]!.rows.length)) queue.shift();
+        const claim = queue[0];
+        if (claim) {
+          const row = claim.rows[claim.taken++]!;
+          // The next claim is asked only when this one is handed out: a claim asked ahead sat
+          // unrenewed behind the service's waits (a 429's minute) and ran out before its turn,
+          // and a desktop alone then ended its batch interrupted with rows not sent.
+          return { row, claim };
+        }
         if (exhausted) return null;
         await claimOnce();
       }
@@ -149,11 +146,17 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
       // Renewed less than half a lease ago: every row of it is still this console's for at least
       // another half (a lease only runs out with time; the store's clock started it after ours
       // read renewedAt), so the round trip of a renewal is saved.
-      if (clock.now() - claim.renewedAt < options.leaseMs / 2) return true;
+      const at = clock.now();
+      if (at - claim.renewedAt < options.leaseMs / 2) return true;
       // Past half, the whole claim: rows waiting their turn behind a long wait for the service (a
       // 429's Retry-After) keep their lease too; renewing only the row sent let them run out and a
-      // desktop alone ended its batch interrupted.
-      return renew(claim);
+      // desktop alone ended its batch interrupted. The store's renewal never waits for a row lock
+      // (a workspace's group commit may hold some while it links their entries), so it cannot deadlock.
+      const held = await batches.renewClaims(batchId, claim.holder, options.leaseMs, at);
+      // Lost (a lease ran out and another sender may hold its row): the claim hands out no more rows.
+      if (held !== claim.rows.length) claim.lost = true;
+      else claim.renewedAt = at;
+      return !claim.lost;
     },
     async done({ claim }) {
       claim.ended += 1;
@@ -163,7 +166,7 @@ export function rowClaims(batches: BatchPort, batchId: string, clock: Pick<Clock
     async releaseAll() {
       clearInterval(heartbeat);
       await renewing;
-      // A claim being asked and not answered yet is released too, once it is.
+      // A claim asked ahead and not answered yet is released too, once it is.
       await claiming?.catch(() => undefined);
       await Promise.all([...open].map(release));
     },
