@@ -71,6 +71,18 @@ export interface ApprovalNeed {
   request?: { id: number; state: ApprovalState } | null;
 }
 
+/**
+ * A decision that did not happen as pressed, with the request as read again afterwards: a vote
+ * after someone else decided it (who, and who asked: they may withdraw it), or a connection lost
+ * before the vote was recorded (docs/decisions/approval-races.md).
+ */
+export interface ApprovalOutcome {
+  id: number;
+  state: ApprovalState;
+  decidedBy: string | null;
+  requestedBy: string;
+}
+
 /** Codes of an approval refusal (console side; English in the message, words in the `errors` catalogue). */
 export const APPROVAL_ERROR_CODES = [
   'APPROVAL_REQUIRED',
@@ -85,6 +97,9 @@ export const APPROVAL_ERROR_CODES = [
   'APPROVAL_NOT_ALLOWED',
   'APPROVAL_NOT_FOUND',
   'APPROVALS_UNAVAILABLE',
+  // A connection lost while a decision was on its way: read again, it was not recorded, or it cannot be read yet.
+  'APPROVAL_NOT_RECORDED',
+  'APPROVAL_UNCONFIRMED',
 ] as const;
 export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 

@@ -7,7 +7,7 @@ import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../cont
 import type { DeliveryChaos } from '../contract/scenarios';
 import type { AdoptedDifference } from './adopted';
 import type { FailureReason } from './refusals';
-import type { ApprovalNeed } from './approvals';
+import type { ApprovalNeed, ApprovalOutcome } from './approvals';
 
 export type TransactionKind = 'payment' | 'payout';
 
@@ -217,6 +217,8 @@ export interface ApiFailure {
   reason?: FailureReason;
   /** For `APPROVAL_REQUIRED`: what sending needs first, and the request already open for it (shared/api/approvals.ts). */
   approval?: ApprovalNeed;
+  /** For a decision that did not happen (`APPROVAL_NOT_WAITING`, `APPROVAL_NOT_RECORDED`): the request as read again. */
+  decision?: ApprovalOutcome;
 }
 
 /**

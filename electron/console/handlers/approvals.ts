@@ -36,7 +36,8 @@ export function approvalFailure(error: unknown): HandlerFailure | null {
   if (refusal.code === 'APPROVAL_STALE') {
     return new HandlerFailure('APPROVAL_STALE', 'This batch changed after it was approved: nothing is sent until it is approved again. Ask for approval again.', refusal.need ? { approval: refusal.need } : {});
   }
-  return new HandlerFailure(refusal.code, refusal.message);
+  // A decision that did not happen carries the request as read again: the screen says who decided it, or that nothing was recorded.
+  return new HandlerFailure(refusal.code, refusal.message, refusal.decision ? { decision: refusal.decision } : {});
 }
 
 /** Runs a write that the gate may refuse; its refusal comes back as APPROVAL_REQUIRED, nothing written. */

@@ -10,7 +10,7 @@ import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings
 import { VaultError, type Vault } from '../vault';
 import type { Confirmations } from '../confirmations';
 import type { StoragePort } from '../storage/port';
-import type { ApprovalNeed } from '../../../shared/api/approvals';
+import type { ApprovalNeed, ApprovalOutcome } from '../../../shared/api/approvals';
 
 export interface WatchOptions {
   /** First delay before a retrieve, doubled after each attempt up to `maxDelayMs`. */
@@ -57,7 +57,7 @@ export class HandlerFailure extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason; approval?: ApprovalNeed } = {},
+    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason; approval?: ApprovalNeed; decision?: ApprovalOutcome } = {},
   ) {
     super(message);
     this.name = 'HandlerFailure';

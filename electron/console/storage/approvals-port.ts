@@ -6,14 +6,18 @@
  * docs/decisions/approvals-port.md). Who acts is always the database's `session_user`.
  */
 import type { TransactionRequest } from '../../../shared/contract';
-import type { ApprovalErrorCode, ApprovalNeed, ApprovalRequest, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
+import type { ApprovalErrorCode, ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
 
-/** An approval rule said no: a code the screens translate, the English sentence, and what sending needs when that is the reason. */
+/**
+ * An approval rule said no: a code the screens translate, the English sentence, what sending needs
+ * when that is the reason, and the request as read again when a decision did not happen.
+ */
 export class ApprovalRefusal extends Error {
   constructor(
     readonly code: ApprovalErrorCode,
     message: string,
     readonly need: ApprovalNeed | null = null,
+    public decision: ApprovalOutcome | null = null,
   ) {
     super(message);
     this.name = 'ApprovalRefusal';
@@ -36,7 +40,11 @@ export interface ApprovalsPort {
   askPayout(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
   /** Asks approval for a batch's valid rows as one file; null: the policy needs none for its total. */
   askBatch(batchId: string, currency: string, remark?: string | null): Promise<ApprovalRequest | null>;
-  /** Approves what the approver saw (`digest`); the request's state afterwards. */
+  /**
+   * Approves what the approver saw (`digest`); the request's state afterwards. A vote on a request
+   * no longer waiting is refused with who decided it; a connection lost on the way is answered by
+   * reading again, never by voting again (the same for reject and withdraw).
+   */
   approve(id: number, digest: string, remark?: string | null): Promise<ApprovalRequest>;
   reject(id: number, remark: string): Promise<ApprovalRequest>;
   /** The maker takes the request back (awaiting or approved, not yet sent). */

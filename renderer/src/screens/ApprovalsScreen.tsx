@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApprovalRequest } from '../../../shared/api';
+import type { ApiFailure, ApprovalRequest } from '../../../shared/api';
 import { Screen } from '../components/Screen';
 import { ErrorNotice, Loading, Spinner } from '../components/common';
 import { formatMoney } from '../format/money';
@@ -105,11 +105,29 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
   );
 }
 
+/**
+ * A decision that did not happen, said with the request as main read it again: who decided it
+ * first (a late vote), or its state now (a connection lost before the vote was recorded).
+ */
+function DecisionRefused({ failure }: { failure: ApiFailure }) {
+  const { t } = useTranslation('approvals');
+  const decision = failure.decision;
+  if (decision && failure.code === 'APPROVAL_NOT_WAITING' && decision.state !== 'awaiting') {
+    const title = t(`late.${decision.state}`, { id: decision.id, by: decision.decidedBy ?? '' });
+    const next = decision.state === 'approved' ? t('late.nextApproved', { maker: decision.requestedBy }) : t('late.next');
+    return <ErrorNotice failure={failure} title={title} next={next} />;
+  }
+  if (decision && failure.code === 'APPROVAL_NOT_RECORDED') {
+    return <ErrorNotice failure={failure} next={t('notRecordedNext', { id: decision.id, state: t(`state.${decision.state}`) })} />;
+  }
+  return <ErrorNotice failure={failure} />;
+}
+
 function LastDecision() {
   const { t } = useTranslation('approvals');
   const last = useApprovals((s) => s.last);
   if (!last) return null;
-  if (!last.ok) return <ErrorNotice failure={last.error} />;
+  if (!last.ok) return <DecisionRefused failure={last.error} />;
   const { request } = last;
   const key = request.state === 'approved' || request.state === 'awaiting' || request.state === 'rejected' || request.state === 'withdrawn' ? request.state : null;
   return key ? (

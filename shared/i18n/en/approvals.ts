@@ -72,6 +72,16 @@ export default {
     rejected: 'Request {{id}} is rejected.',
     withdrawn: 'Request {{id}} is withdrawn.',
   },
+  // A decision that did not happen (docs/decisions/approval-races.md): who decided first, or a connection lost.
+  late: {
+    approved: 'Too late: request {{id}} was already approved by {{by}}. Your decision was not recorded.',
+    rejected: 'Too late: request {{id}} was already rejected by {{by}}. Your decision was not recorded.',
+    withdrawn: 'Request {{id}} was withdrawn by {{by}}, who asked for it. Your decision was not recorded.',
+    void: 'Request {{id}} is void: what it was for changed after it was asked. Your decision was not recorded.',
+    nextApproved: 'Nothing was changed, and it may be sent. If it must not be, ask {{maker}}, who asked, to withdraw it before it is sent.',
+    next: 'Nothing was changed. The lists below show it as it is now.',
+  },
+  notRecordedNext: 'Request {{id}} is “{{state}}” now, as the lists below show: decide again if it still waits.',
   // Asking from the send form or a batch.
   needed: {
     payout: 'This payout of {{amount}} needs {{count}} approval(s) by {{role}} before it is sent.',

@@ -74,6 +74,15 @@ export default {
     rejected: 'La demande {{id}} est refusée.',
     withdrawn: 'La demande {{id}} est retirée.',
   },
+  late: {
+    approved: 'Trop tard : la demande {{id}} a déjà été approuvée par {{by}}. Votre décision n’a pas été enregistrée.',
+    rejected: 'Trop tard : la demande {{id}} a déjà été refusée par {{by}}. Votre décision n’a pas été enregistrée.',
+    withdrawn: 'La demande {{id}} a été retirée par {{by}}, qui l’avait faite. Votre décision n’a pas été enregistrée.',
+    void: 'La demande {{id}} est annulée : ce qu’elle visait a changé après la demande. Votre décision n’a pas été enregistrée.',
+    nextApproved: 'Rien n’a changé, et l’envoi reste possible. S’il ne doit pas avoir lieu, demandez à {{maker}}, qui l’a demandée, de la retirer avant l’envoi.',
+    next: 'Rien n’a changé. Les listes ci-dessous la montrent telle qu’elle est maintenant.',
+  },
+  notRecordedNext: 'La demande {{id}} est « {{state}} » maintenant, comme le montrent les listes ci-dessous : décidez à nouveau si elle attend encore.',
   needed: {
     payout: 'Ce transfert de {{amount}} doit être approuvé {{count}} fois par {{role}} avant l’envoi.',
     batch: 'Ce lot ({{rows}} lignes, total {{amount}}) doit être approuvé {{count}} fois par {{role}} avant l’envoi.',

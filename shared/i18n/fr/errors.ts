@@ -70,5 +70,7 @@ export default {
   APPROVAL_ALREADY_VOTED: { title: 'Vous avez déjà voté sur cette demande.', next: 'Une personne compte une seule fois : un autre approbateur décide du reste.' },
   APPROVAL_NOT_ALLOWED: { title: 'Votre rôle dans l’espace d’équipe ne le permet pas.', next: 'Rien n’a été modifié. Demandez à votre administrateur (la règle relève d’un administrateur ; demander relève de la finance).' },
   APPROVAL_NOT_FOUND: { title: 'Cette demande d’approbation n’existe pas.', next: 'Actualisez la liste des approbations.' },
+  APPROVAL_NOT_RECORDED: { title: 'La connexion à l’espace d’équipe a été perdue avant l’enregistrement de votre décision : rien n’a été enregistré.', next: 'La liste a été relue et montre la demande telle qu’elle est maintenant : décidez à nouveau si elle attend encore.' },
+  APPROVAL_UNCONFIRMED: { title: 'La connexion à l’espace d’équipe a été perdue pendant l’envoi de votre décision : on ne sait pas encore si elle a été enregistrée.', next: 'Rien n’est décidé deux fois. Quand l’espace est de retour, cliquez sur Actualiser : les listes montrent si votre décision a été enregistrée.' },
   APPROVALS_UNAVAILABLE: { title: 'Les approbations n’existent que dans un espace d’équipe.', next: 'Ce poste envoie seul ; ouvrez un espace d’équipe pour utiliser les approbations.' },
 } as const satisfies Messages<typeof en>;

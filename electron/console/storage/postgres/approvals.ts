@@ -4,9 +4,10 @@
  * refusal the rules raise is mapped by its SQLSTATE (migration 28, ./approval-refusal-sql.ts),
  * never by its English words, to a code the screens translate.
  */
-import type { ApprovalNeed, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
+import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
+import { describeWorkspaceError } from './connection';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 
 const ROLE_OF: Record<string, ApproverRole> = { paydesk_finance: 'finance', paydesk_admin: 'admin' };
@@ -56,6 +57,8 @@ function needOf(detail: Record<string, unknown>): ApprovalNeed {
     ...(typeof detail.currency === 'string' ? { currency: detail.currency } : {}),
     ...(detail.externalId !== undefined ? { externalId: detail.externalId as string | null } : {}),
     ...(typeof detail.batchId === 'string' ? { batchId: detail.batchId } : {}),
+    // A request that still waits refused the send (migration 30), whatever the policy says now.
+    ...(typeof detail.requestId === 'number' ? { request: { id: detail.requestId, state: 'awaiting' as const } } : {}),
   };
 }
 
@@ -113,6 +116,10 @@ async function refusing<T>(work: () => Promise<T>, during: 'withdraw' | 'other' 
   }
 }
 
+type Decision = 'approve' | 'reject' | 'withdraw';
+
+const outcomeOf = (request: ApprovalRequest): ApprovalOutcome => ({ id: request.id, state: request.state, decidedBy: request.decidedBy, requestedBy: request.requestedBy });
+
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());
 
 async function withVotes(db: Queryable, rows: RequestRow[]): Promise<ApprovalRequest[]> {
@@ -163,11 +170,49 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
     return found;
   }
 
-  async function decided(sql: string, params: unknown[], during: 'withdraw' | 'other' = 'other'): Promise<ApprovalRequest> {
+  /**
+   * One decision (one statement, its own COMMIT). Refused because the request no longer waits: read
+   * again, so the refusal says who decided it. The connection lost on the way: the COMMIT may or
+   * may not have happened, so read again on a fresh connection and answer what is there; the
+   * decision is never sent a second time (docs/decisions/approval-races.md).
+   */
+  async function decided(kind: Decision, sql: string, params: unknown[]): Promise<ApprovalRequest> {
     const id = params[0] as number;
     await existing(id);
-    await refusing(() => pool.query(sql, params), during);
+    try {
+      await pool.query(sql, params);
+    } catch (error) {
+      const refusal = approvalRefusalOf(error, kind === 'withdraw' ? 'withdraw' : 'other');
+      if (refusal) {
+        if (refusal.code === 'APPROVAL_NOT_WAITING') refusal.decision = outcomeOf(await existing(id));
+        throw refusal;
+      }
+      if (describeWorkspaceError(error).code !== 'CONNECTION_LOST') throw error;
+      return readAgain(kind, id);
+    }
     return existing(id);
+  }
+
+  async function readAgain(kind: Decision, id: number): Promise<ApprovalRequest> {
+    let now: ApprovalRequest;
+    let login: string;
+    try {
+      login = (await pool.query<{ login: string }>('SELECT session_user AS login')).rows[0]!.login;
+      now = await existing(id);
+    } catch {
+      throw new ApprovalRefusal(
+        'APPROVAL_UNCONFIRMED',
+        `The connection to the workspace was lost while your ${kind} of request ${id} was on its way, and the workspace cannot be read to check it. Nothing is decided twice: refresh the Approvals screen once the workspace is back.`,
+      );
+    }
+    const recorded = kind === 'withdraw' ? now.state === 'withdrawn' && now.decidedBy === login : now.votes.some((v) => v.voter === login && v.vote === kind);
+    if (recorded) return now;
+    throw new ApprovalRefusal(
+      'APPROVAL_NOT_RECORDED',
+      `The connection to the workspace was lost before your ${kind} of request ${id} was recorded: nothing was recorded. It is ${now.state} now.`,
+      null,
+      outcomeOf(now),
+    );
   }
 
   /** The gate's refusal with the request already open for it, if any (the screen offers that one rather than a new ask). */
@@ -225,9 +270,9 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
       const { rows } = await refusing(() => pool.query<{ id: number | null }>('SELECT paydesk_request_batch_approval($1, $2, $3) AS id', [batchId, currency, remark ?? null]));
       return rows[0]!.id === null ? null : existing(rows[0]!.id);
     },
-    approve: (id, digest, remark) => decided('SELECT paydesk_approve($1, $2, $3)', [id, digest, remark ?? null]),
-    reject: (id, remark) => decided('SELECT paydesk_reject($1, $2)', [id, remark]),
-    withdraw: (id, remark) => decided('SELECT paydesk_withdraw($1, $2)', [id, remark ?? null], 'withdraw'),
+    approve: (id, digest, remark) => decided('approve', 'SELECT paydesk_approve($1, $2, $3)', [id, digest, remark ?? null]),
+    reject: (id, remark) => decided('reject', 'SELECT paydesk_reject($1, $2)', [id, remark]),
+    withdraw: (id, remark) => decided('withdraw', 'SELECT paydesk_withdraw($1, $2)', [id, remark ?? null]),
     waiting: (scope, limit = 200) =>
       scope === 'forMe'
         ? select(
