@@ -1,0 +1,77 @@
+/**
+ * A cable to cut: a proxy on its own socket folder in front of the throwaway PostgreSQL cluster,
+ * so a test can lose a connection at an exact moment of the protocol, not after a guessed delay.
+ *
+ * `cutAfterCommit(text)`: the next statement whose bytes contain `text` reaches the server; its
+ * answer is held back until the server says it is ready for the next query (ReadyForQuery: the
+ * statement's own transaction has committed), then both ends are closed without passing it on.
+ * The client saw its statement leave and no answer come back: the COMMIT happened, unknown to it.
+ * `refuseNew`: new connections are closed at once (the workspace unreachable).
+ */
+import net from 'node:net';
+import path from 'node:path';
+import { makeTempDir } from '../temp-dir';
+
+export interface PgCut {
+  /** Use as a pg config's host (with the cluster's port). */
+  host: string;
+  /** `thenRefuse`: from the cut on, new connections are refused too (until `refuseNew` is set false). */
+  cutAfterCommit(text: string, options?: { thenRefuse?: boolean }): Promise<void>;
+  refuseNew: boolean;
+  close(): Promise<void>;
+}
+
+/** ReadyForQuery, outside a transaction block: 'Z', length 5, status 'I'. */
+const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+
+export async function startPgCut(upstream: { host: string; port: number }): Promise<PgCut> {
+  const host = makeTempDir('paydesk-pgcut-');
+  const sockets = new Set<net.Socket>();
+  let armed: { text: Buffer; thenRefuse: boolean; done: () => void } | null = null;
+  const cut: PgCut = {
+    host,
+    refuseNew: false,
+    cutAfterCommit(text, options = {}) {
+      return new Promise<void>((done) => {
+        armed = { text: Buffer.from(text), thenRefuse: options.thenRefuse ?? false, done };
+      });
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = net.createServer((client) => {
+    if (cut.refuseNew) {
+      client.destroy();
+      return;
+    }
+    const server = net.connect({ path: path.join(upstream.host, `.s.PGSQL.${upstream.port}`) });
+    sockets.add(client).add(server);
+    let held: { buffer: Buffer; thenRefuse: boolean; done: () => void } | null = null;
+    const end = () => {
+      client.destroy();
+      server.destroy();
+    };
+    client.on('data', (chunk) => {
+      if (armed && chunk.includes(armed.text)) {
+        held = { buffer: Buffer.alloc(0), thenRefuse: armed.thenRefuse, done: armed.done };
+        armed = null;
+      }
+      server.write(chunk);
+    });
+    server.on('data', (chunk) => {
+      if (!held) return void client.write(chunk);
+      held.buffer = Buffer.concat([held.buffer, chunk]);
+      if (held.buffer.includes(READY_IDLE)) {
+        if (held.thenRefuse) cut.refuseNew = true;
+        end();
+        held.done();
+      }
+    });
+    client.on('error', end).on('close', end);
+    server.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(path.join(host, `.s.PGSQL.${upstream.port}`), resolve));
+  return cut;
+}
