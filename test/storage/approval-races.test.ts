@@ -94,7 +94,7 @@ describe('a policy lowered while a request waits', () => {
     await port('adele').setPolicy('sandbox', 'XAF', []);
     const fatou = await as('fatou');
     const raw = await insertPayoutEntry(fatou, 'early', 150_000, 'L-pay').catch((e: unknown) => e as Error & { code: string; detail: string });
-    expect(raw).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/waits for approval \(request \d+, 0 of 1 approval\(s\) by paydesk_finance\)/) });
+    expect(raw).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/needs 1 approval\(s\) by paydesk_finance before it is sent: request \d+ waits for them \(0 given\), whatever the policy says now/) });
     expect(JSON.parse((raw as { detail: string }).detail)).toMatchObject({ requestId: asked.id, approvals: 1, externalId: 'L-pay' });
     const gate = (await port('fatou').payoutGate('sandbox', 'XAF', request))!;
     expect(gate.code).toBe('APPROVAL_REQUIRED');
@@ -118,9 +118,9 @@ describe('a policy lowered while a request waits', () => {
     await store.batches.setState('bl', 'sending', 1);
     const asked = (await port('fatou').askBatch('bl', 'XAF'))!;
     await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 1_000_000, approvals: 1, approverRole: 'finance' }]);
-    await expect(store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/batch bl waits for approval/) });
+    await expect(store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/batch bl \(total 210000\) needs 1 approval\(s\) by paydesk_finance before it is sent: request \d+ waits/) });
     const fatou = await as('fatou');
-    await expect(fatou.query(`UPDATE batch_rows SET claim_holder = 'desk-raw', lease_until = paydesk_now_ms() + 60000`)).rejects.toThrow(/batch bl waits for approval/);
+    await expect(fatou.query(`UPDATE batch_rows SET claim_holder = 'desk-raw', lease_until = paydesk_now_ms() + 60000`)).rejects.toThrow(/batch bl .* request \d+ waits for them/);
     expect((await port('fatou').batchGate('bl'))!.need).toMatchObject({ subject: 'batch', batchId: 'bl', approvals: 1, request: { id: asked.id, state: 'awaiting' } });
     await port('kofi').approve(asked.id, asked.digest);
     expect((await store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rows).toHaveLength(2);
@@ -172,7 +172,7 @@ describe('a policy raised while a request waits or before it is sent', () => {
     expect(await requestRow(fatou, all)).toMatchObject({ state: 'approved', approvals_required: 1 });
     expect(await requestRow(fatou, part)).toMatchObject({ state: 'awaiting', approvals_required: 2, approvals_given: 1 });
     // Its last row is not claimed until a second approver agrees.
-    await expect(store.batches.claimRows('b-part', 'desk-1', 5, 60_000, 1)).rejects.toThrow(/batch b-part waits for approval \(request \d+, 1 of 2/);
+    await expect(store.batches.claimRows('b-part', 'desk-1', 5, 60_000, 1)).rejects.toThrow(/batch b-part \(total 210000\) needs 2 approval\(s\) by paydesk_finance before it is sent: request \d+ waits for them \(1 given\)/);
   });
 
   it('cannot be used to move a request back to awaiting by hand, nor once its money has left', async () => {

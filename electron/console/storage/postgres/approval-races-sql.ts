@@ -37,8 +37,8 @@ const RACES_SQL = `
     -- Asked and not yet decided: it waits, even if the policy now needs less (or nothing).
     SELECT * INTO w FROM approval_requests WHERE batch_id = b.id AND state = 'awaiting';
     IF FOUND THEN
-      RAISE EXCEPTION 'batch % waits for approval (request %, % of % approval(s) by %): nothing is sent until it is approved or withdrawn',
-        b.id, w.id, w.approvals_given, w.approvals_required, w.approver_role
+      RAISE EXCEPTION 'batch % (total %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
+        b.id, w.amount, w.approvals_required, w.approver_role, w.id, w.approvals_given
         USING ERRCODE = '${S.approvalRequired}', DETAIL = ${WAITING_DETAIL('batch')};
     END IF;
     IF NOT EXISTS (SELECT FROM approval_tiers WHERE environment = b.environment AND approvals > 0) THEN RETURN; END IF;
@@ -68,8 +68,8 @@ const RACES_SQL = `
     -- Asked and not yet decided: it waits, even if the policy now needs less (or nothing).
     SELECT * INTO w FROM approval_requests WHERE subject = 'payout' AND environment = p_environment AND external_id = p_external_id AND state = 'awaiting';
     IF FOUND THEN
-      RAISE EXCEPTION 'the payout with external id % waits for approval (request %, % of % approval(s) by %): nothing is sent until it is approved or withdrawn',
-        p_external_id, w.id, w.approvals_given, w.approvals_required, w.approver_role
+      RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
+        w.amount, w.currency, p_external_id, w.approvals_required, w.approver_role, w.id, w.approvals_given
         USING ERRCODE = '${S.approvalRequired}', DETAIL = ${WAITING_DETAIL('payout')};
     END IF;
     IF need.approvals = 0 THEN RETURN; END IF;
