@@ -175,6 +175,56 @@ describe('a policy raised while a request waits or before it is sent', () => {
     await expect(store.batches.claimRows('b-part', 'desk-1', 5, 60_000, 1)).rejects.toThrow(/batch b-part \(total 210000\) needs 2 approval\(s\) by paydesk_finance before it is sent: request \d+ waits for them \(1 given\)/);
   });
 
+  /**
+   * Waits (no deadline) until a session of `login` is blocked on a lock, the moment of the race made
+   * exact, or until its statement is over without waiting (then what follows says it went wrong).
+   */
+  async function blockedOnLock(database: string, login: Person, statement: Promise<unknown>): Promise<void> {
+    let over = false;
+    void statement.then(
+      () => (over = true),
+      () => (over = true),
+    );
+    const watcher = await workspaces.server.connect(undefined, database);
+    while (!over) {
+      const { rows } = await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND datname = $2 AND wait_event_type = 'Lock'`, [login, database]);
+      if (rows.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await watcher.end();
+  }
+
+  it('takes turns with a send at the same moment: a send still committing is never reopened behind it', async () => {
+    const { database, as } = await workspace();
+    const fatou = await as('fatou');
+    const id = (await askPayout(fatou, 150_000, 'T-turn'))!;
+    await approve(await as('kofi'), id);
+    await fatou.query('BEGIN');
+    await insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn');
+    const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
+    await blockedOnLock(database, 'adele', raised);
+    await fatou.query('COMMIT');
+    await raised;
+    // The payout left under its approval: the raise found it sent and left it approved.
+    expect(await requestRow(fatou, id)).toMatchObject({ state: 'approved', approvals_required: 1 });
+  });
+
+  it('takes turns with a send at the same moment: a send after the reopening waits for it and is refused', async () => {
+    const { database, as } = await workspace();
+    const fatou = await as('fatou');
+    const id = (await askPayout(fatou, 150_000, 'T-turn2'))!;
+    await approve(await as('kofi'), id);
+    const adele = await as('adele');
+    await adele.query('BEGIN');
+    await adele.query(`UPDATE approval_tiers SET approvals = 2 WHERE environment = 'sandbox' AND currency = 'XAF' AND min_amount = 100000`);
+    const sending = insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn2').catch((e: unknown) => e);
+    await blockedOnLock(database, 'fatou', sending);
+    await adele.query('COMMIT');
+    expect(await sending).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
+    expect(await requestRow(fatou, id)).toMatchObject({ state: 'awaiting', approvals_required: 2, approvals_given: 1 });
+    expect((await fatou.query(`SELECT count(*)::int AS n FROM entries WHERE external_id = 'T-turn2'`)).rows[0].n).toBe(0);
+  });
+
   it('cannot be used to move a request back to awaiting by hand, nor once its money has left', async () => {
     const { as, database } = await workspace();
     const fatou = await as('fatou');

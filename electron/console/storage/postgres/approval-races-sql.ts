@@ -10,8 +10,12 @@
  *   valid row not yet sent, neither cancelled nor done) goes back to awaiting with what the policy
  *   asks now; the approvals it had still count. The change is audited on the request.
  *
- * The gate functions and the request rules are migration 28's and 21's with these steps added;
- * the SQLSTATEs are 28's (PD001: DETAIL names the request that waits).
+ * - **A send and a policy raised at the same moment take turns**: the entry's gate holds the
+ *   approved request in share mode before it checks it, so a reopening never misses a send that
+ *   is still committing, and a send never passes on an approval being reopened.
+ *
+ * The gate functions, the entry's gate and the request rules are migrations 28's and 21's with these
+ * steps added; the SQLSTATEs are 28's (PD001: DETAIL names the request that waits).
  */
 import type { PgMigration } from './pg-migration';
 import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
@@ -81,6 +85,39 @@ const RACES_SQL = `
     RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent', p_amount, p_currency, p_external_id, need.approvals, need.approver_role
       USING ERRCODE = '${S.approvalRequired}', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
         'currency', p_currency, 'amount', p_amount, 'rows', 1, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
+  END $$;
+
+  -- The gate reads an approved request without a lock, so a policy raised at the same moment could
+  -- reopen it while a send it allowed is still uncommitted. The entry's write (a payout's, or a
+  -- batch row's: the moment its POST may leave; a claim alone sends nothing) holds the approved
+  -- request in share mode first: a reopening waits for the send and then sees its money gone; a send after
+  -- a reopening waits for it and then sees the request awaiting. (People hold no UPDATE grant on
+  -- approval_requests, which a row lock needs: hence SECURITY DEFINER.)
+  CREATE FUNCTION paydesk_hold_approval(p_batch_id text, p_environment text, p_external_id text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    SELECT FROM approval_requests WHERE state = 'approved'
+      AND CASE WHEN p_batch_id IS NOT NULL THEN batch_id = p_batch_id ELSE subject = 'payout' AND environment = p_environment AND external_id = p_external_id END
+    FOR SHARE
+  $$;
+  REVOKE ALL ON FUNCTION paydesk_hold_approval(text, text, text) FROM PUBLIC;
+  GRANT EXECUTE ON FUNCTION paydesk_hold_approval(text, text, text) TO paydesk_finance, paydesk_support, paydesk_admin;
+
+  CREATE OR REPLACE FUNCTION paydesk_gate_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    req jsonb := coalesce(NEW.request::jsonb, '{}'::jsonb);
+  BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.state = 'pending' AND NEW.request IS NOT DISTINCT FROM OLD.request THEN RETURN NEW; END IF;
+    IF (req ? 'amount' AND (req->>'amount')::bigint <> NEW.amount) OR (req ? 'phone_number' AND req->>'phone_number' <> NEW.phone_number)
+       OR (req->>'external_id' IS DISTINCT FROM NEW.external_id AND NEW.request IS NOT NULL) THEN
+      RAISE EXCEPTION 'payout entry %: its columns and its request disagree', NEW.id USING ERRCODE = 'check_violation';
+    END IF;
+    PERFORM paydesk_hold_approval(NEW.batch_id, NEW.environment, NEW.external_id);
+    IF NEW.batch_id IS NOT NULL THEN
+      PERFORM paydesk_assert_batch_send((SELECT seq FROM batches WHERE id = NEW.batch_id), NEW.currency);
+    ELSE
+      PERFORM paydesk_assert_payout_send(NEW.environment, NEW.currency, NEW.phone_number, NEW.amount, NEW.external_id);
+    END IF;
+    RETURN NEW;
   END $$;
 
   -- Has the money of this request begun to leave? A payout: its entry exists (written in the
