@@ -25,6 +25,12 @@ export interface Profile {
   payoutPublicKey: string;
   /** The built-in "Local sandbox" profile (served by the in-process engine; cannot be deleted). */
   builtIn: boolean;
+  /**
+   * On a team workspace only (absent on this desktop's own journal): `team`, a profile the
+   * workspace keeps (every desktop lists it, each with its own keys); `desktop`, this desktop's own
+   * ("this desktop only": colleagues cannot follow its entries up; docs/decisions/team-profiles.md).
+   */
+  scope?: 'team' | 'desktop';
   /** Derived from the keychain on every read, never saved. */
   hasPaymentSecret: boolean;
   hasPayoutSecret: boolean;
@@ -217,6 +223,8 @@ export interface ApiFailure {
   reason?: FailureReason;
   /** For `APPROVAL_REQUIRED`: what sending needs first, and the request already open for it (shared/api/approvals.ts). */
   approval?: ApprovalNeed;
+  /** For `TEAM_KEYS_MISSING` and `PROFILE_DESKTOP_ONLY`: the profile, so the screen can offer to add its keys. */
+  profileId?: string;
 }
 
 /**
