@@ -1,5 +1,5 @@
 /** Settings: profiles (add, edit, delete, switch) and their keys. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
@@ -105,6 +105,11 @@ export function SettingsScreen() {
   const askedProfile = useUi((s) => (s.screen === 'settings' ? s.params.profile : undefined)) ?? null;
   const [selectedId, setSelectedId] = useState<string | null>(askedProfile);
   const [editing, setEditing] = useState<'new' | 'edit' | 'newTeam' | 'editTeam' | null>(null);
+  useEffect(() => {
+    if (askedProfile === null) return;
+    setSelectedId(askedProfile);
+    setEditing(null);
+  }, [askedProfile]);
   const [confirmDelete, setConfirmDelete] = useState<Profile | null>(null);
   const [confirmRemoveTeam, setConfirmRemoveTeam] = useState<Profile | null>(null);
   const teamAdmin = useTeamAdmin();
