@@ -175,6 +175,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     signal: abort.signal,
     notices: () => notices,
   });
+  // A team workspace's profiles, known before anything resolves one (a batch resumed, a follow-up).
+  await core.context.teamProfiles.refresh().catch((error: unknown) => logger.warn('could not read the team profiles', { error: error instanceof Error ? error.name : 'unknown' }));
 
   // A status change in the local engine: read the transaction again and store all of it (the push
   // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.

@@ -68,6 +68,10 @@ const storedProfileSchema = z.strictObject({
 });
 export type StoredProfile = z.infer<typeof storedProfileSchema>;
 
+const teamKeysSchema = z.strictObject({ paymentPublicKey: z.string().max(200), payoutPublicKey: z.string().max(200) });
+/** The public keys this desktop uses with one team profile. */
+export type TeamKeys = z.infer<typeof teamKeysSchema>;
+
 const settingsDocumentSchema = z.strictObject({
   version: z.literal(1),
   activeProfileId: z.string().min(1).max(200),
@@ -76,6 +80,12 @@ const settingsDocumentSchema = z.strictObject({
   language: z.enum(LANGUAGE_PREFERENCES).optional(),
   /** Absent in files written before themes existed: the system's light or dark mode. */
   theme: z.enum(THEME_PREFERENCES).optional(),
+  /**
+   * This desktop's public keys for each team profile it uses (a workspace's profiles, by id;
+   * docs/decisions/team-profiles.md). Public keys name the keychain entries holding the secrets;
+   * the definitions themselves are the workspace's, and no secret is ever written here.
+   */
+  teamKeys: z.record(z.string().min(1).max(200), teamKeysSchema).optional(),
 });
 export type SettingsDocument = z.infer<typeof settingsDocumentSchema>;
 
@@ -94,6 +104,9 @@ export interface Settings {
   setActiveProfileId(id: string): void;
   saveProfile(input: ProfileInput): StoredProfile;
   deleteProfile(id: string): boolean;
+  /** This desktop's public keys for a team profile (null: none given yet). */
+  teamKeys(profileId: string): TeamKeys | null;
+  setTeamKeys(profileId: string, keys: TeamKeys): void;
   language(): LanguagePreference;
   setLanguage(language: LanguagePreference): void;
   theme(): ThemePreference;
@@ -181,6 +194,13 @@ export function createSettings(backend: SettingsBackend, now: () => number = Dat
       const activeProfileId = document.activeProfileId === id ? LOCAL_SANDBOX_ID : document.activeProfileId;
       persist({ ...document, profiles, activeProfileId });
       return true;
+    },
+    teamKeys: (profileId) => {
+      const keys = document.teamKeys?.[profileId];
+      return keys ? { ...keys } : null;
+    },
+    setTeamKeys(profileId, keys) {
+      persist({ ...document, teamKeys: { ...document.teamKeys, [profileId]: { paymentPublicKey: keys.paymentPublicKey, payoutPublicKey: keys.payoutPublicKey } } });
     },
     language: () => document.language ?? 'system',
     setLanguage(language) {

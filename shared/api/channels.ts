@@ -47,6 +47,7 @@ import { sandboxChaosSchema } from './sandbox-chaos';
 import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
 import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
+import { TEAM_PROFILE_CHANNEL_INPUTS, type TeamProfileChannelResults } from './team-profiles';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -286,6 +287,8 @@ export const CHANNEL_INPUTS = {
   ...AUDIT_CHANNEL_INPUTS,
   // Where the console records: this desktop or a team workspace (issue 24): shared/api/workspace.ts
   ...WORKSPACE_CHANNEL_INPUTS,
+  // Team profiles on a team workspace (issue 24): shared/api/team-profiles.ts
+  ...TEAM_PROFILE_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -300,7 +303,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, WorkspaceChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, WorkspaceChannelResults, TeamProfileChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

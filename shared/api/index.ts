@@ -8,6 +8,7 @@ export * from './reconcile';
 export * from './overview';
 export * from './workspace-faults';
 export * from './workspace';
+export * from './team-profiles';
 export * from './adopted';
 export * from './refusals';
 export * from './approvals';

@@ -98,6 +98,10 @@ export const CHANNEL_NAMES = [
   'workspace:use',
   'workspace:useDesktop',
   'workspace:retry',
+  'teamProfiles:save',
+  'teamProfiles:delete',
+  'teamProfiles:publish',
+  'teamProfiles:setKeys',
 ] as const;
 
 /** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */

@@ -20,7 +20,10 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure 
  * - NOT_FOUND: no such profile / journal entry;
  * - CONFLICT: the operation does not fit the entry's state (e.g. resend before resolveUnknown);
  * - SANDBOX_UNAVAILABLE: a sandbox operation on a profile that is not the local sandbox;
- * - INTERNAL: an unexpected failure (logged in main without secrets).
+ * - INTERNAL: an unexpected failure (logged in main without secrets);
+ * - TEAM_KEYS_MISSING: a team profile this desktop has no keys for yet (profileId: add them in Settings);
+ * - PROFILE_DESKTOP_ONLY: on a team workspace, a desktop's own live profile (live money goes through team profiles);
+ * - TEAM_PROFILES_UNAVAILABLE: a team profile operation on this desktop's own journal (no team there).
  */
 export const CONSOLE_ERROR_CODES = [
   'INVALID_INPUT',
@@ -35,6 +38,9 @@ export const CONSOLE_ERROR_CODES = [
   'CONFLICT',
   'SANDBOX_UNAVAILABLE',
   'INTERNAL',
+  'TEAM_KEYS_MISSING',
+  'PROFILE_DESKTOP_ONLY',
+  'TEAM_PROFILES_UNAVAILABLE',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
 

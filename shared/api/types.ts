@@ -25,6 +25,12 @@ export interface Profile {
   payoutPublicKey: string;
   /** The built-in "Local sandbox" profile (served by the in-process engine; cannot be deleted). */
   builtIn: boolean;
+  /**
+   * On a team workspace only (absent on this desktop's own journal): `team`, a profile the
+   * workspace keeps (every desktop lists it, each with its own keys); `desktop`, this desktop's own
+   * ("this desktop only": colleagues cannot follow its entries up; docs/decisions/team-profiles.md).
+   */
+  scope?: 'team' | 'desktop';
   /** Derived from the keychain on every read, never saved. */
   hasPaymentSecret: boolean;
   hasPayoutSecret: boolean;
@@ -219,6 +225,8 @@ export interface ApiFailure {
   approval?: ApprovalNeed;
   /** For a decision that did not happen (`APPROVAL_NOT_WAITING`, `APPROVAL_NOT_RECORDED`): the request as read again. */
   decision?: ApprovalOutcome;
+  /** For `TEAM_KEYS_MISSING` and `PROFILE_DESKTOP_ONLY`: the profile, so the screen can offer to add its keys. */
+  profileId?: string;
 }
 
 /**

@@ -112,6 +112,10 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'workspace:use': { connection: { host: 'localhost', port: 5432, database: 'paydesk_team', user: 'finance_demo', tls: 'off' } },
   'workspace:useDesktop': {},
   'workspace:retry': {},
+  'teamProfiles:save': { name: 'Team', baseUrl: 'https://api.example.com', environment: 'sandbox', headerWord: 'SVC' },
+  'teamProfiles:delete': { id: 'some-profile' },
+  'teamProfiles:publish': { id: 'some-profile' },
+  'teamProfiles:setKeys': { profileId: 'some-profile', paymentPublicKey: 'pk_sandbox_payment_h1', payoutPublicKey: 'pk_sandbox_payout_h1' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

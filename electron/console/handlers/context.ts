@@ -10,6 +10,7 @@ import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings
 import { VaultError, type Vault } from '../vault';
 import type { Confirmations } from '../confirmations';
 import type { StoragePort } from '../storage/port';
+import { teamProfileBook, type TeamProfileBook } from './team-profile-book';
 import type { ApprovalNeed, ApprovalOutcome } from '../../../shared/api/approvals';
 
 export interface WatchOptions {
@@ -57,7 +58,7 @@ export class HandlerFailure extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason; approval?: ApprovalNeed; decision?: ApprovalOutcome } = {},
+    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason; approval?: ApprovalNeed; decision?: ApprovalOutcome; profileId?: string } = {},
   ) {
     super(message);
     this.name = 'HandlerFailure';
@@ -70,6 +71,12 @@ export type HandlerImpls<C extends Channel> = { [K in C]: HandlerImpl<K> };
 /** Default currency before the service has answered (the one the service is seen to use). */
 export const DEFAULT_CURRENCY = REQUEST_CURRENCY;
 
+/**
+ * A profile as the handlers use it: a desktop's own, the built-in local sandbox, or a team
+ * profile (the workspace's definition with this desktop's public keys; `team`).
+ */
+export type ResolvedProfile = StoredProfile & { builtIn: boolean; team?: boolean };
+
 export interface Context {
   deps: HandlerDeps;
   confirmations: Confirmations;
@@ -79,13 +86,15 @@ export interface Context {
    * records the whole transaction itself (one "verified" event, not a second "status changed").
    */
   verifying: Set<string>;
-  resolveProfile(id: string): StoredProfile & { builtIn: boolean };
-  activeProfile(): StoredProfile & { builtIn: boolean };
-  toProfile(stored: StoredProfile & { builtIn: boolean }): Profile;
+  resolveProfile(id: string): ResolvedProfile;
+  activeProfile(): ResolvedProfile;
+  /** The workspace's team profiles as last read (./team-profile-book.ts); none on one desktop's journal. */
+  teamProfiles: TeamProfileBook;
+  toProfile(stored: ResolvedProfile): Profile;
   /** Refuses live profiles when this host was started without allowing them. */
-  requireAllowed(profile: StoredProfile): void;
+  requireAllowed(profile: StoredProfile & { builtIn?: boolean; team?: boolean }): void;
   /** Fails with SECRET_MISSING before anything is written or sent. */
-  requireSecret(profile: StoredProfile & { builtIn: boolean }, keyType: KeyType): void;
+  requireSecret(profile: ResolvedProfile, keyType: KeyType): void;
   clientFor(profile: StoredProfile & { builtIn: boolean }): ConsoleClient;
   requireEngine(): SandboxControl;
 }
@@ -111,8 +120,13 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     };
   }
 
-  function resolveProfile(id: string) {
+  const teamProfiles = teamProfileBook(deps);
+
+  function resolveProfile(id: string): ResolvedProfile {
     if (id === LOCAL_SANDBOX_ID) return builtInProfile();
+    // On a workspace a team profile of this id wins over a desktop's own of the same id (one it published).
+    const team = teamProfiles.resolve(id);
+    if (team) return team;
     const stored = deps.settings.profile(id);
     if (!stored) throw new HandlerFailure('NOT_FOUND', `No profile with id ${id}.`);
     return { ...stored, builtIn: false };
@@ -138,6 +152,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     watch,
     verifying: new Set(),
     resolveProfile,
+    teamProfiles,
     activeProfile() {
       try {
         return resolveProfile(deps.settings.activeProfileId());
@@ -156,6 +171,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
         paymentPublicKey: stored.paymentPublicKey,
         payoutPublicKey: stored.payoutPublicKey,
         builtIn,
+        ...teamProfiles.scopeOf(stored),
         hasPaymentSecret: builtIn ? stored.paymentPublicKey !== '' : hasSecretSafe(stored.paymentPublicKey),
         hasPayoutSecret: builtIn ? stored.payoutPublicKey !== '' : hasSecretSafe(stored.payoutPublicKey),
       };
@@ -164,6 +180,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
       if (profile.environment === 'live' && !deps.allowLive) {
         throw new HandlerFailure('LIVE_REFUSED', `"${profile.name}" is a live profile, and this console was started without allowing live profiles (--allow-live).`);
       }
+      teamProfiles.requireTeamForLive(profile);
     },
     requireSecret(profile, keyType) {
       const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
@@ -171,6 +188,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
         if (!deps.engine) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine is not running.');
         return;
       }
+      if (profile.team && (publicKey === '' || !deps.vault.hasSecret(publicKey))) throw teamProfiles.keysMissing(profile, keyType);
       if (publicKey === '') throw new HandlerFailure('SECRET_MISSING', `"${profile.name}" has no ${keyType} public key: add it in the profile.`);
       if (!deps.vault.hasSecret(publicKey)) {
         throw new HandlerFailure('SECRET_MISSING', `The ${keyType} secret key of "${profile.name}" is not in the keychain: add it in the profile.`);

@@ -27,6 +27,8 @@ export function followUpHandlers(
   async function entryAndProfile(journalId: string) {
     const found = await journal.getForFollowUp(journalId);
     if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+    // A colleague's entry may name a team profile added since this console last read them.
+    if (context.teamProfiles.onWorkspace() && !context.teamProfiles.resolve(found.entry.profileId)) await context.teamProfiles.refresh();
     const profile = context.resolveProfile(found.entry.profileId);
     if (profile.environment !== found.entry.environment) {
       throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this entry is from ${found.entry.environment}.`);

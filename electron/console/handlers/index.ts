@@ -22,6 +22,7 @@ import { sendHandlers } from './send';
 import { approvalHandlers } from './approvals';
 import { auditHandlers } from './audit';
 import { workspaceHandlers } from './workspace';
+import { teamProfileHandlers } from './team-profiles';
 import { WorkspaceFaultError } from '../storage/postgres/workspace-session';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
@@ -100,6 +101,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...approvalHandlers(context),
     ...auditHandlers(context),
     ...workspaceHandlers(context),
+    ...teamProfileHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -1,29 +1,11 @@
 /**
  * Profiles, secrets and the small reads about the active profile (app info, methods, balance).
  */
-import { balanceSchema, KNOWN_METHOD_CODES, SANDBOX_ONLY_METHOD_CODES, type Environment, type FieldErrors, type KeyType } from '../../../shared/contract';
-import type { ProfileInput } from '../../../shared/api';
+import { balanceSchema, KNOWN_METHOD_CODES, SANDBOX_ONLY_METHOD_CODES, type KeyType } from '../../../shared/contract';
 import { LOCAL_SANDBOX_ID } from '../settings';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
 import { readFailure } from './outcomes';
-
-/** `pk_<environment>_<type>_...` (spec 5.1): a key of another environment or type is a typo. */
-function checkKeyShape(fields: FieldErrors, field: string, key: string, environment: Environment, type: KeyType): void {
-  const match = /^pk_(sandbox|live)_(payment|payout)_/.exec(key);
-  if (!match) return; // keys of other shapes are the service's business
-  if (match[1] !== environment) (fields[field] ??= []).push(`is a ${match[1]} key, but the profile is ${environment}`);
-  if (match[2] !== type) (fields[field] ??= []).push(`is a ${match[2]} key, not a ${type} key`);
-}
-
-function checkProfileInput(input: ProfileInput): void {
-  const fields: FieldErrors = {};
-  checkKeyShape(fields, 'paymentPublicKey', input.paymentPublicKey, input.environment, 'payment');
-  checkKeyShape(fields, 'payoutPublicKey', input.payoutPublicKey, input.environment, 'payout');
-  if (input.paymentPublicKey !== '' && input.paymentPublicKey === input.payoutPublicKey) {
-    (fields.payoutPublicKey ??= []).push('must differ from the payment key (key pairs are per type)');
-  }
-  if (Object.keys(fields).length > 0) throw new HandlerFailure('INVALID_INPUT', 'The profile has invalid keys.', { fields });
-}
+import { checkKeyShapes } from './profile-keys';
 
 export function profileHandlers(
   context: Context,
@@ -80,14 +62,17 @@ export function profileHandlers(
 
     async 'profiles:list'() {
       const builtIn = context.resolveProfile(LOCAL_SANDBOX_ID);
-      const stored = deps.settings.profiles().map((profile) => ({ ...profile, builtIn: false }));
-      return { profiles: [builtIn, ...stored].map(context.toProfile), activeId: context.activeProfile().id };
+      // On a workspace: the team's profiles (read again), then this desktop's own but one it published (the team's wins).
+      const team = (await context.teamProfiles.refresh()).map((definition) => context.resolveProfile(definition.id));
+      const teamIds = new Set(team.map((profile) => profile.id));
+      const stored = deps.settings.profiles().filter((profile) => !teamIds.has(profile.id)).map((profile) => ({ ...profile, builtIn: false }));
+      return { profiles: [builtIn, ...team, ...stored].map(context.toProfile), activeId: context.activeProfile().id };
     },
 
     async 'profiles:save'(input) {
       if (input.id === LOCAL_SANDBOX_ID) throw new HandlerFailure('CONFLICT', 'The local sandbox profile is built in and cannot be changed.');
       if (input.id !== undefined && !deps.settings.profile(input.id)) throw new HandlerFailure('NOT_FOUND', `No profile with id ${input.id}.`);
-      checkProfileInput(input);
+      checkKeyShapes(input);
       const saved = deps.settings.saveProfile(input);
       deps.emit('profiles:changed', { activeId: context.activeProfile().id });
       return context.toProfile({ ...saved, builtIn: false });

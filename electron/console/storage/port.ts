@@ -39,6 +39,7 @@ import type { JournalReads } from './journal-reads-port';
 import type { ReconcileRows } from './reconcile-rows-port';
 import type { ApprovalsPort } from './approvals-port';
 import type { AuditPort } from './audit-port';
+import type { TeamProfilesPort } from './team-profiles-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -263,5 +264,7 @@ export interface StoragePort {
   readonly approvals?: ApprovalsPort;
   /** The audit log, read (./audit-port.ts): a team workspace's only, like approvals. */
   readonly audit?: AuditPort;
+  /** Connection definitions the team shares (./team-profiles-port.ts): a workspace's; one desktop's journal answers "unavailable". */
+  readonly teamProfiles?: TeamProfilesPort;
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@
  * settings live in a small JSON file beside the journal (a new table would need a journal
  * migration; see docs/decisions/team-workspace-storage.md).
  */
+import { desktopTeamProfiles } from './team-profiles-port';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
 import {
@@ -251,6 +252,7 @@ export function sqliteStore(db: JournalDb, options: { settingsFile: string }): S
     sweeper: sqliteSweeper(db),
     settings: changes.settings(fileSettings(options.settingsFile)),
     changes: changes.port,
+    teamProfiles: desktopTeamProfiles,
     async close() {
       db.close();
     },

@@ -19,6 +19,7 @@ const READS: Record<string, ReadonlySet<string>> = {
   reconcile: new Set(['run', 'summary', 'list', 'detail', 'progressCounts', 'uncheckedRows', 'rowsToVerify', 'fileKeys', 'journalCandidates', 'pageRows']),
   sweeper: new Set(['openEntries']),
   settings: new Set(['get']),
+  teamProfiles: new Set(['list']),
 };
 
 /**

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
 import { translateFieldErrors } from '../messages/fields';
 import { currentLanguage, t as translate } from '../i18n';
+import { TeamKeysAction } from './TeamKeysAction';
 
 /** A transaction status in words (namespace `status`), e.g. "Completed" / "Réussie". */
 export function statusLabel(status: TransactionStatus): string {
@@ -109,6 +110,7 @@ export function ErrorNotice({ failure, title, next }: { failure: ApiFailure; tit
       <strong>{title ?? human.title}</strong>
       {title ? <p>{human.title}</p> : null}
       <p>{whatNext}</p>
+      <TeamKeysAction failure={failure} />
       {details ? (
         <p className="muted">
           {t('details')} <span lang={currentLanguage() === 'en' ? undefined : 'en'}>{details}</span>

@@ -1,16 +1,17 @@
 /** Settings: profiles (add, edit, delete, switch) and their keys. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { profileInputSchema, type ApiFailure, type Profile, type ProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Empty, ErrorNotice, Field, Loading, describedBy, profileName } from '../components/common';
-import { useProfiles } from '../stores';
+import { useProfiles, useUi } from '../stores';
 import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
 import { ThemeSetting } from './ThemeSetting';
 import { SecretKeys } from './SecretKeys';
 import { WorkspaceSetting } from './WorkspaceSetting';
+import { ScopeNote, ScopeTag, TeamKeys, TeamProfileForm, useTeamAdmin } from './TeamProfiles';
 import { t as tg } from '../i18n';
 import { Screen } from '../components/Screen';
 
@@ -100,9 +101,19 @@ export function SettingsScreen() {
   const activeId = useProfiles((s) => s.activeId);
   const activate = useProfiles((s) => s.activate);
   const remove = useProfiles((s) => s.remove);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [editing, setEditing] = useState<'new' | 'edit' | null>(null);
+  // "Add this desktop's keys" (a Verify or a send without them) opens Settings on that profile.
+  const askedProfile = useUi((s) => (s.screen === 'settings' ? s.params.profile : undefined)) ?? null;
+  const [selectedId, setSelectedId] = useState<string | null>(askedProfile);
+  const [editing, setEditing] = useState<'new' | 'edit' | 'newTeam' | 'editTeam' | null>(null);
+  useEffect(() => {
+    if (askedProfile === null) return;
+    setSelectedId(askedProfile);
+    setEditing(null);
+  }, [askedProfile]);
   const [confirmDelete, setConfirmDelete] = useState<Profile | null>(null);
+  const [confirmRemoveTeam, setConfirmRemoveTeam] = useState<Profile | null>(null);
+  const teamAdmin = useTeamAdmin();
+  const team = useProfiles((s) => s.team);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const selected = profiles.find((p) => p.id === (selectedId ?? activeId)) ?? null;
 
@@ -132,6 +143,7 @@ export function SettingsScreen() {
               <li key={profile.id} className={profile.id === selected?.id ? 'selected' : ''}>
                 <button type="button" className="row-button" aria-pressed={profile.id === selected?.id} onClick={() => { setSelectedId(profile.id); setEditing(null); }}>
                   <span>{profileName(profile)}</span>
+                  <ScopeTag profile={profile} />
                   <span className={`env-pill env-${profile.environment}`}>{tg(`common:environment.${profile.environment}`)}</span>
                   {profile.environment === 'live' && !allowLive ? <span className="refused-tag">{t('refusedTag')}</span> : null}
                   {profile.id === activeId ? <span className="active-tag">{t('active')}</span> : null}
@@ -139,10 +151,17 @@ export function SettingsScreen() {
               </li>
             ))}
           </ul>
-          <button type="button" className="secondary" onClick={() => { setEditing('new'); setSelectedId(null); }}>{t('add')}</button>
+          <div className="actions left">
+            <button type="button" className="secondary" onClick={() => { setEditing('new'); setSelectedId(null); }}>{t('add')}</button>
+            {teamAdmin ? <button type="button" className="secondary" onClick={() => { setEditing('newTeam'); setSelectedId(null); }}>{t('team.add')}</button> : null}
+          </div>
         </div>
         <div className="profile-detail">
-          {editing === 'new' ? (
+          {editing === 'newTeam' ? (
+            <TeamProfileForm profile={null} onSaved={(id) => { setEditing(null); setSelectedId(id); }} onCancel={() => setEditing(null)} />
+          ) : selected && editing === 'editTeam' ? (
+            <TeamProfileForm key={selected.id} profile={selected} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+          ) : editing === 'new' ? (
             <ProfileForm profile={null} onSaved={(p) => { setEditing(null); setSelectedId(p.id); }} onCancel={() => setEditing(null)} />
           ) : selected && editing === 'edit' ? (
             <ProfileForm key={selected.id} profile={selected} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
@@ -150,6 +169,7 @@ export function SettingsScreen() {
             <div className="card">
               <h2>{profileName(selected)}</h2>
               <LiveRefusedNote environment={selected.environment} />
+              <ScopeNote profile={selected} onEdit={() => setEditing('editTeam')} onRemove={() => setConfirmRemoveTeam(selected)} />
               <dl className="facts compact">
                 <dt>{t('environment')}</dt>
                 <dd><span className={`env-pill env-${selected.environment}`}>{tg(`common:environment.${selected.environment}`)}</span></dd>
@@ -164,7 +184,7 @@ export function SettingsScreen() {
                 ) : (
                   <span className="active-tag">{t('activeProfile')}</span>
                 )}
-                {!selected.builtIn ? (
+                {selected.scope === 'team' ? null : !selected.builtIn ? (
                   <>
                     <button type="button" className="secondary" onClick={() => setEditing('edit')}>{t('edit', { name: profileName(selected) })}</button>
                     <button type="button" className="secondary danger-text" onClick={() => setConfirmDelete(selected)}>{t('delete', { name: profileName(selected) })}</button>
@@ -175,9 +195,26 @@ export function SettingsScreen() {
               </div>
             </div>
           ) : null}
+          {selected && editing === null && selected.scope === 'team' ? <TeamKeys key={selected.id} profile={selected} /> : null}
           {selected && editing === null ? <SecretKeys profile={selected} /> : null}
         </div>
       </div>
+      {confirmRemoveTeam ? (
+        <ConfirmDialog
+          title={t('team.removeTitle', { name: confirmRemoveTeam.name })}
+          keepLabel={t('cancel')}
+          actLabel={t('team.removeConfirm')}
+          onClose={() => setConfirmRemoveTeam(null)}
+          onConfirm={() => {
+            setSelectedId(null);
+            void team('teamProfiles:delete', { id: confirmRemoveTeam.id }).then((r) => {
+              if (!r.ok) setFailure(r.error);
+            });
+          }}
+        >
+          {t('team.removeBody')}
+        </ConfirmDialog>
+      ) : null}
       {confirmDelete ? (
         <ConfirmDialog
           title={t('deleteTitle', { name: profileName(confirmDelete) })}

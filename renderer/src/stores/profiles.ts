@@ -3,11 +3,12 @@
  * balance). State changes only through these actions; `profiles:changed` makes it load again.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, ChannelResults, PaydeskApi, Profile, ProfileInput, Result, ThemePreference } from '../../../shared/api';
+import type { ApiFailure, ChannelInput, ChannelResults, PaydeskApi, Profile, ProfileInput, Result, ThemePreference } from '../../../shared/api';
 import type { KeyType } from '../../../shared/contract';
 import type { LanguagePreference } from '../../../shared/i18n';
 
 type Balance = ChannelResults['balance:get'];
+type TeamProfileChannel = 'teamProfiles:save' | 'teamProfiles:delete' | 'teamProfiles:publish' | 'teamProfiles:setKeys';
 
 export interface ProfilesState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -36,6 +37,8 @@ export interface ProfilesState {
   activate(id: string): Promise<Result<Profile>>;
   setSecret(profileId: string, keyType: KeyType, secret: string): Promise<Result<{ stored: true }>>;
   deleteSecret(profileId: string, keyType: KeyType): Promise<Result<{ deleted: boolean }>>;
+  /** A team profile action on a team workspace (save, delete, publish, this desktop's keys); the list is read again. */
+  team<C extends TeamProfileChannel>(channel: C, input: ChannelInput<C>): Promise<Result<ChannelResults[C]>>;
   /** Remembers the language in main's settings; the window follows `info.language`. */
   setLanguage(language: LanguagePreference): Promise<Result<ChannelResults['preferences:set']>>;
   /** Remembers the colour theme in main's settings; the window follows `info.theme`. */
@@ -138,6 +141,11 @@ export function createProfilesStore(api: PaydeskApi) {
     },
     async deleteSecret(profileId, keyType) {
       const result = await api.invoke('secrets:delete', { profileId, keyType });
+      await get().load();
+      return result;
+    },
+    async team(channel, input) {
+      const result = await api.invoke(channel, input);
       await get().load();
       return result;
     },

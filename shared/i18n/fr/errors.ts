@@ -44,6 +44,9 @@ export default {
   CONFLICT: { title: 'Cette action ne correspond pas à l’état de la transaction.', next: 'Rechargez la transaction et suivez les étapes indiquées.' },
   SANDBOX_UNAVAILABLE: { title: 'Les commandes du bac à sable ne fonctionnent qu’avec le profil Bac à sable local.', next: 'Passez au profil Bac à sable local dans les Paramètres.' },
   INTERNAL: { title: 'La console a rencontré une erreur inattendue.', next: 'Réessayez ; si cela persiste, redémarrez la console.' },
+  TEAM_KEYS_MISSING: { title: 'Ce poste n’a pas encore de clés pour ce profil d’équipe.', next: 'Ajoutez les clés publiques et secrètes de ce poste dans Paramètres → Profils ; l’équipe partage le profil, jamais les clés.' },
+  PROFILE_DESKTOP_ONLY: { title: 'Ce profil de production n’existe que sur ce poste : dans un espace d’équipe, l’argent réel passe par un profil d’équipe.', next: 'Choisissez un profil d’équipe, ou demandez à un administrateur de publier celui-ci pour l’équipe.' },
+  TEAM_PROFILES_UNAVAILABLE: { title: 'Les profils d’équipe n’existent que dans un espace d’équipe.', next: 'Choisissez un espace d’équipe dans les Paramètres ; dans le journal propre à ce poste, chaque profil est celui de ce poste.' },
   HOST_UNREACHABLE: { title: 'Cette page a perdu sa connexion à l’hôte de la console.', next: 'Vérifiez que la console tourne toujours, puis rechargez la page. Recherchez les transactions avant de les renvoyer.' },
   HOST_TOKEN_MISSING: { title: 'Cette page n’a pas de jeton d’accès valide pour l’hôte de la console.', next: 'Ouvrez l’URL exacte que la console a affichée au démarrage.' },
   // L’espace d’équipe (issue 24, point 7) : shared/api/workspace-faults.ts.

@@ -16,6 +16,7 @@ import { APPROVAL_REFUSAL_MIGRATIONS } from './approval-refusal-sql';
 import { SPEED_AND_LOOK_UP_MIGRATION } from './speed-and-look-up-migration';
 import { BATCH_RUNS_MIGRATION } from './batch-runs-migration';
 import { APPROVAL_RACES_MIGRATION } from './approval-races-sql';
+import { TEAM_PROFILES_MIGRATION } from './team-profiles';
 
 import type { PgMigration } from './pg-migration';
 
@@ -213,4 +214,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, BATCH_RUNS_MIGRATION, ...APPROVAL_REFUSAL_MIGRATIONS, APPROVAL_RACES_MIGRATION];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, BATCH_RUNS_MIGRATION, ...APPROVAL_REFUSAL_MIGRATIONS, APPROVAL_RACES_MIGRATION, TEAM_PROFILES_MIGRATION];

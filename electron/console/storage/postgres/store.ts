@@ -11,6 +11,7 @@ import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperP
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
 import { workspaceAudit } from './audit';
+import { workspaceTeamProfiles } from './team-profiles';
 import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
 import { workspaceFollowUps } from './follow-ups';
@@ -157,6 +158,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     changes: { subscribe: changes.subscribe, ready: changes.ready },
     approvals: workspaceApprovals(pool),
     audit: workspaceAudit(pool),
+    teamProfiles: workspaceTeamProfiles(pool),
     async close() {
       await changes.close();
       // Writes still queued are committed (or refused) before the connections close.

@@ -1,0 +1,85 @@
+/**
+ * The team profiles this console knows (docs/decisions/team-profiles.md): the workspace's
+ * definitions as last read, each with this desktop's own public keys (settings.json `teamKeys`,
+ * or those of its own profile of the same id, the one it published); the secrets stay in the OS
+ * keychain under those public keys, read only by the HTTP client's signer.
+ *
+ * Handlers resolve profiles synchronously (a batch row, a Verify), so the definitions are kept in
+ * memory and read again from the workspace at start, when Settings lists them, and when an entry
+ * names an id not known yet (a colleague's admin added it a moment ago).
+ */
+import type { KeyType } from '../../../shared/contract';
+import type { Profile } from '../../../shared/api';
+import type { StoredProfile, TeamKeys } from '../settings';
+import type { TeamProfile } from '../storage/team-profiles-port';
+import { HandlerFailure, type HandlerDeps } from './context';
+
+type Resolved = StoredProfile & { builtIn: boolean; team?: boolean };
+
+export interface TeamProfileBook {
+  /** True on a team workspace: its profiles are the team's, a desktop's own are "this desktop only". */
+  onWorkspace(): boolean;
+  /** The definitions as last read (none on one desktop's journal). */
+  known(): TeamProfile[];
+  /** Reads the workspace's definitions again. */
+  refresh(): Promise<TeamProfile[]>;
+  /** The team profile of this id with this desktop's keys, when the workspace has one. */
+  resolve(id: string): Resolved | null;
+  /** This desktop's public keys for a team profile. */
+  keysOf(id: string): TeamKeys;
+  /** What the screens show of where a profile lives (nothing on one desktop's journal: unchanged there). */
+  scopeOf(profile: Resolved): Pick<Profile, 'scope'>;
+  /** On a workspace money moves in live only through a team profile: a desktop's own live profile is refused. */
+  requireTeamForLive(profile: { id: string; name: string; environment: string; builtIn?: boolean; team?: boolean }): void;
+  /** The failure when this desktop has no keys for a team profile yet (the screens offer to add them). */
+  keysMissing(profile: Resolved, keyType: KeyType): HandlerFailure;
+}
+
+export function teamProfileBook(deps: Pick<HandlerDeps, 'storage' | 'settings'>): TeamProfileBook {
+  let definitions: TeamProfile[] = [];
+  const onWorkspace = () => deps.storage.teamProfiles?.available === true;
+
+  function keysOf(id: string): TeamKeys {
+    const own = deps.settings.teamKeys(id);
+    if (own) return own;
+    const published = deps.settings.profile(id);
+    return published ? { paymentPublicKey: published.paymentPublicKey, payoutPublicKey: published.payoutPublicKey } : { paymentPublicKey: '', payoutPublicKey: '' };
+  }
+
+  return {
+    onWorkspace,
+    known: () => [...definitions],
+    async refresh() {
+      if (!onWorkspace()) return (definitions = []);
+      definitions = await deps.storage.teamProfiles!.list();
+      return [...definitions];
+    },
+    resolve(id) {
+      if (!onWorkspace()) return null;
+      const definition = definitions.find((profile) => profile.id === id);
+      if (!definition) return null;
+      const { id: _id, name, environment, baseUrl, headerWord } = definition;
+      return { id, name, environment, baseUrl, headerWord, ...keysOf(id), builtIn: false, team: true };
+    },
+    keysOf,
+    scopeOf(profile) {
+      if (!onWorkspace() || profile.builtIn) return {};
+      return { scope: profile.team ? 'team' : 'desktop' };
+    },
+    requireTeamForLive(profile) {
+      if (!onWorkspace() || profile.builtIn || profile.team || profile.environment !== 'live') return;
+      throw new HandlerFailure(
+        'PROFILE_DESKTOP_ONLY',
+        `"${profile.name}" is this desktop's own live profile: on a team workspace live payouts go through a team profile, so every colleague can follow them up. Ask an admin to publish it to the team, or pick a team profile.`,
+        { profileId: profile.id },
+      );
+    },
+    keysMissing(profile, keyType) {
+      return new HandlerFailure(
+        'TEAM_KEYS_MISSING',
+        `This desktop has no ${keyType} keys yet for the team profile "${profile.name}": add this desktop's public key and secret key for it in Settings → Profiles.`,
+        { profileId: profile.id },
+      );
+    },
+  };
+}
