@@ -73,19 +73,32 @@ export function answeredInWindow(run: Run, at: number): number {
 
 /**
  * Waits until the service's Retry-After has passed; false when the run stopped meanwhile.
- * `announce` shows the wait (a progress event, counted by the store) before sleeping.
+ * `announce` shows the wait (a progress event, counted by the store) and is NOT awaited: a push is
+ * a view, queued behind the batch's earlier pushes and their counts on the store (a workspace's
+ * pool, a slow or unreachable server); a worker that waited for it could hold the batch for as
+ * long as the push takes (docs/decisions/wait-push-never-holds-a-worker.md). The push reads the
+ * run when it counts, so it still shows the wait.
  */
 export async function waitTurn(run: Run, clock: Clock, announce: () => Promise<void>): Promise<boolean> {
   for (;;) {
     if (stopped(run)) return false;
     const wait = run.notBefore - clock.now();
     if (wait <= 0) return true;
-    await announce();
+    showWithoutWaiting(announce);
     try {
       await clock.sleep(wait, run.signal);
     } catch {
       return false; // a stop, or the console is closing
     }
+  }
+}
+
+/** Starts a push and returns at once; its failure is the emitter's to log (./progress.ts logs what it cannot count). */
+function showWithoutWaiting(announce: () => Promise<void>): void {
+  try {
+    announce().catch(() => undefined);
+  } catch {
+    // A push that could not even start is a view lost, never a worker stopped.
   }
 }
 
