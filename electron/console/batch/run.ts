@@ -72,19 +72,25 @@ export function answeredInWindow(run: Run, at: number): number {
 }
 
 /**
+ * How long a worker waits for a wait's progress push before it sleeps anyway: real time (a bound on
+ * a view, not a moment of the batch), long enough for a count on a loaded desktop.
+ */
+export const WAIT_PUSH_BOUND_MS = 2_000;
+
+/**
  * Waits until the service's Retry-After has passed; false when the run stopped meanwhile.
- * `announce` shows the wait (a progress event, counted by the store) and is NOT awaited: a push is
- * a view, queued behind the batch's earlier pushes and their counts on the store (a workspace's
- * pool, a slow or unreachable server); a worker that waited for it could hold the batch for as
- * long as the push takes (docs/decisions/wait-push-never-holds-a-worker.md). The push reads the
- * run when it counts, so it still shows the wait.
+ * `announce` shows the wait (a progress event, counted by the store) before sleeping, so the
+ * screen says why the batch waits; but a push is a view, queued behind the batch's earlier pushes
+ * and their counts on the store (a workspace's pool, a slow or unreachable server): the worker
+ * waits for it at most WAIT_PUSH_BOUND_MS, then sleeps while it goes on
+ * (docs/decisions/wait-push-never-holds-a-worker.md).
  */
 export async function waitTurn(run: Run, clock: Clock, announce: () => Promise<void>): Promise<boolean> {
   for (;;) {
     if (stopped(run)) return false;
     const wait = run.notBefore - clock.now();
     if (wait <= 0) return true;
-    showWithoutWaiting(announce);
+    await shownWithin(announce, WAIT_PUSH_BOUND_MS);
     try {
       await clock.sleep(wait, run.signal);
     } catch {
@@ -93,12 +99,16 @@ export async function waitTurn(run: Run, clock: Clock, announce: () => Promise<v
   }
 }
 
-/** Starts a push and returns at once; its failure is the emitter's to log (./progress.ts logs what it cannot count). */
-function showWithoutWaiting(announce: () => Promise<void>): void {
+/** Starts a push and waits for it at most `ms`; never throws (the emitter logs what it could not count, ./progress.ts). */
+async function shownWithin(announce: () => Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
   try {
-    announce().catch(() => undefined);
-  } catch {
-    // A push that could not even start is a view lost, never a worker stopped.
+    await Promise.race([Promise.resolve().then(announce).catch(() => undefined), bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
