@@ -6,11 +6,12 @@
  * another desktop still sends it. Only the login's own runs and claims; the record of the
  * desktop's consoles never takes a running process for stopped.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLES_FILE, takeConsoleHolder } from '../../electron/console/batch/console-holder';
+import { CONSOLES_FILE, processAlive, takeConsoleHolder } from '../../electron/console/batch/console-holder';
 import { CONSOLE_STOPPED_MESSAGE } from '../../electron/console/storage/batch-runs-port';
 import type { StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
@@ -113,6 +114,13 @@ describe('the record of a desktop\'s consoles', () => {
     third.ended(third.stopped);
     third.close();
     expect(takeConsoleHolder(dir, logger, () => false).stopped).toEqual([]);
+  });
+
+  it('tells a running process from one that has ended', () => {
+    expect(processAlive(process.pid)).toBe(true);
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    expect(ended.status).toBe(0);
+    expect(processAlive(ended.pid!)).toBe(false);
   });
 
   it('reads a damaged record as empty, says so in the log, and trusts no id it did not make', () => {
