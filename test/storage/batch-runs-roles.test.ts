@@ -25,7 +25,11 @@ beforeAll(async () => {
   database = await workspaces.create();
   fatou = workspaces.storeAs('fatou', database);
   await fatou.batches.create({ id: 'runs-1', fileName: 'r.csv', fileHash: 'r1', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: [], at: 1_000 });
-  [fatouSql, kofiSql, samuelSql, adeleSql, testerSql] = await Promise.all((['fatou', 'kofi', 'samuel', 'adele', 'tester'] as const).map((person) => workspaces.connectAs(person, database)));
+  fatouSql = await workspaces.connectAs('fatou', database);
+  kofiSql = await workspaces.connectAs('kofi', database);
+  samuelSql = await workspaces.connectAs('samuel', database);
+  adeleSql = await workspaces.connectAs('adele', database);
+  testerSql = await workspaces.connectAs('tester', database);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([fatouSql, kofiSql, samuelSql, adeleSql, testerSql].map((client) => client?.end()));
