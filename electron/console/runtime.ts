@@ -24,6 +24,7 @@ import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
 import { createVault, osKeyring, type KeyringBackend } from './vault';
+import { takeConsoleHolder, type ConsoleHolder } from './batch/console-holder';
 
 export interface ConsoleRuntimeOptions {
   userDataDir: string;
@@ -101,14 +102,19 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     await logger.close();
     throw error;
   }
+  // On a workspace: this desktop's earlier console that stopped without leaving cannot be sending,
+  // whatever its runs' heartbeat says: its runs end and its claims are freed now, not after a lease.
+  const consoles = storage.batches.endStoppedConsoles ? takeConsoleHolder(options.userDataDir, logger) : null;
+  const lostAtStart = consoles ? await endStoppedConsoles(storage, consoles, clock.now(), logger) : 0;
   // On a workspace both only touch what this login left behind with no live lease (another desktop may be sending).
   const stale = await storage.journal.markStalePending(clock.now());
-  if (stale.length > 0) {
-    logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: stale.length });
+  const unknownAtStart = stale.length + lostAtStart;
+  if (unknownAtStart > 0) {
+    logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: unknownAtStart });
     notices.push({
       code: 'OUTCOME_UNKNOWN',
-      message: `${stale.length} request(s) were being sent when Paydesk last stopped; their outcome is unknown. Look them up by external id before sending again.`,
-      params: { count: stale.length },
+      message: `${unknownAtStart} request(s) were being sent when Paydesk last stopped; their outcome is unknown. Look them up by external id before sending again.`,
+      params: { count: unknownAtStart },
     });
   }
 
@@ -171,7 +177,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     version: options.version,
     logger,
     watch: options.watch,
-    ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
+    ...(options.batchClaims || consoles ? { batchClaims: { ...options.batchClaims, ...(consoles ? { holder: consoles.holder } : {}) } } : {}),
     signal: abort.signal,
     notices: () => notices,
   });
@@ -248,6 +254,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       await engine?.stop();
       // The SQLite store closes the journal itself; a workspace's connections close here.
       if (storage.kind !== 'sqlite') await storage.close();
+      // Its runs have left: the next console on this folder has nothing of this one to end.
+      consoles?.close();
       journal.close();
       unrouteProcessLog();
       await logger.close();
@@ -262,4 +270,18 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     batchRunner: core.batches,
     followUpsIdle: () => core.sweeper.idle(),
   };
+}
+
+/** Ends this desktop's stopped consoles' runs and claims; returns the rows made outcome unknown (a failure leaves them to their lease). */
+async function endStoppedConsoles(storage: StoragePort, consoles: ConsoleHolder, at: number, logger: ReturnType<typeof fileLogger>): Promise<number> {
+  if (consoles.stopped.length === 0 || !storage.batches.endStoppedConsoles) return 0;
+  try {
+    const lost = await storage.batches.endStoppedConsoles(consoles.stopped, at);
+    consoles.ended(consoles.stopped);
+    logger.warn('this desktop\'s earlier console stopped while sending: its runs ended, its rows in flight are outcome unknown', { consoles: consoles.stopped.length, rows: lost.length });
+    return lost.length;
+  } catch (error) {
+    logger.warn('could not end the runs of this desktop\'s earlier console: they end with their lease', { error: error instanceof Error ? error.name : 'unknown' });
+    return 0;
+  }
 }

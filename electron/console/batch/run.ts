@@ -72,20 +72,43 @@ export function answeredInWindow(run: Run, at: number): number {
 }
 
 /**
+ * How long a worker waits for a wait's progress push before it sleeps anyway: real time (a bound on
+ * a view, not a moment of the batch), long enough for a count on a loaded desktop.
+ */
+export const WAIT_PUSH_BOUND_MS = 2_000;
+
+/**
  * Waits until the service's Retry-After has passed; false when the run stopped meanwhile.
- * `announce` shows the wait (a progress event, counted by the store) before sleeping.
+ * `announce` shows the wait (a progress event, counted by the store) before sleeping, so the
+ * screen says why the batch waits; but a push is a view, queued behind the batch's earlier pushes
+ * and their counts on the store (a workspace's pool, a slow or unreachable server): the worker
+ * waits for it at most WAIT_PUSH_BOUND_MS, then sleeps while it goes on
+ * (docs/decisions/wait-push-never-holds-a-worker.md).
  */
 export async function waitTurn(run: Run, clock: Clock, announce: () => Promise<void>): Promise<boolean> {
   for (;;) {
     if (stopped(run)) return false;
     const wait = run.notBefore - clock.now();
     if (wait <= 0) return true;
-    await announce();
+    await shownWithin(announce, WAIT_PUSH_BOUND_MS);
     try {
       await clock.sleep(wait, run.signal);
     } catch {
       return false; // a stop, or the console is closing
     }
+  }
+}
+
+/** Starts a push and waits for it at most `ms`; never throws (the emitter logs what it could not count, ./progress.ts). */
+async function shownWithin(announce: () => Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(announce).catch(() => undefined), bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

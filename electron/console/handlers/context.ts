@@ -48,7 +48,7 @@ export interface HandlerDeps {
   /** Aborts running watches and closes clients (the runtime's close). */
   signal?: AbortSignal;
   /** The batch runner's row claims: lease and size, and how often a run on a workspace reads its batch's state (tests shorten them). */
-  batchClaims?: { leaseMs?: number; size?: number; watchMs?: number };
+  batchClaims?: { leaseMs?: number; size?: number; watchMs?: number; holder?: string };
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
   notices?: () => StartNotice[];
 }

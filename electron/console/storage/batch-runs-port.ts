@@ -9,4 +9,16 @@ export interface BatchRunsPort {
   keepRunAlive?(batchId: string, run: string, leaseMs: number): Promise<void>;
   /** This run has ended: true when another run of the batch still shows life (it carries on). */
   leaveRun?(batchId: string, run: string): Promise<boolean>;
+  /**
+   * This desktop's earlier consoles (`holders`, each the prefix of its runs' and claims' ids) have
+   * stopped without leaving (killed, crashed): in one transaction their runs are removed and their
+   * row claims freed, and a row they had in flight (its entry still `pending`) becomes outcome
+   * unknown, looked up by external id before anything is sent again, never resent blindly. Only
+   * this login's runs and claims (row-level security). Returns the rows made outcome unknown
+   * (docs/decisions/restart-ends-own-stopped-runs.md).
+   */
+  endStoppedConsoles?(holders: readonly string[], at: number): Promise<{ batchId: string; rowNumber: number; journalId: string }[]>;
 }
+
+/** The timeline's words for a row whose desktop stopped while it was in flight and started again. */
+export const CONSOLE_STOPPED_MESSAGE = 'the desktop sending this row stopped before the answer came (Paydesk started again on it): look it up by its external id';
