@@ -17,6 +17,7 @@ import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
 import { workspaceChanges } from './live-changes';
+import { workspaceLoginRights } from './login-rights';
 import { workspaceReads } from './reads';
 import { workspaceReconcileRows } from './reconcile-rows';
 import { checkWorkspaceSchema } from './migrate';
@@ -157,6 +158,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     changes: { subscribe: changes.subscribe, ready: changes.ready },
     approvals: workspaceApprovals(pool),
     audit: workspaceAudit(pool),
+    loginRights: () => workspaceLoginRights(pool),
     async close() {
       await changes.close();
       // Writes still queued are committed (or refused) before the connections close.
