@@ -10,11 +10,11 @@ import type { ChangesPort, StoreChange } from './storage/changes-port';
 
 export const FORWARD_MS = 150;
 
-const LISTS = { entry: 'entries', batch: 'batches', reconciliation: 'reconciliations', setting: 'settings', approval: 'approvals' } as const;
+const LISTS = { entry: 'entries', batch: 'batches', reconciliation: 'reconciliations', setting: 'settings', approval: 'approvals', audit: 'audit' } as const;
 
 /** Forwards `changes` to `emit`, bundled; returns the stop (a bundle not sent yet is dropped). */
 export function forwardChanges(changes: ChangesPort, emit: (payload: JournalChanged) => void, intervalMs = FORWARD_MS): () => void {
-  let named = { entries: new Set<string>(), batches: new Set<string>(), reconciliations: new Set<string>(), settings: new Set<string>(), approvals: new Set<string>() };
+  let named = { entries: new Set<string>(), batches: new Set<string>(), reconciliations: new Set<string>(), settings: new Set<string>(), approvals: new Set<string>(), audit: new Set<string>() };
   let everything = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let last = -Infinity;
@@ -29,9 +29,9 @@ export function forwardChanges(changes: ChangesPort, emit: (payload: JournalChan
     timer = null;
     last = Date.now();
     const payload: JournalChanged = everything
-      ? { entries: [], batches: [], reconciliations: [], settings: [], approvals: [], everything: true }
-      : { entries: [...named.entries], batches: [...named.batches], reconciliations: [...named.reconciliations], settings: [...named.settings], approvals: [...named.approvals], everything: false };
-    named = { entries: new Set(), batches: new Set(), reconciliations: new Set(), settings: new Set(), approvals: new Set() };
+      ? { entries: [], batches: [], reconciliations: [], settings: [], approvals: [], audit: [], everything: true }
+      : { entries: [...named.entries], batches: [...named.batches], reconciliations: [...named.reconciliations], settings: [...named.settings], approvals: [...named.approvals], audit: [...named.audit], everything: false };
+    named = { entries: new Set(), batches: new Set(), reconciliations: new Set(), settings: new Set(), approvals: new Set(), audit: new Set() };
     everything = false;
     emit(payload);
   }

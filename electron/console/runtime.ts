@@ -102,12 +102,17 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     await logger.close();
     throw error;
   }
+  // Start-up's writes are for a login that may make them (docs/decisions/start-up-by-role.md): an
+  // admin-only or support login has no payout of its own in flight and may not change a batch, so
+  // the finance desktops do it at their start; the follow-ups run on finance and support desktops.
+  const rights = await storage.loginRights();
   // On a workspace: this desktop's earlier console that stopped without leaving cannot be sending,
-  // whatever its runs' heartbeat says: its runs end and its claims are freed now, not after a lease.
+  // whatever its runs' heartbeat says: its runs end and its claims are freed now, not after a lease
+  // (by a login that sends; another login leaves them in consoles.json for the next finance start).
   const consoles = storage.batches.endStoppedConsoles ? takeConsoleHolder(options.userDataDir, logger) : null;
-  const lostAtStart = consoles ? await endStoppedConsoles(storage, consoles, clock.now(), logger) : 0;
+  const lostAtStart = consoles && rights.sends ? await endStoppedConsoles(storage, consoles, clock.now(), logger) : 0;
   // On a workspace both only touch what this login left behind with no live lease (another desktop may be sending).
-  const stale = await storage.journal.markStalePending(clock.now());
+  const stale = rights.sends ? await storage.journal.markStalePending(clock.now()) : [];
   const unknownAtStart = stale.length + lostAtStart;
   if (unknownAtStart > 0) {
     logger.warn('pending journal entries from an earlier run are now outcome unknown', { count: unknownAtStart });
@@ -118,7 +123,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     });
   }
 
-  const interrupted = await storage.batches.markInterrupted(clock.now());
+  const interrupted = rights.sends ? await storage.batches.markInterrupted(clock.now()) : [];
   if (interrupted.length > 0) {
     logger.warn('batches that were being sent are now interrupted', { count: interrupted.length });
     notices.push({ code: 'BATCH_INTERRUPTED', message: `${interrupted.length} batch(es) were being sent when Paydesk last stopped: open them to resume (rows with an unknown outcome are looked up first).` });
@@ -231,7 +236,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
 
   // Status changes that happened while the console was stopped (the engine settled them at its
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
-  core.sweeper.poke();
+  if (rights.followsUp) core.sweeper.poke();
+  else core.sweeper.close();
+  if (!rights.sends) logger.info('start-up writes skipped: this login does not send (finance desktops mark what an earlier run left)', { followsUp: rights.followsUp });
 
   logger.info('console started', { transport: options.transport, allowLive: options.allowLive, engineUrl: engine?.api.url ?? null });
   let closed = false;

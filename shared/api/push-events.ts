@@ -20,6 +20,8 @@ export interface JournalChanged {
   settings: string[];
   /** Approval requests asked or decided. */
   approvals: string[];
+  /** Audit log lines written (a statement's newest line; a workspace's only, migration 31). */
+  audit: string[];
   /** More changed than a push names, or changes may have been missed (the workspace connection came back): read everything again. */
   everything: boolean;
 }

@@ -78,13 +78,13 @@ describe('journal:changed forwarding', () => {
     const { bundle, pushes } = forwarding();
     bundle.add(Array.from({ length: JOURNAL_CHANGED_MAX_IDS + 1 }, (_, i) => entry(`e${i}`)));
     await vi.advanceTimersByTimeAsync(FORWARD_MS);
-    expect(pushes.map((push) => push.changed)).toEqual([{ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], everything: true }]);
+    expect(pushes.map((push) => push.changed)).toEqual([{ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], audit: [], everything: true }]);
     bundle.add([{ kind: 'everything' }, { kind: 'setting', id: 'k', batchId: null }]);
     await vi.advanceTimersByTimeAsync(FORWARD_MS);
     expect(pushes[1]!.changed.everything).toBe(true);
     bundle.add([{ kind: 'reconciliation', id: 'r1', batchId: null }, { kind: 'approval', id: '7', batchId: null }]);
     await vi.advanceTimersByTimeAsync(FORWARD_MS);
-    expect(pushes[2]!.changed).toEqual({ entries: [], batches: [], reconciliations: ['r1'], settings: [], approvals: ['7'], everything: false });
+    expect(pushes[2]!.changed).toEqual({ entries: [], batches: [], reconciliations: ['r1'], settings: [], approvals: ['7'], audit: [], everything: false });
   });
 
   it('sends nothing once stopped', async () => {

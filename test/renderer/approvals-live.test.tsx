@@ -15,7 +15,7 @@ import { applyLanguage } from '../../renderer/src/i18n';
 import { createFakeApi, ok, type FakeApi } from './fakeApi';
 import { renderApp } from './render';
 
-const changed = (overrides: Partial<JournalChanged> = {}): JournalChanged => ({ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], everything: false, ...overrides });
+const changed = (overrides: Partial<JournalChanged> = {}): JournalChanged => ({ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], audit: [], everything: false, ...overrides });
 
 function request(id: number, overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {

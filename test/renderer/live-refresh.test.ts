@@ -10,7 +10,7 @@ import { createStores, wirePushEvents } from '../../renderer/src/stores';
 import { LIVE_REFRESH_MS } from '../../renderer/src/stores/batch';
 import { createFakeApi, journal, ok } from './fakeApi';
 
-const changed = (overrides: Partial<JournalChanged> = {}): JournalChanged => ({ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], everything: false, ...overrides });
+const changed = (overrides: Partial<JournalChanged> = {}): JournalChanged => ({ entries: [], batches: [], reconciliations: [], settings: [], approvals: [], audit: [], everything: false, ...overrides });
 
 const detail = (id: string) => ({ batch: { id, state: 'sending', counts: {} }, importedBefore: [], rehearsal: null }) as unknown as BatchDetail;
 

@@ -37,6 +37,9 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
   let started: Promise<void> | null = null;
   function cleanedUp(): Promise<void> {
     started ??= (async () => {
+      // A login that may not write reconciliations (admin only) has none to clean: the runs are
+      // their makers' (docs/decisions/start-up-by-role.md), and the list is still read.
+      if (!(await deps.storage.loginRights()).followsUp) return;
       await store.removeUnfinishedImports();
       const interrupted = await store.markInterrupted(now());
       if (interrupted > 0) deps.logger?.warn('reconciliations interrupted by the last stop', { count: interrupted });

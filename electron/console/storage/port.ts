@@ -40,6 +40,7 @@ import type { ReconcileRows } from './reconcile-rows-port';
 import type { ApprovalsPort } from './approvals-port';
 import type { AuditPort } from './audit-port';
 import type { TeamProfilesPort } from './team-profiles-port';
+import type { LoginRightsPort } from './login-rights-port';
 
 /** The outcome a lost lease gives a row in flight (its entry still pending): it may have been sent. */
 export const LEASE_LOST_MESSAGE = 'the desktop sending this row lost its claim before the answer came: look it up by its external id';
@@ -251,7 +252,7 @@ export interface TeamSettingsPort {
   set(key: string, value: unknown, at: number): Promise<void>;
 }
 
-export interface StoragePort {
+export interface StoragePort extends LoginRightsPort {
   readonly kind: 'sqlite' | 'postgres';
   readonly journal: JournalPort;
   readonly batches: BatchPort;

@@ -40,6 +40,7 @@ import { sqliteChanges } from './sqlite-changes';
 import type { JournalReads } from './journal-reads-port';
 import { sqliteReads } from './sqlite-reads';
 import { sqliteReconcileRows } from './sqlite-reconcile-rows';
+import { EVERY_RIGHT } from './login-rights-port';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 
 
@@ -253,6 +254,7 @@ export function sqliteStore(db: JournalDb, options: { settingsFile: string }): S
     settings: changes.settings(fileSettings(options.settingsFile)),
     changes: changes.port,
     teamProfiles: desktopTeamProfiles,
+    loginRights: async () => EVERY_RIGHT,
     async close() {
       db.close();
     },

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '../../../shared/api/types';
 import { chunk, useChunk } from '../chunks';
 import { useWorkspace } from '../stores';
-import { maySend } from '../stores/workspace';
+import { mayFollowUp, maySend } from '../stores/workspace';
 import { ErrorNotice, Loading } from './common';
 import '../workspace.css';
 
@@ -116,7 +116,24 @@ export function SendRefusedNote() {
   if (maySend(status) || status?.store !== 'workspace') return null;
   return (
     <p className="notice notice-warn send-refused" role="note">
-      {status.state === 'open' ? t('sendRefused', { roles: status.who.roles.map((role) => t(`role.${role}`)).join(', ') }) : t('sendStopped')}
+      {status.state === 'open' ? t(mayFollowUp(status) ? 'sendRefused' : 'sendRefusedReadOnly', { roles: status.who.roles.map((role) => t(`role.${role}`)).join(', ') }) : t('sendStopped')}
+    </p>
+  );
+}
+
+/** Whether this login may look up, Verify and reconcile (finance or support on an open workspace, or this desktop). */
+export function useMayFollowUp(): boolean {
+  return useWorkspace((s) => mayFollowUp(s.status));
+}
+
+/** Said on Look up and Reconcile to a login whose role may not record what the service says (an admin-only login). */
+export function FollowUpRefusedNote() {
+  const { t } = useTranslation('workspace');
+  const status = useWorkspace((s) => s.status);
+  if (mayFollowUp(status) || status?.store !== 'workspace') return null;
+  return (
+    <p className="notice notice-warn follow-up-refused" role="note">
+      {status.state === 'open' ? t('followUpRefused', { roles: status.who.roles.map((role) => t(`role.${role}`)).join(', ') }) : t('sendStopped')}
     </p>
   );
 }

@@ -7,6 +7,7 @@ import { formatCount } from '../format/money';
 import { useBatch, useProfiles } from '../stores';
 import { translateFileError } from '../messages/batchFile';
 import { downloadCsv } from '../components/download';
+import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 import { fieldMessageKey, translateFieldError } from '../messages/fields';
 
 /** Larger files are refused in the page, before they are read (main refuses them too: batches:import). */
@@ -85,10 +86,13 @@ export function BatchImport() {
   }
 
   const busy = importing.status === 'reading';
+  // Importing records a batch to send: a login without finance is told why it may not.
+  const mayImport = useMaySend();
   return (
     <section className="batch-import" aria-labelledby="batch-import-title">
       <div className="card">
         <h2 id="batch-import-title">{t('importer.heading')}</h2>
+        <SendRefusedNote />
         {methods.length > 0 ? (
           <div className="field">
             <label htmlFor="batch-method">{t('importer.method')}</label>
@@ -115,7 +119,7 @@ export function BatchImport() {
           onDrop={(event) => {
             event.preventDefault();
             setOver(false);
-            void take(event.dataTransfer.files[0]);
+            if (mayImport) void take(event.dataTransfer.files[0]);
           }}
         >
           <strong>{t('importer.drop')}</strong>
@@ -126,14 +130,14 @@ export function BatchImport() {
             type="file"
             accept=".csv,text/csv"
             aria-label={t('importer.pickLabel')}
-            disabled={busy}
+            disabled={busy || !mayImport}
             onChange={(event) => {
               const file = event.target.files?.[0];
               event.target.value = '';
               void take(file);
             }}
           />
-          <button type="button" className="primary" onClick={() => input.current?.click()} disabled={busy}>
+          <button type="button" className="primary" onClick={() => input.current?.click()} disabled={busy || !mayImport}>
             {busy ? <Spinner label={t('importer.reading', { name: importing.fileName ?? '' })} /> : null}
             {t('importer.pick')}
           </button>

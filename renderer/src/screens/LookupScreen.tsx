@@ -7,6 +7,7 @@ import { useSingleFlight } from '../components/useSingleFlight';
 import { t as tg } from '../i18n';
 import { useTransactions, useUi } from '../stores';
 import { Screen } from '../components/Screen';
+import { FollowUpRefusedNote, useMayFollowUp } from '../components/WorkspaceBar';
 
 type By = 'transaction_id' | 'external_id';
 const BY_KEY = 'paydesk.lookup.by';
@@ -41,6 +42,8 @@ export function LookupScreen() {
   const [text, setText] = useState('');
   const flight = useSingleFlight();
   const busy = flight.busy;
+  // A look-up found is recorded: an admin-only login reads, the note says why (start-up-by-role.md).
+  const mayRecord = useMayFollowUp();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
 
@@ -83,6 +86,7 @@ export function LookupScreen() {
 
   return (
     <Screen id="lookup" title={t('title')} intro={t('intro')}>
+      <FollowUpRefusedNote />
       <form className="card form" onSubmit={submit} aria-label={t('form')} noValidate>
         <div className="toggles">
           <fieldset className="segmented">
@@ -108,7 +112,7 @@ export function LookupScreen() {
           <label htmlFor="lookup-id">{by === 'transaction_id' ? t('transactionId') : t('externalId')}</label>
           <div className="input-row">
             <input id="lookup-id" type="search" autoComplete="off" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={fieldError ? true : undefined} aria-describedby={fieldError ? 'lookup-id-error' : undefined} placeholder={by === 'transaction_id' ? t('transactionIdPlaceholder') : t('externalIdPlaceholder')} />
-            <button type="submit" className="primary" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy || !mayRecord}>
               {busy ? <Spinner label={t('busy')} /> : null}
               {t('button')}
             </button>

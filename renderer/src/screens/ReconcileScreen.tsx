@@ -13,6 +13,7 @@ import { IgnoredColumns, ReconcileReport } from './ReconcileReport';
 import '../reconcile.css';
 import { Screen } from '../components/Screen';
 import { useOpenInAddress } from '../components/useOpenInAddress';
+import { FollowUpRefusedNote, useMayFollowUp } from '../components/WorkspaceBar';
 
 function ImportForm() {
   const { t } = useTranslation('reconcile');
@@ -24,6 +25,7 @@ function ImportForm() {
   const [to, setTo] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const busy = upload.phase === 'sending' || upload.phase === 'checking';
+  const mayReconcile = useMayFollowUp();
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -65,7 +67,7 @@ function ImportForm() {
         <input id="rc-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} aria-describedby="rc-period-help" />
       </div>
       <div className="reconcile-form-actions">
-        <button type="submit" className="primary" disabled={busy}>{t('file.start')}</button>
+        <button type="submit" className="primary" disabled={busy || !mayReconcile}>{t('file.start')}</button>
         <p id="rc-period-help" className="muted small">{t('file.periodHelp')}</p>
       </div>
       {problem ? <div className="notice notice-error" role="alert">{problem}</div> : null}
@@ -182,6 +184,7 @@ export function ReconcileScreen() {
   useOpenInAddress('report', current?.id ?? null, (id) => void open(id), close);
   return (
     <Screen id="reconcile" title={t('title')} intro={t('intro')} width="full">
+      <FollowUpRefusedNote />
       <ImportForm />
       <ImportErrors />
       {failure ? <ErrorNotice failure={failure} /> : null}

@@ -45,7 +45,23 @@ export interface AuditState {
   load(form?: AuditFilterForm): Promise<void>;
   /** The page below the last one shown. */
   more(): Promise<void>;
+  /** Lines were written (a change event): the newest are read again under the applied filters, older pages kept. */
+  changed(): Promise<void>;
   exportCsv(language: Language): Promise<{ filename: string; csv: string } | null>;
+}
+
+/**
+ * The first page read again, joined to what is shown: the log is append-only, so a line shown
+ * never changes and new ones only come above it. When the new page does not reach what is shown
+ * (more new lines than a page) the older pages are dropped and paged again from the new one.
+ */
+export function mergeNewest(shown: Pick<AuditState, 'entries' | 'nextBefore'>, page: AuditEntry[], pageNextBefore: number | null): Pick<AuditState, 'entries' | 'nextBefore'> {
+  const newestShown = shown.entries[0]?.id;
+  const oldestRead = page.at(-1)?.id;
+  // Nothing shown, every kept line in one page, or a gap between the page and what is shown.
+  if (newestShown === undefined || pageNextBefore === null || oldestRead === undefined || oldestRead > newestShown) return { entries: page, nextBefore: pageNextBefore };
+  const above = page.filter((entry) => entry.id > newestShown);
+  return { entries: [...above, ...shown.entries], nextBefore: shown.nextBefore };
 }
 
 export function createAuditStore(api: PaydeskApi) {
@@ -72,6 +88,15 @@ export function createAuditStore(api: PaydeskApi) {
       const result = await api.invoke('audit:list', { filter: auditFilterOf(form), before: nextBefore });
       if (!result.ok) return set({ error: result.error });
       set({ entries: [...entries, ...result.value.entries], nextBefore: result.value.nextBefore, error: null });
+    },
+    async changed() {
+      // Not read yet, or a read under way (it sees the new lines itself).
+      if (get().status !== 'ready' || !get().available) return;
+      const form = get().form;
+      const result = await api.invoke('audit:list', { filter: auditFilterOf(form) });
+      // The filters changed meanwhile: that read is the one to show.
+      if (!result.ok || get().form !== form || get().status !== 'ready') return;
+      set(mergeNewest(get(), result.value.entries, result.value.nextBefore));
     },
     async exportCsv(language) {
       const result = await api.invoke('audit:export', { filter: auditFilterOf(get().form), language });

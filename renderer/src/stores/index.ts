@@ -73,6 +73,9 @@ const HISTORY_LIVE_GAP_MS = 750;
 /** Approvals read again this soon after a change event names one (main already bundles a burst). */
 export const APPROVALS_LIVE_MS = 100;
 
+/** The audit log reads again this soon after a change event names a line (main already bundles a burst). */
+export const AUDIT_LIVE_MS = 100;
+
 /** Subscribes the stores to main's push events; returns the unsubscribe. */
 export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   const refreshHistory = coalesce(() => {
@@ -108,6 +111,8 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   // An approval asked or decided on any desktop: the count waiting for this login, "asked by you"
   // and an open trail read again, and what is new shows as a desktop notification.
   const refreshApprovals = coalesce(() => void stores.approvals.getState().changed().then(showApprovalNotices), APPROVALS_LIVE_MS);
+  // A line written on any desktop (or by the database): an Audit screen that was read shows it.
+  const refreshAudit = coalesce(() => void stores.audit.getState().changed(), AUDIT_LIVE_MS);
   const offs = [
     api.on('transaction:changed', (event) => {
       void stores.transactions.getState().changed(event.journalId);
@@ -148,6 +153,7 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
       stores.batch.getState().journalChanged(changed);
       if (changed.everything || changed.approvals.length > 0) refreshApprovals();
+      if (changed.everything || changed.audit.length > 0) refreshAudit();
     }),
   ];
   return () => offs.forEach((off) => off());

@@ -23,6 +23,15 @@ export function maySend(status: WorkspaceStatus | null): boolean {
   return status.state === 'open' && status.who.roles.includes('finance');
 }
 
+/**
+ * Whether this login may record what the service says (Look up, Verify, reconcile): finance or
+ * support on an open workspace, or this desktop. An admin-only login reads (docs/decisions/start-up-by-role.md).
+ */
+export function mayFollowUp(status: WorkspaceStatus | null): boolean {
+  if (!status || status.store === 'desktop') return true;
+  return status.state === 'open' && (status.who.roles.includes('finance') || status.who.roles.includes('support'));
+}
+
 export function createWorkspaceStore(api: PaydeskApi, reload: () => void = () => window.location.reload()) {
   return createStore<WorkspaceState>()((set, get) => {
     async function thenReload(result: Result<unknown>): Promise<Result<unknown>> {

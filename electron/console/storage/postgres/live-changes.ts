@@ -27,6 +27,7 @@ const KINDS: Record<WorkspaceChange['table'], Exclude<StoreChange['kind'], 'ever
   reconciliations: 'reconciliation',
   team_settings: 'setting',
   approval_requests: 'approval',
+  audit_log: 'audit',
 };
 
 export function storeChangeOf(change: WorkspaceChange): StoreChange {

@@ -18,6 +18,7 @@ import { workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
 import { workspaceChanges } from './live-changes';
+import { workspaceLoginRights } from './login-rights';
 import { workspaceReads } from './reads';
 import { workspaceReconcileRows } from './reconcile-rows';
 import { checkWorkspaceSchema } from './migrate';
@@ -159,6 +160,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     approvals: workspaceApprovals(pool),
     audit: workspaceAudit(pool),
     teamProfiles: workspaceTeamProfiles(pool),
+    loginRights: () => workspaceLoginRights(pool),
     async close() {
       await changes.close();
       // Writes still queued are committed (or refused) before the connections close.

@@ -1,0 +1,111 @@
+/**
+ * A console opened as an admin-only login (adele: admin, neither finance nor support) on a
+ * throwaway team workspace (issue 25; docs/decisions/start-up-by-role.md). Before, its start failed
+ * on `markStalePending` (no right to lock entries). Now it opens while a colleague's stale entry, a
+ * crashed batch and an open follow-up wait, touches none of them (a finance desktop's start does),
+ * reads Reconcile's list, edits the approval policy and reads the audit log. And the Audit screen's
+ * change events: a line another login writes reaches this console as `journal:changed` naming it.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JournalChanged } from '../../shared/api/push-events';
+import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
+import { insertPayoutEntry } from '../storage/approval-helpers';
+import { batchCsv } from './batch-helpers';
+import { expectOk, nextEvent, startRuntime } from './helpers';
+
+let workspaces: TestWorkspaces;
+let database: string;
+const runtimes: Awaited<ReturnType<typeof startRuntime>>[] = [];
+
+const consoleOf = async (person: Person) => {
+  const runtime = await startRuntime({ openStorage: async () => workspaces.storeAs(person, database) });
+  runtimes.push(runtime);
+  return runtime;
+};
+
+async function close(runtime: Awaited<ReturnType<typeof startRuntime>>): Promise<void> {
+  runtimes.splice(runtimes.indexOf(runtime), 1);
+  await runtime.close();
+  rmSync(runtime.dir, { recursive: true, force: true });
+}
+
+beforeAll(async () => {
+  workspaces = await startTestWorkspaces();
+  database = await workspaces.create();
+}, 120_000);
+afterAll(async () => {
+  for (const runtime of runtimes) await runtime.close();
+  await workspaces?.stop();
+});
+
+/** An entry's state (with its resolution, when it has one) or a batch's. */
+async function stateOf(table: 'entries' | 'batches', id: string): Promise<string> {
+  const sql = await workspaces.connectAs('tester', database);
+  try {
+    const resolution = table === 'entries' ? `state || coalesce('/' || resolution, '')` : 'state';
+    return (await sql.query(`SELECT ${resolution} AS state FROM ${table} WHERE id = $1`, [id])).rows[0].state as string;
+  } finally {
+    await sql.end();
+  }
+}
+
+describe('an admin-only login', () => {
+  it('opens the console with a colleague’s work left behind, touches none of it, and a finance desktop’s start does', async () => {
+    // What fatou's desktop left when it stopped: a batch that was sending, a payout in flight, a payment whose outcome is unknown.
+    const maker = await consoleOf('fatou');
+    const imported = expectOk(await maker.handlers['batches:import']({ fileName: 'crashed.csv', text: batchCsv(2), paymentMethod: 'momo_cm' }));
+    await close(maker);
+    const fatou = await workspaces.connectAs('fatou', database);
+    await fatou.query(`UPDATE batches SET state = 'sending' WHERE id = $1`, [imported.batch.id]);
+    await insertPayoutEntry(fatou, 'stale-payout-2', 5_000, 'ADM-STALE-2');
+    await fatou.query(
+      `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+         customer_first_name, customer_last_name, customer_email, created_at, updated_at)
+       VALUES ('unknown-payment', 'local-sandbox', 'Local sandbox', 'sandbox', 'payment', 'outcome_unknown', 'ADM-UNKNOWN-1', 700, 'XAF', '+237650000001', 'momo_cm', 'Awa', 'Ngo', 'awa@example.com', 1, 1)`,
+    );
+    await fatou.end();
+
+    const adele = await consoleOf('adele');
+    await adele.followUpsIdle();
+    const info = expectOk(await adele.handlers['app:info']({}));
+    expect((info.notices ?? []).map((notice) => notice.code)).toEqual([]);
+    expect(await stateOf('entries', 'stale-payout-2')).toBe('pending');
+    expect(await stateOf('batches', imported.batch.id)).toBe('sending');
+    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown');
+    // No follow-up was tried (the database would have refused its write: a warning in the log).
+    expect(readFileSync(adele.logPath, 'utf8')).not.toContain('follow-up');
+
+    // Reconcile's list reads (the start-up clean-up of unfinished imports is not this login's).
+    expect(expectOk(await adele.handlers['reconcile:list']({})).reconciliations).toEqual([]);
+    // The policy: read, replaced, and the change in the audit log under adele's login.
+    expect(expectOk(await adele.handlers['approvals:status']({}))).toEqual({ available: true, login: 'adele', roles: ['admin'] });
+    const saved = expectOk(await adele.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 50_000, approvals: 1, approverRole: 'finance' }] }));
+    expect(saved.tiers.map((tier) => [tier.minAmount, tier.updatedBy])).toEqual([[50_000, 'adele']]);
+    const audit = expectOk(await adele.handlers['audit:list']({}));
+    expect(audit.entries.map((entry) => [entry.actor, entry.action, entry.subject])).toEqual([['adele', 'policy_change', 'sandbox/XAF']]);
+    await close(adele);
+
+    // A finance desktop's start does what adele's left: the crashed batch is interrupted, the unknown payment followed up.
+    const kofi = await consoleOf('kofi');
+    await kofi.followUpsIdle();
+    expect(await stateOf('batches', imported.batch.id)).toBe('interrupted');
+    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown/not_found');
+    // A payout in flight stays its maker's: only fatou's own start marks it.
+    expect(await stateOf('entries', 'stale-payout-2')).toBe('pending');
+    await close(kofi);
+  }, 60_000);
+
+  it('hears another login’s audit line as a change naming it (the Audit screen reads again on it)', async () => {
+    const adele = await consoleOf('adele');
+    const heard = nextEvent(adele, 'journal:changed', (changed: JournalChanged) => changed.audit.length > 0);
+    await adele.storage.changes.ready();
+    const kofi = await workspaces.connectAs('kofi', database);
+    const { rows } = await kofi.query(`SELECT paydesk_audit('sign_in', 'kofi') AS id`);
+    await kofi.end();
+    const changed = await heard;
+    expect(changed.audit).toEqual([String(rows[0].id)]);
+    expect(changed.approvals).toEqual([]);
+    await close(adele);
+  }, 30_000);
+});
