@@ -26,6 +26,7 @@ import { benchTempDir, browserTempDir } from './temp';
 import { PUSH_EVENTS, type BatchProgress, type PushEvent } from '../shared/api';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import { startBrowserHost } from '../electron/browser-host/server';
+import { PUSH_BUNDLE_MS as PUSH_BUNDLE_DEFAULT_MS } from '../electron/console/push-bundles';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -36,6 +37,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** `BENCH_DIST=<folder>`: another build of the renderer (e.g. the code before a change, for the same machine's load). */
 const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist/renderer');
 const TARGET_MS = 50;
+/** `BENCH_PUSH_BUNDLE_MS=0`: each push written to the page alone, as before bundles (electron/console/push-bundles.ts). */
+const PUSH_BUNDLE_MS = process.env.BENCH_PUSH_BUNDLE_MS === undefined ? undefined : Number(process.env.BENCH_PUSH_BUNDLE_MS);
 
 /** Ordinary numbers complete; every 10th row is one of the sandbox's outcome numbers (failures, cancellations). */
 function batchCsv(rows: number): string {
@@ -141,7 +144,7 @@ async function main() {
   browserTempDir();
   // The sandbox's per-key rate limit off, as in bench:batch: the rows go at the engine's pace (the most pushes).
   const runtime = await createConsoleRuntime({ userDataDir: userData.path, transport: 'browser', allowLive: false, version: 'bench', engine: { settleMs: 800, rateLimit: { perKeyPerMinute: 0 } } });
-  const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
+  const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0, ...(PUSH_BUNDLE_MS === undefined ? {} : { pushBundleMs: PUSH_BUNDLE_MS }) });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
     const imported = await runtime.handlers['batches:import']({ fileName: `bench-${ROWS}.csv`, text: batchCsv(ROWS), paymentMethod: 'momo_cm' });
@@ -237,7 +240,8 @@ async function main() {
     const frames = await page.evaluate(() => (window as unknown as { __bench: Frames }).__bench);
     const shown = await page.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow');
     console.log(`batch UI, real stack: ${ROWS.toLocaleString('en')} rows at concurrency ${CONCURRENCY}, sent in ${sendingSeconds.toFixed(1)} s (${Math.round(ROWS / sendingSeconds)} rows/s), ended ${last.state}; progress bar at ${shown}`);
-    console.log(`pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
+    console.log(`pushes to the page: ${PUSH_BUNDLE_MS === 0 ? 'each written alone (as before bundles)' : `written together every ${PUSH_BUNDLE_MS ?? PUSH_BUNDLE_DEFAULT_MS} ms`}`);
+    console.log(`progress pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
     console.log(`all pushes to the page while sending: ${[...heardSending].map(([event, n]) => `${event} ${n.toLocaleString('en')} (${(n / sendingSeconds).toFixed(0)}/s)`).join(', ')}`);
     console.log(`load average (1, 5, 15 min): before sending ${loadBefore}, after ${load()}; CPUs shared with other work`);
     // What the page costs, whatever the load: CPU (not wall) time while sending, per second of sending.

@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
+import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, type Channel, type Result } from '../../shared/api';
 import { internalFailure, type ChannelHandlers, type PushSource } from '../console/transport';
+import { bundlePushes } from '../console/push-bundles';
 import { hostLiteral, isLoopbackHost, ownHostNames } from '@paydesk/sandbox';
 import { contentTypeOf, SECURITY_HEADERS } from '../net/renderer-files';
 import { createSseStreams } from '@paydesk/sandbox';
@@ -31,6 +32,8 @@ export interface BrowserHostOptions {
   token?: string;
   /** The clock of one-time codes' expiry (tests); `Date.now` otherwise. */
   now?: () => number;
+  /** How long pushes are gathered before they are written together (PUSH_BUNDLE_MS; 0 for benches comparing). */
+  pushBundleMs?: number;
 }
 
 export interface BrowserHost {
@@ -154,7 +157,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
 
   const streams = createSseStreams({ greeting: 'connected', headers: SECURITY_HEADERS });
-  const unsubscribes = options.events ? PUSH_EVENTS.map((event) => options.events!.on(event, (payload) => streams.broadcast(event, payload))) : [];
+  // Each event its own `event:`/`data:` frame as before, the frames of a bundle in one write (./push-bundles.ts).
+  const stopPushes = options.events ? bundlePushes(options.events, (bundle) => streams.broadcastMany(bundle), options.pushBundleMs) : () => undefined;
   app.get(BROWSER_EVENTS_PATH, function openEventStream(request, reply) {
     streams.open(request, reply);
   });
@@ -184,7 +188,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     close() {
       closing ??= (async () => {
-        for (const unsubscribe of unsubscribes) unsubscribe();
+        stopPushes();
         streams.closeAll();
         await app.close();
       })();

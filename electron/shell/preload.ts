@@ -8,14 +8,17 @@ import { contextBridge, ipcRenderer, type IpcRenderer, type IpcRendererEvent } f
 import {
   CHANNELS,
   ELECTRON_API_GLOBAL,
+  ELECTRON_PUSH_CHANNEL,
   PUSH_EVENTS,
   type Channel,
   type ChannelInput,
   type ChannelResults,
   type PaydeskApi,
   type PushEvent,
+  type PushEvents,
   type Result,
 } from '../../shared/api';
+import { TypedEmitter } from '../../shared/events';
 
 /** What `window.paydesk` holds. */
 export type PreloadApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<Result<ChannelResults[C]>> } & {
@@ -33,18 +36,34 @@ export function buildPreloadApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'remove
     // Only the first argument crosses: a page cannot smuggle extra arguments to a handler.
     api[channel] = (input: unknown) => ipc.invoke(channel, input);
   }
+  // Main sends push events in bundles on one message name (shared/api/transport.ts): each event of
+  // a bundle goes to its own listeners, in order; a listener that throws is reported and the rest
+  // of the bundle still goes out, as when each event was its own message.
+  const listeners = new TypedEmitter<PushEvents>({ onListenerError: (error) => setTimeout(() => { throw error; }) });
+  let subscriptions = 0;
+  const receive = (_event: IpcRendererEvent, bundle: unknown): void => {
+    if (!Array.isArray(bundle)) return;
+    for (const item of bundle as unknown[]) {
+      if (Array.isArray(item) && isPushEvent(item[0])) listeners.emit(item[0], item[1] as never);
+    }
+  };
   api.on = (event: unknown, listener: unknown): (() => void) => {
     if (!isPushEvent(event)) throw new Error(`paydesk.on: unknown push event ${JSON.stringify(String(event))}`);
     if (typeof listener !== 'function') throw new Error('paydesk.on: the listener must be a function');
-    const forward = (_event: IpcRendererEvent, payload: unknown): void => {
+    // Its own function per subscription: the same listener subscribed twice hears each event twice.
+    const forward = (payload: unknown): void => {
       (listener as (payload: unknown) => void)(payload);
     };
-    ipc.on(event, forward);
+    const unsubscribe = listeners.on(event, forward);
+    if (subscriptions === 0) ipc.on(ELECTRON_PUSH_CHANNEL, receive);
+    subscriptions += 1;
     let subscribed = true;
     return () => {
       if (!subscribed) return;
       subscribed = false;
-      ipc.removeListener(event, forward);
+      unsubscribe();
+      subscriptions -= 1;
+      if (subscriptions === 0) ipc.removeListener(ELECTRON_PUSH_CHANNEL, receive);
     };
   };
   return api as PreloadApi;

@@ -186,6 +186,24 @@ describe('browser host: push events', () => {
     }
   });
 
+  it('writes the pushes of one moment together, each its own frame, in the order emitted', async () => {
+    const stream = await openEventStream(host.port, '/api/events', { [BROWSER_TOKEN_HEADER]: host.token });
+    try {
+      expect(await stream.nextFrame()).toBe(': connected');
+      const journalIds = Array.from({ length: 30 }, (_, i) => `j${i}`);
+      for (const journalId of journalIds) {
+        events.emit('transaction:changed', { journalId, status: 'PENDING', state: 'known' });
+        events.emit('sandbox:event', { kind: 'status', transactionId: journalId, detail: 'PENDING' });
+      }
+      for (const journalId of journalIds) {
+        expect(await stream.nextFrame()).toBe(`event: transaction:changed\ndata: {"journalId":"${journalId}","status":"PENDING","state":"known"}`);
+        expect(await stream.nextFrame()).toBe(`event: sandbox:event\ndata: {"kind":"status","transactionId":"${journalId}","detail":"PENDING"}`);
+      }
+    } finally {
+      stream.close();
+    }
+  });
+
   it('refuses the event stream without the token, and a token in the query string (it would sit in logs and history)', async () => {
     for (const path of ['/api/events?token=wrong', '/api/events', `/api/events?token=${host.token}`]) {
       const res = await rawRequest({ port: host.port, path });
