@@ -7,17 +7,16 @@
  * on the page's main thread, the most of what the page did while sending (issue 28 item 3). Sent
  * together, every event still arrives, in order, and the page handles a whole bundle in one task.
  */
-import { PUSH_EVENTS, type PushEvent, type PushEvents } from '../../shared/api';
+import { PUSH_EVENTS, type BundledPush } from '../../shared/api';
 import type { PushSource } from './transport';
+
+export type { BundledPush };
 
 /**
  * How long the first event of a bundle waits for others. Short beside what the page does with
  * them (its stores read again at most every 200–250 ms), long beside the engine's pace.
  */
 export const PUSH_BUNDLE_MS = 50;
-
-/** One push event as a transport carries it inside a bundle. */
-export type BundledPush = { [E in PushEvent]: readonly [E, PushEvents[E]] }[PushEvent];
 
 /**
  * Listens to every push event of `source` and calls `deliver` with each bundle (never empty) at

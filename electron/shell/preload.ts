@@ -9,12 +9,13 @@ import {
   CHANNELS,
   ELECTRON_API_GLOBAL,
   ELECTRON_PUSH_CHANNEL,
-  PUSH_EVENTS,
+  emitBundle,
+  isPushEvent,
+  reportListenerError,
   type Channel,
   type ChannelInput,
   type ChannelResults,
   type PaydeskApi,
-  type PushEvent,
   type PushEvents,
   type Result,
 } from '../../shared/api';
@@ -25,10 +26,6 @@ export type PreloadApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<R
   on: PaydeskApi['on'];
 };
 
-function isPushEvent(name: unknown): name is PushEvent {
-  return typeof name === 'string' && (PUSH_EVENTS as string[]).includes(name);
-}
-
 /** Builds the exposed API over an `ipcRenderer`; exported so a test can build it over a fake. */
 export function buildPreloadApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): PreloadApi {
   const api: Record<string, unknown> = {};
@@ -36,17 +33,11 @@ export function buildPreloadApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'remove
     // Only the first argument crosses: a page cannot smuggle extra arguments to a handler.
     api[channel] = (input: unknown) => ipc.invoke(channel, input);
   }
-  // Main sends push events in bundles on one message name (shared/api/transport.ts): each event of
-  // a bundle goes to its own listeners, in order; a listener that throws is reported and the rest
-  // of the bundle still goes out, as when each event was its own message.
-  const listeners = new TypedEmitter<PushEvents>({ onListenerError: (error) => setTimeout(() => { throw error; }) });
+  // Main sends push events in bundles on one message name (shared/api/push-bundles.ts): each event
+  // of a bundle goes to its own listeners, in order.
+  const listeners = new TypedEmitter<PushEvents>({ onListenerError: reportListenerError });
   let subscriptions = 0;
-  const receive = (_event: IpcRendererEvent, bundle: unknown): void => {
-    if (!Array.isArray(bundle)) return;
-    for (const item of bundle as unknown[]) {
-      if (Array.isArray(item) && isPushEvent(item[0])) listeners.emit(item[0], item[1] as never);
-    }
-  };
+  const receive = (_event: IpcRendererEvent, bundle: unknown): void => emitBundle(listeners, bundle);
   api.on = (event: unknown, listener: unknown): (() => void) => {
     if (!isPushEvent(event)) throw new Error(`paydesk.on: unknown push event ${JSON.stringify(String(event))}`);
     if (typeof listener !== 'function') throw new Error('paydesk.on: the listener must be a function');

@@ -21,10 +21,10 @@
  * - `POST /api/invoke/<channel>`, JSON body = the input, answers 200 with the handler's `Result` as
  *   JSON; 401 without a valid cookie or `X-Paydesk-Token` header; 403 for a foreign Origin or
  *   Host; 404 for an unknown channel.
- * - `GET /api/events`: server-sent events, `event: <push event name>`, `data: <JSON payload>`,
- *   in the order main emitted them; the events of ~50 ms are written together (one chunk, which
- *   the page's EventSource dispatches in one task: electron/console/push-bundles.ts);
- *   the cookie (or the header, for tools) authorises it, never the query string.
+ * - `GET /api/events`: server-sent events, `event: pushes` (PUSH_BUNDLE_EVENT), `data: [[<push
+ *   event name>, <payload>], ...]`: the push events of ~50 ms in the order main emitted them
+ *   (electron/console/push-bundles.ts); the cookie (or the header, for tools) authorises it,
+ *   never the query string.
  */
 export const ELECTRON_API_GLOBAL = 'paydesk';
 /** The one IPC message name main sends push events on (bundles; never a channel of the map). */
@@ -32,5 +32,7 @@ export const ELECTRON_PUSH_CHANNEL = 'paydesk:pushes';
 export const BROWSER_TOKEN_HEADER = 'X-Paydesk-Token';
 export const BROWSER_INVOKE_PREFIX = '/api/invoke/';
 export const BROWSER_EVENTS_PATH = '/api/events';
+/** The one SSE event name on BROWSER_EVENTS_PATH: its data is a bundle of push events. */
+export const PUSH_BUNDLE_EVENT = 'pushes';
 export const BROWSER_SESSION_PATH = '/api/session';
 export const BROWSER_OPEN_PATH = '/api/open';

@@ -20,11 +20,6 @@ export interface SseStreams {
   open(request: FastifyRequest, reply: FastifyReply): SseStream;
   /** The same event to every open stream. */
   broadcast(event: string, data: unknown): void;
-  /**
-   * Several events to every open stream in one write: a browser's EventSource dispatches the
-   * events of one chunk in one task (the browser host's bundled pushes, issue 28).
-   */
-  broadcastMany(events: readonly (readonly [event: string, data: unknown])[]): void;
   /** Ends every open stream (a server cannot close while they are open). */
   closeAll(): void;
 }
@@ -42,8 +37,6 @@ export function frame(event: string, data: unknown, id?: number): string {
 
 export function createSseStreams(options: SseOptions): SseStreams {
   const open = new Map<SseStream, () => void>();
-  /** Each stream's raw write, for the frames written together. */
-  const writers = new Map<SseStream, (text: string) => void>();
   return {
     open(_request, reply) {
       reply.hijack();
@@ -69,13 +62,11 @@ export function createSseStreams(options: SseOptions): SseStreams {
       };
       const close = (): void => {
         if (!open.delete(stream)) return;
-        writers.delete(stream);
         clearInterval(heartbeat);
         for (const listener of closeListeners) listener();
         response.end();
       };
       open.set(stream, close);
-      writers.set(stream, (text) => response.write(text));
       // The response's 'close' comes when the client leaves (the request's may come as soon as it is read).
       response.on('close', close);
       response.on('error', close);
@@ -83,11 +74,6 @@ export function createSseStreams(options: SseOptions): SseStreams {
     },
     broadcast(event, data) {
       for (const stream of open.keys()) stream.send(event, data);
-    },
-    broadcastMany(events) {
-      if (events.length === 0 || writers.size === 0) return;
-      const text = events.map(([event, data]) => frame(event, data)).join('');
-      for (const write of writers.values()) write(text);
     },
     closeAll() {
       for (const close of [...open.values()]) close();
