@@ -26,6 +26,7 @@ import { benchTempDir, browserTempDir } from './temp';
 import { PUSH_EVENTS, type BatchProgress, type PushEvent } from '../shared/api';
 import { createConsoleRuntime } from '../electron/console/runtime';
 import { startBrowserHost } from '../electron/browser-host/server';
+import { PUSH_BUNDLE_MS as PUSH_BUNDLE_DEFAULT_MS } from '../electron/console/push-bundles';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -36,6 +37,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** `BENCH_DIST=<folder>`: another build of the renderer (e.g. the code before a change, for the same machine's load). */
 const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist/renderer');
 const TARGET_MS = 50;
+/** `BENCH_PUSH_BUNDLE_MS=0`: each push written to the page alone, as before bundles (electron/console/push-bundles.ts). */
+const PUSH_BUNDLE_MS = process.env.BENCH_PUSH_BUNDLE_MS === undefined ? undefined : Number(process.env.BENCH_PUSH_BUNDLE_MS);
 
 /** Ordinary numbers complete; every 10th row is one of the sandbox's outcome numbers (failures, cancellations). */
 function batchCsv(rows: number): string {
@@ -141,7 +144,7 @@ async function main() {
   browserTempDir();
   // The sandbox's per-key rate limit off, as in bench:batch: the rows go at the engine's pace (the most pushes).
   const runtime = await createConsoleRuntime({ userDataDir: userData.path, transport: 'browser', allowLive: false, version: 'bench', engine: { settleMs: 800, rateLimit: { perKeyPerMinute: 0 } } });
-  const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
+  const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0, ...(PUSH_BUNDLE_MS === undefined ? {} : { pushBundleMs: PUSH_BUNDLE_MS }) });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
     const imported = await runtime.handlers['batches:import']({ fileName: `bench-${ROWS}.csv`, text: batchCsv(ROWS), paymentMethod: 'momo_cm' });
@@ -158,9 +161,19 @@ async function main() {
     await page.getByRole('button', { name: new RegExp(`^Open batch bench-${ROWS}`) }).click();
     await page.getByRole('table', { name: /Rows of the batch/ }).getByRole('row').nth(5).waitFor();
 
+    // The machine's own share of long frames: a blank page in the same browser, its frames recorded
+    // at the same moments. What it misses the page could not have helped (no core was free).
+    const blank = await browser.newPage({ viewport: { width: 400, height: 300 } });
+    await blank.addInitScript('globalThis.__name = (target) => target;');
+    await blank.addInitScript(recorder);
+    await blank.goto(`${host.origin}/blank-page-for-the-bench`).catch(() => undefined);
+    const phases = async (phase: Phase) => {
+      await Promise.all([setPhase(page, phase), setPhase(blank, phase)]);
+    };
+
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    await setPhase(page, 'idle');
+    await phases('idle');
     const idleMetrics = await pageMetrics(cdp);
     const idleChromium = chromiumCpuSeconds();
     const idleStarted = Date.now();
@@ -201,7 +214,7 @@ async function main() {
     }
     const metricsBefore = await pageMetrics(cdp);
     const chromiumBefore = chromiumCpuSeconds();
-    await setPhase(page, 'sending');
+    await phases('sending');
     const loadBefore = load();
     const started = Date.now();
     const start = await runtime.handlers['batches:start']({ batchId, confirmationToken: confirmation.value.confirmationToken, concurrency: CONCURRENCY });
@@ -216,9 +229,9 @@ async function main() {
     if (SCREENSHOTS) {
       await halfway;
       // Not measured: a screenshot costs the page a frame.
-      await setPhase(page, 'off');
+      await phases('off');
       await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-sending.png') });
-      await setPhase(page, 'sending');
+      await phases('sending');
     }
     const last = await ended;
     if (profiler) writeFileSync(process.env.BENCH_PAGE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
@@ -226,18 +239,20 @@ async function main() {
     const heardSending = new Map(heard);
     const metricsSending = await pageMetrics(cdp);
     const chromiumSending = chromiumCpuSeconds() - chromiumBefore;
-    await setPhase(page, 'end');
+    await phases('end');
     await page.waitForTimeout(END_MS);
-    await setPhase(page, 'off');
+    await phases('off');
     offCount();
     offHeard.forEach((off) => off());
     if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, await browser.stopTracing());
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'test-results/batch-ui-end.png') });
 
     const frames = await page.evaluate(() => (window as unknown as { __bench: Frames }).__bench);
+    const blankFrames = await blank.evaluate(() => (window as unknown as { __bench: Frames }).__bench);
     const shown = await page.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow');
     console.log(`batch UI, real stack: ${ROWS.toLocaleString('en')} rows at concurrency ${CONCURRENCY}, sent in ${sendingSeconds.toFixed(1)} s (${Math.round(ROWS / sendingSeconds)} rows/s), ended ${last.state}; progress bar at ${shown}`);
-    console.log(`pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
+    console.log(`pushes to the page: ${PUSH_BUNDLE_MS === 0 ? 'each written alone (as before bundles)' : `written together every ${PUSH_BUNDLE_MS ?? PUSH_BUNDLE_DEFAULT_MS} ms`}`);
+    console.log(`progress pushes: ${pushes}, changed rows carried: ${deltaRows.toLocaleString('en')} (${(deltaRows / Math.max(pushes, 1)).toFixed(0)} a push)`);
     console.log(`all pushes to the page while sending: ${[...heardSending].map(([event, n]) => `${event} ${n.toLocaleString('en')} (${(n / sendingSeconds).toFixed(0)}/s)`).join(', ')}`);
     console.log(`load average (1, 5, 15 min): before sending ${loadBefore}, after ${load()}; CPUs shared with other work`);
     // What the page costs, whatever the load: CPU (not wall) time while sending, per second of sending.
@@ -268,10 +283,17 @@ async function main() {
         console.log(`           long frame ${frame.duration.toFixed(0)} ms: script ${frame.script.toFixed(0)}, style/layout/paint ${frame.render.toFixed(0)}, other (waiting) ${Math.max(0, frame.duration - frame.script - frame.render).toFixed(0)}; biggest script: ${frame.top || '-'}`);
       }
     }
+    for (const phase of ['sending', 'end'] as const) {
+      const gaps = blankFrames.gaps[phase];
+      const counts = buckets.map((limit, i) => gaps.filter((gap) => gap <= limit && gap > (buckets[i - 1] ?? 0)).length);
+      console.log(`  blank page beside (same browser, same moments), ${phase}: frames ${gaps.length}, worst gap ${worst(gaps).toFixed(1)} ms, gaps > 50 ms: ${gaps.filter((gap) => gap > TARGET_MS).length}; ${counts.join(' / ')} in the buckets above`);
+    }
     const worstSending = Math.max(worst(frames.loaf.sending), worst(frames.gaps.sending));
     const worstEnd = Math.max(worst(frames.loaf.end), worst(frames.gaps.end));
     const baseline = Math.max(worst(frames.loaf.idle), worst(frames.gaps.idle));
     console.log(`worst frame while sending ${worstSending.toFixed(1)} ms, at the end ${worstEnd.toFixed(1)} ms (target ≤ ${TARGET_MS} ms); idle baseline ${baseline.toFixed(1)} ms, ratios ${(worstSending / Math.max(baseline, 1)).toFixed(2)}× and ${(worstEnd / Math.max(baseline, 1)).toFixed(2)}×`);
+    const over = (gaps: number[]) => gaps.filter((gap) => gap > TARGET_MS).length;
+    console.log(`frames over ${TARGET_MS} ms while sending: the page ${over(frames.gaps.sending)} of ${frames.gaps.sending.length}, the blank page beside ${over(blankFrames.gaps.sending)} of ${blankFrames.gaps.sending.length} (worst ${worst(blankFrames.gaps.sending).toFixed(1)} ms); at the end ${over(frames.gaps.end)} and ${over(blankFrames.gaps.end)}`);
   } finally {
     await browser.close().catch(() => undefined);
     await host.close();

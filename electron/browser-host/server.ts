@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
+import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, CHANNEL_INPUTS, PUSH_BUNDLE_EVENT, type Channel, type Result } from '../../shared/api';
 import { internalFailure, type ChannelHandlers, type PushSource } from '../console/transport';
+import { bundlePushes, type BundledPush } from '../console/push-bundles';
 import { hostLiteral, isLoopbackHost, ownHostNames } from '@paydesk/sandbox';
 import { contentTypeOf, SECURITY_HEADERS } from '../net/renderer-files';
 import { createSseStreams } from '@paydesk/sandbox';
@@ -31,6 +32,11 @@ export interface BrowserHostOptions {
   token?: string;
   /** The clock of one-time codes' expiry (tests); `Date.now` otherwise. */
   now?: () => number;
+  /**
+   * How long pushes are gathered into one `pushes` event (PUSH_BUNDLE_MS). 0: each push its own
+   * event named after it, as before bundles, for a bench comparing with a renderer of then.
+   */
+  pushBundleMs?: number;
 }
 
 export interface BrowserHost {
@@ -154,7 +160,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
 
   const streams = createSseStreams({ greeting: 'connected', headers: SECURITY_HEADERS });
-  const unsubscribes = options.events ? PUSH_EVENTS.map((event) => options.events!.on(event, (payload) => streams.broadcast(event, payload))) : [];
+  // One `pushes` event per bundle: the page parses and dispatches one message, not one per push (../console/push-bundles.ts).
+  const eachAlone = options.pushBundleMs === 0;
+  const deliver = (bundle: BundledPush[]) => {
+    if (!eachAlone) return streams.broadcast(PUSH_BUNDLE_EVENT, bundle);
+    for (const [event, payload] of bundle) streams.broadcast(event, payload);
+  };
+  const stopPushes = options.events ? bundlePushes(options.events, deliver, options.pushBundleMs) : () => undefined;
   app.get(BROWSER_EVENTS_PATH, function openEventStream(request, reply) {
     streams.open(request, reply);
   });
@@ -184,7 +196,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     close() {
       closing ??= (async () => {
-        for (const unsubscribe of unsubscribes) unsubscribe();
+        stopPushes();
         streams.closeAll();
         await app.close();
       })();

@@ -4,9 +4,10 @@
  * messages"), and the push events sent to our windows.
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { CHANNELS, PUSH_EVENTS, type Channel, type Result } from '../../shared/api';
+import { CHANNELS, ELECTRON_PUSH_CHANNEL, type Channel, type Result } from '../../shared/api';
 import { isAppUrl } from './app-protocol';
 import { internalFailure, transportRefusal, type ChannelHandlers, type PushSource } from '../console/transport';
+import { bundlePushes } from '../console/push-bundles';
 import { processLog } from '@paydesk/sandbox';
 
 /** The web contents of the windows we created; nothing else may call a handler or receive an event. */
@@ -67,14 +68,16 @@ export function registerChannels(ipcMain: Pick<IpcMain, 'handle' | 'removeHandle
   };
 }
 
-/** Sends every push event to our windows, payload only; returns a function that stops it. */
-export function forwardPushEvents(source: PushSource, windows: TrustedWindows): () => void {
-  const unsubscribes = PUSH_EVENTS.map((event) =>
-    source.on(event, (payload) => {
-      for (const contents of windows.live()) contents.send(event, payload);
-    }),
+/**
+ * Sends every push event to our windows, payloads only, bundled: one message per ~50 ms on
+ * ELECTRON_PUSH_CHANNEL (see ../console/push-bundles.ts); returns a function that stops it.
+ */
+export function forwardPushEvents(source: PushSource, windows: TrustedWindows, bundleMs?: number): () => void {
+  return bundlePushes(
+    source,
+    (bundle) => {
+      for (const contents of windows.live()) contents.send(ELECTRON_PUSH_CHANNEL, bundle);
+    },
+    bundleMs,
   );
-  return () => {
-    for (const unsubscribe of unsubscribes) unsubscribe();
-  };
 }

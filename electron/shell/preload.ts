@@ -8,23 +8,23 @@ import { contextBridge, ipcRenderer, type IpcRenderer, type IpcRendererEvent } f
 import {
   CHANNELS,
   ELECTRON_API_GLOBAL,
-  PUSH_EVENTS,
+  ELECTRON_PUSH_CHANNEL,
+  emitBundle,
+  isPushEvent,
+  reportListenerError,
   type Channel,
   type ChannelInput,
   type ChannelResults,
   type PaydeskApi,
-  type PushEvent,
+  type PushEvents,
   type Result,
 } from '../../shared/api';
+import { TypedEmitter } from '../../shared/events';
 
 /** What `window.paydesk` holds. */
 export type PreloadApi = { [C in Channel]: (input: ChannelInput<C>) => Promise<Result<ChannelResults[C]>> } & {
   on: PaydeskApi['on'];
 };
-
-function isPushEvent(name: unknown): name is PushEvent {
-  return typeof name === 'string' && (PUSH_EVENTS as string[]).includes(name);
-}
 
 /** Builds the exposed API over an `ipcRenderer`; exported so a test can build it over a fake. */
 export function buildPreloadApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): PreloadApi {
@@ -33,18 +33,28 @@ export function buildPreloadApi(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'remove
     // Only the first argument crosses: a page cannot smuggle extra arguments to a handler.
     api[channel] = (input: unknown) => ipc.invoke(channel, input);
   }
+  // Main sends push events in bundles on one message name (shared/api/push-bundles.ts): each event
+  // of a bundle goes to its own listeners, in order.
+  const listeners = new TypedEmitter<PushEvents>({ onListenerError: reportListenerError });
+  let subscriptions = 0;
+  const receive = (_event: IpcRendererEvent, bundle: unknown): void => emitBundle(listeners, bundle);
   api.on = (event: unknown, listener: unknown): (() => void) => {
     if (!isPushEvent(event)) throw new Error(`paydesk.on: unknown push event ${JSON.stringify(String(event))}`);
     if (typeof listener !== 'function') throw new Error('paydesk.on: the listener must be a function');
-    const forward = (_event: IpcRendererEvent, payload: unknown): void => {
+    // Its own function per subscription: the same listener subscribed twice hears each event twice.
+    const forward = (payload: unknown): void => {
       (listener as (payload: unknown) => void)(payload);
     };
-    ipc.on(event, forward);
+    const unsubscribe = listeners.on(event, forward);
+    if (subscriptions === 0) ipc.on(ELECTRON_PUSH_CHANNEL, receive);
+    subscriptions += 1;
     let subscribed = true;
     return () => {
       if (!subscribed) return;
       subscribed = false;
-      ipc.removeListener(event, forward);
+      unsubscribe();
+      subscriptions -= 1;
+      if (subscriptions === 0) ipc.removeListener(ELECTRON_PUSH_CHANNEL, receive);
     };
   };
   return api as PreloadApi;

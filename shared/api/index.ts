@@ -3,6 +3,7 @@ export * from './result';
 export * from './push-events';
 export * from './types';
 export * from './transport';
+export * from './push-bundles';
 export * from './batch';
 export * from './reconcile';
 export * from './overview';

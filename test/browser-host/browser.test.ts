@@ -163,12 +163,12 @@ describe('browser host in Chromium', () => {
       await fetch('/api/session', { method: 'POST', headers: { 'X-Paydesk-Token': token } });
       const source = new EventSource('/api/events');
       (window as unknown as { received: Promise<string> }).received = new Promise((resolve) => {
-        source.addEventListener('sandbox:event', (message) => resolve((message as MessageEvent<string>).data));
+        source.addEventListener('pushes', (message) => resolve((message as MessageEvent<string>).data));
       });
       return new Promise<void>((resolve) => source.addEventListener('open', () => resolve()));
     }, host.token);
     events.emit('sandbox:event', { kind: 'wallet', detail: 'top-up' });
     const data = await page.evaluate(() => (window as unknown as { received: Promise<string> }).received);
-    expect(JSON.parse(data)).toEqual({ kind: 'wallet', detail: 'top-up' });
+    expect(JSON.parse(data)).toEqual([['sandbox:event', { kind: 'wallet', detail: 'top-up' }]]);
   });
 });

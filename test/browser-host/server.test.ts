@@ -171,15 +171,35 @@ describe('browser host: calls', () => {
 });
 
 describe('browser host: push events', () => {
-  it('delivers a push event on the event stream as event + JSON data', async () => {
+  it('delivers push events on the event stream as one `pushes` event: the bundle as JSON', async () => {
     const stream = await openEventStream(host.port, '/api/events', { [BROWSER_TOKEN_HEADER]: host.token });
     try {
       expect(stream.status).toBe(200);
       expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
       expect(await stream.nextFrame()).toBe(': connected');
       events.emit('transaction:changed', { journalId: 'j1', status: 'SUCCESSFUL', state: 'known' });
-      expect(await stream.nextFrame()).toBe(
-        'event: transaction:changed\ndata: {"journalId":"j1","status":"SUCCESSFUL","state":"known"}',
+      expect(await stream.nextFrame()).toBe('event: pushes\ndata: [["transaction:changed",{"journalId":"j1","status":"SUCCESSFUL","state":"known"}]]');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('sends the pushes of one moment as one event, every push in the order emitted', async () => {
+    const stream = await openEventStream(host.port, '/api/events', { [BROWSER_TOKEN_HEADER]: host.token });
+    try {
+      expect(await stream.nextFrame()).toBe(': connected');
+      const journalIds = Array.from({ length: 30 }, (_, i) => `j${i}`);
+      for (const journalId of journalIds) {
+        events.emit('transaction:changed', { journalId, status: 'PENDING', state: 'known' });
+        events.emit('sandbox:event', { kind: 'status', transactionId: journalId, detail: 'PENDING' });
+      }
+      const frame = await stream.nextFrame();
+      expect(frame.startsWith('event: pushes\ndata: ')).toBe(true);
+      expect(JSON.parse(frame.slice('event: pushes\ndata: '.length))).toEqual(
+        journalIds.flatMap((journalId) => [
+          ['transaction:changed', { journalId, status: 'PENDING', state: 'known' }],
+          ['sandbox:event', { kind: 'status', transactionId: journalId, detail: 'PENDING' }],
+        ]),
       );
     } finally {
       stream.close();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBrowserApi, takeFragmentToken } from '../../renderer/src/api/browser';
 
 type Seen = { url: string; init: RequestInit }[];
@@ -72,5 +72,63 @@ describe('browser transport', () => {
     await new Promise((done) => setTimeout(done, 0));
     expect(await api.invoke('app:info', {})).toEqual({ ok: true, value: 1 });
     expect(seen.map((s) => s.url)).toEqual(['/api/session', '/api/invoke/app:info']);
+  });
+});
+
+/** The page's EventSource, played by the test: it hands the stream's messages to the transport. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  readonly listeners = new Map<string, ((message: MessageEvent<string>) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(type: string, listener: (message: MessageEvent<string>) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  /** One message of the stream, as EventSource dispatches it. */
+  message(type: string, data: string): void {
+    for (const listener of this.listeners.get(type) ?? []) listener(new MessageEvent(type, { data }));
+  }
+}
+
+describe('browser transport: push events', () => {
+  it('hands each push of a `pushes` message to its listeners, in order; skips what is not a push; one listener throwing stops no other', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.useFakeTimers();
+    try {
+      const api = createBrowserApi(null, recordingFetch([]));
+      const heard: string[] = [];
+      api.on('transaction:changed', (event) => heard.push(`changed ${event.journalId}`));
+      api.on('sandbox:event', () => {
+        throw new Error('listener broke');
+      });
+      api.on('sandbox:event', (event) => heard.push(`sandbox ${event.kind}`));
+      await vi.advanceTimersByTimeAsync(0);
+      const [source] = FakeEventSource.opened;
+      expect(source?.url).toBe('/api/events');
+      expect([...source!.listeners.keys()]).toEqual(['pushes']);
+
+      source!.message(
+        'pushes',
+        JSON.stringify([
+          ['transaction:changed', { journalId: 'j1', status: 'PENDING', state: 'known' }],
+          ['sandbox:event', { kind: 'wallet' }],
+          ['no-such-event', {}],
+          'not a pair',
+          ['transaction:changed', { journalId: 'j2', status: 'SUCCESSFUL', state: 'known' }],
+        ]),
+      );
+      expect(heard).toEqual(['changed j1', 'sandbox wallet', 'changed j2']);
+      // The broken listener's error is the page's uncaught error, after the bundle.
+      expect(() => vi.runOnlyPendingTimers()).toThrow('listener broke');
+      // Not JSON, or not a bundle: nothing is handed out.
+      source!.message('pushes', '{"journalId":');
+      source!.message('pushes', '{"journalId":"j3"}');
+      expect(heard).toHaveLength(3);
+    } finally {
+      vi.clearAllTimers();
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS } from '../../shared/api';
+import { CHANNELS, ELECTRON_PUSH_CHANNEL } from '../../shared/api';
+import { PUSH_BUNDLE_MS } from '../../electron/console/push-bundles';
 import { FakePushSource, fakeHandlers, type FakeHandlers } from '../browser-host/fakes';
 import { FakeWebContents, ipcMain, type FakeFrame } from './electron-mock';
 
@@ -99,26 +100,39 @@ describe('IPC transport: calls', () => {
 });
 
 describe('IPC transport: push events', () => {
-  it('sends each push event with its payload only to our live windows on app://', () => {
-    const source = new FakePushSource();
-    const elsewhere = new FakeWebContents();
-    windows.add(elsewhere as never);
-    elsewhere.navigate('https://evil.example/');
-    const closed = new FakeWebContents();
-    windows.add(closed as never);
-    closed.destroy();
-    const stranger = new FakeWebContents();
-    const stop = forwardPushEvents(source, windows);
+  it('sends push events, payloads only, bundled on the one push message, only to our live windows on app://', () => {
+    vi.useFakeTimers();
+    try {
+      const source = new FakePushSource();
+      const elsewhere = new FakeWebContents();
+      windows.add(elsewhere as never);
+      elsewhere.navigate('https://evil.example/');
+      const closed = new FakeWebContents();
+      windows.add(closed as never);
+      closed.destroy();
+      const stranger = new FakeWebContents();
+      const stop = forwardPushEvents(source, windows);
 
-    source.emit('watch:progress', { journalId: 'j1', attempt: 2, status: 'PENDING', done: false });
-    expect(ours.send).toHaveBeenCalledExactlyOnceWith('watch:progress', { journalId: 'j1', attempt: 2, status: 'PENDING', done: false });
-    expect(elsewhere.send).not.toHaveBeenCalled();
-    expect(closed.send).not.toHaveBeenCalled();
-    expect(stranger.send).not.toHaveBeenCalled();
+      const progress = { journalId: 'j1', attempt: 2, status: 'PENDING', done: false };
+      source.emit('watch:progress', progress);
+      source.emit('profiles:changed', { activeId: 'p1' });
+      expect(ours.send).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(PUSH_BUNDLE_MS);
+      expect(ours.send).toHaveBeenCalledExactlyOnceWith(ELECTRON_PUSH_CHANNEL, [
+        ['watch:progress', progress],
+        ['profiles:changed', { activeId: 'p1' }],
+      ]);
+      expect(elsewhere.send).not.toHaveBeenCalled();
+      expect(closed.send).not.toHaveBeenCalled();
+      expect(stranger.send).not.toHaveBeenCalled();
 
-    stop();
-    expect(source.listenerCount()).toBe(0);
-    source.emit('profiles:changed', { activeId: 'p' });
-    expect(ours.send).toHaveBeenCalledTimes(1);
+      stop();
+      expect(source.listenerCount()).toBe(0);
+      source.emit('profiles:changed', { activeId: 'p' });
+      vi.advanceTimersByTime(PUSH_BUNDLE_MS);
+      expect(ours.send).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHANNELS, ELECTRON_API_GLOBAL, PUSH_EVENTS } from '../../shared/api';
+import { CHANNELS, ELECTRON_API_GLOBAL, ELECTRON_PUSH_CHANNEL, PUSH_EVENTS } from '../../shared/api';
 import { contextBridge, ipcRenderer } from './electron-mock';
 
 vi.mock('electron', async () => (await import('./electron-mock')).electronModule);
@@ -35,19 +35,56 @@ describe('preload', () => {
     }
   });
 
-  it('passes push event payloads to listeners without the IPC event, until unsubscribed', () => {
+  it('passes push event payloads from main\'s bundles to their listeners, in order, without the IPC event, until unsubscribed', () => {
     const on = exposedApi().on as (event: string, listener: (...args: unknown[]) => void) => () => void;
     const listener = vi.fn();
+    const other = vi.fn();
     const unsubscribe = on('transaction:changed', listener);
+    const unsubscribeOther = on('profiles:changed', other);
     const ipcEvent = { sender: ipcRenderer, senderId: 0, ports: [] };
     const payload = { journalId: 'j1', status: 'SUCCESSFUL', state: 'known' };
+    const second = { journalId: 'j2', status: 'FAILED', state: 'known' };
+    ipcRenderer.emit(ELECTRON_PUSH_CHANNEL, ipcEvent, [
+      ['transaction:changed', payload],
+      ['profiles:changed', { activeId: 'p1' }],
+      ['not-an-event', {}],
+      ['transaction:changed', second],
+    ]);
+    expect(listener.mock.calls).toEqual([[payload], [second]]);
+    expect(other).toHaveBeenCalledExactlyOnceWith({ activeId: 'p1' });
+    // Not a bundle: nothing is handed out.
+    ipcRenderer.emit(ELECTRON_PUSH_CHANNEL, ipcEvent, payload);
     ipcRenderer.emit('transaction:changed', ipcEvent, payload);
-    expect(listener).toHaveBeenCalledExactlyOnceWith(payload);
+    expect(listener).toHaveBeenCalledTimes(2);
     unsubscribe();
     unsubscribe();
-    ipcRenderer.emit('transaction:changed', ipcEvent, payload);
-    expect(listener).toHaveBeenCalledTimes(1);
-    expect(ipcRenderer.listenerCount('transaction:changed')).toBe(0);
+    ipcRenderer.emit(ELECTRON_PUSH_CHANNEL, ipcEvent, [['transaction:changed', payload]]);
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(ipcRenderer.listenerCount(ELECTRON_PUSH_CHANNEL)).toBe(1);
+    unsubscribeOther();
+    expect(ipcRenderer.listenerCount(ELECTRON_PUSH_CHANNEL)).toBe(0);
+  });
+
+  it('hands the rest of a bundle out when a listener throws, and reports the error', () => {
+    vi.useFakeTimers();
+    try {
+      const on = exposedApi().on as (event: string, listener: (...args: unknown[]) => void) => () => void;
+      const heard: unknown[] = [];
+      const offs = [
+        on('profiles:changed', () => {
+          throw new Error('listener broke');
+        }),
+        on('profiles:changed', (payload) => heard.push(payload)),
+      ];
+      ipcRenderer.emit(ELECTRON_PUSH_CHANNEL, {}, [['profiles:changed', { activeId: 'a' }], ['profiles:changed', { activeId: 'b' }]]);
+      expect(heard).toEqual([{ activeId: 'a' }, { activeId: 'b' }]);
+      // Reported as the page's uncaught error, outside the bundle's loop.
+      expect(() => vi.runOnlyPendingTimers()).toThrow('listener broke');
+      offs.forEach((off) => off());
+    } finally {
+      vi.clearAllTimers();
+      vi.useRealTimers();
+    }
   });
 
   it('subscribes to push events only, never to a channel or an arbitrary IPC message', () => {
@@ -58,5 +95,6 @@ describe('preload', () => {
     }
     expect(() => on('profiles:changed', 'not a function')).toThrow(/must be a function/);
     for (const event of PUSH_EVENTS) expect(ipcRenderer.listenerCount(event)).toBe(0);
+    expect(ipcRenderer.listenerCount(ELECTRON_PUSH_CHANNEL)).toBe(0);
   });
 });

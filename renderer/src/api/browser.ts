@@ -4,8 +4,9 @@
  * See shared/api/transport.ts for the wire details both ends share.
  */
 import type { PaydeskApi, PushEvent, PushEvents, Result } from '../../../shared/api';
-// From transport.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
-import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, BROWSER_SESSION_PATH, BROWSER_TOKEN_HEADER } from '../../../shared/api/transport';
+// From transport.ts and push-bundles.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
+import { BROWSER_EVENTS_PATH, BROWSER_INVOKE_PREFIX, BROWSER_SESSION_PATH, BROWSER_TOKEN_HEADER, PUSH_BUNDLE_EVENT } from '../../../shared/api/transport';
+import { emitBundle, reportListenerError } from '../../../shared/api/push-bundles';
 import { TypedEmitter } from '../../../shared/events';
 
 /**
@@ -31,7 +32,8 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
   let exchange: Promise<void> | null = null;
   let source: EventSource | null = null;
   let sourceStarting = false;
-  const listeners = new TypedEmitter<PushEvents>();
+  // A listener that throws does not keep the rest of its bundle from the others.
+  const listeners = new TypedEmitter<PushEvents>({ onListenerError: reportListenerError });
 
   function sessionReady(): Promise<void> {
     if (pendingToken === null) return Promise.resolve();
@@ -47,15 +49,16 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
     return exchange;
   }
 
-  function dispatch(event: PushEvent, message: Event): void {
-    let payload: PushEvents[PushEvent];
+  /** One message of the stream: the push events of ~50 ms (shared/api/push-bundles.ts), one parse, one task. */
+  function dispatch(message: Event): void {
+    let bundle: unknown;
     try {
       // The host writes each push event's payload as JSON of the type PushEvents declares for it.
-      payload = JSON.parse((message as MessageEvent<string>).data) as PushEvents[PushEvent];
+      bundle = JSON.parse((message as MessageEvent<string>).data);
     } catch {
       return;
     }
-    listeners.emit(event, payload);
+    emitBundle(listeners, bundle);
   }
 
   /** The stream opens once the cookie is there: an EventSource refused with 401 never retries. */
@@ -64,7 +67,7 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
     sourceStarting = true;
     void sessionReady().then(() => {
       source = new EventSource(BROWSER_EVENTS_PATH);
-      for (const event of listeners.events()) source.addEventListener(event, (message) => dispatch(event, message));
+      source.addEventListener(PUSH_BUNDLE_EVENT, dispatch);
     });
   }
 
@@ -102,8 +105,6 @@ export function createBrowserApi(fragmentToken: string | null, fetchFn: typeof f
       }
     },
     on<E extends PushEvent>(event: E, listener: (payload: PushEvents[E]) => void) {
-      // The source hears an event once, however many listeners it has.
-      if (!listeners.events().includes(event)) source?.addEventListener(event, (message) => dispatch(event, message));
       const unsubscribe = listeners.on(event, listener);
       startSource();
       return unsubscribe;
