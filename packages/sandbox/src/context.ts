@@ -34,6 +34,14 @@ export interface EngineContext {
    * resolves. Throws as `write` does.
    */
   writeGrouped<T>(work: () => T): Promise<T>;
+  /**
+   * `writeGrouped` for a write that checks everything before it writes anything (a create): no
+   * savepoint of its own. `check` reads and may refuse (its error goes to this caller alone, as
+   * nothing was written); `apply` writes and is not expected to fail. If `apply` throws all the
+   * same (a bug, a full disk), the whole open group is rolled back and every writer in it gets the
+   * error: none of them had been answered, and none of their rows is kept.
+   */
+  writeGroupedChecked<C, T>(check: () => C, apply: (checked: C) => T): Promise<T>;
   /** Commits the open group now (engine stop). */
   flushWrites(): void;
   /** Queues an event for after the current write commits (emits at once outside a write). */
@@ -69,7 +77,13 @@ export function createContext(parts: {
   const kickListeners = new Set<(dueAt?: number) => void>();
   let pending: EngineEvent[] = [];
   let depth = 0;
-  let group: { done: Promise<void>; resolve: () => void; reject: (error: unknown) => void; writes: number } | null = null;
+  interface Group {
+    done: Promise<void>;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+    writes: number;
+  }
+  let group: Group | null = null;
   // One wrapper for every write: `db.transaction(fn)` builds new wrapper functions on each call.
   const inTransaction = db.transaction((work: () => unknown) => work());
 
@@ -113,6 +127,49 @@ export function createContext(parts: {
     closing.resolve();
   }
 
+  /** Rolls the open group back: nothing of it is kept, and each of its writers gets `error`. */
+  function abortGroup(error: unknown): void {
+    const aborted = group;
+    group = null;
+    if (db.inTransaction) db.exec('ROLLBACK');
+    pending = [];
+    aborted?.reject(error);
+  }
+
+  /** Opens a commit group unless one is open, or returns null when another transaction is open (a nested call). */
+  function currentGroup(): Group | null {
+    if (!group && !db.inTransaction) {
+      db.exec('BEGIN IMMEDIATE');
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const done = new Promise<void>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      // A failed commit is reported to every writer of the group; nobody else awaits `done`.
+      done.catch(() => undefined);
+      const opened: Group = { done, resolve, reject, writes: 0 };
+      group = opened;
+      // The group stays open while each event-loop turn brings more writes (requests whose bytes
+      // arrived meanwhile), for at most GROUP_MAX_TURNS turns, then commits: on a busy server the
+      // COMMIT is shared by more requests (bench:engine: about 15 % less CPU per create); an idle
+      // one commits on the second turn.
+      let seen = -1;
+      let turns = 0;
+      const settle = () => {
+        if (group !== opened) return;
+        turns += 1;
+        if (opened.writes === seen || turns >= GROUP_MAX_TURNS) commitGroup();
+        else {
+          seen = opened.writes;
+          setImmediate(settle);
+        }
+      };
+      setImmediate(settle);
+    }
+    return group;
+  }
+
   parts.onStop(commitGroup);
 
   return {
@@ -122,38 +179,31 @@ export function createContext(parts: {
     seed: parts.seed,
     write,
     writeGrouped<T>(work: () => T): Promise<T> {
-      if (!group && !db.inTransaction) {
-        db.exec('BEGIN IMMEDIATE');
-        let resolve!: () => void;
-        let reject!: (error: unknown) => void;
-        const done = new Promise<void>((yes, no) => {
-          resolve = yes;
-          reject = no;
-        });
-        // A failed commit is reported to every writer of the group; nobody else awaits `done`.
-        done.catch(() => undefined);
-        const opened = { done, resolve, reject, writes: 0 };
-        group = opened;
-        // The group stays open while each event-loop turn brings more writes (requests whose bytes
-        // arrived meanwhile), for at most GROUP_MAX_TURNS turns, then commits: on a busy server the
-        // COMMIT is shared by more requests (bench:engine: about 15 % less CPU per create); an idle
-        // one commits on the second turn.
-        let seen = -1;
-        let turns = 0;
-        const settle = () => {
-          if (group !== opened) return;
-          turns += 1;
-          if (opened.writes === seen || turns >= GROUP_MAX_TURNS) commitGroup();
-          else {
-            seen = opened.writes;
-            setImmediate(settle);
-          }
-        };
-        setImmediate(settle);
-      }
-      if (group) group.writes += 1;
+      const open = currentGroup();
+      if (open) open.writes += 1;
       const result = write(work);
-      return group ? group.done.then(() => result) : Promise.resolve(result);
+      return open ? open.done.then(() => result) : Promise.resolve(result);
+    },
+    writeGroupedChecked<C, T>(check: () => C, apply: (checked: C) => T): Promise<T> {
+      const open = currentGroup();
+      // Inside another transaction (a nested call): that transaction's own rules apply.
+      if (!open || depth > 0) return Promise.resolve(write(() => apply(check())));
+      open.writes += 1;
+      depth += 1;
+      let result: T;
+      try {
+        const checked = check();
+        try {
+          result = apply(checked);
+        } catch (error) {
+          // Written in part, and no savepoint to undo just this part: nothing of the group is kept.
+          abortGroup(error);
+          throw error;
+        }
+      } finally {
+        depth -= 1;
+      }
+      return open.done.then(() => result);
     },
     flushWrites: commitGroup,
     queueEvent(event) {

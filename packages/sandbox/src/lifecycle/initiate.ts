@@ -33,7 +33,9 @@ export async function initiateTransaction(
   });
   const scope = { appId: auth.appId, environment: auth.environment, kind };
   let notifiesAt: number | null = null;
-  const row = await ctx.writeGrouped(() => {
+  // Every refusal is decided before the first write, so the write needs no savepoint of its own (see
+  // `writeGroupedChecked`): the checks read, then the rows go in.
+  const row = await ctx.writeGroupedChecked(() => {
     if (request.external_id !== undefined && externalIdTaken(ctx.db, scope, request.external_id)) {
       throw validationError(
         { external_id: [`has already been used for a ${kind} in this environment`] },
@@ -50,6 +52,8 @@ export async function initiateTransaction(
         );
       }
     }
+    return fee;
+  }, (fee) => {
     const now = ctx.clock.nowMicros();
     const created: JoinedTransactionRow = {
       id: newTransactionId(now),

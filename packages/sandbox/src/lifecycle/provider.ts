@@ -39,6 +39,8 @@ const statements = statementsFor((db) => ({
   get: db.prepare('SELECT * FROM provider_requests WHERE ref = ?'),
   nextDue: db.prepare('SELECT MIN(decides_at) FROM provider_requests WHERE notifies = 1 AND notified = 0').pluck(),
   markNotified: db.prepare('UPDATE provider_requests SET notified = 1 WHERE ref = ?'),
+  // The predicate of the due notifications' SELECT (store.ts `dueFromProvider`) and of the partial index.
+  markDueNotified: db.prepare('UPDATE provider_requests SET notified = 1 WHERE notifies = 1 AND notified = 0 AND decides_at <= ?'),
   decideAt: db.prepare('UPDATE provider_requests SET decides_at = ? WHERE ref = ?'),
 }));
 
@@ -128,6 +130,14 @@ export function viewOf(row: Pick<ProviderRequestRow, 'final_status' | 'failed_co
 /** Records that the provider has sent its notification (the due ones: `dueNotifications` in store.ts). */
 export function markNotified(db: Database.Database, ref: string): void {
   statements(db).markNotified.run(ref);
+}
+
+/**
+ * Marks every notification due at `now` as sent, in one statement: for a settlement batch that
+ * read all of them (fewer than its limit), in the same write, so it marks exactly the rows it read.
+ */
+export function markDueNotified(db: Database.Database, now: number): number {
+  return statements(db).markDueNotified.run(now).changes;
 }
 
 export function nextNotificationAt(db: Database.Database): number | null {

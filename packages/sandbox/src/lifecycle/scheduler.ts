@@ -3,7 +3,7 @@
  * each run, and an immediate run whenever the engine clock is advanced.
  */
 import type { EngineContext } from '../context';
-import { markNotified, nextNotificationAt } from './provider';
+import { markDueNotified, markNotified, nextNotificationAt } from './provider';
 import { applyProviderView } from '../ledger/settlement';
 import { dueNotifications } from '../storage/store';
 import { processLog } from '../log';
@@ -20,10 +20,11 @@ const MAX_DELAY_MS = 60_000;
 /** Transactions settled per write transaction. */
 const BATCH = 100;
 /**
- * The timer never fires sooner than this: settlements due within a few milliseconds of each other
- * share one write transaction instead of paying one commit each.
+ * The timer never fires sooner than this: settlements due within this long of each other share one
+ * write transaction instead of paying one commit each (at 2,000 creates/s, 50 ms makes batches of
+ * about 100 rather than 20: a commit's pages and locks shared by five times as many settlements).
  */
-const MIN_DELAY_MS = 10;
+const MIN_DELAY_MS = 50;
 
 /** Listens on `ctx.kickScheduler` for new due work from the moment it is made. */
 export function createScheduler(ctx: EngineContext): Scheduler {
@@ -39,8 +40,11 @@ export function createScheduler(ctx: EngineContext): Scheduler {
       const now = ctx.clock.nowMicros();
       const batch = ctx.write(() => {
         const due = dueNotifications(ctx.db, now, BATCH);
+        // All of them read: one statement marks them (the same rows, in the same write); else one by one.
+        const marked = due.length < BATCH ? markDueNotified(ctx.db, now) : -1;
+        if (marked !== -1 && marked !== due.length) throw new Error(`settlement read ${due.length} due notifications but marked ${marked}`);
         for (const { providerRef, view, row } of due) {
-          markNotified(ctx.db, providerRef);
+          if (marked === -1) markNotified(ctx.db, providerRef);
           if (row && applyProviderView(ctx, row, view)) settled += 1;
         }
         return due.length;

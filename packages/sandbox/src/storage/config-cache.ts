@@ -95,7 +95,9 @@ export function configCacheEntriesForTrigger(db: Database.Database): Map<string,
 export function cachedConfig<T>(db: Database.Database, key: string, load: () => T | undefined): T | undefined {
   const cache = configCache(db);
   if (cache === null) return load();
-  if (cache.has(key)) return cache.get(key) as T;
+  // One lookup: nothing undefined is ever stored, so a miss is `undefined`.
+  const kept = cache.get(key) as T | undefined;
+  if (kept !== undefined) return kept;
   const value = load();
   if (value !== undefined) cache.set(key, value);
   return value;
