@@ -15,6 +15,7 @@ import { LIVE_MIGRATIONS } from './live-migration';
 import { APPROVAL_REFUSAL_MIGRATIONS } from './approval-refusal-sql';
 import { SPEED_AND_LOOK_UP_MIGRATION } from './speed-and-look-up-migration';
 import { BATCH_RUNS_MIGRATION } from './batch-runs-migration';
+import { BATCH_PATH_TRIGGERS_MIGRATION } from './batch-path-triggers-migration';
 
 import type { PgMigration } from './pg-migration';
 
@@ -212,4 +213,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
   },
 ];
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, BATCH_RUNS_MIGRATION, ...APPROVAL_REFUSAL_MIGRATIONS];
+export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, BATCH_RUNS_MIGRATION, ...APPROVAL_REFUSAL_MIGRATIONS, BATCH_PATH_TRIGGERS_MIGRATION];
