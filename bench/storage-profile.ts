@@ -133,13 +133,15 @@ async function main(): Promise<void> {
   if (process.env.BENCH_EXPLAIN) {
     // The plans with their triggers' times, in the server's log (a few statements: it slows them).
     await stats.query(`LOAD 'auto_explain'`);
-    for (const setting of [`session_preload_libraries = 'auto_explain'`, 'auto_explain.log_min_duration = 0', 'auto_explain.log_analyze = on', 'auto_explain.log_triggers = on', 'auto_explain.sample_rate = 0.02']) {
+    for (const setting of [`session_preload_libraries = 'auto_explain'`, 'auto_explain.log_min_duration = 0', 'auto_explain.log_analyze = on', 'auto_explain.log_triggers = on', `auto_explain.sample_rate = ${Number(process.env.BENCH_EXPLAIN) || 0.02}`]) {
       await stats.query(`ALTER SYSTEM SET ${setting}`);
     }
     console.log(`plans in ${cluster.logFile}`);
   }
   await stats.query('SELECT pg_reload_conf()');
   await migrateWorkspace(stats);
+  // BENCH_SETUP_SQL: run once before the batches (an experiment: an index dropped, a setting).
+  if (process.env.BENCH_SETUP_SQL) await stats.query(process.env.BENCH_SETUP_SQL);
   // BENCH_DISABLE=table.trigger,…: an experiment only, what one trigger costs.
   for (const named of (process.env.BENCH_DISABLE ?? '').split(',').filter(Boolean)) {
     const [table, trigger] = named.split('.');
