@@ -52,6 +52,12 @@ export interface BatchRunner {
   emitProgress(batchId: string, mode: BatchProgress['mode'], extra?: Partial<BatchProgress>): Promise<void>;
   /** The service's wait a running batch sits out now (a reopened batch shows it without waiting for a push). */
   currentWait(batchId: string): ServiceWait | null;
+  /**
+   * Once the team workspace is found again (Try again): runs again the batches whose run stopped
+   * because its connection was lost, those still `sending` in the workspace (a Pause or Cancel
+   * written meanwhile stands). Returns their ids.
+   */
+  resumeLost(): Promise<string[]>;
 }
 
 export interface RunnerHooks {
@@ -169,6 +175,11 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
   const leaseMs = claiming.leaseMs ?? LEASE_MS;
   /** This console's runs as the workspace knows them (their sign of life, migration 27). */
   const runIds = new Map<Run, string>();
+  /**
+   * Batches whose run stopped on a lost workspace connection: their state could not be written
+   * (still `sending` there), so Try again sends them on from what the workspace holds.
+   */
+  const lostRuns = new Set<string>();
 
   /**
    * This run has ended: on a shared store, true when another desktop's run of the batch still
@@ -329,6 +340,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     const { batchId } = run;
     runs.delete(batchId);
     deps.logger?.error('batch run failed', { batchId, error: error instanceof Error ? error.name : 'unknown' });
+    if ((error as { code?: unknown } | null)?.code === 'WORKSPACE_CONNECTION_LOST') lostRuns.add(batchId);
     try {
       const othersCarryOn = await othersSending(run);
       const state = (await storage.batches.summary(batchId))?.state;
@@ -343,7 +355,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     }
   }
 
-  return {
+  const runner: BatchRunner = {
     run(batchId) {
       if (runs.has(batchId)) return;
       const run = newRun(batchId, deps.clock.now(), deps.signal);
@@ -372,5 +384,19 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
     },
     emitProgress: (batchId, mode, extra) => progress.emit(batchId, mode, extra, true),
     currentWait: (batchId) => serviceWait(runs.get(batchId), deps.clock.now()),
+    async resumeLost() {
+      const again: string[] = [];
+      for (const batchId of [...lostRuns]) {
+        // Read before it leaves the set: a connection lost again keeps it for the next Try again.
+        const state = (await storage.batches.summary(batchId))?.state;
+        lostRuns.delete(batchId);
+        if (state !== 'sending' || runs.has(batchId)) continue;
+        // Its rows in flight are still leased to this console: the run waits for the lease, then looks them up first.
+        runner.run(batchId);
+        again.push(batchId);
+      }
+      return again;
+    },
   };
+  return runner;
 }

@@ -199,7 +199,12 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
       change(async () => {
         if (current.kind === 'runtime') {
           // A lost connection: the same login and schema checked again before writes are allowed.
-          if (current.session?.state === 'lost') await current.session.reconnect();
+          if (current.session?.state === 'lost') {
+            await current.session.reconnect();
+            // What was being sent when the connection went resumes from what the workspace holds.
+            const resumed = await current.runtime.batchRunner.resumeLost();
+            if (resumed.length > 0) log(`workspace found again: ${resumed.length} batch(es) sending again from what it holds`);
+          }
           return { status: current.status };
         }
         current = await openOnChoice();

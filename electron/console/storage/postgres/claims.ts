@@ -106,8 +106,13 @@ export function workspaceClaims(pool: WorkspacePool): Claims {
       lower(batchId, rowNumbers);
       await pool.query({
         name: 'paydesk_release_rows',
-        text: `UPDATE batch_rows SET claim_holder = NULL
-         WHERE claim_holder = $2 AND batch_seq = (SELECT seq FROM batches WHERE id = $1) AND claimed_by = session_user AND row_number = ANY($3)`,
+        // A row whose answer is not written yet (the runner releases a claim once its rows' POSTs
+        // have ended, their answers still on their way) keeps its lease: should the answer never
+        // come (a connection lost, a desktop killed), the lease running out makes the row outcome
+        // unknown (expireClaims), never a pending row that nobody holds and nothing expires.
+        text: `UPDATE batch_rows br SET claim_holder = NULL
+         WHERE br.claim_holder = $2 AND br.batch_seq = (SELECT seq FROM batches WHERE id = $1) AND br.claimed_by = session_user AND br.row_number = ANY($3)
+           AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.id = br.journal_id AND e.state = 'pending')`,
         values: [batchId, holder, rowNumbers],
       });
     },

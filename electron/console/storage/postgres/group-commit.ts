@@ -186,7 +186,16 @@ export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCom
     open += 1;
     const client = new pg.Client({ ...config, pipeline: true });
     // A connection the server ends must not crash the console: its group fails, the next opens anew.
-    client.on('error', () => undefined);
+    // One the server ends while idle (a restart) leaves the idle list at once: reused, it would
+    // fail the first group after the workspace is found again, and lose the connection again.
+    const dropIdle = () => {
+      const at = idle.indexOf(client);
+      if (at === -1) return;
+      idle.splice(at, 1);
+      open -= 1;
+    };
+    client.on('error', dropIdle);
+    client.on('end', dropIdle);
     try {
       await client.connect();
       return client;
