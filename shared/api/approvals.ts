@@ -100,6 +100,8 @@ export const APPROVAL_ERROR_CODES = [
   // A connection lost while a decision was on its way: read again, it was not recorded, or it cannot be read yet.
   'APPROVAL_NOT_RECORDED',
   'APPROVAL_UNCONFIRMED',
+  // The maker withdrawing a request whose money has already left.
+  'APPROVAL_ALREADY_SENT',
 ] as const;
 export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 

@@ -225,6 +225,26 @@ describe('a policy raised while a request waits or before it is sent', () => {
     expect((await fatou.query(`SELECT count(*)::int AS n FROM entries WHERE external_id = 'T-turn2'`)).rows[0].n).toBe(0);
   });
 
+  it('refuses withdrawing an approved request whose money has left; a batch halfway sent may be withdrawn, its rest then refused', async () => {
+    const { database, port, as } = await workspace();
+    const fatou = await as('fatou');
+    const sent = (await askPayout(fatou, 150_000, 'W-sent'))!;
+    await approve(await as('kofi'), sent);
+    await insertPayoutEntry(fatou, 'sent', 150_000, 'W-sent');
+    await expect(fatou.query('SELECT paydesk_withdraw($1, $2)', [sent, 'too late'])).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.alreadySent });
+    const refused = await refusal(port('fatou').withdraw(sent, 'too late'));
+    expect(refused.code).toBe('APPROVAL_ALREADY_SENT');
+    expect(await requestRow(fatou, sent)).toMatchObject({ state: 'approved' });
+    const store = workspaces.storeAs('fatou', database);
+    await store.batches.create({ id: 'b-half', fileName: 'h.csv', fileHash: 'h', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
+    await store.batches.setState('b-half', 'sending', 1);
+    const half = (await askBatch(fatou, 'b-half'))!;
+    await approve(await as('kofi'), half);
+    await fatou.query(`UPDATE batch_rows SET journal_id = 'e-' || row_number WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'b-half') AND row_number < 11`);
+    expect(await port('fatou').withdraw(half, 'stop the rest')).toMatchObject({ state: 'withdrawn' });
+    await expect(store.batches.claimRows('b-half', 'desk-1', 5, 60_000, 1)).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
+  });
+
   it('cannot be used to move a request back to awaiting by hand, nor once its money has left', async () => {
     const { as, database } = await workspace();
     const fatou = await as('fatou');

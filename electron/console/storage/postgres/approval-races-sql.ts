@@ -10,6 +10,8 @@
  *   valid row not yet sent, neither cancelled nor done) goes back to awaiting with what the policy
  *   asks now; the approvals it had still count. The change is audited on the request.
  *
+ * - **An approved request whose money has left is not withdrawn** (PD014): it would say nothing
+ *   left. A batch halfway sent may be: its remaining rows are then refused.
  * - **A send and a policy raised at the same moment take turns**: the entry's gate holds the
  *   approved request in share mode before it checks it, so a reopening never misses a send that
  *   is still committing, and a send never passes on an approval being reopened.
@@ -165,6 +167,10 @@ const RACES_SQL = `
       IF NEW.state = 'withdrawn' AND session_user <> OLD.requested_by THEN
         RAISE EXCEPTION 'only % (who asked) can withdraw approval request %', OLD.requested_by, OLD.id USING ERRCODE = 'insufficient_privilege';
       END IF;
+      -- Withdrawn, it would say nothing left while its money did (a batch halfway may still be).
+      IF NEW.state = 'withdrawn' AND OLD.state = 'approved' AND paydesk_request_sent(OLD) THEN
+        RAISE EXCEPTION 'approval request % was already sent: it can no longer be withdrawn', OLD.id USING ERRCODE = '${S.alreadySent}';
+      END IF;
       IF reopened THEN
         -- Waiting again: no one has decided it now.
         NEW.decided_by := NULL;
@@ -202,4 +208,8 @@ const RACES_SQL = `
   END $$;
 `;
 
-export const APPROVAL_RACES_MIGRATION: PgMigration = { version: 30, name: 'a policy changed while a request waits: the waiting request binds, a raised one reopens what is unsent', sql: RACES_SQL };
+export const APPROVAL_RACES_MIGRATION: PgMigration = {
+  version: 30,
+  name: 'a policy changed while a request waits: the waiting request binds, a raised one reopens what is unsent; what was sent is not withdrawn',
+  sql: RACES_SQL,
+};

@@ -19,6 +19,8 @@ export const APPROVAL_SQLSTATE = {
   notWaiting: 'PD011',
   notApprover: 'PD012',
   notWhatWasSeen: 'PD013',
+  /** Migration 30: an approved request whose money has left is not withdrawn. */
+  alreadySent: 'PD014',
 } as const;
 
 const S = APPROVAL_SQLSTATE;

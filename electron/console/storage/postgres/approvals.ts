@@ -83,6 +83,8 @@ export function approvalRefusalOf(error: unknown, during: 'withdraw' | 'other' =
       return new ApprovalRefusal('APPROVAL_NOT_APPROVER', message);
     case APPROVAL_SQLSTATE.notWhatWasSeen:
       return new ApprovalRefusal('APPROVAL_CHANGED', message);
+    case APPROVAL_SQLSTATE.alreadySent:
+      return new ApprovalRefusal('APPROVAL_ALREADY_SENT', message);
     case '23505': {
       // An open request for the same batch or payout (its unique index), or a second vote by one person (the votes' key).
       const constraint = (error as PgError & { constraint?: string }).constraint ?? '';
