@@ -138,6 +138,18 @@ describe('team profiles on one workspace', () => {
     expect(verified.transaction.transactionId).toBeTruthy();
   });
 
+  it('a team profile an admin adds while B runs is known to B when an entry names it', async () => {
+    const [admin, a, b] = hosts as [ConsoleHost, ConsoleHost, ConsoleHost];
+    expectOk(await admin.handlers['teamProfiles:save']({ id: 'team-later', name: 'Team later', baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC' }));
+    expectOk(await a.handlers['teamProfiles:setKeys']({ profileId: 'team-later', paymentPublicKey: publicKey('payment'), payoutPublicKey: publicKey('payout') }));
+    expectOk(await a.handlers['profiles:activate']({ id: 'team-later' }));
+    const request = { ...paymentRequest({ external_id: `${externalId}-later` }), payment_method: 'momo_cm' };
+    const quote = expectOk(await a.handlers['payouts:prepare']({ request }));
+    const sent = expectOk(await a.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    // B read the team's profiles before this one existed: its Verify reads them again, and knows it.
+    expect(expectFail(await b.handlers['transactions:verify']({ journalId: sent.id }), 'TEAM_KEYS_MISSING').profileId).toBe('team-later');
+  });
+
   it("on this desktop's own journal profiles are unchanged and team profiles are unavailable", async () => {
     ownProfiles(dirs.alone, { team: true });
     const alone = await desktop(dirs.alone, null);
