@@ -50,8 +50,11 @@ async function desktop(dir: string, login: string | null, allowLive = false): Pr
 }
 
 /** This desktop's own profiles, saved before it starts: the shared engine's (id TEAM) and, when asked, a live one. */
-function ownProfiles(dir: string, options: { team?: boolean; live?: boolean }): void {
+function ownProfiles(dir: string, options: { team?: boolean; live?: boolean; sandbox?: boolean }): void {
   const settings = createSettings(confSettingsBackend(dir));
+  if (options.sandbox) {
+    settings.saveProfile({ id: 'a-own-sandbox', name: 'My engine', baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: publicKey('payment'), payoutPublicKey: publicKey('payout') });
+  }
   if (options.team) {
     settings.saveProfile({ id: TEAM, name: 'Team sandbox', baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC', paymentPublicKey: publicKey('payment'), payoutPublicKey: publicKey('payout') });
   }
@@ -94,7 +97,7 @@ describe('team profiles on one workspace', () => {
   });
 
   it('desktop A (finance) lists the team profile, is told it has no keys for it yet, gives them and sends', async () => {
-    ownProfiles(dirs.a, { live: true });
+    ownProfiles(dirs.a, { live: true, sandbox: true });
     const a = await desktop(dirs.a, 'finance_demo', true);
     // Finance may not write the team's connections: the database refuses.
     expectFail(await a.handlers['teamProfiles:save']({ name: 'Mine', baseUrl: 'https://x.example.com', environment: 'live', headerWord: 'SVC' }), 'WORKSPACE_NO_PERMISSION');
@@ -136,6 +139,28 @@ describe('team profiles on one workspace', () => {
     const verified = expectOk(await b.handlers['transactions:verify']({ journalId }));
     expect(verified.transaction).toMatchObject({ id: journalId, externalId, profileId: TEAM });
     expect(verified.transaction.transactionId).toBeTruthy();
+  });
+
+  it('a team profile an admin adds while B runs is known to B when an entry names it', async () => {
+    const [admin, a, b] = hosts as [ConsoleHost, ConsoleHost, ConsoleHost];
+    expectOk(await admin.handlers['teamProfiles:save']({ id: 'team-later', name: 'Team later', baseUrl: engine.api.url, environment: 'sandbox', headerWord: 'SVC' }));
+    expectOk(await a.handlers['teamProfiles:setKeys']({ profileId: 'team-later', paymentPublicKey: publicKey('payment'), payoutPublicKey: publicKey('payout') }));
+    expectOk(await a.handlers['profiles:activate']({ id: 'team-later' }));
+    const request = { ...paymentRequest({ external_id: `${externalId}-later` }), payment_method: 'momo_cm' };
+    const quote = expectOk(await a.handlers['payouts:prepare']({ request }));
+    const sent = expectOk(await a.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    // B read the team's profiles before this one existed: its Verify reads them again, and knows it.
+    expect(expectFail(await b.handlers['transactions:verify']({ journalId: sent.id }), 'TEAM_KEYS_MISSING').profileId).toBe('team-later');
+  });
+
+  it("a desktop's own sandbox profile still sends on the workspace; a colleague is told it is that desktop's only", async () => {
+    const [, a, b] = hosts as [ConsoleHost, ConsoleHost, ConsoleHost];
+    expectOk(await a.handlers['profiles:activate']({ id: 'a-own-sandbox' }));
+    const request = { ...paymentRequest({ external_id: `${externalId}-own-sandbox` }), payment_method: 'momo_cm' };
+    const quote = expectOk(await a.handlers['payouts:prepare']({ request }));
+    const sent = expectOk(await a.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    const refused = expectFail(await b.handlers['transactions:verify']({ journalId: sent.id }), 'NOT_FOUND');
+    expect(refused.message).toContain("colleague's desktop-only profile");
   });
 
   it("on this desktop's own journal profiles are unchanged and team profiles are unavailable", async () => {

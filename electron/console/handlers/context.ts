@@ -128,6 +128,10 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     const team = teamProfiles.resolve(id);
     if (team) return team;
     const stored = deps.settings.profile(id);
+    if (!stored && teamProfiles.onWorkspace()) {
+      // A colleague's entry made with a profile of their desktop only: say so, not just "no profile".
+      throw new HandlerFailure('NOT_FOUND', `No profile with id ${id} on this desktop or in the team workspace: it may be a colleague's desktop-only profile; an admin can publish it to the team.`);
+    }
     if (!stored) throw new HandlerFailure('NOT_FOUND', `No profile with id ${id}.`);
     return { ...stored, builtIn: false };
   }

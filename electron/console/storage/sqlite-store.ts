@@ -10,7 +10,6 @@
  * settings live in a small JSON file beside the journal (a new table would need a journal
  * migration; see docs/decisions/team-workspace-storage.md).
  */
-import { desktopTeamProfiles } from './team-profiles-port';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
 import {
@@ -42,6 +41,7 @@ import { sqliteReads } from './sqlite-reads';
 import { sqliteReconcileRows } from './sqlite-reconcile-rows';
 import { EVERY_RIGHT } from './login-rights-port';
 import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
+import { desktopTeamProfiles } from './team-profiles-port';
 
 
 /**
