@@ -158,6 +158,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     // An unreadable settings folder (permissions, disk) stops the start; leave nothing running.
     await engine?.stop();
     if (storage.kind !== 'sqlite') await storage.close();
+    consoles?.close(); // it started no run
     journal.close();
     unrouteProcessLog();
     await logger.close();

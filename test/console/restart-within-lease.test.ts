@@ -14,18 +14,15 @@
  * accepted, the engine holds exactly one transaction per external id and was asked to create each
  * once (any other POST met the rate limit, which creates nothing), counts and totals exact.
  */
-import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CheckedRow } from '../../shared/api';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { LEASE_MS } from '../../electron/console/batch/claims';
 import { CONSOLE_STOPPED_MESSAGE } from '../../electron/console/storage/batch-runs-port';
 import type { StoragePort } from '../../electron/console/storage/port';
-import { spawnDesktop, type DesktopProcess } from '../helpers/desktop-process';
+import { desktopsSituation, seeded, seedFromEnv, spawnDesktop, teamBatchRows, type DesktopProcess } from '../helpers/desktop-process';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { tempDir } from './helpers';
 
@@ -33,19 +30,9 @@ const ROWS = 200;
 const RATE_LIMIT_PER_MINUTE = 100;
 const PROFILE_ID = 'team-sandbox';
 
-const seed = process.env.PAYDESK_SEED ? Number(process.env.PAYDESK_SEED) : randomInt(2 ** 31);
-if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`PAYDESK_SEED must be a whole number of 0 or more, not "${process.env.PAYDESK_SEED}"`);
+const seed = seedFromEnv();
 console.log(`restart within the lease: seed ${seed} (PAYDESK_SEED=${seed} replays it)`);
-const random = (() => {
-  // mulberry32: a seed replays the same choices.
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-})();
+const random = seeded(seed);
 
 const dir = tempDir('paydesk-restart-lease-');
 let workspaces: TestWorkspaces;
@@ -87,43 +74,12 @@ function startDesktop(name: string): DesktopProcess {
   return desktop;
 }
 
-function batchRows(prefix: string): CheckedRow[] {
-  return Array.from({ length: ROWS }, (_, index) => {
-    const externalId = `${prefix}-${index + 1}`;
-    const request = {
-      payment_method: 'momo_cm',
-      amount: 500 + index,
-      phone_number: `+23767${String(index).padStart(7, '0')}`,
-      customer: { first_name: `Agent${index}`, last_name: 'Team', email: `a${index}@example.com` },
-      description: `Commission ${index}`,
-      external_id: externalId,
-    };
-    return {
-      rowNumber: index + 2,
-      values: { phone_number: request.phone_number, amount: String(request.amount), first_name: request.customer.first_name, last_name: 'Team', email: request.customer.email, description: request.description, external_id: externalId, payment_method: '', meta: {} },
-      request,
-      errors: {},
-      duplicates: [],
-      externalId,
-    };
-  });
-}
-
 const created = (prefix: string) =>
   engineInternals(engine).db.prepare(`SELECT external_id, COUNT(*) AS n, SUM(amount) AS amount FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${prefix}-%`) as { external_id: string; n: number; amount: number }[];
 
 async function situation(batchId: string): Promise<string> {
   const summary = await store.batches.summary(batchId).catch(() => null);
-  const logs = desktops.map((desktop) => {
-    let log: string;
-    try {
-      log = readFileSync(join(desktop.userDataDir, 'logs', 'console.log'), 'utf8').split('\n').slice(-15).join('\n');
-    } catch {
-      log = '(no log)';
-    }
-    return `${desktop.name}: ${JSON.stringify(desktop.events)}\n${log}`;
-  });
-  return `batch ${summary?.state} ${JSON.stringify(summary?.counts)}; ${posts.length} POSTs\n${logs.join('\n')}`;
+  return `batch ${summary?.state} ${JSON.stringify(summary?.counts)}; ${posts.length} POSTs\n${desktopsSituation(desktops)}`;
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, batchId: string, ms = 120_000): Promise<void> {
@@ -136,7 +92,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ba
 
 it('a desktop killed mid-batch and started again at once finds its batch interrupted, and its Resume pays each row exactly once', async () => {
   const prefix = `RL${seed}`;
-  const rows = batchRows(prefix);
+  const rows = teamBatchRows(prefix, ROWS, 500);
   const total = rows.reduce((sum, row) => sum + row.request!.amount, 0);
   const batchId = `batch-${seed}`;
   await store.batches.create({ id: batchId, fileName: 'restart.csv', fileHash: `hash-${seed}`, profile: { id: PROFILE_ID, name: 'Team sandbox', environment: 'sandbox' }, paymentMethod: 'momo_cm', concurrency: 4, retryOf: null, rows, at: Date.now() });

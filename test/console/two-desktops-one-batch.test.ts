@@ -13,19 +13,15 @@
  * counts and totals are exact. Nothing here depends on timing: the kill moment is random (seed
  * printed; PAYDESK_SEED=<n> replays it) and every assertion holds for every seed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CheckedRow } from '../../shared/api';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { LEASE_LOST_MESSAGE, type StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import type { DesktopOptions } from '../helpers/workspace-console';
+import { desktopsSituation, seeded, seedFromEnv, spawnDesktop, teamBatchRows, type DesktopProcess } from '../helpers/desktop-process';
 import { tempDir } from './helpers';
 
 const ROWS = 1000;
@@ -36,39 +32,12 @@ const LEASE_MS = 4_000;
 const WATCH_MS = 500;
 const PROFILE_ID = 'team-sandbox';
 
-const seed = process.env.PAYDESK_SEED ? Number(process.env.PAYDESK_SEED) : randomInt(2 ** 31);
-if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`PAYDESK_SEED must be a whole number of 0 or more, not "${process.env.PAYDESK_SEED}"`);
+const seed = seedFromEnv();
 console.log(`two desktops, one batch: seed ${seed} (PAYDESK_SEED=${seed} replays it)`);
-
-/** mulberry32: a small seeded generator, so a seed replays the same choices. */
-function seeded(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seeded(seed);
 
-interface DesktopEvent {
-  event: string;
-  batchId?: string;
-  state?: string | null;
-  notices?: string[];
-  message?: string;
-}
-
 /** A desktop in a child process: commands on its stdin, its events read from its stdout. */
-interface Desktop {
-  name: string;
-  userDataDir: string;
-  child: ChildProcess;
-  events: DesktopEvent[];
-  next(check: (event: DesktopEvent) => boolean): Promise<DesktopEvent>;
-  send(command: string): void;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
+type Desktop = DesktopProcess;
 
 const dir = tempDir('paydesk-two-desktops-');
 let workspaces: TestWorkspaces;
@@ -103,66 +72,9 @@ afterAll(async () => {
 function startDesktop(name: string, person: Person, userDataDir: string): Desktop {
   const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const options: DesktopOptions = { userDataDir, workspace: workspaces.server.config(person, database), baseUrl: engine.api.url, profileId: PROFILE_ID, keys, leaseMs: LEASE_MS, watchMs: WATCH_MS };
-  // node itself with tsx as a loader: the tsx CLI would run the script in a grandchild that SIGKILL misses.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/workspace-console.ts'], {
-    env: { ...process.env, PAYDESK_DESKTOP: JSON.stringify(options) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const events: DesktopEvent[] = [];
-  const waiting = new Set<{ check: (event: DesktopEvent) => boolean; resolve: (event: DesktopEvent) => void; reject: (error: Error) => void }>();
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    const event = JSON.parse(line) as DesktopEvent;
-    events.push(event);
-    for (const waiter of [...waiting]) {
-      if (event.event === 'error') waiter.reject(new Error(`${name}: ${event.message}`));
-      else if (waiter.check(event)) {
-        waiting.delete(waiter);
-        waiter.resolve(event);
-      }
-    }
-  });
-  void exited.then((how) => {
-    for (const waiter of waiting) waiter.reject(new Error(`${name} exited (${String(how)}) before the event the test waits for`));
-  });
-  const desktop: Desktop = {
-    name,
-    userDataDir,
-    child,
-    events,
-    exited,
-    next: (check) =>
-      new Promise((resolve, reject) => {
-        const seen = events.find(check);
-        if (seen) return resolve(seen);
-        waiting.add({ check, resolve, reject });
-      }),
-    send: (command) => child.stdin!.write(`${command}\n`),
-  };
+  const desktop = spawnDesktop(name, options);
   desktops.push(desktop);
   return desktop;
-}
-
-function batchRows(prefix: string): CheckedRow[] {
-  return Array.from({ length: ROWS }, (_, index) => {
-    const externalId = `${prefix}-${index + 1}`;
-    const request = {
-      payment_method: 'momo_cm',
-      amount: 1000 + index,
-      phone_number: `+23767${String(index).padStart(7, '0')}`,
-      customer: { first_name: `Agent${index}`, last_name: 'Team', email: `a${index}@example.com` },
-      description: `Commission ${index}`,
-      external_id: externalId,
-    };
-    return {
-      rowNumber: index + 2,
-      values: { phone_number: request.phone_number, amount: String(request.amount), first_name: request.customer.first_name, last_name: 'Team', email: request.customer.email, description: request.description, external_id: externalId, payment_method: '', meta: {} },
-      request,
-      errors: {},
-      duplicates: [],
-      externalId,
-    };
-  });
 }
 
 /** Transactions the engine created for this batch's external ids. */
@@ -177,16 +89,7 @@ const created = (prefix: string) =>
 /** What the desktops and the workspace say, for a failure's message. */
 async function situation(batchId: string): Promise<string> {
   const summary = await store.batches.summary(batchId).catch(() => null);
-  const logs = desktops.map((desktop) => {
-    let log: string;
-    try {
-      log = readFileSync(join(desktop.userDataDir, 'logs', 'console.log'), 'utf8').split('\n').slice(-15).join('\n');
-    } catch {
-      log = '(no log)';
-    }
-    return `${desktop.name}: ${JSON.stringify(desktop.events)}\n${log}`;
-  });
-  return `batch ${summary?.state} ${JSON.stringify(summary?.counts)}; ${posts.length} POSTs (${posts.filter((post) => post.status === 429).length} × 429)\n${logs.join('\n')}`;
+  return `batch ${summary?.state} ${JSON.stringify(summary?.counts)}; ${posts.length} POSTs (${posts.filter((post) => post.status === 429).length} × 429)\n${desktopsSituation(desktops)}`;
 }
 
 /** The promise, or a failure that says where things stand after `ms`. */
@@ -212,7 +115,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ba
 
 it('sends one 1,000-row batch from two desktops, one killed mid-batch: each row paid once, every row final, counts and totals exact; a Pause on one stops both', async () => {
   const prefix = `TD${seed}`;
-  const rows = batchRows(prefix);
+  const rows = teamBatchRows(prefix, ROWS, 1000);
   const total = rows.reduce((sum, row) => sum + row.request!.amount, 0);
   const batchId = `batch-${seed}`;
   await store.batches.create({ id: batchId, fileName: 'team.csv', fileHash: `hash-${seed}`, profile: { id: PROFILE_ID, name: 'Team sandbox', environment: 'sandbox' }, paymentMethod: 'momo_cm', concurrency: 4, retryOf: null, rows, at: Date.now() });
