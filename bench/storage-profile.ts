@@ -3,7 +3,14 @@
  * bench/storage.ts. One batch of BENCH_ROWS rows (default 1000) sent as that bench sends it (the
  * runner's claims, the pending entry awaited, the answer not), on a throwaway durable cluster with
  * pg_stat_statements (nested statements too: the triggers' work). Prints, per row: the statements
- * this process sent, by kind, and the server's execution time by statement. Nothing asserted.
+ * this process sent, by kind, the server's execution time by statement, and the CPU per row of
+ * this process and of the server's processes (from /proc). Nothing asserted. Findings:
+ * docs/team-workspace.md "Figures".
+ *
+ * BENCH_STATS=0 runs without pg_stat_statements; BENCH_EXPLAIN=<share> logs that share of the plans
+ * with their triggers' times (auto_explain) to the server's log, then waits ten minutes so the log
+ * can be read before the cluster goes; BENCH_AB_ROUNDS, BENCH_SETUP_SQL, BENCH_DISABLE,
+ * BENCH_NO_TRIGGERS and BENCH_OPTIONS are experiments, described where they are read.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
