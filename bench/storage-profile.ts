@@ -3,7 +3,14 @@
  * bench/storage.ts. One batch of BENCH_ROWS rows (default 1000) sent as that bench sends it (the
  * runner's claims, the pending entry awaited, the answer not), on a throwaway durable cluster with
  * pg_stat_statements (nested statements too: the triggers' work). Prints, per row: the statements
- * this process sent, by kind, and the server's execution time by statement. Nothing asserted.
+ * this process sent, by kind, the server's execution time by statement, and the CPU per row of
+ * this process and of the server's processes (from /proc). Nothing asserted. Findings:
+ * docs/team-workspace.md "Figures".
+ *
+ * BENCH_STATS=0 runs without pg_stat_statements; BENCH_EXPLAIN=<share> logs that share of the plans
+ * with their triggers' times (auto_explain) to the server's log, then waits ten minutes so the log
+ * can be read before the cluster goes; BENCH_AB_ROUNDS, BENCH_SETUP_SQL, BENCH_DISABLE,
+ * BENCH_NO_TRIGGERS and BENCH_OPTIONS are experiments, described where they are read.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,21 +65,28 @@ function serverCpuSeconds(dataDir: string): number {
 const AB_ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 0);
 async function compare(a: StoragePort, b: StoragePort, admin: pg.Client, dataDir: string): Promise<void> {
   const figures = { A: [] as number[], B: [] as number[] };
+  const own = { A: [] as number[], B: [] as number[] };
   const walls = { A: [] as number[], B: [] as number[] };
   for (let round = 0; round < AB_ROUNDS * 2; round += 1) {
     const which = round % 2 === 0 ? 'A' : 'B';
     const sql = process.env[`BENCH_${which}_SQL`];
+    // BENCH_A_ENV=NAME: that variable set (to 1) during A's batches only.
+    if (process.env.BENCH_A_ENV) {
+      if (which === 'A') process.env[process.env.BENCH_A_ENV] = '1';
+      else delete process.env[process.env.BENCH_A_ENV];
+    }
     if (sql) await admin.query(sql);
     const cpu = process.cpuUsage();
     const server = serverCpuSeconds(dataDir);
     const rate = await sendBatch(which === 'A' ? a : b);
     const used = process.cpuUsage(cpu);
     figures[which].push(((used.user + used.system) / 1e6 + serverCpuSeconds(dataDir) - server) * 1e6 / ROWS);
+    own[which].push((used.user + used.system) / ROWS);
     walls[which].push(rate);
   }
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
   for (const which of ['A', 'B'] as const) {
-    console.log(`${which}: CPU per row (this process + the server) median ${median(figures[which]).toFixed(0)} µs (${figures[which].map((n) => n.toFixed(0)).join(', ')}); rows/s median ${median(walls[which]).toFixed(0)}`);
+    console.log(`${which}: CPU per row (this process + the server) median ${median(figures[which]).toFixed(0)} µs (${figures[which].map((n) => n.toFixed(0)).join(', ')}), of which this process ${median(own[which]).toFixed(0)} µs; rows/s median ${median(walls[which]).toFixed(0)}`);
   }
   await b.close();
 }
