@@ -100,7 +100,8 @@ async function openDesk(name: string, login: string, password: string, workspace
     workspace: { host: '127.0.0.1', port: workspace.port, database: workspace.database, user: login, tls: 'off' },
     workspacePassword: password,
   });
-  if (host.status().store !== 'workspace' || host.status().state !== 'open') throw new Error(`desktop ${name} did not open the workspace: ${JSON.stringify(host.status())}`);
+  const status = host.status();
+  if (status.store !== 'workspace' || status.state !== 'open') throw new Error(`desktop ${name} did not open the workspace: ${JSON.stringify(status)}`);
   for (const key of engine.api.applications()[0]!.keys.filter((k) => k.environment === 'sandbox')) {
     const saved = await host.handlers['secrets:set']({ profileId: PROFILE_ID, keyType: key.type, secret: key.secretKey });
     if (!saved.ok) throw new Error(saved.error.message);

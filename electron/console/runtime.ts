@@ -72,7 +72,7 @@ export interface ConsoleRuntime {
   /** Resolves when every batch run has ended (sent, paused, cancelled or interrupted). */
   batchesIdle(): Promise<void>;
   /** The batch runner itself (tools and tests that run a batch the batch handlers do not read, e.g. one in a workspace). */
-  batchRunner: Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'settled'>;
+  batchRunner: Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'settled' | 'resumeLost'>;
   /** Resolves when the follow-up of open entries (at start, after a batch run) has ended. */
   followUpsIdle(): Promise<void>;
 }

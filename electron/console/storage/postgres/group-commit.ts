@@ -81,11 +81,14 @@ const savepoint = (i: number) => `paydesk_write_${i}`;
 
 /** A write with no statement: its work in its savepoint, undone alone if it throws. */
 async function runWork(client: pg.ClientBase, item: Queued, i: number, opening: Promise<unknown>): Promise<Result> {
-  // Sent without waiting: the pipeline delivers it before the work's first statement.
-  const saved = client.query(`SAVEPOINT ${savepoint(i)}`);
+  // Sent without waiting: the pipeline delivers it before the work's first statement. Settled at
+  // once: when the connection dies, BEGIN fails first and this one would be a rejection nobody
+  // handles (an unhandled rejection ends the process).
+  const saved = settled(client.query(`SAVEPOINT ${savepoint(i)}`));
   const done = settled(item.write.work(client));
   await opening;
-  await saved;
+  const point = await saved;
+  if (!point.ok) throw point.error;
   const result = await done;
   // If even this fails, the transaction is gone and the group with it.
   if (!result.ok) await client.query(`ROLLBACK TO SAVEPOINT ${savepoint(i)}`);
