@@ -38,7 +38,7 @@ async function sendPayout(runtime: Awaited<ReturnType<typeof startRuntime>>, amo
 
 describe('the approval policy saved from a console', () => {
   it('by the admin: a covered payout then needs approval, a smaller one goes, and the change is audited', async () => {
-    // tester holds admin (and finance: an admin-only login has no journal to open a console on).
+    // tester holds admin and finance (an admin-only login's console: admin-only-console.test.ts).
     const admin = await consoleOf('tester');
     const fatou = await consoleOf('fatou');
     // Before any policy, the maker sends a large payout alone.

@@ -1,6 +1,6 @@
 /**
  * The approval policy editor in a real Chromium over a console on a team workspace, signed in as
- * an admin (tester: admin and finance; an admin-only login has no journal to open a console on):
+ * an admin (tester: admin and finance; an admin-only login's console: admin-console.test.ts):
  * the policy's tiers shown per environment and currency, a tier out of order refused on its field,
  * a valid table saved and read back from the database (who changed it in the audit log).
  * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.

@@ -24,6 +24,12 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     store = await open();
   });
 
+  describe('login rights', () => {
+    it('lets the one person at a desktop, or a login of every role, send and follow up (start-up-by-role.md)', async () => {
+      expect(await store.loginRights()).toEqual({ sends: true, followsUp: true });
+    });
+  });
+
   describe('journal', () => {
     it('writes a request pending before it is sent, then the accepted answer; the timeline is newest first', async () => {
       const request = payoutRequest({ external_id: 'J-1' });

@@ -26,6 +26,15 @@ afterAll(() => workspaces.stop());
 const sql = async (person: Person) => workspaces.connectAs(person, database);
 const refused = (client: pg.Client, text: string, values: unknown[] = []) => expect(client.query(text, values)).rejects.toThrow(/permission denied/);
 
+describe('login rights (start-up-by-role.md)', () => {
+  it('are the roles as the database knows them: finance sends and follows up, support follows up, admin neither', async () => {
+    const rights = async (person: Person) => workspaces.storeAs(person, database).loginRights();
+    expect(await rights('fatou')).toEqual({ sends: true, followsUp: true });
+    expect(await rights('samuel')).toEqual({ sends: false, followsUp: true });
+    expect(await rights('adele')).toEqual({ sends: false, followsUp: false });
+  });
+});
+
 describe('who did what', () => {
   it('stamps entries, timeline events and batches with the login that wrote them', async () => {
     const root = await workspaces.server.connect(undefined, database);

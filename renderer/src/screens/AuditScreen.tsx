@@ -86,9 +86,9 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       <td className="nowrap">{formatDateTime(entry.at)}</td>
       <td className="mono nowrap">{entry.actor}</td>
       <td>{t(`actions.${entry.action}`)}</td>
-      <td className="mono small nowrap">{entry.subject ?? ''}</td>
-      <td className="small">{changeSummary(entry.before)}</td>
-      <td className="small">{changeSummary(entry.after)}</td>
+      <td className="mono small subject">{entry.subject ?? ''}</td>
+      <td className="small change">{changeSummary(entry.before)}</td>
+      <td className="small change">{changeSummary(entry.after)}</td>
       <td className="small">{entry.remark ?? ''}</td>
     </tr>
   );
@@ -97,7 +97,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
 function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const { t } = useTranslation('audit');
   return (
-    <div className="requests-scroll">
+    // Focusable and named: it may scroll sideways, and a keyboard must reach what it hides (axe).
+    <div className="audit-scroll" role="region" aria-label={t('caption')} tabIndex={0}>
       <table className="table small audit-table">
         <caption className="sr-only">{t('caption')}</caption>
         <thead>
@@ -124,7 +125,8 @@ export function AuditScreen() {
   const state = useAudit((s) => s);
   useEffect(() => {
     void state.load();
-    // Read once when the screen opens; Apply filters and Clear read it again.
+    // Read when the screen opens; Apply filters and Clear read it again, and so does a line written
+    // anywhere on the workspace (the journal's change events, stores/index.ts): no polling.
   }, []);
   const runExport = async () => {
     const file = await state.exportCsv(currentLanguage());
