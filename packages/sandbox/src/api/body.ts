@@ -7,6 +7,8 @@ import { ApiError, validationError } from './errors';
 
 /** `application/json`, optionally with `charset=utf-8`: the only body the API reads. */
 export function requireJsonMediaType(contentType: string | undefined): void {
+  // What nearly every client sends, accepted without splitting the header apart.
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return;
   if (contentType === undefined || contentType.trim() === '') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
   }

@@ -10,7 +10,7 @@ import { authenticate } from '../auth/auth';
 import type { EngineContext } from '../context';
 import { ApiError } from './errors';
 import type { RateLimiter } from '../auth/rate-limit';
-import { rememberAuth } from './authenticated';
+import { declareAuthSlot, rememberAuth } from './authenticated';
 import { registerBalanceRoute } from './balance';
 import { registerTransactionRoutes } from './transactions';
 
@@ -23,6 +23,7 @@ export interface PublicApiOptions {
 }
 
 export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, headerWord }: PublicApiOptions): Promise<void> {
+  declareAuthSlot(app);
   // Callback-style hooks: they run on every request, and skip the promise machinery of async ones.
   app.addHook('onRequest', function maintenanceSwitch(_request, _reply, done) {
     if (ctx.settings.maintenance) {
