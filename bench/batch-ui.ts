@@ -173,6 +173,8 @@ async function main() {
     await blank.addInitScript('globalThis.__name = (target) => target;');
     await blank.addInitScript(recorder);
     await blank.goto(`${host.origin}/blank-page-for-the-bench`).catch(() => undefined);
+    // Its renderer's start-up is not the idle baseline's.
+    await blank.waitForTimeout(1000);
     const phases = async (phase: Phase) => {
       await Promise.all([setPhase(page, phase), setPhase(blank, phase)]);
     };
