@@ -103,6 +103,11 @@ const worst = (values: number[]) => values.reduce((max, value) => Math.max(max, 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
+/**
+ * Each Chromium process's CPU ticks as last read: a process that exits (a renderer or utility process
+ * the browser swaps) keeps its last reading in the sum, which otherwise went down (sampled every second).
+ */
+const chromiumTicks = new Map<number, number>();
 /** CPU seconds (user + system) of this process's Chromium descendants: the whole browser, not only the page. */
 function chromiumCpuSeconds(): number {
   const children = (pid: number): number[] => {
@@ -119,7 +124,7 @@ function chromiumCpuSeconds(): number {
         if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('chromium')) {
           // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
           const fields = readFileSync(`/proc/${child}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-          ticks += Number(fields[11]) + Number(fields[12]);
+          chromiumTicks.set(child, Number(fields[11]) + Number(fields[12]));
         }
       } catch {
         // gone meanwhile
@@ -128,6 +133,7 @@ function chromiumCpuSeconds(): number {
     }
   };
   walk(process.pid);
+  for (const value of chromiumTicks.values()) ticks += value;
   return ticks / 100;
 }
 
@@ -167,6 +173,8 @@ async function main() {
     await blank.addInitScript('globalThis.__name = (target) => target;');
     await blank.addInitScript(recorder);
     await blank.goto(`${host.origin}/blank-page-for-the-bench`).catch(() => undefined);
+    // Its renderer's start-up is not the idle baseline's.
+    await blank.waitForTimeout(1000);
     const phases = async (phase: Phase) => {
       await Promise.all([setPhase(page, phase), setPhase(blank, phase)]);
     };
@@ -182,6 +190,7 @@ async function main() {
     const idleThread = ((await pageMetrics(cdp)).ThreadTime - idleMetrics.ThreadTime) / idleSeconds;
     const idleAll = (chromiumCpuSeconds() - idleChromium) / idleSeconds;
 
+    const sampleChromium = setInterval(chromiumCpuSeconds, 1000).unref();
     const ended = new Promise<BatchProgress>((resolveEnd) => {
       const off = runtime.on('batch:progress', (progress) => {
         if (progress.batchId === batchId && progress.mode === 'send' && (progress.state === 'done' || progress.state === 'interrupted') && !progress.stopping) {
@@ -239,6 +248,7 @@ async function main() {
     const heardSending = new Map(heard);
     const metricsSending = await pageMetrics(cdp);
     const chromiumSending = chromiumCpuSeconds() - chromiumBefore;
+    clearInterval(sampleChromium);
     await phases('end');
     await page.waitForTimeout(END_MS);
     await phases('off');

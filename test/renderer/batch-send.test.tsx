@@ -62,6 +62,8 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     const send = await within(dialog).findByRole('button', { name: 'Send 3 payouts' });
     for (const text of ['Local sandbox', 'sandbox', '3', '60,000 XAF', '750 XAF', '60,750 XAF', '10,000,000 XAF']) expect(within(dialog).getByText(text)).toBeTruthy();
     const concurrency = within(dialog).getByRole('spinbutton', { name: 'Payouts sent at the same time' });
+    const table = screen.getByRole('table', { name: /Rows of the batch/ });
+    expect(within(table).queryAllByRole('button', { name: /^Edit / }).length).toBeGreaterThan(0);
     await user.clear(concurrency);
     await user.type(concurrency, '40');
     expect(within(dialog).getByText('must be a whole number from 1 to 16')).toBeTruthy();
@@ -74,6 +76,9 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     expect(api.callsOf('batches:start')).toEqual([{ batchId: 'b1', confirmationToken: 'token-b1-0', concurrency: 6 }]);
     expect(await screen.findByRole('heading', { name: 'Sending' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
+    // The same table, now read-only: not a new one mounted and measured when sending starts (issue 28).
+    await waitFor(() => expect(within(table).queryAllByRole('button', { name: /^Edit / })).toHaveLength(0));
+    expect(screen.getByRole('table', { name: /Rows of the batch/ })).toBe(table);
   });
 
   it('waits for a rehearsal still running before Send, then shows its result (issue 23 item 4)', async () => {
