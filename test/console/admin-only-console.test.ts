@@ -86,11 +86,12 @@ describe('an admin-only login', () => {
     expect(audit.entries.map((entry) => [entry.actor, entry.action, entry.subject])).toEqual([['adele', 'policy_change', 'sandbox/XAF']]);
     await close(adele);
 
-    // A finance desktop's start does what adele's left: the crashed batch is interrupted, the unknown payment followed up.
+    // A finance desktop's start does what adele's left: the crashed batch is interrupted. fatou's unknown
+    // payment was made in her desktop's local sandbox: only her desktop follows it up (local-sandbox-follow-ups.md).
     const kofi = await consoleOf('kofi');
     await kofi.followUpsIdle();
     expect(await stateOf('batches', imported.batch.id)).toBe('interrupted');
-    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown/not_found');
+    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown');
     // A payout in flight stays its maker's: only fatou's own start marks it.
     expect(await stateOf('entries', 'stale-payout-2')).toBe('pending');
     await close(kofi);
