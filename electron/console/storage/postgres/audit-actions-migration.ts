@@ -13,6 +13,7 @@
  *   `send` (one line per batch, not per row: ten thousand rows would bury the people's actions);
  * - `sign_in` is the console's (nothing in the database sees a desktop open it before PostgreSQL 17's
  *   login event triggers): `recordSignIn` of the audit port, at start (../audit-port.ts).
+ * And an entry's money identity never changes once written, whoever asks (ENTRY_IDENTITY_SQL).
  */
 import type { PgMigration } from './pg-migration';
 
@@ -60,8 +61,39 @@ const AUDITED_ACTIONS_SQL = `
     FOR EACH ROW WHEN (NEW.batch_id IS NULL AND NEW.state = 'pending' AND OLD.state IS DISTINCT FROM 'pending') EXECUTE FUNCTION paydesk_audit_entry_sent();
 `;
 
+/**
+ * An entry's money identity, by any login, raw SQL included (a finance login may UPDATE entries:
+ * the console's own writes need it). Never: its environment, kind or profile, nor its external id
+ * once it has one (a payment may get the service's); its transaction id is never removed (the
+ * service's answer is read again as it comes, so it is not frozen). Its amount and currency
+ * only while it is being sent with no answer yet (`pending`, no transaction id: a payout that
+ * created nothing continued with the request as it is sent now) or with the service's first
+ * answer (the transaction id arriving with them); once the service answered, never again. The
+ * WHEN keeps the console's every status write (which lists amount and currency, unchanged) from
+ * calling the function.
+ */
+const ENTRY_IDENTITY_SQL = `
+  CREATE FUNCTION paydesk_entry_identity() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.environment IS DISTINCT FROM OLD.environment OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.profile_id IS DISTINCT FROM OLD.profile_id
+       OR (OLD.external_id IS NOT NULL AND NEW.external_id IS DISTINCT FROM OLD.external_id)
+       OR (OLD.transaction_id IS NOT NULL AND NEW.transaction_id IS NULL) THEN
+      RAISE EXCEPTION 'entry %: its environment, kind, profile and external id never change once written, nor is its transaction id removed', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF (NEW.amount IS DISTINCT FROM OLD.amount OR NEW.currency IS DISTINCT FROM OLD.currency)
+       AND NOT (OLD.transaction_id IS NULL AND (OLD.state = 'pending' OR NEW.transaction_id IS NOT NULL)) THEN
+      RAISE EXCEPTION 'entry %: its amount and currency change only while it is being sent, or with the service''s first answer', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries
+    FOR EACH ROW WHEN (NEW.amount IS DISTINCT FROM OLD.amount OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.external_id IS DISTINCT FROM OLD.external_id
+      OR NEW.transaction_id IS DISTINCT FROM OLD.transaction_id OR NEW.environment IS DISTINCT FROM OLD.environment OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.profile_id IS DISTINCT FROM OLD.profile_id)
+    EXECUTE FUNCTION paydesk_entry_identity();
+`;
+
 export const AUDIT_ACTIONS_MIGRATION: PgMigration = {
   version: 34,
-  name: 'every action of a person in the audit log',
-  sql: AUDITED_ACTIONS_SQL,
+  name: 'every action of a person in the audit log; an entry keeps its money identity',
+  sql: AUDITED_ACTIONS_SQL + ENTRY_IDENTITY_SQL,
 };
