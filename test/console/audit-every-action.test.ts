@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction, AuditEntry } from '../../shared/api/audit';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { batchCsv } from './batch-helpers';
-import { startGateProxy, type GateProxy } from './gate-proxy';
+import { startGateProxy, type GateAction, type GateProxy } from './gate-proxy';
 import { activateEngineProfile, expectOk, paymentRequest, startRuntime } from './helpers';
 
 let workspaces: TestWorkspaces;
@@ -78,7 +78,7 @@ describe('the audit log', () => {
     const inFlight = new Promise<void>((resolve) => (arrived = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    gate.decide = async ({ method, path }) => {
+    gate.decide = async ({ method, path }): Promise<GateAction> => {
       if (method === 'POST' && path.includes('payout')) {
         arrived();
         await released;
