@@ -106,6 +106,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // admin-only or support login has no payout of its own in flight and may not change a batch, so
   // the finance desktops do it at their start; the follow-ups run on finance and support desktops.
   const rights = await storage.loginRights();
+  // Issue 25 item 5: the sign-in is the one action the workspace cannot see by itself; a console
+  // whose sign-in cannot be written does not open (every later action of it would be unaccounted for).
+  await storage.audit?.recordSignIn({ version: options.version });
   // On a workspace: this desktop's earlier console that stopped without leaving cannot be sending,
   // whatever its runs' heartbeat says: its runs end and its claims are freed now, not after a lease
   // (by a login that sends; another login leaves them in consoles.json for the next finance start).

@@ -41,6 +41,7 @@ export const CONSOLE_ERROR_CODES = [
   'TEAM_KEYS_MISSING',
   'PROFILE_DESKTOP_ONLY',
   'TEAM_PROFILES_UNAVAILABLE',
+  'SANDBOX_ELSEWHERE',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
 

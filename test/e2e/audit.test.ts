@@ -58,9 +58,9 @@ describe.each([
   it('shows every line newest first, with no serious axe finding', async () => {
     await choosePreferences(page, language, theme);
     await openAudit();
-    // The policy's line (adele, by the database), fatou's send, kofi's sign-in.
-    await expect.poll(() => bodyRows().count()).toBe(3);
-    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('kofi');
+    // The policy's line (adele, by the database), fatou's send, kofi's sign-in, and this console's own sign-in (samuel's, newest).
+    await expect.poll(() => bodyRows().count()).toBe(4);
+    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('samuel');
     const text = await page.locator('main').innerText();
     expect(text).toContain(language === 'fr' ? 'A modifié la politique d’approbation' : 'Changed the approval policy');
     expect(text).toContain('amount: 250000');
@@ -73,7 +73,7 @@ describe('filters and export', () => {
   it('keeps the lines of who and what, and exports exactly those, formula-guarded', async () => {
     await choosePreferences(page, 'en', 'light');
     await openAudit();
-    await expect.poll(() => bodyRows().count()).toBe(3);
+    await expect.poll(() => bodyRows().count()).toBe(4);
     await page.getByLabel('Who (login)').fill('fatou');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => bodyRows().count()).toBe(1);

@@ -5,9 +5,22 @@
  */
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import { exportJournalCsv } from '../storage/journal-export';
+import type { FollowUpEntry } from '../storage/port';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
+
+/**
+ * A colleague's `local-sandbox` entry lives in their desktop's own engine: this desktop's engine
+ * would answer "not found" and wrongly mark it so (docs/decisions/local-sandbox-follow-ups.md).
+ */
+export function refuseHeldElsewhere(found: FollowUpEntry): void {
+  if (!found.heldElsewhereBy) return;
+  throw new HandlerFailure(
+    'SANDBOX_ELSEWHERE',
+    `This ${found.entry.kind} was made in the local sandbox of ${found.heldElsewhereBy}'s desktop: it lives in that desktop's sandbox, not this one's. Follow it up from that desktop.`,
+  );
+}
 
 export function followUpHandlers(
   context: Context,
@@ -27,6 +40,7 @@ export function followUpHandlers(
   async function entryAndProfile(journalId: string) {
     const found = await journal.getForFollowUp(journalId);
     if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+    refuseHeldElsewhere(found);
     // A colleague's entry may name a team profile added since this console last read them.
     if (context.teamProfiles.onWorkspace() && !context.teamProfiles.resolve(found.entry.profileId)) await context.teamProfiles.refresh();
     const profile = context.resolveProfile(found.entry.profileId);

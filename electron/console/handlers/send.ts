@@ -16,6 +16,7 @@ import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, transactionOf } from './outcomes';
 import { gated, requirePayoutSendable } from './approvals';
+import { refuseHeldElsewhere } from './follow-up';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -186,6 +187,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     async 'transactions:resend'({ journalId }) {
       const found = await journal.getForFollowUp(journalId);
       if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
+      refuseHeldElsewhere(found);
       const { entry, request, resolution } = found;
       if (entry.state !== 'outcome_unknown' || resolution !== 'not_found' || !request) {
         throw new HandlerFailure(

@@ -1,5 +1,5 @@
 /**
- * The audit log of a team workspace, read (issue 25 item 5): pages newest first and every line a
+ * The audit log of a team workspace, read (issue 25 item 5), and the console's sign-in written: pages newest first and every line a
  * filter keeps, for the Audit screen and its CSV export. Reading only: the log is append-only and
  * written by the database (postgres/approval-migrations.ts). An optional part of the storage
  * port, like approvals: the SQLite store has none (docs/decisions/audit-screen.md).
@@ -11,4 +11,9 @@ export interface AuditPort {
   page(filter: AuditFilter, options: { before?: number; limit: number }): Promise<AuditEntry[]>;
   /** Every line the filter keeps, newest first, at most `max` (the export refuses more). */
   all(filter: AuditFilter, max: number): Promise<AuditEntry[]>;
+  /**
+   * This console opened the workspace: a `sign_in` line under the login (the one action the database
+   * cannot see itself; every other is written by its triggers, postgres/audit-actions-migration.ts).
+   */
+  recordSignIn(desktop: { version: string }): Promise<void>;
 }

@@ -79,6 +79,11 @@ export interface FollowUpEntry {
   entry: JournalTransaction;
   request: TransactionRequest | null;
   resolution: 'not_found' | null;
+  /**
+   * A team workspace's `local-sandbox` entry written by another login: the login whose desktop's own
+   * engine holds it (this desktop's engine does not; docs/decisions/local-sandbox-follow-ups.md).
+   */
+  heldElsewhereBy?: string | null;
 }
 
 /** A transaction a Look up found: recorded on the entry that has its transaction id, or a new entry. */
@@ -242,7 +247,10 @@ export interface OpenEntry {
 
 /** The follow-up sweeper's work: entries not final yet, oldest change first. */
 export interface SweeperPort {
-  /** Known but not final, or outcome unknown (with an external id, not yet resolved; single sends older than `singleSendsBefore`). */
+  /**
+   * Known but not final, or outcome unknown (with an external id, not yet resolved; single sends older than `singleSendsBefore`).
+   * On a workspace, never another login's `local-sandbox` entries (their desktop's engine holds them).
+   */
   openEntries(singleSendsBefore: number, limit: number): Promise<OpenEntry[]>;
 }
 

@@ -62,5 +62,9 @@ export function workspaceAudit(db: Queryable): AuditPort {
   return {
     page: (filter, { before, limit }) => select(filter, limit, before),
     all: (filter, max) => select(filter, max),
+    async recordSignIn(desktop) {
+      // The subject is the login itself (who is stamped by the database, never sent).
+      await db.query(`SELECT paydesk_audit('sign_in', session_user::text, NULL, jsonb_build_object('version', $1::text))`, [desktop.version]);
+    },
   };
 }

@@ -6,11 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../../../shared/contract';
 import type { JournalTransaction } from '../../../../shared/api';
+import { LOCAL_SANDBOX_PROFILE_ID } from '../../../../shared/api/types';
 import { ENTRY_STATES } from '../../states/tables';
 import { toJournalTransaction, type EntryRow } from '../../journal/rows';
 import type { FollowUpJournal, JournalPort } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { addEvent, applyTransaction, lockEntry } from './journal';
+
+/**
+ * An entry this desktop may follow up: any but a `local-sandbox` one written by another login (each
+ * desktop runs its own local engine; docs/decisions/local-sandbox-follow-ups.md). SQL, on `entries`.
+ */
+export const LOCAL_SANDBOX_OWNED = `(profile_id <> '${LOCAL_SANDBOX_PROFILE_ID}' OR created_by = session_user)`;
 
 async function entryOf(c: Queryable, id: string): Promise<JournalTransaction> {
   const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
@@ -21,10 +28,19 @@ async function entryOf(c: Queryable, id: string): Promise<JournalTransaction> {
 export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['recordObserved']): FollowUpJournal {
   return {
     async getForFollowUp(id) {
-      const { rows } = await pool.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
+      // Another login's local-sandbox entry lives in that desktop's own engine (LOCAL_SANDBOX_OWNED).
+      const { rows } = await pool.query<EntryRow & { held_elsewhere_by: string | null }>(
+        `SELECT *, CASE WHEN NOT ${LOCAL_SANDBOX_OWNED} THEN created_by END AS held_elsewhere_by FROM entries WHERE id = $1`,
+        [id],
+      );
       const row = rows[0];
       if (!row) return null;
-      return { entry: toJournalTransaction(row), request: row.request ? (JSON.parse(row.request) as TransactionRequest) : null, resolution: row.resolution };
+      return {
+        entry: toJournalTransaction(row),
+        request: row.request ? (JSON.parse(row.request) as TransactionRequest) : null,
+        resolution: row.resolution,
+        heldElsewhereBy: row.held_elsewhere_by,
+      };
     },
     async findByTransactionId(transactionId, scope) {
       const { rows } = scope

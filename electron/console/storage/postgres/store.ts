@@ -14,7 +14,7 @@ import { workspaceAudit } from './audit';
 import { workspaceTeamProfiles } from './team-profiles';
 import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
-import { workspaceFollowUps } from './follow-ups';
+import { LOCAL_SANDBOX_OWNED, workspaceFollowUps } from './follow-ups';
 import { workspaceGroupCommit, writePerTransaction } from './group-commit';
 import { workspaceJournal } from './journal';
 import { workspaceChanges } from './live-changes';
@@ -94,8 +94,9 @@ function workspaceSweeper(pool: WorkspacePool): SweeperPort {
     async openEntries(singleSendsBefore, limit) {
       const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; environment: 'sandbox' | 'live'; batch_id: string | null }>(
         `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
-         WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
-            OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1))
+         WHERE ((state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+            OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1)))
+         AND ${LOCAL_SANDBOX_OWNED}
          ORDER BY updated_at LIMIT $2`,
         [singleSendsBefore, limit],
       );
