@@ -2,8 +2,8 @@
  * What every handler group shares: the injected dependencies, the failure type handlers throw
  * inside the table (the table turns it into `{ ok: false }`), profile resolution and clients.
  */
-import type { FieldErrors, KeyType } from '../../../shared/contract';
-import { REQUEST_CURRENCY, type Channel, type ChannelParsedInput, type ChannelResults, type Profile, type PushEvent, type PushEvents, type StartNotice, type FailureReason } from '../../../shared/api';
+import type { KeyType } from '../../../shared/contract';
+import { REQUEST_CURRENCY, type Channel, type ChannelParsedInput, type ChannelResults, type Profile, type PushEvent, type PushEvents, type StartNotice } from '../../../shared/api';
 import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
 import type Database from 'better-sqlite3';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
@@ -11,7 +11,6 @@ import { VaultError, type Vault } from '../vault';
 import type { Confirmations } from '../confirmations';
 import type { StoragePort } from '../storage/port';
 import { teamProfileBook, type TeamProfileBook } from './team-profile-book';
-import type { ApprovalNeed, ApprovalOutcome } from '../../../shared/api/approvals';
 
 export interface WatchOptions {
   /** First delay before a retrieve, doubled after each attempt up to `maxDelayMs`. */
@@ -53,17 +52,9 @@ export interface HandlerDeps {
   notices?: () => StartNotice[];
 }
 
-/** A failure a handler reports: becomes `{ ok: false, error }` at the table's edge. */
-export class HandlerFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly extra: { fields?: FieldErrors; journalId?: string; reason?: FailureReason; approval?: ApprovalNeed; decision?: ApprovalOutcome; profileId?: string } = {},
-  ) {
-    super(message);
-    this.name = 'HandlerFailure';
-  }
-}
+// The failure lives in its own module so that the handlers' helpers it needs (team-profile-book.ts) need not import this one.
+export { HandlerFailure } from './failure';
+import { HandlerFailure } from './failure';
 
 export type HandlerImpl<C extends Channel> = (input: ChannelParsedInput<C>) => Promise<ChannelResults[C]>;
 export type HandlerImpls<C extends Channel> = { [K in C]: HandlerImpl<K> };

@@ -10,9 +10,10 @@
  */
 import type { KeyType } from '../../../shared/contract';
 import type { Profile } from '../../../shared/api';
-import type { StoredProfile, TeamKeys } from '../settings';
 import type { TeamProfile } from '../storage/team-profiles-port';
-import { HandlerFailure, type HandlerDeps } from './context';
+import type { StoragePort } from '../storage/port';
+import type { Settings, StoredProfile, TeamKeys } from '../settings';
+import { HandlerFailure } from './failure';
 
 type Resolved = StoredProfile & { builtIn: boolean; team?: boolean };
 
@@ -35,7 +36,7 @@ export interface TeamProfileBook {
   keysMissing(profile: Resolved, keyType: KeyType): HandlerFailure;
 }
 
-export function teamProfileBook(deps: Pick<HandlerDeps, 'storage' | 'settings'>): TeamProfileBook {
+export function teamProfileBook(deps: { storage: StoragePort; settings: Settings }): TeamProfileBook {
   let definitions: TeamProfile[] = [];
   const onWorkspace = () => deps.storage.teamProfiles?.available === true;
 
