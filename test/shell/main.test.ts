@@ -4,6 +4,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../shared/api';
+import { ELECTRON_PUSH_CHANNEL } from '../../shared/api/transport';
 import { FakePushSource, fakeHandlers } from '../browser-host/fakes';
 import type * as ElectronMockModule from './electron-mock';
 
@@ -82,7 +83,8 @@ describe('main process lifecycle', () => {
     await expect(listener({ sender: contents, senderFrame: contents.mainFrame }, {})).resolves.toMatchObject({ ok: true });
     expect(runtime.runtime.handlers['profiles:list']).toHaveBeenCalledWith({});
     runtime.runtime.events.emit('profiles:changed', { activeId: 'local-sandbox' });
-    expect(contents.send).toHaveBeenCalledWith('profiles:changed', { activeId: 'local-sandbox' });
+    // Pushes travel bundled on one channel (electron/console/push-bundles.ts), at most ~50 ms later.
+    await vi.waitFor(() => expect(contents.send).toHaveBeenCalledWith(ELECTRON_PUSH_CHANNEL, [['profiles:changed', { activeId: 'local-sandbox' }]]));
   });
 
   it('follows the theme chosen in Settings: at start from app:info, then on each preferences:set', async () => {
