@@ -115,7 +115,8 @@ async function start(runtime: Runtime, batchId: string): Promise<void> {
 
 /** Resolves once a POST through `proxy` has been seen `count` times (now or later). */
 async function postsReach(proxy: GateProxy, count: number): Promise<void> {
-  while (posts(proxy).length < count) await proxy.waitFor((request) => request.method === 'POST');
+  // Polled: waitFor answers at once for a request already seen, which would never yield to the proxy.
+  while (posts(proxy).length < count) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 describe('Help send from this desktop', () => {
@@ -136,7 +137,6 @@ describe('Help send from this desktop', () => {
     };
     await start(a, batchId);
     expect(expectOk(await a.handlers['batches:get']({ batchId })).sendingHere).toBe(true);
-    await proxyA.waitFor((request) => request.method === 'POST');
     await expect.poll(() => joined !== null, { timeout: 60_000 }).toBe(true);
     const detail = expectOk(joined!);
     expect(detail.sendingHere).toBe(true);
@@ -168,7 +168,7 @@ describe('Help send from this desktop', () => {
     // Done: nothing left to join.
     const ended = expectFail(await b.handlers['batches:join']({ batchId }), 'CONFLICT');
     expect(ended.reason).toEqual({ key: 'joinNotSending', params: { state: 'done' } });
-  });
+  }, 90_000);
 
   it('refuses a draft, a support login and a batch the approval rules hold back, and sends nothing for them', async () => {
     const draft = await importBatch(a, 'DRAFT', 2);
@@ -184,14 +184,20 @@ describe('Help send from this desktop', () => {
       release = resolve;
     });
     let first = true;
+    let onWire: () => void = () => undefined;
+    const heldOnWire = new Promise<void>((resolve) => {
+      onWire = resolve;
+    });
     proxyA.decide = async (request) => {
       if (request.method !== 'POST' || !first) return 'forward';
       first = false;
+      onWire();
       await released;
       return 'forward';
     };
     await start(a, batchId);
-    await proxyA.waitFor((request) => request.method === 'POST');
+    // A's rows are claimed and its first POST is on the wire (held: the proxy records it once decided).
+    await heldOnWire;
 
     // A support login may not send: refused before anything runs.
     const refused = expectFail(await support.handlers['batches:join']({ batchId }), 'WORKSPACE_NO_PERMISSION');
@@ -215,7 +221,7 @@ describe('Help send from this desktop', () => {
     expect(posts(proxyB).filter((request) => request.externalId?.startsWith('HELD-'))).toEqual([]);
     expect(posts(proxyS)).toEqual([]);
     expect(ids.map(engineCount)).toEqual([1, 1, 1]);
-  });
+  }, 90_000);
 });
 
 describe('on one desktop (SQLite)', () => {
