@@ -227,6 +227,8 @@ export interface BatchDetail {
   batch: BatchSummary;
   /** The service's wait the runner is sitting out now (a batch reopened mid-wait shows it at once). */
   wait?: ServiceWait | null;
+  /** This desktop's runner is sending the batch now (on a team workspace others may send it too: batches:join). */
+  sendingHere?: boolean;
   /** Earlier batches with the same rows; a started one must be accepted explicitly at prepare. */
   importedBefore: EarlierImport[];
   rehearsal: RehearsalSummary | null;

@@ -251,6 +251,8 @@ export const CHANNEL_INPUTS = {
   'batches:resume': z.strictObject({ batchId }),
   /** Stops sending: rows not yet sent stay not_sent. */
   'batches:cancel': z.strictObject({ batchId }),
+  /** Team workspace: this desktop also sends a batch another desktop is sending (its rows claimed, never sent twice). */
+  'batches:join': z.strictObject({ batchId }),
   'batches:get': z.strictObject({ batchId }),
   /** One page of a batch's rows in row order (the virtual table asks for the pages it shows). */
   'batches:rows': z.strictObject({
@@ -375,6 +377,7 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
   'batches:pause': BatchSummary;
   'batches:resume': BatchSummary;
   'batches:cancel': BatchSummary;
+  'batches:join': BatchDetail;
   'batches:get': BatchDetail;
   'batches:rows': BatchRowsPage;
   'batches:list': { batches: BatchSummary[] };

@@ -61,6 +61,7 @@ export const CHANNEL_NAMES = [
   'batches:pause',
   'batches:resume',
   'batches:cancel',
+  'batches:join',
   'batches:get',
   'batches:rows',
   'batches:list',

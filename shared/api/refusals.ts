@@ -13,6 +13,10 @@ export const BATCH_REFUSALS = [
   'draftOnly',
   'noSentRows',
   'noInvalidRows',
+  'joinNotSending',
+  'joinSendingHere',
+  'joinDesktop',
+  'joinMayNotSend',
 ] as const;
 export type BatchRefusal = (typeof BATCH_REFUSALS)[number];
 export interface FailureReason {

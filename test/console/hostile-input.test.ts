@@ -75,6 +75,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'batches:pause': { batchId: 'b1' },
   'batches:resume': { batchId: 'b1' },
   'batches:cancel': { batchId: 'b1' },
+  'batches:join': { batchId: 'b1' },
   'batches:get': { batchId: 'b1' },
   'batches:rows': { batchId: 'b1', filter: 'failed', offset: 0, limit: 100 },
   'batches:list': {},

@@ -44,3 +44,40 @@ export async function cancelBatch({ batches, now }: BatchJournal, runner: Contro
   if (!runner.stop(batchId, 'cancel')) await runner.emitProgress(batchId, 'send');
   return summaryOf(batches, batchId);
 }
+
+/** What a join asks of the store beyond its batches: which store it is, and whether this login sends. */
+export interface JoinStore {
+  kind: 'sqlite' | 'postgres';
+  loginRights(): Promise<{ sends: boolean }>;
+}
+
+/**
+ * Help send from this desktop (team workspace): this desktop's runner takes rows of a batch
+ * another desktop is sending. Nothing is written here; the runner claims rows under its own
+ * lease, so a row is never sent twice, and the workspace's approval gate refuses its claims
+ * (`approvalGate`: the same check Start and Resume make first) when the rules do.
+ * On one desktop's SQLite journal a batch is either sent here or interrupted: nothing to join.
+ */
+export async function joinBatch(
+  { batches }: BatchJournal,
+  store: JoinStore,
+  runner: Pick<BatchRunner, 'run' | 'isRunning'>,
+  approvalGate: (batchId: string) => Promise<void>,
+  batchId: string,
+): Promise<void> {
+  if (store.kind === 'sqlite') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId}: only a team workspace's batch can be sent from several desktops; on this desktop a batch is sent here or interrupted (Resume it).`, { reason: { key: 'joinDesktop', params: {} } });
+  }
+  const batch = await summaryOf(batches, batchId);
+  if (batch.state !== 'sending') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a batch being sent can be helped from another desktop.`, { reason: { key: 'joinNotSending', params: { state: batch.state } } });
+  }
+  if (runner.isRunning(batchId)) {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is already being sent from this desktop.`, { reason: { key: 'joinSendingHere', params: {} } });
+  }
+  if (!(await store.loginRights()).sends) {
+    throw new HandlerFailure('WORKSPACE_NO_PERMISSION', 'Your workspace role may not send: only a finance login helps send a batch.', { reason: { key: 'joinMayNotSend', params: {} } });
+  }
+  await approvalGate(batchId);
+  runner.run(batchId);
+}

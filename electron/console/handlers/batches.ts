@@ -12,7 +12,7 @@ import type { Context, HandlerImpls } from './context';
 import { detailOf, listBatches, reportFile, rowsPageOf, type BatchJournal } from './batch-read';
 import { dropRows, importBatch, invalidRowsFile, retryFailed, sendRemaining, updateRow } from './batch-draft';
 import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
-import { cancelBatch, pauseBatch, resumeBatch } from './batch-controls';
+import { cancelBatch, joinBatch, pauseBatch, resumeBatch } from './batch-controls';
 import { requireBatchSendable } from './approvals';
 
 export { retryName } from './batch-draft';
@@ -42,7 +42,11 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
     'batches:resume': async ({ batchId }) => (await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
     'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),
-    'batches:get': async ({ batchId }) => ({ ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId) }),
+    'batches:join': async ({ batchId }) => {
+      await joinBatch(store, deps.storage, runner, (id) => requireBatchSendable(context, id), batchId);
+      return { ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId), sendingHere: runner.isRunning(batchId) };
+    },
+    'batches:get': async ({ batchId }) => ({ ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId), sendingHere: runner.isRunning(batchId) }),
     'batches:rows': async (input) => rowsPageOf(batches, input),
     'batches:list': async () => listBatches(batches),
     'batches:retryFailed': async (input) => retryFailed(store, context, input),

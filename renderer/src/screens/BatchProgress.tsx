@@ -5,7 +5,7 @@ import { batchFigures, type BatchDetail, type BatchProgress, type ServiceWait } 
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { formatClockTime } from '../format/time';
-import { useBatch } from '../stores';
+import { useBatch, useWorkspace } from '../stores';
 import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
@@ -145,7 +145,10 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const { p, pushed, counted } = useShownProgress(detail);
   const pause = useBatch((s) => s.pause);
   const resume = useBatch((s) => s.resume);
+  const join = useBatch((s) => s.join);
   const maySend = useMaySend();
+  const onWorkspace = useWorkspace((s) => s.status?.store === 'workspace');
+  const [joining, setJoining] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   // Pause / Cancel pressed: shown at once, until the batch leaves `sending` (the runner lets the
   // rows in flight settle first, which can take as long as the service's timeout).
@@ -170,6 +173,9 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const waitSeconds = useSecondsUntil(state === 'sending' && !stopping ? wait?.until : null);
   const secondsLeft = honestSecondsLeft(p, waitSeconds);
   const inFlight = live?.inFlight;
+  // A team workspace's batch another desktop is sending: this desktop may take rows too (batches:join).
+  const sendingHere = detail.sendingHere === true;
+  const mayJoin = onWorkspace && maySend && state === 'sending' && !sendingHere && !stopping;
   const phase = stopping === 'pause' ? t('progress.statePausing') : stopping === 'cancel' ? t('progress.stateCancelling') : waitSeconds > 0 ? t('progress.stateWaiting') : null;
 
   return (
@@ -212,6 +218,8 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         {waitSeconds > 0 && !stopping && wait ? <WaitNotice wait={wait} seconds={waitSeconds} /> : null}
         {stopping === 'pause' ? (inFlight !== undefined && inFlight > 0 ? t('progress.pausingInFlight', { count: inFlight, n: formatCount(inFlight) }) : t('progress.pausing')) : null}
         {stopping === 'cancel' ? t('progress.cancelling') : null}
+        {onWorkspace && sendingHere && state === 'sending' && !stopping ? <span className="sending-here">{t('progress.sendingHereToo')}</span> : null}
+        {mayJoin ? t('progress.joinHint') : null}
         {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
         {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
@@ -228,6 +236,19 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
             }}
           >
             {t('progress.pause')}
+          </button>
+        ) : null}
+        {mayJoin ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={joining}
+            onClick={() => {
+              setJoining(true);
+              void join().finally(() => setJoining(false));
+            }}
+          >
+            {t('progress.join')}
           </button>
         ) : null}
         {state === 'paused' && !stopping ? (

@@ -13,7 +13,7 @@ import { describeFailedCode } from '../messages/errors';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { t } from '../i18n';
-import { useHistory, useProfiles, useUi } from '../stores';
+import { useHistory, useProfiles, useUi, useWorkspace } from '../stores';
 import { downloadCsv } from '../components/download';
 import { usePagedList } from '../components/usePagedList';
 
@@ -172,6 +172,8 @@ function HistoryList() {
 
 export function HistoryScreen() {
   const { t: tr } = useTranslation('history');
+  // On a team workspace the list is the team's, whichever desktop wrote it.
+  const onWorkspace = useWorkspace((s) => s.status?.store === 'workspace');
   const status = useHistory((s) => s.status);
   const error = useHistory((s) => s.error);
   const total = useHistory((s) => s.total);
@@ -255,7 +257,7 @@ export function HistoryScreen() {
     <section className="screen wide" aria-labelledby="history-title">
       <header className="screen-head">
         <h1 id="history-title">{tr('title')}</h1>
-        <p className="muted">{tr('intro')}</p>
+        <p className="muted">{tr(onWorkspace ? 'introWorkspace' : 'intro')}</p>
       </header>
       <form className="card filters" onSubmit={submit} aria-label={tr('filtersLabel')}>
         <div className="field grow">

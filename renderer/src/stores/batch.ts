@@ -75,6 +75,8 @@ export interface BatchState extends PagedRows<BatchRow> {
   start(confirmationToken: string, concurrency: number): Promise<Result<BatchSummary>>;
   pause(): Promise<void>;
   resume(): Promise<void>;
+  /** Team workspace: this desktop also sends the open batch another desktop is sending. */
+  join(): Promise<void>;
   cancel(): Promise<void>;
   retryFailed(): Promise<void>;
   /** A cancelled batch's rows never sent, as a new draft with their own external ids (opened). */
@@ -154,9 +156,10 @@ export function createBatchStore(api: PaydeskApi) {
       set({ preview: idle() });
       return null;
     }
-    function patchSummary(summary: BatchSummary) {
+    /** `sendingHere`: this desktop's runner was just started on it (Start, Resume), before the detail is read again. */
+    function patchSummary(summary: BatchSummary, sendingHere?: true) {
       const detail = get().detail.value;
-      if (detail && detail.batch.id === summary.id) set({ detail: { ...get().detail, value: { ...detail, batch: summary } } });
+      if (detail && detail.batch.id === summary.id) set({ detail: { ...get().detail, value: { ...detail, batch: summary, ...(sendingHere ? { sendingHere } : {}) } } });
     }
     /** The summary (counts, state, rehearsal) and the rows on screen again; the rest are fetched when scrolled to. */
     async function refreshOpen(): Promise<void> {
@@ -329,7 +332,7 @@ export function createBatchStore(api: PaydeskApi) {
         const batchId = get().openId ?? '';
         const result = await api.invoke('batches:start', { batchId, confirmationToken, concurrency });
         if (result.ok) {
-          patchSummary(result.value);
+          patchSummary(result.value, true);
           scheduleRefresh(true);
         }
         return result;
@@ -345,7 +348,15 @@ export function createBatchStore(api: PaydeskApi) {
         const batchId = get().openId;
         if (!batchId) return;
         const result = await api.invoke('batches:resume', { batchId });
-        if (result.ok) patchSummary(result.value);
+        if (result.ok) patchSummary(result.value, true);
+        set({ actionError: result.ok ? null : result.error });
+        scheduleRefresh(true);
+      },
+      async join() {
+        const batchId = get().openId;
+        if (!batchId) return;
+        const result = await api.invoke('batches:join', { batchId });
+        if (result.ok && batchId === get().openId) set({ detail: { status: 'ready', value: result.value, error: null } });
         set({ actionError: result.ok ? null : result.error });
         scheduleRefresh(true);
       },

@@ -2,6 +2,7 @@
 export default {
   title: 'History',
   intro: 'Every transaction this console created, looked up or verified.',
+  introWorkspace: 'Every transaction the team created, looked up or verified in this workspace, from any desktop.',
   filtersLabel: 'Search history',
   search: 'Search',
   searchPlaceholder: 'Part of an external id, phone number or name, or a transaction id',

@@ -4,6 +4,7 @@ import type en from '../en/history';
 export default {
   title: 'Historique',
   intro: 'Toutes les transactions que cette console a créées, recherchées ou vérifiées.',
+  introWorkspace: 'Toutes les transactions que l’équipe a créées, recherchées ou vérifiées dans cet espace, depuis n’importe quel poste.',
   filtersLabel: 'Rechercher dans l’historique',
   search: 'Recherche',
   searchPlaceholder: 'Partie d’une référence externe, d’un numéro ou d’un nom, ou identifiant de transaction',
