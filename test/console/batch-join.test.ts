@@ -18,7 +18,8 @@ import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helper
 import { memoryKeyring } from '../helpers/memory-keyring';
 import { setPolicy } from '../storage/approval-helpers';
 import { makeTempDir } from '../temp-dir';
-import { startGateProxy, type GateProxy } from './gate-proxy';
+import { startGateProxy, type GateAction, type GateProxy } from './gate-proxy';
+import type { BatchDetail, Result } from '../../shared/api';
 import { file } from './never-twice-helpers';
 import { withRows } from './batch-helpers';
 import { expectFail, expectOk, startRuntime } from './helpers';
@@ -122,11 +123,11 @@ async function postsReach(proxy: GateProxy, count: number): Promise<void> {
 describe('Help send from this desktop', () => {
   it('B joins the batch A is sending: both send rows, each row paid once, the batch done', async () => {
     const { batchId, ids } = await importBatch(a, 'JOIN', 30);
-    let joined: Awaited<ReturnType<Runtime['handlers']['batches:join']>> | null = null;
-    let again: typeof joined = null;
+    let joined = null as Result<BatchDetail> | null;
+    let again = null as Result<BatchDetail> | null;
     // A's first row waits on the wire until B has joined and sent rows of its own.
     let first = true;
-    proxyA.decide = async (request) => {
+    proxyA.decide = async (request): Promise<GateAction> => {
       if (request.method !== 'POST' || !first) return 'forward';
       first = false;
       expect(expectOk(await b.handlers['batches:get']({ batchId })).sendingHere).toBe(false);
@@ -188,7 +189,7 @@ describe('Help send from this desktop', () => {
     const heldOnWire = new Promise<void>((resolve) => {
       onWire = resolve;
     });
-    proxyA.decide = async (request) => {
+    proxyA.decide = async (request): Promise<GateAction> => {
       if (request.method !== 'POST' || !first) return 'forward';
       first = false;
       onWire();
