@@ -169,6 +169,15 @@ export function createBatchBackend(options: { balance?: number | null; environme
     'batches:pause': (input) => ok(touch(input.batchId, { state: 'paused' }).batch),
     'batches:resume': (input) => ok(touch(input.batchId, { state: 'sending' }).batch),
     'batches:cancel': (input) => ok(touch(input.batchId, { state: 'cancelled' }).batch),
+    // Another desktop sends it; this one's runner starts too (main's checks: state, not already here).
+    'batches:join': (input) => {
+      const stored = batches.get(input.batchId);
+      if (!stored) return fail('NOT_FOUND', 'no such batch');
+      if (stored.batch.state !== 'sending') return fail('CONFLICT', 'not sending');
+      if (stored.sendingHere) return fail('CONFLICT', 'already sending here');
+      batches.set(input.batchId, { ...stored, sendingHere: true });
+      return ok(withoutRows(batches.get(input.batchId)!));
+    },
     'batches:report': (input) => ok(reportCsv(input.language, input.batchId, batches.get(input.batchId)!.rows, 'XAF', '20261123')),
     'batches:retryFailed': (input) => {
       const failed = batches.get(input.batchId)!.rows.filter((r) => r.state === 'rejected' || r.status === 'failed' || r.status === 'cancelled');
