@@ -9,10 +9,8 @@
  * start:browser` runs them (startConsoleHost with `--workspace` and PAYDESK_WORKSPACE_PASSWORD, and
  * the browser host), each with its own data folder, keychain and login, both with a "Team sandbox"
  * profile of the same id on that one engine; Chromium on each. Desktop A imports a CSV, confirms and
- * sends it from its screen; desktop B opens the same batch and sends it too.
- *
- * B joins through its console's batch runner, as Resume starts it: the batch screen has no button
- * yet for a second desktop to join a batch another one is sending (docs/team-workspace.md).
+ * sends it from its screen; desktop B opens the same batch and presses "Help send from this
+ * desktop" on its screen (`batches:join`, docs/decisions/help-send-from-this-desktop.md).
  *
  * Checked before anything is written (the script exits 1 otherwise): both desktops paid rows
  * (each entry's created_by, the database's session_user), the engine holds exactly one
@@ -191,11 +189,18 @@ async function main(): Promise<void> {
     await a.page.getByRole('dialog', { name: 'Confirm batch' }).getByRole('button', { name: `Send ${ROWS} payouts` }).click();
     await a.page.getByRole('heading', { name: /^Sen(ding|t)$/ }).waitFor();
 
-    // Desktop B: the same batch on its screen, and its console sends it too.
+    // Desktop B: the same batch on its screen, offering to help; B presses the button and sends too.
     await go(b.page, `#/batches?batch=${encodeURIComponent(batchId)}`);
     await b.page.getByRole('heading', { level: 1, name: 'commissions-novembre.csv' }).waitFor({ timeout: 30_000 });
-    b.host.runtime()!.batchRunner.run(batchId);
-    say(`batch ${batchId}: A sends from its screen, B joined`);
+    const helpSend = b.page.getByRole('button', { name: 'Help send from this desktop' });
+    await helpSend.waitFor({ timeout: 30_000 });
+    await b.page.getByText('Another desktop of the team is sending this batch.', { exact: false }).waitFor();
+    const helpShot = await b.page.screenshot();
+    const helpSentBefore = await sentOnScreen(b.page);
+    await helpSend.click();
+    await b.page.getByText('Sending from this desktop too.').waitFor({ timeout: 30_000 });
+    if ((await helpSend.count()) !== 0) throw new Error('B still offers to help after joining');
+    say(`batch ${batchId}: A sends from its screen, B pressed "Help send from this desktop" at ${helpSentBefore} sent`);
 
     // Mid-batch: the first minute's budget spent, both screens between the first row and the last.
     const mid = async () => (await sentOnScreen(a.page)) >= RATE_LIMIT_PER_MINUTE * 0.9 && (await sentOnScreen(b.page)) >= RATE_LIMIT_PER_MINUTE * 0.9;
@@ -242,6 +247,7 @@ async function main(): Promise<void> {
     const historyShot = await b.page.screenshot();
     await owner.end();
 
+    await sideBySide(browser, [{ caption: `Desktop B · ${b.login} · the batch desktop A is sending (${helpSentBefore} of ${ROWS} sent), before B presses "Help send from this desktop"`, png: helpShot }], 'team-0-help-send.png');
     await sideBySide(browser, [
       { caption: `Desktop A · ${a.login} · mid-batch: ${midSent[0]} of ${ROWS} sent`, png: midShots[0]! },
       { caption: `Desktop B · ${b.login} · the same batch: ${midSent[1]} of ${ROWS} sent`, png: midShots[1]! },
