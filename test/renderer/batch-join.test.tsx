@@ -65,6 +65,13 @@ describe('Help send from this desktop', () => {
     expect(api.callsOf('batches:join')).toEqual([{ batchId: 'b1' }]);
     expect(joinButton()).toBeNull();
     expect(screen.queryByText(HINT)).toBeNull();
+
+    // After a rate-limit wait's sentence, on the same line: a space between the two.
+    const until = new Date(Date.now() + 30_000).toISOString();
+    act(() => api.emit('batch:progress', { batchId: 'b1', mode: 'send', state: 'sending', sent: 1, accepted: 1, failed: 0, unknown: 0, remaining: 1, ratePerSecond: 1, etaSeconds: 1, final: 0, waitingUntil: until }));
+    await screen.findByText(/^Waiting for the service’s rate limit/);
+    const line = screen.getByText(HERE).parentElement!.textContent!;
+    expect(line).toMatch(/\S Sending from this desktop too\.$/);
   });
 
   it('is not offered on this desktop’s own journal (a batch there is sent here or interrupted)', async () => {

@@ -218,8 +218,9 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         {waitSeconds > 0 && !stopping && wait ? <WaitNotice wait={wait} seconds={waitSeconds} /> : null}
         {stopping === 'pause' ? (inFlight !== undefined && inFlight > 0 ? t('progress.pausingInFlight', { count: inFlight, n: formatCount(inFlight) }) : t('progress.pausing')) : null}
         {stopping === 'cancel' ? t('progress.cancelling') : null}
-        {onWorkspace && sendingHere && state === 'sending' && !stopping ? <span className="sending-here">{t('progress.sendingHereToo')}</span> : null}
-        {mayJoin ? t('progress.joinHint') : null}
+        {/* A space before each: they follow a rate-limit wait's sentence in the same line. */}
+        {onWorkspace && sendingHere && state === 'sending' && !stopping ? <> <span className="sending-here">{t('progress.sendingHereToo')}</span></> : null}
+        {mayJoin ? ` ${t('progress.joinHint')}` : null}
         {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
         {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}
