@@ -198,7 +198,7 @@ async function main(): Promise<void> {
     const helpShot = await b.page.screenshot();
     const helpSentBefore = await sentOnScreen(b.page);
     await helpSend.click();
-    await b.page.getByText('Sending from this desktop too.').waitFor({ timeout: 30_000 });
+    await b.page.getByText('Sending from this desktop.').waitFor({ timeout: 30_000 });
     if ((await helpSend.count()) !== 0) throw new Error('B still offers to help after joining');
     say(`batch ${batchId}: A sends from its screen, B pressed "Help send from this desktop" at ${helpSentBefore} sent`);
 

@@ -2,7 +2,7 @@
  * "Help send from this desktop" (docs/decisions/help-send-from-this-desktop.md): the batch screen
  * offers it only on a team workspace, to a login that may send, on a batch another desktop is
  * sending (`sending`, not sent here, not stopping); pressing it calls `batches:join` and the screen
- * then says "Sending from this desktop too." (English and French).
+ * then says "Sending from this desktop." (English and French).
  */
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ const FINANCE = workspace(['finance']);
 
 const JOIN = 'Help send from this desktop';
 const HINT = 'Another desktop of the team is sending this batch. This desktop can take rows too: each row is still sent once.';
-const HERE = 'Sending from this desktop too.';
+const HERE = 'Sending from this desktop.';
 
 /** A batch in `state` (another desktop's, unless `sendingHere`), opened on the Bulk payouts screen of a console on `status`. */
 async function openBatch(status: WorkspaceStatus, state: BatchState, options: { sendingHere?: boolean } = {}) {
@@ -71,7 +71,7 @@ describe('Help send from this desktop', () => {
     act(() => api.emit('batch:progress', { batchId: 'b1', mode: 'send', state: 'sending', sent: 1, accepted: 1, failed: 0, unknown: 0, remaining: 1, ratePerSecond: 1, etaSeconds: 1, final: 0, waitingUntil: until }));
     await screen.findByText(/^Waiting for the service’s rate limit/);
     const line = screen.getByText(HERE).parentElement!.textContent!;
-    expect(line).toMatch(/\S Sending from this desktop too\.$/);
+    expect(line).toMatch(/\S Sending from this desktop\.$/);
   });
 
   it('is not offered on this desktop’s own journal (a batch there is sent here or interrupted)', async () => {
@@ -124,11 +124,11 @@ describe('Help send from this desktop', () => {
     expect(joinButton()).toBeNull();
   });
 
-  it('in French: "Aider à envoyer depuis ce poste", then "Envoi aussi depuis ce poste."', async () => {
+  it('in French: "Aider à envoyer depuis ce poste", then "Envoi depuis ce poste."', async () => {
     const { user, api } = await openBatch(FINANCE, 'sending');
     await act(() => applyLanguage('fr'));
     await user.click(await screen.findByRole('button', { name: 'Aider à envoyer depuis ce poste' }));
-    expect(await screen.findByText('Envoi aussi depuis ce poste.')).toBeTruthy();
+    expect(await screen.findByText('Envoi depuis ce poste.')).toBeTruthy();
     expect(api.callsOf('batches:join')).toEqual([{ batchId: 'b1' }]);
     expect(screen.queryByRole('button', { name: 'Aider à envoyer depuis ce poste' })).toBeNull();
     await act(() => applyLanguage('en'));

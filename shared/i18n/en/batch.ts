@@ -214,7 +214,7 @@ export default {
     resume: 'Resume',
     join: 'Help send from this desktop',
     joinHint: 'Another desktop of the team is sending this batch. This desktop can take rows too: each row is still sent once.',
-    sendingHereToo: 'Sending from this desktop too.',
+    sendingHereToo: 'Sending from this desktop.',
     cancel: 'Cancel remaining',
     cancelConfirm_one: 'Stop the {{n}} payout not sent yet? Those already sent are not affected.',
     cancelConfirm_many: 'Stop the {{n}} payouts not sent yet? Those already sent are not affected.',

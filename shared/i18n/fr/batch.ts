@@ -215,7 +215,7 @@ export default {
     resume: 'Reprendre',
     join: 'Aider à envoyer depuis ce poste',
     joinHint: 'Un autre poste de l’équipe envoie ce lot. Ce poste peut aussi prendre des lignes : chaque ligne reste envoyée une seule fois.',
-    sendingHereToo: 'Envoi aussi depuis ce poste.',
+    sendingHereToo: 'Envoi depuis ce poste.',
     cancel: 'Annuler le reste',
     cancelConfirm_one: 'Arrêter le {{n}} transfert pas encore envoyé ? Ceux déjà envoyés ne sont pas concernés.',
     cancelConfirm_many: 'Arrêter les {{n}} transferts pas encore envoyés ? Ceux déjà envoyés ne sont pas concernés.',
