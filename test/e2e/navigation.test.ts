@@ -95,15 +95,19 @@ describe('navigation', () => {
   });
 
   it('opens each screen at its top, not at the previous screen’s scroll position', async () => {
+    // Scrolled again at each poll: a screen's heading is drawn before the rest of it (its data, a lazy part), and a
+    // scroll made while the page still fitted the window moved nothing (a chance failure in a clean-clone run).
+    const scrollToBottom = async () => {
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      return scrollY();
+    };
     await openNav('Settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await expect.poll(scrollY).toBeGreaterThan(0);
+    await expect.poll(scrollToBottom).toBeGreaterThan(0);
     await openNav('Sandbox');
     await page.getByRole('heading', { name: 'Sandbox', level: 1 }).waitFor();
     expect(await scrollY()).toBe(0);
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await expect.poll(scrollY).toBeGreaterThan(0);
+    await expect.poll(scrollToBottom).toBeGreaterThan(0);
     await page.goBack();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     expect(await scrollY()).toBe(0);
