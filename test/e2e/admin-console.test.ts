@@ -5,7 +5,7 @@
  * say what the role may not do instead of failing, in English and in French; the approval policy
  * is edited and saved from the Approvals screen; and the Audit screen, left open, shows that save
  * and then a line another person writes on another desktop without anyone pressing Apply (change
- * events, no polling). Screenshots `admin-<screen>-<language>` in test-results/screenshots.
+ * events, no polling); a transaction's page shows Verify disabled with the reason. Screenshots `admin-<screen>-<language>` in test-results/screenshots.
  */
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -89,6 +89,27 @@ describe('a console opened as an admin-only login', () => {
     }
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it.each(['en', 'fr'] as const)('shows Verify disabled with the reason on a transaction’s page (%s)', async (language) => {
+    const finance = new pg.Client({ host: '127.0.0.1', port: workspace.port, database: workspace.database, user: 'finance_demo', password: workspace.passwords.finance_demo });
+    await finance.connect();
+    await finance.query(
+      `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, transaction_id, status, external_id, amount, currency, phone_number, payment_method,
+         customer_first_name, customer_last_name, customer_email, created_at, updated_at)
+       VALUES ($1, 'local-sandbox', 'Local sandbox', 'sandbox', 'payout', 'known', $2, 'processing', $3, 15000, 'XAF', '+237650000001', 'momo_cm', 'Awa', 'Ngo', 'awa@example.com', $4, $4)`,
+      [`admin-verify-${language}`, `tx-admin-verify-${language}`, `ADMIN-VERIFY-${language.toUpperCase()}`, Date.now()],
+    );
+    await finance.end();
+    await choosePreferences(page, language, language === 'en' ? 'light' : 'dark');
+    await page.evaluate((id) => (location.hash = `#/timeline/${id}`), `admin-verify-${language}`);
+    await page.locator('#timeline-title').waitFor({ timeout: 30_000 });
+    const verify = page.getByRole('button', { name: language === 'en' ? 'Verify' : 'Vérifier', exact: true });
+    expect(await verify.isDisabled()).toBe(true);
+    await page.locator('main [role="note"]', { hasText: language === 'en' ? 'Your workspace role (admin) may not Verify' : 'Votre rôle dans l’espace (administration) ne permet pas de Vérifier' }).waitFor();
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, `admin-timeline-${language}`);
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 
   it('edits the policy, and the Audit screen shows the save and then another desktop’s line without Apply', async () => {
     await choosePreferences(page, 'en', 'light');

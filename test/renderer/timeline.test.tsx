@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChannelResults, Result, TransactionDetail } from '../../shared/api';
+import type { ChannelResults, Result, TransactionDetail, WorkspaceStatus } from '../../shared/api';
 import { createFakeApi, deferred, event, fail, journal, ok } from './fakeApi';
 import { renderApp } from './render';
 
@@ -153,5 +153,33 @@ describe('Transaction timeline', () => {
       fireEvent.click(second);
       await waitFor(() => expect(api.callsOf('transactions:resend')).toHaveLength(2));
     });
+  });
+});
+
+describe('Verify by workspace role (docs/decisions/start-up-by-role.md)', () => {
+  const place = { host: 'db.example.com', port: 5432, database: 'paydesk_team', user: 'amina', tls: 'verify' as const, hasCa: true };
+  const on = (roles: ('finance' | 'support' | 'admin')[]): WorkspaceStatus => ({ store: 'workspace', place, state: 'open', who: { login: 'amina', roles }, schemaVersion: 34 });
+
+  async function openAs(status: WorkspaceStatus) {
+    const api = createFakeApi({ 'transactions:get': () => ok(detail()), 'workspace:status': () => ok(status) });
+    const view = await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    await screen.findByRole('status', { name: 'Status: Processing' });
+    // The status is read once at start: wait until the workspace bar knows who is signed in.
+    await act(async () => {
+      await view.stores.workspace.getState().load();
+    });
+    return api;
+  }
+
+  it('an admin-only login sees Verify disabled, with the reason, instead of a role error after pressing it', async () => {
+    await openAs(on(['admin']));
+    expect(screen.getByRole('button', { name: 'Verify' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('note').textContent).toContain('Your workspace role (admin) may not Verify');
+  });
+
+  it.each([['support'], ['finance']] as const)('a %s login may Verify (no note)', async (role) => {
+    await openAs(on([role]));
+    expect(screen.getByRole('button', { name: 'Verify' })).toHaveProperty('disabled', false);
+    expect(screen.queryByText(/may not Verify/)).toBeNull();
   });
 });

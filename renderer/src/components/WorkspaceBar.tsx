@@ -126,14 +126,14 @@ export function useMayFollowUp(): boolean {
   return useWorkspace((s) => mayFollowUp(s.status));
 }
 
-/** Said on Look up and Reconcile to a login whose role may not record what the service says (an admin-only login). */
-export function FollowUpRefusedNote() {
+/** Said on Look up, Reconcile and beside Verify to a login whose role may not record what the service says (an admin-only login). */
+export function FollowUpRefusedNote({ what = 'lookUp' }: { what?: 'lookUp' | 'verify' }) {
   const { t } = useTranslation('workspace');
   const status = useWorkspace((s) => s.status);
   if (mayFollowUp(status) || status?.store !== 'workspace') return null;
   return (
     <p className="notice notice-warn follow-up-refused" role="note">
-      {status.state === 'open' ? t('followUpRefused', { roles: status.who.roles.map((role) => t(`role.${role}`)).join(', ') }) : t('sendStopped')}
+      {status.state === 'open' ? t(what === 'verify' ? 'verifyRefused' : 'followUpRefused', { roles: status.who.roles.map((role) => t(`role.${role}`)).join(', ') }) : t('sendStopped')}
     </p>
   );
 }

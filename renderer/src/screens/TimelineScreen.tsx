@@ -16,7 +16,7 @@ import { describeFailedCode } from '../messages/errors';
 import { useTransactions, useUi } from '../stores';
 import { AdoptedDiffersNotice, PaidLaterNotice } from './adoptedParts';
 import { statusWord, Timeline, TransactionFacts } from './timelineParts';
-import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
+import { FollowUpRefusedNote, SendRefusedNote, useMayFollowUp, useMaySend } from '../components/WorkspaceBar';
 
 /** Why it failed, in words: a payout's reasons speak of its recipient, a payment's of its payer. */
 function failureReason(tx: JournalTransaction): string | null {
@@ -78,6 +78,8 @@ export function TimelineScreen() {
   const load = useTransactions((s) => s.load);
   const verifyNow = useTransactions((s) => s.verifyNow);
   const verifying = useSingleFlight();
+  // Verify records what the service says: finance and support do; an admin-only login reads (docs/decisions/start-up-by-role.md).
+  const mayVerify = useMayFollowUp();
   const forgetOutcomes = useTransactions((s) => s.forgetOutcomes);
 
   useEffect(() => {
@@ -127,13 +129,14 @@ export function TimelineScreen() {
           <StatusBadge status={tx.status} state={shownState(tx)} />
           {canVerify ? (
             // A final status rarely changes: Verify stays available, but is no longer the main action.
-            <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifying.run(() => verifyNow(tx.id))} disabled={verify?.busy}>
+            <button type="button" className={final ? 'secondary' : 'primary'} onClick={() => void verifying.run(() => verifyNow(tx.id))} disabled={verify?.busy || !mayVerify}>
               {verify?.busy ? <Spinner label={tr('verify.spinner')} /> : null}
               {verify?.busy ? tr('verify.busy') : tr('verify.button')}
             </button>
           ) : null}
         </div>
       </header>
+      {canVerify ? <FollowUpRefusedNote what="verify" /> : null}
       {tx.kind === 'payout' && tx.externalId ? <ApprovalTrail subject={{ environment: tx.environment, externalId: tx.externalId }} /> : null}
       {watching ? (
         <div className="notice notice-info" role="status" aria-live="polite">

@@ -56,5 +56,6 @@ export default {
   sendRefused: 'Your workspace role ({{roles}}) may not send: ask your administrator for the finance role. You can still read, look up and Verify.',
   sendRefusedReadOnly: 'Your workspace role ({{roles}}) may not send, look up or reconcile: ask your administrator for the finance role. You can still read everything, keep the approval policy and read the audit log.',
   followUpRefused: 'Your workspace role ({{roles}}) may not look up or reconcile: both record what the service says, which the finance and support roles do. Ask your administrator if you need one of them.',
+  verifyRefused: 'Your workspace role ({{roles}}) may not Verify: it records what the service says, which the finance and support roles do. Ask your administrator if you need one of them.',
   sendStopped: 'The workspace is not open: nothing can be sent until it is.',
 } as const;

@@ -59,6 +59,7 @@ const fr: Messages<typeof en> = {
   sendRefused: 'Votre rôle dans l’espace ({{roles}}) ne permet pas d’envoyer : demandez le rôle finance à votre administrateur. Vous pouvez toujours consulter, rechercher et vérifier.',
   sendRefusedReadOnly: 'Votre rôle dans l’espace ({{roles}}) ne permet pas d’envoyer, de rechercher ni de rapprocher : demandez le rôle finance à votre administrateur. Vous pouvez toujours tout consulter, tenir la politique d’approbation et lire le journal d’audit.',
   followUpRefused: 'Votre rôle dans l’espace ({{roles}}) ne permet pas de rechercher ni de rapprocher : les deux enregistrent ce que dit le service, ce que font les rôles finance et support. Demandez l’un d’eux à votre administrateur si besoin.',
+  verifyRefused: 'Votre rôle dans l’espace ({{roles}}) ne permet pas de Vérifier : cela enregistre ce que dit le service, ce que font les rôles finance et support. Demandez l’un d’eux à votre administrateur si besoin.',
   sendStopped: 'L’espace n’est pas ouvert : rien ne peut être envoyé tant qu’il ne l’est pas.',
 };
 export default fr;
