@@ -20,6 +20,7 @@ import type { StoragePort } from './storage/port';
 import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { forwardChanges } from './live-changes';
+import { followTeamProfiles } from './team-profiles-live';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -237,6 +238,14 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
 
   // What the store hears committed (a workspace: every desktop's writes) reaches the screens (live-changes.ts).
   const stopForwardingChanges = forwardChanges(storage.changes, (changed) => emit('journal:changed', changed));
+  // A team profile an admin changed on any desktop: read the definitions again, then the screens list them (team-profiles-live.ts).
+  const stopFollowingTeamProfiles = core.context.teamProfiles.onWorkspace()
+    ? followTeamProfiles(storage.changes, {
+        refresh: () => core.context.teamProfiles.refresh(),
+        changed: () => emit('profiles:changed', { activeId: core.context.activeProfile().id }),
+        failed: (error) => logger.warn('could not read the team profiles again', { error: error instanceof Error ? error.name : 'unknown' }),
+      })
+    : () => undefined;
 
   // Status changes that happened while the console was stopped (the engine settled them at its
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
@@ -258,6 +267,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       unsubscribe?.();
       unsubscribeActivity?.();
       stopForwardingChanges();
+      stopFollowingTeamProfiles();
       core.sweeper.close();
       await core.batches.idle();
       await core.sweeper.idle();
