@@ -21,6 +21,7 @@ import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { forwardChanges } from './live-changes';
 import { followTeamProfiles } from './team-profiles-live';
+import { desktopIdOf } from './desktop-id';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -51,8 +52,9 @@ export interface ConsoleRuntimeOptions {
    * The store the console records in. Absent: this desktop's SQLite journal (the default, and the
    * local sandbox's). Given: a team workspace's port (storage/postgres/store.ts), opened by the
    * caller and closed by the runtime; the SQLite journal is still opened beside it (issue 24).
+   * `desktopId`: this data folder's own id (desktop-id.ts), for the workspace's connection setting.
    */
-  openStorage?: (journal: JournalDb) => Promise<StoragePort>;
+  openStorage?: (journal: JournalDb, desktop: { desktopId: string }) => Promise<StoragePort>;
   /** The batch runner's row claims (lease, size, state reads on a workspace); tests shorten the lease. */
   batchClaims?: HandlerDeps['batchClaims'];
 }
@@ -96,7 +98,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // The console's journal paths go through the storage port, on this desktop's journal (closed with the journal).
   let storage: StoragePort;
   try {
-    storage = options.openStorage ? await options.openStorage(journal) : sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
+    storage = options.openStorage ? await options.openStorage(journal, { desktopId: desktopIdOf(options.userDataDir, logger) }) : sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
   } catch (error) {
     journal.close();
     unrouteProcessLog();
