@@ -76,7 +76,7 @@ describe("a team profile changed on desktop A", () => {
     expectOk(await a.handlers['teamProfiles:save']({ ...definition, id: 'team-quiet' }));
     await pushed;
     off();
-    // Only the audit log's line may travel there (migration 34 writes none for a profile: nothing at all).
+    // A profile travels as profiles:changed only: no journal push names it (as an entry or a setting).
     for (const push of heard as { entries: string[]; settings: string[] }[]) expect([...push.entries, ...push.settings]).not.toContain('team-quiet');
   }, 60_000);
 });
