@@ -36,9 +36,12 @@ export function forwardChanges(changes: ChangesPort, emit: (payload: JournalChan
     emit(payload);
   }
   function heard(batch: readonly StoreChange[]) {
-    for (const change of batch) {
+    // A team profile travels as `profiles:changed`, once the console read the definitions again (team-profiles-live.ts).
+    const journal = batch.filter((change) => change.kind !== 'profile');
+    if (journal.length === 0) return;
+    for (const change of journal) {
       if (change.kind === 'everything') everything = true;
-      else {
+      else if (change.kind !== 'profile') {
         name(LISTS[change.kind], change.id);
         if (change.batchId !== null) name('batches', change.batchId);
       }

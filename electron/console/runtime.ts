@@ -20,6 +20,8 @@ import type { StoragePort } from './storage/port';
 import { sqliteStore } from './storage/sqlite-store';
 import { routeProcessLog } from '@paydesk/sandbox';
 import { forwardChanges } from './live-changes';
+import { followTeamProfiles } from './team-profiles-live';
+import { desktopIdOf } from './desktop-id';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
@@ -50,8 +52,9 @@ export interface ConsoleRuntimeOptions {
    * The store the console records in. Absent: this desktop's SQLite journal (the default, and the
    * local sandbox's). Given: a team workspace's port (storage/postgres/store.ts), opened by the
    * caller and closed by the runtime; the SQLite journal is still opened beside it (issue 24).
+   * `desktopId`: this data folder's own id (desktop-id.ts), for the workspace's connection setting.
    */
-  openStorage?: (journal: JournalDb) => Promise<StoragePort>;
+  openStorage?: (journal: JournalDb, desktop: { desktopId: string }) => Promise<StoragePort>;
   /** The batch runner's row claims (lease, size, state reads on a workspace); tests shorten the lease. */
   batchClaims?: HandlerDeps['batchClaims'];
 }
@@ -95,7 +98,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   // The console's journal paths go through the storage port, on this desktop's journal (closed with the journal).
   let storage: StoragePort;
   try {
-    storage = options.openStorage ? await options.openStorage(journal) : sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
+    storage = options.openStorage ? await options.openStorage(journal, { desktopId: desktopIdOf(options.userDataDir, logger) }) : sqliteStore(journal, { settingsFile: join(options.userDataDir, 'team-settings.json') });
   } catch (error) {
     journal.close();
     unrouteProcessLog();
@@ -237,6 +240,14 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
 
   // What the store hears committed (a workspace: every desktop's writes) reaches the screens (live-changes.ts).
   const stopForwardingChanges = forwardChanges(storage.changes, (changed) => emit('journal:changed', changed));
+  // A team profile an admin changed on any desktop: read the definitions again, then the screens list them (team-profiles-live.ts).
+  const stopFollowingTeamProfiles = core.context.teamProfiles.onWorkspace()
+    ? followTeamProfiles(storage.changes, {
+        refresh: () => core.context.teamProfiles.refresh(),
+        changed: () => emit('profiles:changed', { activeId: core.context.activeProfile().id }),
+        failed: (error) => logger.warn('could not read the team profiles again', { error: error instanceof Error ? error.name : 'unknown' }),
+      })
+    : () => undefined;
 
   // Status changes that happened while the console was stopped (the engine settled them at its
   // start), and outcomes left unknown by the last stop, reach the journal and the batches now.
@@ -258,6 +269,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       unsubscribe?.();
       unsubscribeActivity?.();
       stopForwardingChanges();
+      stopFollowingTeamProfiles();
       core.sweeper.close();
       await core.batches.idle();
       await core.sweeper.idle();

@@ -17,6 +17,7 @@ import { confSettingsBackend, createSettings } from '../../electron/console/sett
 import { forgetWorkspacePassword } from '../../electron/console/storage/postgres/workspace-password';
 import { startConsoleHost, type ConsoleHost } from '../../electron/console/workspace/console-host';
 import { makeTempDir } from '../temp-dir';
+import { desktopIdOf } from '../../electron/console/desktop-id';
 import { startPasswordWorkspace, type PasswordWorkspace } from '../helpers/password-workspace';
 import { expectFail, expectOk, paymentRequest } from './helpers';
 
@@ -115,6 +116,8 @@ describe('team profiles on one workspace', () => {
     const sent = expectOk(await a.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
     expect(sent.profileId).toBe(TEAM);
     journalId = sent.id;
+    // The console host names this desktop when it connects: the database stamps its data folder's id on the entry (migration 36).
+    expect((await (await workspace.owner()).query('SELECT desktop_id FROM entries WHERE id = $1', [journalId])).rows[0].desktop_id).toBe(desktopIdOf(dirs.a));
     // This desktop's settings hold the public keys it gave, never a secret.
     const settingsText = readFileSync(join(dirs.a, 'settings.json'), 'utf8');
     expect(settingsText).toContain(publicKey('payout'));

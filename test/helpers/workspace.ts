@@ -9,6 +9,7 @@ import { ROLES } from '../../electron/console/storage/postgres/team-migrations';
 import { migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
 import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
 import { workspaceStore } from '../../electron/console/storage/postgres/store';
+import { desktopConnectionOptions } from '../../electron/console/desktop-id';
 import type { StoragePort } from '../../electron/console/storage/port';
 import { startTestPostgres, type TestPostgres } from './postgres';
 
@@ -26,8 +27,8 @@ export interface TestWorkspaces {
   server: TestPostgres;
   /** A fresh workspace database (a copy of the migrated template); returns its name. */
   create(): Promise<string>;
-  /** The storage port on `database`, logged in as `person`; closed by stop(). */
-  storeAs(person: Person, database: string): StoragePort;
+  /** The storage port on `database`, logged in as `person` (from the desktop `desktopId` when given); closed by stop(). */
+  storeAs(person: Person, database: string, desktopId?: string): StoragePort;
   /** A raw SQL connection as `person` (for refusals and concurrency). */
   connectAs(person: Person, database: string): Promise<pg.Client>;
   stop(): Promise<void>;
@@ -56,8 +57,8 @@ export async function startTestWorkspaces(): Promise<TestWorkspaces> {
       await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
       return name;
     },
-    storeAs(person, database) {
-      const store = workspaceStore(openWorkspacePool(server.config(person, database)));
+    storeAs(person, database, desktopId) {
+      const store = workspaceStore(openWorkspacePool({ ...server.config(person, database), ...(desktopId ? { options: desktopConnectionOptions(desktopId) } : {}) }));
       stores.push(store);
       return store;
     },

@@ -125,6 +125,21 @@ describe('workspace change events', () => {
     await root.end();
   });
 
+  it('tells of a team profile added, edited and removed (migration 36), naming its id', async () => {
+    const database = await workspaces.create();
+    const events = recorder();
+    const listener = await listenForChanges(workspaces.server.config('samuel', database), events.onChange);
+    const profiles = workspaces.storeAs('adele', database).teamProfiles!;
+    const definition = { id: 'team-x', name: 'Team', environment: 'sandbox' as const, baseUrl: 'https://sandbox.example.com/', headerWord: 'SVC' };
+    for (const write of [() => profiles.save(definition, 1), () => profiles.save({ ...definition, name: 'Renamed' }, 2), () => profiles.remove('team-x')]) {
+      const next = events.next();
+      await write();
+      expect(await next).toEqual({ table: 'team_profiles', id: 'team-x', batchId: null });
+    }
+    expect(parseChange(JSON.stringify({ table: 'team_profiles', id: 'team-x', batchId: null }))).toEqual({ table: 'team_profiles', id: 'team-x', batchId: null });
+    await listener.close();
+  });
+
   it('ignores a payload that is not a change event', () => {
     expect(parseChange('not json')).toBeNull();
     expect(parseChange(JSON.stringify({ table: 'users', id: 'x' }))).toBeNull();

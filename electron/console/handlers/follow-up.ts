@@ -11,14 +11,15 @@ import { HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
 
 /**
- * A colleague's `local-sandbox` entry lives in their desktop's own engine: this desktop's engine
- * would answer "not found" and wrongly mark it so (docs/decisions/local-sandbox-follow-ups.md).
+ * A `local-sandbox` entry written on another desktop (a colleague's, or the same login's elsewhere)
+ * lives in that desktop's own engine: this desktop's engine would answer "not found" and wrongly
+ * mark it so (docs/decisions/local-sandbox-follow-ups.md).
  */
 export function refuseHeldElsewhere(found: FollowUpEntry): void {
   if (!found.heldElsewhereBy) return;
   throw new HandlerFailure(
     'SANDBOX_ELSEWHERE',
-    `This ${found.entry.kind} was made in the local sandbox of ${found.heldElsewhereBy}'s desktop: it lives in that desktop's sandbox, not this one's. Follow it up from that desktop.`,
+    `This ${found.entry.kind} was made in the local sandbox of another desktop, by ${found.heldElsewhereBy}: it lives in that desktop's sandbox, not this one's. Follow it up from that desktop.`,
   );
 }
 

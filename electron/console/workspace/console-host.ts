@@ -22,6 +22,7 @@ import { saveWorkspacePassword, workspacePasswordAccount } from '../storage/post
 import { createVault, osKeyring, VaultError, type Vault } from '../vault';
 import { readStoreChoice, saveStoreChoice, type StoreChoice } from './choice';
 import { sessionPort } from './session-port';
+import { desktopIdOf } from '../desktop-id';
 
 export interface ConsoleHostOptions extends Omit<ConsoleRuntimeOptions, 'openStorage'> {
   /** This run's workspace (the browser host's --workspace): used instead of the saved choice, not saved. */
@@ -79,7 +80,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
 
   async function openSession(connection: WorkspaceConnection, password: string | undefined): Promise<WorkspaceSession> {
     const usable = withPassword(vault, connection, password ?? (choice.store === 'workspace' && flagWorkspace && sameWorkspace(connection, choice.connection) ? scriptPassword : undefined));
-    return openWorkspaceSession({ connection, vault: usable, log });
+    return openWorkspaceSession({ connection, vault: usable, log, desktopId: desktopIdOf(options.userDataDir) });
   }
 
   function relay(runtime: ConsoleRuntime): () => void {

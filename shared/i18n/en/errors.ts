@@ -44,8 +44,8 @@ export default {
   INTERNAL: { title: 'The console had an unexpected error.', next: 'Try again; if it persists, restart the console.' },
   TEAM_KEYS_MISSING: { title: 'This desktop has no keys yet for this team profile.', next: 'Add this desktop’s public and secret keys for it in Settings → Profiles; the team shares the profile, never the keys.' },
   SANDBOX_ELSEWHERE: {
-    title: 'This entry was made in the local sandbox of a colleague’s desktop: it lives in that desktop’s sandbox, not in this one’s.',
-    next: 'Ask the colleague who made it to verify or look it up from their desktop.',
+    title: 'This entry was made in the local sandbox of another desktop (a colleague’s desktop, or one where the same login works): it lives in that desktop’s sandbox, not in this one’s.',
+    next: 'Verify or look it up from the desktop that made it; ask the colleague who made it, if it was not you.',
   },
   PROFILE_DESKTOP_ONLY: { title: 'This live profile is this desktop’s only: on a team workspace live money goes through a team profile.', next: 'Pick a team profile, or ask an admin to publish this one to the team.' },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Team profiles exist only on a team workspace.', next: 'Choose a team workspace in Settings; on this desktop’s own journal every profile is this desktop’s.' },

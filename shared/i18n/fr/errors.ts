@@ -46,8 +46,8 @@ export default {
   INTERNAL: { title: 'La console a rencontré une erreur inattendue.', next: 'Réessayez ; si cela persiste, redémarrez la console.' },
   TEAM_KEYS_MISSING: { title: 'Ce poste n’a pas encore de clés pour ce profil d’équipe.', next: 'Ajoutez les clés publiques et secrètes de ce poste dans Paramètres → Profils ; l’équipe partage le profil, jamais les clés.' },
   SANDBOX_ELSEWHERE: {
-    title: 'Cette écriture a été faite dans le bac à sable local du poste d’un collègue : elle vit dans le bac à sable de ce poste, pas dans celui-ci.',
-    next: 'Demandez au collègue qui l’a faite de la vérifier ou de la rechercher depuis son poste.',
+    title: 'Cette écriture a été faite dans le bac à sable local d’un autre poste (le poste d’un collègue, ou un poste où le même identifiant travaille) : elle vit dans le bac à sable de ce poste, pas dans celui-ci.',
+    next: 'Vérifiez-la ou recherchez-la depuis le poste qui l’a faite ; demandez au collègue qui l’a faite, si ce n’est pas vous.',
   },
   PROFILE_DESKTOP_ONLY: { title: 'Ce profil de production n’existe que sur ce poste : dans un espace d’équipe, l’argent réel passe par un profil d’équipe.', next: 'Choisissez un profil d’équipe, ou demandez à un administrateur de publier celui-ci pour l’équipe.' },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Les profils d’équipe n’existent que dans un espace d’équipe.', next: 'Choisissez un espace d’équipe dans les Paramètres ; dans le journal propre à ce poste, chaque profil est celui de ce poste.' },

@@ -8,6 +8,7 @@
  * authorities or the CA the team gives (a managed PostgreSQL). There is no "TLS without
  * verification": it would let anyone on the path read the team's journal.
  */
+import { desktopConnectionOptions } from '../../desktop-id';
 import { z } from 'zod';
 import type pg from 'pg';
 import type { WorkspaceFaultCode } from '../../../../shared/api';
@@ -38,7 +39,8 @@ function isLocal(host: string): boolean {
 }
 
 /** node-postgres settings for a checked connection and the login's password (from the keychain). */
-export function poolConfig(connection: WorkspaceConnection, password: string | undefined): pg.PoolConfig {
+/** `desktopId`: this desktop's own id (../../desktop-id.ts), stamped by the database on the entries it writes. */
+export function poolConfig(connection: WorkspaceConnection, password: string | undefined, desktopId?: string): pg.PoolConfig {
   return {
     host: connection.host,
     port: connection.port,
@@ -49,6 +51,7 @@ export function poolConfig(connection: WorkspaceConnection, password: string | u
     // A server that does not answer must not hang a screen: the desktop says so instead.
     connectionTimeoutMillis: 10_000,
     application_name: 'paydesk',
+    ...(desktopId !== undefined ? { options: desktopConnectionOptions(desktopId) } : {}),
   };
 }
 

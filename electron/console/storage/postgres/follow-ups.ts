@@ -12,12 +12,21 @@ import { toJournalTransaction, type EntryRow } from '../../journal/rows';
 import type { FollowUpJournal, JournalPort } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { addEvent, applyTransaction, lockEntry } from './journal';
+import { DESKTOP_SETTING } from './desktop-and-profiles-migration';
+
+/** This connection's desktop (../../desktop-id.ts), NULL when it named none. */
+const THIS_DESKTOP = `NULLIF(current_setting('${DESKTOP_SETTING}', true), '')`;
 
 /**
- * An entry this desktop may follow up: any but a `local-sandbox` one written by another login (each
- * desktop runs its own local engine; docs/decisions/local-sandbox-follow-ups.md). SQL, on `entries`.
+ * An entry this desktop may follow up: any but a `local-sandbox` one written on another desktop
+ * (each desktop runs its own local engine; docs/decisions/local-sandbox-follow-ups.md). The desktop
+ * the entry was written on decides (migration 36), so the same login on two desktops does not
+ * follow up the other's; an entry written before migration 36, or a connection naming no desktop,
+ * falls back to the login that wrote it. SQL, on `entries`.
  */
-export const LOCAL_SANDBOX_OWNED = `(profile_id <> '${LOCAL_SANDBOX_PROFILE_ID}' OR created_by = session_user)`;
+export const LOCAL_SANDBOX_OWNED = `(profile_id <> '${LOCAL_SANDBOX_PROFILE_ID}' OR CASE
+  WHEN desktop_id IS NOT NULL AND ${THIS_DESKTOP} IS NOT NULL THEN desktop_id = ${THIS_DESKTOP}
+  ELSE created_by = session_user END)`;
 
 async function entryOf(c: Queryable, id: string): Promise<JournalTransaction> {
   const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);

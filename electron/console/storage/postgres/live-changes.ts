@@ -1,6 +1,6 @@
 /**
  * Change events on a team workspace (../changes-port.ts): one dedicated connection LISTENs on the
- * workspace's change channel, where triggers NOTIFY at commit (migrations 7, 21 and 25), so every
+ * workspace's change channel, where triggers NOTIFY at commit (migrations 7, 21, 25, 31 and 36), so every
  * desktop hears every desktop's writes, its own included. Started by the first subscriber.
  *
  * A lost connection (server restart, network, pg_terminate_backend) is opened again, sooner at
@@ -28,6 +28,7 @@ const KINDS: Record<WorkspaceChange['table'], Exclude<StoreChange['kind'], 'ever
   team_settings: 'setting',
   approval_requests: 'approval',
   audit_log: 'audit',
+  team_profiles: 'profile',
 };
 
 export function storeChangeOf(change: WorkspaceChange): StoreChange {

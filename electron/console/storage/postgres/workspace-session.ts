@@ -83,6 +83,8 @@ export interface OpenWorkspaceOptions {
   log?: (line: string) => void;
   /** The migrations this Paydesk knows (tests pass others). */
   migrations?: readonly PgMigration[];
+  /** This desktop's own id (../../desktop-id.ts): the database stamps it on the entries this desktop writes. */
+  desktopId?: string;
 }
 
 const FROM_CONNECTION: Record<WorkspaceFault, WorkspaceFaultCode> = {
@@ -196,7 +198,7 @@ export async function openWorkspaceSession(options: OpenWorkspaceOptions): Promi
     log(`workspace ${where}: not opened, ${refusal.code}`);
     throw refusal;
   }
-  const pool = openWorkspacePool(poolConfig(connection, password));
+  const pool = openWorkspacePool(poolConfig(connection, password, options.desktopId));
   // Connections the server ends, idle or in use: the session is told once it is open.
   const ended = { listener: (_error: unknown) => undefined as void };
   pool.on('error', (error) => ended.listener(error));
