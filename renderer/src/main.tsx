@@ -38,17 +38,20 @@ export async function startApp(api: PaydeskApi, { firstFrame }: { firstFrame: bo
       off();
       stores.overview.getState().stop();
     });
-}
-ready.push(stores.profiles.getState().load());
-afterFirstScreen(opening, () => prefetchScreensWhenIdle(PREFETCHED_SCREENS));
-if (firstFrame) ready.push(SCREEN_CHUNKS[opening].load().catch(() => undefined));
-// At once in English; in French once its catalogue is in (the requests above are already out).
-await (firstFrame ? Promise.all(ready) : languageReady);
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App api={api} stores={stores} />
-  </StrictMode>,
-);
+  }
+  ready.push(stores.profiles.getState().load());
+  afterFirstScreen(opening, () => prefetchScreensWhenIdle(PREFETCHED_SCREENS));
+  if (firstFrame) ready.push(SCREEN_CHUNKS[opening].load().catch(() => undefined));
+  // At once in English; in French once its catalogue is in (the requests above are already out).
+  await (firstFrame ? Promise.all(ready) : languageReady);
+  // The language chosen in Settings, applied before the first commit as the first frame did
+  // (LanguageRoot would otherwise draw the system's language once, then switch).
+  if (firstFrame) await applyLanguage(stores.profiles.getState().info?.language ?? 'system');
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App api={api} stores={stores} />
+    </StrictMode>,
+  );
 }
 
 /**
