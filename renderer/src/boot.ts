@@ -42,8 +42,9 @@ if (opening === 'overview') {
   figures = start('overview:get', { dayBoundaries: localDayBoundaries(new Date()) }) as Promise<Result<OverviewResult>>;
 }
 // The shell draws the screen once the profiles are in (stores/profiles.ts asks for both together).
-start('profiles:list', {});
+// app:info before the profiles: the first frame waits for it (the host answers in turn).
 const info = start('app:info', {});
+start('profiles:list', {});
 // In the system's language: the one app:info names is nearly always it (else it costs a little more).
 if (figures) prepareFirstFrame(resolveLanguage('system', systemTag()));
 
