@@ -96,7 +96,7 @@ function LanguageRoot() {
   const preference = useProfiles((s) => s.info?.language ?? 'system');
   const theme = useProfiles((s) => s.info?.theme);
   // Before paint: a theme chosen in Settings shows in the same frame. Until app:info answers, the
-  // theme main.tsx applied from its mirror stays.
+  // theme boot.ts applied from its mirror stays.
   useLayoutEffect(() => {
     if (theme) applyTheme(theme);
   }, [theme]);

@@ -62,8 +62,14 @@ function packagesReached(starts: string[]): Map<string, string[]> {
 
 describe('the first screen’s script', () => {
   it('does not import zod (the entry and the Overview, the opening screen)', () => {
-    const reached = packagesReached(['renderer/src/main.tsx', 'renderer/src/screens/OverviewScreen.tsx']);
+    const reached = packagesReached(['renderer/src/boot.ts', 'renderer/src/main.tsx', 'renderer/src/screens/OverviewScreen.tsx']);
     expect(reached.has('react-dom')).toBe(true); // the walk follows the entry's imports at all
     expect(reached.get('zod') ?? 'not imported').toBe('not imported');
+  });
+
+  it('the first frame (boot.ts, drawn before the app runs) reaches no framework: no React, i18next, zod or recharts', () => {
+    const reached = packagesReached(['renderer/src/boot.ts']);
+    expect(reached.has('zustand')).toBe(true); // the walk follows boot.ts's imports at all
+    for (const name of ['react', 'react-dom', 'react-i18next', 'i18next', 'zod', 'recharts']) expect(`${name}: ${reached.get(name)?.join(' -> ') ?? 'not imported'}`).toBe(`${name}: not imported`);
   });
 });

@@ -3,7 +3,7 @@
  * by the currency's minor unit (XAF has none, so 25000 shows as "25,000 XAF" in English and
  * "25 000 FCFA" in French, the name French-speaking users expect).
  */
-import { formatLocale } from '../i18n';
+import { formatLocale } from '../i18n/locale';
 
 const digitsCache = new Map<string, number>();
 

@@ -1,5 +1,5 @@
 /** Times in the user's own time zone, with the zone named so that nobody has to guess, in the console's language. */
-import { formatLocale } from '../i18n';
+import { formatLocale } from '../i18n/locale';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 function dateTimeFormat(locale: string): Intl.DateTimeFormat {

@@ -9,14 +9,12 @@ import { initReactI18next } from 'react-i18next';
 // English only here: the French catalogue is its own chunk, loaded when French is in use (issue
 // 28: both catalogues were ~30 % of the first chunk's script, evaluated on every start).
 import { english } from '../../../shared/i18n/english';
-import { localeFor, resolveLanguage, type Language, type LanguagePreference } from '../../../shared/i18n/types';
+import { resolveLanguage, type Language, type LanguagePreference } from '../../../shared/i18n/types';
+import { setLocaleFor, systemTag } from './locale';
 
-function systemTag(): string | undefined {
-  return typeof navigator === 'undefined' ? undefined : navigator.language;
-}
+export { formatLocale, systemLanguage } from './locale';
 
 export const i18n = i18next.createInstance();
-let locale = localeFor(resolveLanguage('system', systemTag()), systemTag());
 
 let french: Promise<void> | null = null;
 /** Adds the French catalogue (once; asked again after a failed fetch). */
@@ -52,11 +50,6 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
-/** The locale tag numbers, money and dates are formatted in (e.g. `fr-CM`, `en-GB`). */
-export function formatLocale(): string {
-  return locale;
-}
-
 export function currentLanguage(): Language {
   return i18n.language === 'fr' ? 'fr' : 'en';
 }
@@ -72,15 +65,10 @@ export async function applyLanguage(preference: LanguagePreference): Promise<Lan
       return currentLanguage();
     }
   }
-  locale = localeFor(language, systemTag());
+  setLocaleFor(language);
   if (i18n.language !== language) await i18n.changeLanguage(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   return language;
-}
-
-/** The system language's name, for the "System language (…)" choice. */
-export function systemLanguage(): Language {
-  return resolveLanguage('system', systemTag());
 }
 
 export const t = i18n.t.bind(i18n);

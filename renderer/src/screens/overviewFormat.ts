@@ -1,7 +1,7 @@
 /** Small formatters the Overview's parts share: money of several currencies, percentages, day names. */
 import type { CurrencyAmount } from '../../../shared/api';
 import { formatMoney } from '../format/money';
-import { formatLocale } from '../i18n';
+import { formatLocale } from '../i18n/locale';
 
 /** "25,000 XAF", or "25,000 XAF + 12.50 USD" when a profile saw two currencies; zero in `fallback` when none. */
 export function amountsText(amounts: readonly CurrencyAmount[], fallback: string): string {
