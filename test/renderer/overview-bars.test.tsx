@@ -17,15 +17,16 @@ const days = [
 ];
 
 describe('Overview bar charts', () => {
-  it('puts integer ticks from 0 to a round top that holds the largest value', () => {
-    expect(countTicks(0)).toEqual([0, 1]);
-    expect(countTicks(5)).toEqual([0, 2, 4, 6]);
-    expect(countTicks(1_201)).toEqual([0, 500, 1_000, 1_500]);
+  it('puts five integer ticks from 0 to a round top that holds the largest value', () => {
+    expect(countTicks(0)).toEqual([0, 1, 2, 3, 4]);
+    expect(countTicks(5)).toEqual([0, 2, 4, 6, 8]);
+    expect(countTicks(1_201)).toEqual([0, 500, 1_000, 1_500, 2_000]);
+    expect(countTicks(95)).toEqual([0, 25, 50, 75, 100]);
     for (const max of [1, 3, 7, 19, 99, 1_000, 31_463]) {
       const ticks = countTicks(max);
       expect(ticks.at(-1)).toBeGreaterThanOrEqual(max);
       expect(ticks.every(Number.isInteger)).toBe(true);
-      expect(ticks.length).toBeLessThanOrEqual(7);
+      expect(ticks).toHaveLength(5);
     }
   });
 
@@ -41,13 +42,13 @@ describe('Overview bar charts', () => {
     render(<VolumeBars days={days} axisWidth={48} names={names} title="Volume" />);
     const columns = screen.getAllByRole('img');
     expect(columns.map((c) => c.getAttribute('aria-label'))).toEqual([
-      'Mon 23 Nov: Payments 4, Payouts 1',
-      'Tue 24 Nov: Payments 0, Payouts 0',
-      'Wed 25 Nov: Payments 1,200, Payouts 0',
+      'Mon 23 Nov, Payments 4, Payouts 1',
+      'Tue 24 Nov, Payments 0, Payouts 0',
+      'Wed 25 Nov, Payments 1,200, Payouts 0',
     ]);
     expect(columns.map((c) => c.getAttribute('tabindex'))).toEqual(['0', '-1', '-1']);
     act(() => columns[0]!.focus());
-    expect(document.querySelector('.ov-tip')?.textContent).toBe('Mon 23 NovPayments: 4Payouts: 1');
+    expect(document.querySelector('.ov-tip')?.textContent).toBe('Mon 23 NovPayments4Payouts1');
     fireEvent.keyDown(columns[0]!, { key: 'End' });
     expect(document.activeElement).toBe(columns[2]);
     expect(document.querySelector('.ov-tip')?.textContent).toContain('Wed 25 Nov');
@@ -63,9 +64,9 @@ describe('Overview bar charts', () => {
     const { container } = render(<FailureBars rows={[{ label: code, week: 3 }, { label: 'No code', week: 1 }]} axisWidth={120} weekName="Week" title="Failures" />);
     expect(container.querySelectorAll('path.ov-bar-failed')).toHaveLength(2);
     const [first] = screen.getAllByRole('img');
-    expect(first!.getAttribute('aria-label')).toBe(`${code}: Week 3`);
+    expect(first!.getAttribute('aria-label')).toBe(`${code}, Week 3`);
     expect(screen.queryByText(code)).toBeNull();
     fireEvent.mouseEnter(first!);
-    expect(document.querySelector('.ov-tip')?.textContent).toBe(`${code}Week: 3`);
+    expect(document.querySelector('.ov-tip')?.textContent).toBe(`${code}Week3`);
   });
 });

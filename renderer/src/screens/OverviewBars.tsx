@@ -9,16 +9,17 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode }
 import { formatCount } from '../format/money';
 import { fitLabel } from './overviewFormat';
 
-/** Integer ticks from 0 to a "nice" top (1, 2 or 5 × 10ⁿ steps), about four of them. */
-export function countTicks(max: number, target = 4): number[] {
-  const top = Math.max(1, max);
-  const raw = top / target;
+/**
+ * Five integer ticks from 0, a "nice" step apart (1, 2, 2.5 or 5 × 10ⁿ), the last one at or above
+ * `max`: the scale recharts drew (0–4 when nothing happened yet), so the charts read as before.
+ */
+export function countTicks(max: number, steps = 4): number[] {
+  const raw = Math.max(1, max) / steps;
   const power = 10 ** Math.floor(Math.log10(raw));
   const fraction = raw / power;
-  const step = Math.max(1, (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power);
-  const ticks: number[] = [];
-  for (let value = 0; value < top + step; value += step) ticks.push(value);
-  return ticks;
+  const nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 2.5 && power >= 10 ? 2.5 : fraction <= 5 ? 5 : 10;
+  const step = Math.max(1, Math.ceil(nice * power));
+  return Array.from({ length: steps + 1 }, (_, i) => i * step);
 }
 
 /** Width of the chart's box, measured before the first paint and on resize (the SVG is drawn in px, not scaled). */
@@ -69,7 +70,7 @@ const bar = (x: number, y: number, w: number, h: number) => `M${x},${y}h${w}v${h
 
 type Tip = { x: number; y: number; title: string; lines: [string, string][] };
 
-/** The tooltip, beside the column (on its right in the left half, on its left in the right half). */
+/** The tooltip, beside the column (on its right in the left half, on its left in the right half); name and value in columns, no colon to translate. */
 function Tooltip({ tip, width }: { tip: Tip | null; width: number }) {
   if (!tip) return null;
   const side = tip.x < width / 2 ? { left: tip.x + 12 } : { right: width - tip.x + 12 };
@@ -77,7 +78,7 @@ function Tooltip({ tip, width }: { tip: Tip | null; width: number }) {
     <div className="ov-tip" aria-hidden="true" style={{ top: tip.y, ...side }}>
       <div className="ov-tip-title">{tip.title}</div>
       {tip.lines.map(([name, value]) => (
-        <div key={name}>{name}: {value}</div>
+        <div key={name} className="ov-tip-line"><span>{name}</span><strong>{value}</strong></div>
       ))}
     </div>
   );
@@ -123,7 +124,7 @@ export function VolumeBars({ days, axisWidth, names, title }: { days: VolumeDay[
           const x = axisWidth + band * i;
           const paymentsTop = y(day.payments);
           const payoutsTop = y(day.payments + day.payouts);
-          const label = `${day.label}: ${lines(day).map(([name, value]) => `${name} ${value}`).join(', ')}`;
+          const label = [day.label, ...lines(day).map(([name, value]) => `${name} ${value}`)].join(', ');
           return (
             <g key={i}>
               {active === i && <rect className="ov-cursor" x={x} y={top} width={band} height={plotH} />}
@@ -182,7 +183,7 @@ export function FailureBars({ rows, axisWidth, weekName, title }: { rows: Failur
           <g key={i}>
             {active === i && <rect className="ov-cursor" x={axisWidth} y={band * i} width={plotW} height={band} />}
             <path className="ov-bar-failed" d={bar(axisWidth, band * i + (band - barH) / 2, x(row.week) - axisWidth, barH)} />
-            <rect className="ov-hit" x={axisWidth} y={band * i} width={plotW} height={band} role="img" aria-label={`${row.label}: ${weekName} ${formatCount(row.week)}`} {...column(i)} />
+            <rect className="ov-hit" x={axisWidth} y={band * i} width={plotW} height={band} role="img" aria-label={`${row.label}, ${weekName} ${formatCount(row.week)}`} {...column(i)} />
           </g>
         ))}
       </>
