@@ -227,7 +227,9 @@ async function main(): Promise<void> {
   browserTempDir();
   console.log(`\nOverview in Chromium (the first screen; ${RENDER_RUNS - 2} page loads after 2 warm-ups; marks from performance.now of the page)`);
   console.log('build  | journal    | navigation -> drawn p50 | request -> drawn p50 | max        | answer -> drawn p50 | request -> figures p50 | Refresh: request -> drawn p50 | max        | overview:get in main p50');
-  for (const rows of [0, 1_000_000]) {
+  // BENCH_RENDER_ROWS=0 (or 0,1000000): the journals to load the page over; both by default.
+  const renderRows = process.env.BENCH_RENDER_ROWS ? process.env.BENCH_RENDER_ROWS.split(',').map(Number) : [0, 1_000_000];
+  for (const rows of renderRows) {
     const t0 = performance.now();
     const both = await render(rows);
     const setUp = ((performance.now() - t0) / 1000).toFixed(1);
