@@ -18,12 +18,12 @@ import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
 
 /**
- * The charts (hand-drawn SVG) are their own chunk: only the Overview needs them. Run at the screen's
- * mount; drawn with the figures when in by then, else after the figures' frame: the figures never wait for them.
+ * The charts (hand-drawn SVG) are their own chunk: only the Overview needs them. Asked for once the
+ * figures are drawn, and drawn when in; the figures never wait for them.
  */
 const CHARTS = chunk(() => import('./OverviewCharts').then((m) => m.OverviewCharts));
 
-/** The charts, drawn when their chunk is in (see CHARTS). */
+/** The charts, asked for once the figures are on screen (their chunk must not compete with them). */
 function Charts({ data }: { data: OverviewResult }) {
   const { t } = useTranslation('overview');
   const OverviewCharts = useChunk(CHARTS);
@@ -32,9 +32,10 @@ function Charts({ data }: { data: OverviewResult }) {
 
 /**
  * The figures (cards, tables) on screen: the frame after React committed this answer. Returns
- * whether figures have been drawn once: a charts chunk not in at the figures' commit is rendered
- * from then on, in a commit of their own, so the figures never wait for it (issue 28: with
- * recharts, 360 kB and ~100 ms of render, the charts waited for the figures' frame in any case).
+ * whether figures have been drawn once: the charts are asked for and rendered only from then on,
+ * in a commit of their own, so the first figures never wait for recharts (issue 28: the charts
+ * chunk, preloaded, was in by then and rendered in the figures' commit, ~100 ms before the first
+ * paint; fetched beside the entry, its 360 kB competed with it for the two cores).
  */
 function useFiguresDrawn(version: number): boolean {
   const [drawnOnce, setDrawnOnce] = useState(false);
@@ -171,11 +172,6 @@ export function OverviewScreen() {
   const balanceCurrency = useProfiles((s) => s.balance?.currency);
   const version = useOverview((s) => s.version);
   const figuresDrawn = useFiguresDrawn(version);
-  // The charts' chunk (8 kB, preloaded by index.html) is run at mount: when the answer comes it is
-  // in, and the charts are drawn in the figures' own commit, a frame sooner (issue 28 target 2).
-  useEffect(() => {
-    void CHARTS.load().catch(() => undefined);
-  }, []);
   // A profile switch forgets the previous profile's figures at once and asks afresh (an answer in
   // flight was for the previous profile); a plain remount may reuse the request in flight.
   const shownFor = useRef(activeId);
@@ -218,7 +214,7 @@ export function OverviewScreen() {
               <OverviewStuck stuck={data.stuck} />
             </div>
           </div>
-          {figuresDrawn || CHARTS.loaded() ? <Charts data={data} /> : <Loading label={t('loading')} />}
+          {figuresDrawn ? <Charts data={data} /> : <Loading label={t('loading')} />}
         </>
       )}
     </section>
