@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { openJournal, type JournalDb } from '../electron/console/journal/entries';
 import { OVERVIEW_GROUPS_SQL, overviewGroups, readOverview } from '../electron/console/journal/overview';
 import { startBrowserHost } from '../electron/browser-host/server';
@@ -177,13 +177,18 @@ async function render(rows: number): Promise<Record<'now' | 'before', RenderFigu
     const empty = (): RenderFigures => ({ drawn: [], requestToDrawn: [], dataToDrawn: [], requestToFigures: [], refreshToDrawn: [], query: [] });
     const result = { now: empty(), before: empty() };
     try {
-      for (const build of ['now', 'before'] as const) {
-        const host = hosts[build];
-        if (!host) continue;
+      // The builds' page loads interleaved, page for page: a load that moves between two runs moves both alike.
+      const builds = (['now', 'before'] as const).filter((build) => hosts[build]);
+      const pages = new Map<'now' | 'before', Page>();
+      for (const build of builds) {
         const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Africa/Douala', locale: 'en-GB' });
-        const page = await context.newPage();
-        const figures = result[build];
-        for (let run = 0; run < RENDER_RUNS; run += 1) {
+        pages.set(build, await context.newPage());
+      }
+      for (let run = 0; run < RENDER_RUNS; run += 1) {
+        for (const build of builds) {
+          const host = hosts[build]!;
+          const page = pages.get(build)!;
+          const figures = result[build];
           await page.goto(run === 0 ? host.url : host.url.split('#')[0]!);
           await page.locator('.ov-charts[data-drawn="true"]').waitFor({ timeout: 60_000 });
           const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
@@ -199,8 +204,8 @@ async function render(rows: number): Promise<Record<'now' | 'before', RenderFigu
           figures.requestToFigures.push((marks['paydesk:overview:figures'] ?? NaN) - marks['paydesk:overview:request']!);
           figures.refreshToDrawn.push(refreshed['paydesk:overview:drawn']! - refreshed['paydesk:overview:request']!);
         }
-        await context.close();
       }
+      for (const page of pages.values()) await page.context().close();
     } finally {
       await browser.close();
       await hosts.now.close();
@@ -222,7 +227,9 @@ async function main(): Promise<void> {
   browserTempDir();
   console.log(`\nOverview in Chromium (the first screen; ${RENDER_RUNS - 2} page loads after 2 warm-ups; marks from performance.now of the page)`);
   console.log('build  | journal    | navigation -> drawn p50 | request -> drawn p50 | max        | answer -> drawn p50 | request -> figures p50 | Refresh: request -> drawn p50 | max        | overview:get in main p50');
-  for (const rows of [0, 1_000_000]) {
+  // BENCH_RENDER_ROWS=0 (or 0,1000000): the journals to load the page over; both by default.
+  const renderRows = process.env.BENCH_RENDER_ROWS ? process.env.BENCH_RENDER_ROWS.split(',').map(Number) : [0, 1_000_000];
+  for (const rows of renderRows) {
     const t0 = performance.now();
     const both = await render(rows);
     const setUp = ((performance.now() - t0) / 1000).toFixed(1);
@@ -232,15 +239,15 @@ async function main(): Promise<void> {
       if (figures.drawn.length === 0) continue;
       const [drawn, requestToDrawn, dataToDrawn, requestToFigures, refreshToDrawn, query] = [figures.drawn, figures.requestToDrawn, figures.dataToDrawn, figures.requestToFigures, figures.refreshToDrawn, figures.query].map(sorted) as [number[], number[], number[], number[], number[], number[]];
       console.log(
-        `${build.padEnd(6)} | ${(rows ? rows.toLocaleString('en') : 'empty').padEnd(10)} | ${ms(percentile(drawn, 50))}              | ${ms(percentile(requestToDrawn, 50))}           | ${ms(requestToDrawn.at(-1)!)} | ${ms(percentile(dataToDrawn, 50))}          | ${ms(percentile(requestToFigures, 50))}             | ${ms(percentile(refreshToDrawn, 50))}                    | ${ms(refreshToDrawn.at(-1)!)} | ${ms(percentile(query, 50))}   (set up in ${setUp} s)`,
+        `${build.padEnd(6)} | ${(rows ? rows.toLocaleString('en') : 'empty').padEnd(10)} | ${ms(percentile(drawn, 50))}              | ${ms(percentile(requestToDrawn, 50))}           | ${ms(requestToDrawn.at(-1)!)} | ${ms(percentile(dataToDrawn, 50))}          | ${ms(percentile(requestToFigures, 50))}             | ${ms(percentile(refreshToDrawn, 50))}                    | ${ms(refreshToDrawn.at(-1)!)} | ${ms(percentile(query, 50))}   (set up in ${setUp} s, load ${loadavg()[0]!.toFixed(1)})`,
       );
     }
     if (both.before.drawn.length > 0) {
       const p50 = (list: number[]) => percentile(sorted(list), 50);
-      console.log(`         now / before: request -> drawn ${(p50(both.now.requestToDrawn) / p50(both.before.requestToDrawn)).toFixed(2)}, Refresh ${(p50(both.now.refreshToDrawn) / p50(both.before.refreshToDrawn)).toFixed(2)}`);
+      console.log(`         now / before: request -> drawn ${(p50(both.now.requestToDrawn) / p50(both.before.requestToDrawn)).toFixed(2)}, answer -> drawn ${(p50(both.now.dataToDrawn) / p50(both.before.dataToDrawn)).toFixed(2)}, Refresh ${(p50(both.now.refreshToDrawn) / p50(both.before.refreshToDrawn)).toFixed(2)}`);
     }
   }
-  console.log('target: request -> drawn (charts) <= 100 ms at 1,000,000 rows and empty; "drawn" is the frame after the charts\' SVG is on screen');
+  console.log('target (issue 28, 2): answer -> drawn (charts) <= 100 ms at 1,000,000 rows and empty (request -> drawn beside it: on a page load the request leaves before the screen is mounted); "drawn" is the frame after the charts\' SVG is on screen');
   console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
 }
 

@@ -1,21 +1,18 @@
 /**
- * The Overview's two charts (recharts, SVG): volume per day and failures by reason. Colours come
- * from CSS variables (overview.css), so both read in light and dark themes. Each chart is a
+ * The Overview's two charts (hand-drawn SVG, OverviewBars): volume per day and failures by reason.
+ * Colours come from CSS variables (overview.css), so both read in light and dark themes. Each chart is a
  * <figure> whose caption says what it shows, with the same numbers in a table: hidden for the
  * volume (a screen reader reads it), visible for the failures (the human sentence of each code).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { OverviewResult } from '../../../shared/api';
 import { formatCount } from '../format/money';
 import { describeFailedCode } from '../messages/errors';
 import { useOverview } from '../stores';
 import { OVERVIEW_MARKS } from '../stores/overview';
-import { amountsText, fitLabel, formatDay, labelAxisWidth } from './overviewFormat';
-
-const tooltipStyle = { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--line)', borderRadius: 6 };
-const tick = { fontSize: 12 };
+import { FailureBars, VolumeBars } from './OverviewBars';
+import { amountsText, formatDay, labelAxisWidth } from './overviewFormat';
 
 /**
  * Marks the figures as drawn once the charts' SVG is on screen for this answer (`data-drawn` for
@@ -27,7 +24,7 @@ function useDrawn(ref: React.RefObject<HTMLElement | null>, version: number, cha
     let frame = 0;
     let tries = 0;
     const check = () => {
-      const svgs = ref.current?.querySelectorAll('svg.recharts-surface').length ?? 0;
+      const svgs = ref.current?.querySelectorAll('svg.ov-svg:not([width="0"])').length ?? 0;
       if (svgs >= charts || tries > 120) {
         performance.mark(OVERVIEW_MARKS.drawn);
         setDrawn(version);
@@ -75,8 +72,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
   const countAxisWidth = labelAxisWidth([formatCount(Math.max(0, ...days.map((day) => day.payments + day.payouts)))]);
   const reasonAxisWidth = labelAxisWidth(failures.map((row) => row.label), { min: 80 });
   const drawn = useDrawn(ref, version, failures.length > 0 ? 2 : 1);
-  const names: Record<string, string> = { payments: t('kind.payment'), payouts: t('kind.payout'), week: t('period.week') };
-  const formatTooltip = (value: unknown, name: unknown) => [formatCount(Number(value)), names[String(name)] ?? String(name)] as [string, string];
+  const names = { payments: t('kind.payment'), payouts: t('kind.payout') };
 
   return (
     <div className="ov-charts" ref={ref} data-drawn={drawn === version ? 'true' : 'false'}>
@@ -87,16 +83,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
           <span><i className="ov-swatch ov-swatch-payments" /> {t('kind.payment')}</span>
           <span><i className="ov-swatch ov-swatch-payouts" /> {t('kind.payout')}</span>
         </div>
-        <div className="ov-chart" aria-hidden="true">
-          <BarChart data={days} responsive style={{ width: '100%', height: 240 }} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
-            <CartesianGrid vertical={false} className="ov-grid-lines" />
-            <XAxis dataKey="tick" tick={tick} tickLine={false} interval={0} className="ov-axis" />
-            <YAxis allowDecimals={false} tick={tick} tickLine={false} axisLine={false} width={countAxisWidth} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
-            <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
-            <Bar dataKey="payments" stackId="volume" className="ov-bar-payments" fill="var(--chart-payments)" isAnimationActive={false} />
-            <Bar dataKey="payouts" stackId="volume" className="ov-bar-payouts" fill="var(--chart-payouts)" isAnimationActive={false} />
-          </BarChart>
-        </div>
+        <VolumeBars days={days} axisWidth={countAxisWidth} names={names} title={t('volume.title')} />
         <table className="sr-only">
           <caption>{t('volume.caption')}</caption>
           <thead>
@@ -127,15 +114,7 @@ export function OverviewCharts({ data }: { data: OverviewResult }) {
           <p className="ov-empty">{t('failures.none')}</p>
         ) : (
           <>
-            <div className="ov-chart" aria-hidden="true">
-              <BarChart data={failures} layout="vertical" responsive style={{ width: '100%', height: Math.max(120, 36 * failures.length + 30) }} margin={{ top: 0, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
-                <CartesianGrid horizontal={false} className="ov-grid-lines" />
-                <XAxis type="number" allowDecimals={false} tick={tick} tickLine={false} className="ov-axis" tickFormatter={(value: number) => formatCount(value)} />
-                <YAxis type="category" dataKey="label" tick={tick} tickLine={false} width={reasonAxisWidth} className="ov-axis" tickFormatter={(label: string) => fitLabel(label, reasonAxisWidth)} />
-                <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--chart-cursor)' }} formatter={formatTooltip} isAnimationActive={false} />
-                <Bar dataKey="week" className="ov-bar-failed" fill="var(--chart-failed)" isAnimationActive={false} barSize={20} />
-              </BarChart>
-            </div>
+            <FailureBars rows={failures} axisWidth={reasonAxisWidth} weekName={t('period.week')} title={t('failures.title')} />
             <table className="table ov-table ov-failures">
               <thead>
                 <tr>

@@ -18,7 +18,7 @@ import { amountsText, formatPercent } from './overviewFormat';
 import '../overview.css';
 
 /**
- * The charts (recharts) are their own chunk: only the Overview needs them. Asked for once the
+ * The charts (hand-drawn SVG) are their own chunk: only the Overview needs them. Asked for once the
  * figures are drawn, and drawn when in; the figures never wait for them.
  */
 const CHARTS = chunk(() => import('./OverviewCharts').then((m) => m.OverviewCharts));
