@@ -6,49 +6,16 @@
  * reads Reconcile's list, edits the approval policy and reads the audit log. And the Audit screen's
  * change events: a line another login writes reaches this console as `journal:changed` naming it.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { JournalChanged } from '../../shared/api/push-events';
-import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { insertPayoutEntry } from '../storage/approval-helpers';
 import { batchCsv } from './batch-helpers';
-import { expectOk, nextEvent, startRuntime } from './helpers';
+import { expectOk, nextEvent } from './helpers';
+import { useWorkspaceConsoles } from './workspace-consoles';
 
-let workspaces: TestWorkspaces;
-let database: string;
-const runtimes: Awaited<ReturnType<typeof startRuntime>>[] = [];
-
-const consoleOf = async (person: Person) => {
-  const runtime = await startRuntime({ openStorage: async () => workspaces.storeAs(person, database) });
-  runtimes.push(runtime);
-  return runtime;
-};
-
-async function close(runtime: Awaited<ReturnType<typeof startRuntime>>): Promise<void> {
-  runtimes.splice(runtimes.indexOf(runtime), 1);
-  await runtime.close();
-  rmSync(runtime.dir, { recursive: true, force: true });
-}
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-}, 120_000);
-afterAll(async () => {
-  for (const runtime of runtimes) await runtime.close();
-  await workspaces?.stop();
-});
-
-/** An entry's state (with its resolution, when it has one) or a batch's. */
-async function stateOf(table: 'entries' | 'batches', id: string): Promise<string> {
-  const sql = await workspaces.connectAs('tester', database);
-  try {
-    const resolution = table === 'entries' ? `state || coalesce('/' || resolution, '')` : 'state';
-    return (await sql.query(`SELECT ${resolution} AS state FROM ${table} WHERE id = $1`, [id])).rows[0].state as string;
-  } finally {
-    await sql.end();
-  }
-}
+const team = useWorkspaceConsoles();
+const { consoleOf, close, stateOf } = team;
 
 describe('an admin-only login', () => {
   it('opens the console with a colleague’s work left behind, touches none of it, and a finance desktop’s start does', async () => {
@@ -56,7 +23,7 @@ describe('an admin-only login', () => {
     const maker = await consoleOf('fatou');
     const imported = expectOk(await maker.handlers['batches:import']({ fileName: 'crashed.csv', text: batchCsv(2), paymentMethod: 'momo_cm' }));
     await close(maker);
-    const fatou = await workspaces.connectAs('fatou', database);
+    const fatou = await team.workspaces.connectAs('fatou', team.database);
     await fatou.query(`UPDATE batches SET state = 'sending' WHERE id = $1`, [imported.batch.id]);
     await insertPayoutEntry(fatou, 'stale-payout-2', 5_000, 'ADM-STALE-2');
     await fatou.query(
@@ -70,9 +37,9 @@ describe('an admin-only login', () => {
     await adele.followUpsIdle();
     const info = expectOk(await adele.handlers['app:info']({}));
     expect((info.notices ?? []).map((notice) => notice.code)).toEqual([]);
-    expect(await stateOf('entries', 'stale-payout-2')).toBe('pending');
-    expect(await stateOf('batches', imported.batch.id)).toBe('sending');
-    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown');
+    expect(await stateOf('stale-payout-2')).toBe('pending');
+    expect(await stateOf(imported.batch.id, 'batches')).toBe('sending');
+    expect(await stateOf('unknown-payment')).toBe('outcome_unknown');
     // No follow-up was tried (the database would have refused its write: a warning in the log).
     expect(readFileSync(adele.logPath, 'utf8')).not.toContain('follow-up');
 
@@ -94,10 +61,10 @@ describe('an admin-only login', () => {
     // payment was made in her desktop's local sandbox: only her desktop follows it up (local-sandbox-follow-ups.md).
     const kofi = await consoleOf('kofi');
     await kofi.followUpsIdle();
-    expect(await stateOf('batches', imported.batch.id)).toBe('interrupted');
-    expect(await stateOf('entries', 'unknown-payment')).toBe('outcome_unknown');
+    expect(await stateOf(imported.batch.id, 'batches')).toBe('interrupted');
+    expect(await stateOf('unknown-payment')).toBe('outcome_unknown');
     // A payout in flight stays its maker's: only fatou's own start marks it.
-    expect(await stateOf('entries', 'stale-payout-2')).toBe('pending');
+    expect(await stateOf('stale-payout-2')).toBe('pending');
     await close(kofi);
   }, 60_000);
 
@@ -105,7 +72,7 @@ describe('an admin-only login', () => {
     const adele = await consoleOf('adele');
     const heard = nextEvent(adele, 'journal:changed', (changed: JournalChanged) => changed.audit.length > 0);
     await adele.storage.changes.ready();
-    const kofi = await workspaces.connectAs('kofi', database);
+    const kofi = await team.workspaces.connectAs('kofi', team.database);
     const { rows } = await kofi.query(`SELECT paydesk_audit('sign_in', 'kofi') AS id`);
     await kofi.end();
     const changed = await heard;

@@ -6,36 +6,19 @@
  * the Audit screen's handler. Written by the database's triggers (migration 34; approvals, policy
  * and roles since migration 20) except the sign-in, which the console writes when it opens.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditAction, AuditEntry } from '../../shared/api/audit';
-import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { batchCsv } from './batch-helpers';
 import { startGateProxy, type GateAction, type GateProxy } from './gate-proxy';
-import { activateEngineProfile, expectOk, paymentRequest, startRuntime } from './helpers';
+import { activateEngineProfile, expectOk, paymentRequest } from './helpers';
+import { useWorkspaceConsoles } from './workspace-consoles';
 
-let workspaces: TestWorkspaces;
-let database: string;
+const team = useWorkspaceConsoles();
+const { consoleOf } = team;
 let gate: GateProxy;
-const runtimes: Awaited<ReturnType<typeof startRuntime>>[] = [];
-
-const consoleOf = async (person: Person) => {
-  const runtime = await startRuntime({ openStorage: async () => workspaces.storeAs(person, database) });
-  runtimes.push(runtime);
-  return runtime;
-};
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-}, 120_000);
+// Registered after the consoles' afterAll, so run before it (hooks run as a stack): the gate closes first.
 afterAll(async () => {
   await gate?.close();
-  for (const runtime of runtimes) {
-    await runtime.close();
-    rmSync(runtime.dir, { recursive: true, force: true });
-  }
-  await workspaces?.stop();
 });
 
 describe('the audit log', () => {
@@ -57,7 +40,7 @@ describe('the audit log', () => {
     // Policy (adele) and a role change (an admin, through the database's function).
     expectOk(await adele.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }] }));
     expect(await only('policy_change', 'sandbox/XAF')).toMatchObject({ actor: 'adele', before: null, after: { min_amount: 100_000, approvals: 1 } });
-    const sql = await workspaces.connectAs('adele', database);
+    const sql = await team.workspaces.connectAs('adele', team.database);
     await sql.query(`SELECT paydesk_set_role('kofi', 'paydesk_support', true)`);
     await sql.end();
     expect(await only('role_change', 'kofi')).toMatchObject({ actor: 'adele', before: { paydesk_support: false }, after: { paydesk_support: true } });

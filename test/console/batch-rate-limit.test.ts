@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
-import { expectOk, tempDir, virtualClock } from './helpers';
+import { activateEngineProfile, engineMovingClock, expectOk, tempDir } from './helpers';
 import { batchCsv, batchReaches, withRows } from './batch-helpers';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 
@@ -27,29 +27,10 @@ it('waits out the engine\'s 429 Retry-After and sends each row once', async () =
   // crossing a minute (the console signs with real time: within the engine's 5-minute window).
   const pinnedMicros = Date.now() * 1000;
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 3 }, wallMicros: () => pinnedMicros });
-  const clock = virtualClock();
-  const sleep = clock.sleep.bind(clock);
   const waits: number[] = [];
-  clock.sleep = async (ms, signal) => {
-    waits.push(ms);
-    // The engine's window is on its own clock: move it by what the console waits.
-    engine!.clock.advance(Math.ceil(ms / 1000));
-    return sleep(ms, signal);
-  };
+  const clock = engineMovingClock(engine, (ms) => waits.push(ms));
   runtime = await createConsoleRuntime({ userDataDir: join(dir, 'console'), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
-  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Rate limited',
-      baseUrl: engine.api.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, engine.api.url, 'Rate limited', engine);
 
   const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'rate.csv', text: batchCsv(7, { phone: () => '+237650000001', tag: 'rate' }), paymentMethod: 'momo_cm' }));
   const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));

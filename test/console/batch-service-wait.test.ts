@@ -9,7 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import { batchFigures, type BatchProgress } from '../../shared/api';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
-import { expectOk, tempDir, virtualClock } from './helpers';
+import { activateEngineProfile, expectOk, tempDir, virtualClock } from './helpers';
 import { batchCsv, batchReaches } from './batch-helpers';
 
 const dir = tempDir('paydesk-batch-wait-');
@@ -28,19 +28,7 @@ afterAll(async () => {
 /** A console whose only profile points at `engine` with its sandbox keys, active. */
 async function consoleOn(engine: EngineHandle, name: string, clock = virtualClock()): Promise<ConsoleRuntime> {
   const runtime = await createConsoleRuntime({ userDataDir: join(dir, name), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
-  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name,
-      baseUrl: engine.api.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, engine.api.url, name, engine);
   return runtime;
 }
 
@@ -76,19 +64,7 @@ it('carries the maintenance 503 and its end in the progress push and in the reop
     return sleep(ms, signal);
   };
   runtime = await createConsoleRuntime({ userDataDir: join(dir, 'console'), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
-  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Maintenance',
-      baseUrl: engine.api.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, engine.api.url, 'Maintenance', engine);
 
   const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'wait.csv', text: batchCsv(3, { phone: () => '+237650000001', tag: 'wait' }), paymentMethod: 'momo_cm' }));
   const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));

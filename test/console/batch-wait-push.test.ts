@@ -15,7 +15,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/consol
 import type { StoragePort } from '../../electron/console/storage/port';
 import { sqliteStore } from '../../electron/console/storage/sqlite-store';
 import { batchCsv } from './batch-helpers';
-import { expectOk, tempDir, virtualClock } from './helpers';
+import { activateEngineProfile, engineMovingClock, expectOk, tempDir } from './helpers';
 
 const dir = tempDir('paydesk-wait-push-');
 let engine: EngineHandle | undefined;
@@ -39,12 +39,7 @@ it('sends every row and writes done while every progress count since the first 4
   const gate = new Promise<void>((resolve) => (openGate = resolve));
   let stalled = 0;
   // The console's waits move the engine's minute too (no real waiting).
-  const clock = virtualClock();
-  const sleep = clock.sleep.bind(clock);
-  clock.sleep = async (ms, signal) => {
-    engine!.clock.advance(Math.ceil(ms / 1000));
-    return sleep(ms, signal);
-  };
+  const clock = engineMovingClock(engine);
   runtime = await createConsoleRuntime({
     userDataDir: join(dir, 'console'),
     transport: 'browser',
@@ -66,19 +61,7 @@ it('sends every row and writes done while every progress count since the first 4
       return { ...store, batches: { ...store.batches, progressCounts } } as StoragePort;
     },
   });
-  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Limited',
-      baseUrl: engine.api.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, engine.api.url, 'Limited', engine);
   const { batch } = expectOk(await runtime.handlers['batches:import']({ fileName: 'wait-push.csv', text: batchCsv(5, { phone: () => '+237650000001', tag: 'waitpush' }), paymentMethod: 'momo_cm' }));
   const { confirmationToken } = expectOk(await runtime.handlers['batches:prepare']({ batchId: batch.id }));
   expectOk(await runtime.handlers['batches:start']({ batchId: batch.id, confirmationToken, concurrency: 2 }));

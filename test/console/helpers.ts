@@ -4,6 +4,7 @@
  */
 import type { PushEvent, PushEvents, Result } from '../../shared/api';
 import type { TransactionRequest } from '../../shared/contract';
+import type { EngineHandle } from '../../packages/sandbox/src/engine';
 import type { Clock } from '../../electron/console/deps';
 import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../../electron/console/runtime';
 import { makeTempDir } from '../temp-dir';
@@ -29,6 +30,21 @@ export function virtualClock(): Clock & { advance(ms: number): void; offset(): n
     },
     offset: () => offset,
   };
+}
+
+/**
+ * A virtual clock whose waits also move `engine`'s minute (its rate-limit window is on its own
+ * clock), each wait told to `onWait` first: the console sleeps out a Retry-After with no real waiting.
+ */
+export function engineMovingClock(engine: EngineHandle, onWait: (ms: number) => void = () => undefined): ReturnType<typeof virtualClock> {
+  const clock = virtualClock();
+  const sleep = clock.sleep.bind(clock);
+  clock.sleep = async (ms, signal) => {
+    onWait(ms);
+    engine.clock.advance(Math.ceil(ms / 1000));
+    return sleep(ms, signal);
+  };
+  return clock;
 }
 
 export async function startRuntime(overrides: Partial<ConsoleRuntimeOptions> = {}): Promise<ConsoleRuntime & { dir: string; clock: ReturnType<typeof virtualClock> }> {
@@ -85,9 +101,10 @@ export function paymentRequest(overrides: Partial<TransactionRequest> = {}): Tra
 /**
  * A saved profile on the running engine's sandbox keys (secrets in the keychain), pointed at
  * `baseUrl` (often a gate proxy in front of the engine), made the active one; returns its id.
+ * `engine`: the console's own unless the test started one itself (`engine: false`).
  */
-export async function activateEngineProfile(runtime: ConsoleRuntime, baseUrl: string, name: string): Promise<string> {
-  const keys = runtime.engine!.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
+export async function activateEngineProfile(runtime: ConsoleRuntime, baseUrl: string, name: string, engine: EngineHandle = runtime.engine!): Promise<string> {
+  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   const profile = expectOk(
     await runtime.handlers['profiles:save']({
       name,

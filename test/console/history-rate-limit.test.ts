@@ -11,7 +11,7 @@ import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engin
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { createConsoleRuntime, type ConsoleRuntime } from '../../electron/console/runtime';
 import { OVERVIEW_DAYS } from '../../shared/api';
-import { expectOk, tempDir, virtualClock } from './helpers';
+import { activateEngineProfile, engineMovingClock, expectOk, tempDir } from './helpers';
 import { BATCH_HEADER, batchCsv, batchReaches, withRows } from './batch-helpers';
 
 const dir = tempDir('paydesk-history-rate-');
@@ -30,28 +30,9 @@ async function rateLimited(name: string, onWait: (ms: number) => void = () => {}
   await runtime?.close();
   await engine?.stop();
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, `${name}-engine.db`), settleMs: 0, rateLimit: { perKeyPerMinute: 5 } });
-  const clock = virtualClock();
-  const sleep = clock.sleep.bind(clock);
-  clock.sleep = async (ms, signal) => {
-    onWait(ms);
-    // The engine's window is on its own clock: move it by what the console waits.
-    engine!.clock.advance(Math.ceil(ms / 1000));
-    return sleep(ms, signal);
-  };
+  const clock = engineMovingClock(engine, onWait);
   runtime = await createConsoleRuntime({ userDataDir: join(dir, `${name}-console`), transport: 'browser', allowLive: false, version: 'test', engine: false, clock, client: { now: Date.now, retry: { attempts: 1 } } });
-  const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
-  const profile = expectOk(
-    await runtime.handlers['profiles:save']({
-      name: 'Rate limited',
-      baseUrl: engine.api.url,
-      environment: 'sandbox',
-      headerWord: 'SVC',
-      paymentPublicKey: keys.find((key) => key.type === 'payment')!.publicKey,
-      payoutPublicKey: keys.find((key) => key.type === 'payout')!.publicKey,
-    }),
-  );
-  for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: profile.id, keyType: key.type, secret: key.secretKey }));
-  expectOk(await runtime.handlers['profiles:activate']({ id: profile.id }));
+  await activateEngineProfile(runtime, engine.api.url, 'Rate limited', engine);
   return { engine, runtime };
 }
 

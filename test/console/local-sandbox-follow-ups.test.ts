@@ -5,50 +5,19 @@
  * and Resend on one of them say that it lives in fatou's desktop's sandbox. kofi's own local-sandbox
  * entry and fatou's entry on a team profile are still followed up (the filter is no wider).
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { english } from '../../shared/i18n/english';
 import { french } from '../../shared/i18n/french';
-import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
-import { expectFail, expectOk, paymentRequest, startRuntime } from './helpers';
+import type { Person } from '../helpers/workspace';
+import { expectFail, expectOk, paymentRequest } from './helpers';
+import { useWorkspaceConsoles } from './workspace-consoles';
 
-let workspaces: TestWorkspaces;
-let database: string;
-const runtimes: Awaited<ReturnType<typeof startRuntime>>[] = [];
-
-const consoleOf = async (person: Person) => {
-  const runtime = await startRuntime({ openStorage: async () => workspaces.storeAs(person, database) });
-  runtimes.push(runtime);
-  return runtime;
-};
-
-async function close(runtime: Awaited<ReturnType<typeof startRuntime>>): Promise<void> {
-  runtimes.splice(runtimes.indexOf(runtime), 1);
-  await runtime.close();
-  rmSync(runtime.dir, { recursive: true, force: true });
-}
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-}, 120_000);
-afterAll(async () => {
-  for (const runtime of runtimes) await runtime.close();
-  await workspaces?.stop();
-});
-
-async function stateOf(id: string): Promise<string> {
-  const sql = await workspaces.connectAs('tester', database);
-  try {
-    return (await sql.query(`SELECT state || coalesce('/' || resolution, '') AS state FROM entries WHERE id = $1`, [id])).rows[0].state as string;
-  } finally {
-    await sql.end();
-  }
-}
+const team = useWorkspaceConsoles();
+const { consoleOf, close, stateOf } = team;
 
 /** An outcome-unknown payment written by `person`'s login, on `profileId`, last changed long ago. */
 async function unknownPayment(person: Person, id: string, profileId: string): Promise<void> {
-  const sql = await workspaces.connectAs(person, database);
+  const sql = await team.workspaces.connectAs(person, team.database);
   try {
     await sql.query(
       `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
@@ -73,7 +42,7 @@ describe('a colleague’s local-sandbox entries', () => {
     await unknownPayment('kofi', 'kofi-unknown', 'local-sandbox');
 
     // The port hands kofi's sweeper his own local-sandbox entry and fatou's team-profile one, not fatou's local ones.
-    const open = await workspaces.storeAs('kofi', database).sweeper.openEntries(Number.MAX_SAFE_INTEGER, 100);
+    const open = await team.workspaces.storeAs('kofi', team.database).sweeper.openEntries(Number.MAX_SAFE_INTEGER, 100);
     expect(open.map((entry) => entry.id).sort()).toEqual(['fatou-team', 'kofi-unknown']);
 
     const kofi = await consoleOf('kofi');

@@ -17,11 +17,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
-import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
-import { engineInternals } from '../../packages/sandbox/src/internals';
 import { LEASE_MS } from '../../electron/console/batch/claims';
 import { CONSOLE_STOPPED_MESSAGE } from '../../electron/console/storage/batch-runs-port';
 import type { StoragePort } from '../../electron/console/storage/port';
+import { createAsks, createdFor, recordPayoutPosts, waitFor as waitUntil, type PayoutPost } from '../helpers/engine-posts';
 import { desktopsSituation, seeded, seedFromEnv, spawnDesktop, teamBatchRows, type DesktopProcess } from '../helpers/desktop-process';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { tempDir } from './helpers';
@@ -41,7 +40,7 @@ let engine: EngineHandle;
 let store: StoragePort;
 const desktops: DesktopProcess[] = [];
 /** Every POST of a payout the engine answered: its external id and HTTP status. */
-const posts: { externalId: string; status: number }[] = [];
+let posts: PayoutPost[] = [];
 
 beforeAll(async () => {
   workspaces = await startTestWorkspaces();
@@ -50,13 +49,7 @@ beforeAll(async () => {
   // The engine's minute never turns by itself: once 100 rows are created every POST meets the limit until the test lifts it.
   const pinned = Date.now() * 1000;
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: RATE_LIMIT_PER_MINUTE }, wallMicros: () => pinned });
-  engine.onEvent((event) => {
-    if (event.type !== 'extension' || event.topic !== REQUEST_EVENT_TOPIC) return;
-    const request = event.data as { method: string; path: string; status: number; body: string };
-    if (request.method !== 'POST' || !request.path.includes('payout')) return;
-    const externalId = (JSON.parse(request.body || '{}') as { external_id?: string }).external_id;
-    if (externalId) posts.push({ externalId, status: request.status });
-  });
+  posts = recordPayoutPosts(engine);
 }, 60_000);
 
 afterAll(async () => {
@@ -74,21 +67,14 @@ function startDesktop(name: string): DesktopProcess {
   return desktop;
 }
 
-const created = (prefix: string) =>
-  engineInternals(engine).db.prepare(`SELECT external_id, COUNT(*) AS n, SUM(amount) AS amount FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${prefix}-%`) as { external_id: string; n: number; amount: number }[];
+const created = (prefix: string) => createdFor(engine, prefix);
 
 async function situation(batchId: string): Promise<string> {
   const summary = await store.batches.summary(batchId).catch(() => null);
   return `batch ${summary?.state} ${JSON.stringify(summary?.counts)}; ${posts.length} POSTs\n${desktopsSituation(desktops)}`;
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, batchId: string, ms = 120_000): Promise<void> {
-  const give = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > give) throw new Error(`gave up waiting: ${what}\n${await situation(batchId)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = (check: () => boolean | Promise<boolean>, what: string, batchId: string, ms = 120_000) => waitUntil(check, what, () => situation(batchId), ms);
 
 it('a desktop killed mid-batch and started again at once finds its batch interrupted, and its Resume pays each row exactly once', async () => {
   const prefix = `RL${seed}`;
@@ -146,8 +132,7 @@ it('a desktop killed mid-batch and started again at once finds its batch interru
   expect(transactions.filter((tx) => tx.n !== 1)).toEqual([]);
   expect(transactions.reduce((sum, tx) => sum + tx.amount, 0)).toBe(total);
   // Never sent blindly: each external id was asked to be created once; every other POST met the rate limit.
-  const asked = new Map<string, number>();
-  for (const post of posts) if (post.status !== 429) asked.set(post.externalId, (asked.get(post.externalId) ?? 0) + 1);
+  const asked = createAsks(posts);
   expect([...asked].filter(([, n]) => n !== 1)).toEqual([]);
   expect(asked.size).toBe(ROWS);
 }, 240_000);

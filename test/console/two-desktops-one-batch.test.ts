@@ -16,11 +16,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engine';
-import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { LEASE_LOST_MESSAGE, type StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import type { DesktopOptions } from '../helpers/workspace-console';
+import { createAsks, createdFor, recordPayoutPosts, waitFor as waitUntil, type PayoutPost } from '../helpers/engine-posts';
 import { desktopsSituation, seeded, seedFromEnv, spawnDesktop, teamBatchRows, type DesktopProcess } from '../helpers/desktop-process';
 import { tempDir } from './helpers';
 
@@ -46,20 +46,14 @@ let engine: EngineHandle;
 let store: StoragePort;
 const desktops: Desktop[] = [];
 /** Every POST of a payout the engine answered: its external id and HTTP status. */
-const posts: { externalId: string; status: number }[] = [];
+let posts: PayoutPost[] = [];
 
 beforeAll(async () => {
   workspaces = await startTestWorkspaces();
   database = await workspaces.create();
   store = workspaces.storeAs('tester', database);
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: RATE_LIMIT_PER_MINUTE } });
-  engine.onEvent((event) => {
-    if (event.type !== 'extension' || event.topic !== REQUEST_EVENT_TOPIC) return;
-    const request = event.data as { method: string; path: string; status: number; body: string };
-    if (request.method !== 'POST' || !request.path.includes('payout')) return;
-    const externalId = (JSON.parse(request.body || '{}') as { external_id?: string }).external_id;
-    if (externalId) posts.push({ externalId, status: request.status });
-  });
+  posts = recordPayoutPosts(engine);
 }, 60_000);
 
 afterAll(async () => {
@@ -78,13 +72,7 @@ function startDesktop(name: string, person: Person, userDataDir: string): Deskto
 }
 
 /** Transactions the engine created for this batch's external ids. */
-const created = (prefix: string) =>
-  engineInternals(engine).db.prepare(`SELECT external_id, COUNT(*) AS n, SUM(amount) AS amount, MIN(status) AS status FROM transactions WHERE external_id LIKE ? GROUP BY external_id`).all(`${prefix}-%`) as {
-    external_id: string;
-    n: number;
-    amount: number;
-    status: string;
-  }[];
+const created = (prefix: string) => createdFor(engine, prefix);
 
 /** What the desktops and the workspace say, for a failure's message. */
 async function situation(batchId: string): Promise<string> {
@@ -105,13 +93,7 @@ async function within<T>(promise: Promise<T>, what: string, batchId: string, ms 
   }
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, batchId: string, ms = 150_000): Promise<void> {
-  const give = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > give) throw new Error(`gave up waiting: ${what}\n${await situation(batchId)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = (check: () => boolean | Promise<boolean>, what: string, batchId: string, ms = 150_000) => waitUntil(check, what, () => situation(batchId), ms);
 
 it('sends one 1,000-row batch from two desktops, one killed mid-batch: each row paid once, every row final, counts and totals exact; a Pause on one stops both', async () => {
   const prefix = `TD${seed}`;
@@ -183,8 +165,7 @@ it('sends one 1,000-row batch from two desktops, one killed mid-batch: each row 
   const engineIds = new Map((engineInternals(engine).db.prepare(`SELECT external_id, id FROM transactions WHERE external_id LIKE ?`).all(`${prefix}-%`) as { external_id: string; id: string }[]).map((tx) => [tx.external_id, tx.id]));
   expect(sentRows.filter((row) => row.transactionId !== engineIds.get(row.externalId))).toEqual([]);
   // Never sent blindly: each external id was asked to be created once; every other POST met the rate limit (nothing created).
-  const asked = new Map<string, number>();
-  for (const post of posts) if (post.status !== 429) asked.set(post.externalId, (asked.get(post.externalId) ?? 0) + 1);
+  const asked = createAsks(posts);
   expect([...asked].filter(([, n]) => n !== 1)).toEqual([]);
   expect(asked.size).toBe(ROWS);
   // What the kill left (printed: it depends on the moment): rows in flight made outcome unknown by the lost lease.

@@ -14,12 +14,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEngine, type EngineHandle } from '@paydesk/sandbox';
-import { REQUEST_EVENT_TOPIC } from '../../packages/sandbox/src/inspector';
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { confSettingsBackend, createSettings } from '../../electron/console/settings';
 import { startConsoleHost, type ConsoleHost } from '../../electron/console/workspace/console-host';
 import type { BatchState } from '../../shared/api';
 import { makeTempDir } from '../temp-dir';
+import { createAsks, recordPayoutPosts, type PayoutPost } from '../helpers/engine-posts';
 import { memoryKeyring } from '../helpers/memory-keyring';
 import { startPasswordWorkspace, type PasswordWorkspace } from '../helpers/password-workspace';
 import { BATCH_HEADER } from './batch-helpers';
@@ -36,18 +36,12 @@ let engine: EngineHandle;
 let host: ConsoleHost | null = null;
 const dir = makeTempDir('paydesk-down-mid-batch-');
 /** Every POST of a payout the engine answered: its external id and HTTP status. */
-const posts: { externalId: string; status: number }[] = [];
+let posts: PayoutPost[] = [];
 
 beforeAll(async () => {
   workspace = await startPasswordWorkspace();
   engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
-  engine.onEvent((event) => {
-    if (event.type !== 'extension' || event.topic !== REQUEST_EVENT_TOPIC) return;
-    const request = event.data as { method: string; path: string; status: number; body: string };
-    if (request.method !== 'POST' || !request.path.includes('payout')) return;
-    const externalId = (JSON.parse(request.body || '{}') as { external_id?: string }).external_id;
-    if (externalId) posts.push({ externalId, status: request.status });
-  });
+  posts = recordPayoutPosts(engine);
   const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
   createSettings(confSettingsBackend(dir)).saveProfile({
     id: TEAM_SANDBOX,
@@ -151,8 +145,7 @@ it('stops sending while the server is away, keeps nothing to send later, and res
   const ids = created().map((tx) => tx.external_id);
   expect(ids).toHaveLength(ROWS);
   expect(new Set(ids).size).toBe(ROWS);
-  const asked = new Map<string, number>();
-  for (const post of posts) if (post.status !== 429) asked.set(post.externalId, (asked.get(post.externalId) ?? 0) + 1);
+  const asked = createAsks(posts);
   expect([...asked].filter(([, n]) => n !== 1)).toEqual([]);
   await owner.end();
 }, 240_000);

@@ -5,34 +5,18 @@
  * a valid table saved and read back from the database (who changed it in the audit log).
  * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+
+const team = useWorkspacePage({ person: 'tester', tiers: [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }] });
 let page: Page;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }]);
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('tester', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
 async function openPolicy(): Promise<void> {
@@ -78,12 +62,12 @@ describe('saving', () => {
     await page.getByRole('button', { name: 'Remove tier 1' }).click();
     await page.getByRole('button', { name: 'Save the Sandbox XAF policy' }).click();
     await page.getByText('The Sandbox XAF policy is saved').waitFor();
-    const tiers = await workspaces.storeAs('fatou', database).approvals!.policy();
+    const tiers = await team.workspaces.storeAs('fatou', team.database).approvals!.policy();
     expect(tiers.map((t) => [t.minAmount, t.approvals, t.approverRole, t.updatedBy])).toEqual([
       [1_000_000, 2, 'admin', expect.any(String)],
       [5_000_000, 2, 'admin', 'tester'],
     ]);
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
     await screenshot(page, 'approval-policy-saved-en-light');
   });
 });

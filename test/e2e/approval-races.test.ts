@@ -5,38 +5,22 @@
  * lost before it was recorded (kofi's backend ended while it waits for the request's lock) says
  * nothing was recorded and the state now. English and French; screenshots looked at.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { payoutRequest } from '../storage/fixtures';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+
+const team = useWorkspacePage({ person: 'kofi', tiers: [{ minAmount: 100_000, approvals: 1 }] });
 let page: Page;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('kofi', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
-const fatou = () => workspaces.storeAs('fatou', database).approvals!;
+const fatou = () => team.workspaces.storeAs('fatou', team.database).approvals!;
 
 const WORDS = {
   en: { refresh: 'Refresh', colon: ':', remark: 'Remark on request', reject: 'Reject request', approve: 'Approve request', late: 'Too late: request', maker: 'ask fatou, who asked', lost: 'nothing was recorded', now: '“Awaiting approval” now' },
@@ -63,7 +47,7 @@ describe.each(['en', 'fr'] as const)('a decision that did not happen, in %s', (l
     // tester approves between kofi's click and the console's answer (seen before the click, the
     // change events would take the card off his screen): held at the page's call.
     await page.route('**/api/invoke/approvals:reject', async (route) => {
-      await workspaces.storeAs('tester', database).approvals!.approve(asked.id, asked.digest, 'ok');
+      await team.workspaces.storeAs('tester', team.database).approvals!.approve(asked.id, asked.digest, 'ok');
       await route.continue();
     });
     await page.locator(`button[aria-label^="${words.reject} ${asked.id}${words.colon}"]`).click();
@@ -81,15 +65,15 @@ describe.each(['en', 'fr'] as const)('a decision that did not happen, in %s', (l
   it('an approve whose connection was lost before it was recorded: "nothing was recorded", and the state now', async () => {
     await choosePreferences(page, language, 'light');
     const asked = await askAndShow(`LOST-${language}`, words);
-    const holder = await workspaces.server.connect(undefined, database);
-    const watcher = await workspaces.server.connect(undefined, database);
+    const holder = await team.workspaces.server.connect(undefined, team.database);
+    const watcher = await team.workspaces.server.connect(undefined, team.database);
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM approval_requests WHERE id = $1 FOR UPDATE', [asked.id]);
     await page.locator(`button[aria-label^="${words.approve} ${asked.id}${words.colon}"]`).click();
     // kofi's vote waits for the row's lock (no deadline); then its connection is ended.
     let pid: number | undefined;
     while (pid === undefined) {
-      const { rows } = await watcher.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'kofi' AND datname = $1 AND wait_event_type = 'Lock'`, [database]);
+      const { rows } = await watcher.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'kofi' AND datname = $1 AND wait_event_type = 'Lock'`, [team.database]);
       pid = rows[0]?.pid;
       if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -105,6 +89,6 @@ describe.each(['en', 'fr'] as const)('a decision that did not happen, in %s', (l
     await page.locator(`button[aria-label^="${words.approve} ${asked.id}${words.colon}"]`).click();
     await expect.poll(async () => (await fatou().get(asked.id))!.state).toBe('approved');
     expect((await fatou().get(asked.id))!.votes).toHaveLength(1);
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
   });
 });

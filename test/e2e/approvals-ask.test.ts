@@ -4,37 +4,21 @@
  * to ask, nothing sent; "Ask for approval" asks for exactly that payout (its external id); once
  * kofi approved it, the same form sends it and its timeline says who approved. English and French.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+
+const team = useWorkspacePage({ person: 'fatou', tiers: [{ minAmount: 100_000, approvals: 1 }] });
 let page: Page;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('fatou', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
 async function payoutInWorkspace(): Promise<number> {
-  const raw = await workspaces.connectAs('kofi', database);
+  const raw = await team.workspaces.connectAs('kofi', team.database);
   const { rows } = await raw.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries WHERE kind = 'payout'`);
   await raw.end();
   return rows[0]!.n;
@@ -65,7 +49,7 @@ describe('asking for approval from the payout form', () => {
     await ask.getByText(/^Approval asked \(request \d+\)\. Send it again once it is approved: it keeps external id /).waitFor();
     await screenshot(page, 'approvals-asked-payout-en');
 
-    const kofi = workspaces.storeAs('kofi', database).approvals!;
+    const kofi = team.workspaces.storeAs('kofi', team.database).approvals!;
     const [waiting] = await kofi.waiting('forMe');
     expect(waiting).toMatchObject({ amount: 150_000, requestedBy: 'fatou' });
     await kofi.approve(waiting!.id, waiting!.digest, 'ok');
@@ -78,6 +62,6 @@ describe('asking for approval from the payout form', () => {
     await page.getByText('kofi approved on').waitFor();
     expect(await payoutInWorkspace()).toBe(1);
     await screenshot(page, 'approvals-timeline-en');
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
   });
 });

@@ -5,38 +5,25 @@
  * console's push → the renderer reads again). axe-clean in English and French, light and dark;
  * screenshots in test-results/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { payoutRequest } from '../storage/fixtures';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+const fatou = () => team.workspaces.storeAs('fatou', team.database).approvals!;
+
+const team = useWorkspacePage({
+  person: 'kofi', tiers: [{ minAmount: 100_000, approvals: 1 }],
+  before: async () => {
+    await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42');
+    await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 120_000, external_id: 'INV-2026-0043' }));
+  },
+});
 let page: Page;
-
-const fatou = () => workspaces.storeAs('fatou', database).approvals!;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42');
-  await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 120_000, external_id: 'INV-2026-0043' }));
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('kofi', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
 const badge = () => page.locator('nav .nav-badge');
@@ -47,7 +34,7 @@ describe('the Approvals count in the navigation', () => {
     const before = await page.evaluate(() => performance.getEntriesByType('navigation').length + ':' + String(performance.timeOrigin));
     // The browser host's permission, as a click on "Turn on desktop notifications" gives it; each
     // notification the page makes is recorded (and still shown by Chromium).
-    await page.context().grantPermissions(['notifications'], { origin: new URL(h.host.url).origin });
+    await page.context().grantPermissions(['notifications'], { origin: new URL(team.h.host.url).origin });
     await page.evaluate(() => {
       const Real = window.Notification;
       const made: string[] = [];

@@ -7,45 +7,33 @@
  * and admin, so every part shows). No serious axe finding; nothing cut, broken or wider than its
  * box. Screenshots `four-eyes-<screen>-<language>-<theme>` in test-results/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { checkedRows, payoutRequest } from '../storage/fixtures';
 import { axeViolations, serious } from './axe';
 import { fitProblems } from './fit';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+
+const team = useWorkspacePage({
+  person: 'tester', tiers: [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }], viewport: { width: 1280, height: 800 },
+  before: async (workspaces, database) => {
+    const fatou = workspaces.storeAs('fatou', database);
+    await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'FACT-2026-11-DOUALA-AGENCE-CENTRALE-0042' }), 'Facture du fournisseur principal pour novembre, agence de Bonanjo');
+    await fatou.batches.create({ id: 'b-salaires', fileName: 'salaires-novembre-agence-centrale-douala.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(40), at: Date.now() });
+    await fatou.approvals!.askBatch('b-salaires', 'XAF', 'Salaires de novembre');
+    const tester = workspaces.storeAs('tester', database);
+    await tester.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 1_250_000, external_id: 'INV-2026-0050' }), 'Quarterly rent');
+    const kofi = await workspaces.connectAs('kofi', database);
+    await kofi.query(`SELECT paydesk_audit('send', 'entry:SAL-2026-11-DOUALA-AGENCE-CENTRALE-000123', NULL, '{"amount": 250000, "currency": "XAF", "phone_number": "+237650000001"}', 'Relancé après la coupure du réseau')`);
+    await kofi.end();
+  },
+});
 let page: Page;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }]);
-  const fatou = workspaces.storeAs('fatou', database);
-  await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'FACT-2026-11-DOUALA-AGENCE-CENTRALE-0042' }), 'Facture du fournisseur principal pour novembre, agence de Bonanjo');
-  await fatou.batches.create({ id: 'b-salaires', fileName: 'salaires-novembre-agence-centrale-douala.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(40), at: Date.now() });
-  await fatou.approvals!.askBatch('b-salaires', 'XAF', 'Salaires de novembre');
-  const tester = workspaces.storeAs('tester', database);
-  await tester.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 1_250_000, external_id: 'INV-2026-0050' }), 'Quarterly rent');
-  const kofi = await workspaces.connectAs('kofi', database);
-  await kofi.query(`SELECT paydesk_audit('send', 'entry:SAL-2026-11-DOUALA-AGENCE-CENTRALE-000123', NULL, '{"amount": 250000, "currency": "XAF", "phone_number": "+237650000001"}', 'Relancé après la coupure du réseau')`);
-  await kofi.end();
-  h = await startHarness({ viewport: { width: 1280, height: 800 }, openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('tester', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
 async function settle(): Promise<void> {
@@ -85,6 +73,6 @@ describe.each([
 
     if (problems.length > 0) console.log(`${language}/${theme}: ${problems.length} problem(s)\n${problems.join('\n')}`);
     expect(problems).toEqual([]);
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
   }, 120_000);
 });

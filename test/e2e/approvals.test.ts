@@ -5,42 +5,30 @@
  * reject only with one, withdraw; each answer shown and recorded by the database as kofi.
  * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { checkedRows, payoutRequest } from '../storage/fixtures';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
-let page: Page;
 const ids = { payout: 0, batch: 0, own: 0 };
 
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  const fatou = workspaces.storeAs('fatou', database);
-  ids.payout = (await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42'))!.id;
-  await fatou.batches.create({ id: 'b-march', fileName: 'march-suppliers.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: Date.now() });
-  ids.batch = (await fatou.approvals!.askBatch('b-march', 'XAF', 'March suppliers'))!.id;
-  const kofi = workspaces.storeAs('kofi', database);
-  ids.own = (await kofi.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 180_000, external_id: 'INV-2026-0050' })))!.id;
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('kofi', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+const team = useWorkspacePage({
+  person: 'kofi', tiers: [{ minAmount: 100_000, approvals: 1 }],
+  before: async (workspaces, database) => {
+    const fatou = workspaces.storeAs('fatou', database);
+    ids.payout = (await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42'))!.id;
+    await fatou.batches.create({ id: 'b-march', fileName: 'march-suppliers.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: Date.now() });
+    ids.batch = (await fatou.approvals!.askBatch('b-march', 'XAF', 'March suppliers'))!.id;
+    const kofi = workspaces.storeAs('kofi', database);
+    ids.own = (await kofi.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 180_000, external_id: 'INV-2026-0050' })))!.id;
+  },
+});
+let page: Page;
+beforeAll(() => {
+  page = team.page;
 });
 
 async function openApprovals(): Promise<void> {
@@ -92,15 +80,15 @@ describe('deciding', () => {
     await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
     await screenshot(page, 'approvals-after-decisions-en-light');
 
-    const fatou = workspaces.storeAs('fatou', database).approvals!;
+    const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
     expect(await fatou.get(ids.payout)).toMatchObject({ state: 'approved', decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve', remark: 'Invoice matches the PO' }] });
     expect(await fatou.get(ids.batch)).toMatchObject({ state: 'rejected', decidedBy: 'kofi', remark: 'Row 7 pays the wrong supplier' });
     expect(await fatou.get(ids.own)).toMatchObject({ state: 'withdrawn', decidedBy: 'kofi' });
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
   });
 
   it('says plainly when the request was withdrawn while it was on screen, and shows its new state', async () => {
-    const fatou = workspaces.storeAs('fatou', database).approvals!;
+    const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
     const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0077' })))!;
     await page.getByRole('button', { name: 'Refresh' }).click();
     const approve = page.locator(`button[aria-label^="Approve request ${asked.id}:"]`);

@@ -5,41 +5,29 @@
  * exported file holding exactly the kept lines, formula-guarded. axe-clean in English and French,
  * light and dark; screenshots in test-results/screenshots.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
-import { workspaceStore } from '../../electron/console/storage/postgres/store';
 import { readCsv } from '../../shared/csv';
-import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
 import { axeViolations, serious } from './axe';
-import { screenshot, startHarness, type Harness } from './harness';
+import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
 
-let workspaces: TestWorkspaces;
-let database: string;
-let h: Harness;
+
+const team = useWorkspacePage({
+  person: 'samuel', tiers: [{ minAmount: 100_000, approvals: 1 }],
+  before: async (workspaces, database) => {
+    const fatou = await workspaces.connectAs('fatou', database);
+    await fatou.query(`SELECT paydesk_audit('send', 'entry:INV-2026-0042', NULL, '{"amount": 250000, "currency": "XAF"}', '=SUM(A1:A9)')`);
+    await fatou.end();
+    const kofi = await workspaces.connectAs('kofi', database);
+    await kofi.query(`SELECT paydesk_audit('sign_in', 'kofi')`);
+    await kofi.end();
+  },
+});
 let page: Page;
-
-beforeAll(async () => {
-  workspaces = await startTestWorkspaces();
-  database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  const fatou = await workspaces.connectAs('fatou', database);
-  await fatou.query(`SELECT paydesk_audit('send', 'entry:INV-2026-0042', NULL, '{"amount": 250000, "currency": "XAF"}', '=SUM(A1:A9)')`);
-  await fatou.end();
-  const kofi = await workspaces.connectAs('kofi', database);
-  await kofi.query(`SELECT paydesk_audit('sign_in', 'kofi')`);
-  await kofi.end();
-  h = await startHarness({ openStorage: async () => workspaceStore(openWorkspacePool(workspaces.server.config('samuel', database))) });
-  page = h.page;
-  await page.goto(h.host.url);
-  await page.locator('.env-marker').waitFor();
-}, 180_000);
-
-afterAll(async () => {
-  await h?.close();
-  await workspaces?.stop();
+beforeAll(() => {
+  page = team.page;
 });
 
 async function openAudit(): Promise<void> {
@@ -100,6 +88,6 @@ describe('filters and export', () => {
     ]);
     await page.getByText(/1 line\(s\) exported to paydesk-audit-/).waitFor();
     await screenshot(page, 'audit-filtered-en-light');
-    expect(h.pageErrors).toEqual([]);
+    expect(team.h.pageErrors).toEqual([]);
   });
 });

@@ -64,3 +64,16 @@ export function insertPayoutEntry(client: pg.Client, id: string, amount: number,
     [id, externalId, amount, request.phone_number, state, JSON.stringify(request)],
   );
 }
+
+/**
+ * Returns once every transaction still holding batch_rows' locks has ended. A refused claim's
+ * error reaches the store before the server has rolled its statement back (PostgreSQL sends the
+ * error first), and node-postgres' pool drops the connection whose query failed: the next claim,
+ * on another connection, could find the refused claim's rows still locked and pass over them
+ * (SKIP LOCKED), claiming nothing. EXCLUSIVE mode waits for every row lock's table lock; no timer.
+ */
+export async function afterRefusedClaims(client: pg.Client): Promise<void> {
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE batch_rows IN EXCLUSIVE MODE');
+  await client.query('COMMIT');
+}

@@ -1,0 +1,52 @@
+/**
+ * The Chromium page of one person's console on a throwaway team workspace with an approval
+ * policy, for the approval and audit screens' tests: the workspace and its policy first, then what
+ * the file needs there before the page opens (requests asked, audit lines), then the console's
+ * page opened on `person`'s login. Closed, and PostgreSQL stopped, after the file.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
+import { workspaceStore } from '../../electron/console/storage/postgres/store';
+import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
+import { setPolicy, type Tier } from '../storage/approval-helpers';
+import { startHarness, type Harness } from './harness';
+
+/** Filled in by the file's beforeAll; read it inside tests and hooks. */
+export interface WorkspacePage {
+  workspaces: TestWorkspaces;
+  database: string;
+  h: Harness;
+  page: Page;
+}
+
+export interface WorkspacePageOptions {
+  /** Whose console the page is. */
+  person: Person;
+  /** The approval policy the workspace starts with. */
+  tiers: Tier[];
+  /** The window's size (the harness's default when not given). */
+  viewport?: { width: number; height: number };
+  /** What the file needs in the workspace before the console opens. */
+  before?: (workspaces: TestWorkspaces, database: string) => Promise<void>;
+}
+
+/** Registers the file's beforeAll (workspace, policy, `before`, page ready) and afterAll. */
+export function useWorkspacePage(options: WorkspacePageOptions): WorkspacePage {
+  const team = {} as WorkspacePage;
+  beforeAll(async () => {
+    team.workspaces = await startTestWorkspaces();
+    team.database = await team.workspaces.create();
+    await setPolicy(team.workspaces, team.database, options.tiers);
+    await options.before?.(team.workspaces, team.database);
+    team.h = await startHarness({ viewport: options.viewport, openStorage: async () => workspaceStore(openWorkspacePool(team.workspaces.server.config(options.person, team.database))) });
+    team.page = team.h.page;
+    await team.page.goto(team.h.host.url);
+    await team.page.locator('.env-marker').waitFor();
+  }, 180_000);
+  afterAll(async () => {
+    await team.h?.close();
+    await team.workspaces?.stop();
+  });
+  return team;
+}
