@@ -25,6 +25,7 @@ import {
   recordStatusEvent,
   writeInitiateOutcome,
   writeRequest,
+  writeRequestInTransaction,
   writeResend,
   type JournalDb,
 } from '../journal/entries';
@@ -69,7 +70,8 @@ function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
       }
       const batch = input.batch;
       return writes.write(() => {
-        const id = writeRequest(db, input);
+        // In the group's savepoint for this write, with the row's link: both or neither.
+        const id = writeRequestInTransaction(db, input);
         // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
         // Thrown inside the group's savepoint for this write: the entry just written is undone.
         if (!linkRow(db, batch.id, batch.row, id)) throw new Error(rowTakenMessage(batch.id, batch.row));
