@@ -9,7 +9,7 @@ import type { JournalDb } from './database';
 import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
 import { findByTransactionId, getEntry } from './reads';
 import type { ServiceTransaction } from './rows';
-import { addEvent, insertEntry, requireRow, type JournalProfile } from './entry-writes';
+import { addEvent, insertEntry, requireAnswerRow, requireRow, type JournalProfile } from './entry-writes';
 
 /** Writes what the service says of the transaction; the entry becomes (or stays) `known`. */
 function applyTransaction(db: JournalDb, seq: number, tx: ServiceTransaction, at: number): void {
@@ -68,7 +68,7 @@ export function recordObserved(
 ): { entry: JournalTransaction; changed: boolean } {
   let changed = false;
   db.transaction(() => {
-    const row = requireRow(db, id);
+    const row = requireAnswerRow(db, id);
     changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
     assertKnown(row);
     applyTransaction(db, row.seq, tx, at);
@@ -119,7 +119,7 @@ export function recordInitiateOutcome(db: JournalDb, id: string, outcome: Initia
 /** recordInitiateOutcome without reading the entry back (a batch's answers, several per transaction). */
 export function writeInitiateOutcome(db: JournalDb, id: string, outcome: InitiateOutcome, at: number): void {
   db.transaction(() => {
-    const row = requireRow(db, id);
+    const row = requireAnswerRow(db, id);
     switch (outcome.kind) {
       case 'accepted':
         assertKnown(row);

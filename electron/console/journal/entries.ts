@@ -41,37 +41,44 @@ interface RequestInput {
  * transaction and needs nothing else).
  */
 export function writeRequest(db: JournalDb, input: RequestInput): string {
+  return db.transaction(() => writeRequestInTransaction(db, input))();
+}
+
+/**
+ * writeRequest's statements inside a transaction the caller holds (a batch row's request and its
+ * link to the row share one savepoint of the group commit: no second savepoint of their own).
+ */
+export function writeRequestInTransaction(db: JournalDb, input: RequestInput): string {
+  if (!db.inTransaction) throw new Error('writeRequestInTransaction needs an open transaction');
   const { request } = input;
-  return db.transaction(() => {
-    const earlier = request.external_id ? attemptThatCreatedNothing(db, input, request.external_id) : null;
-    if (earlier) {
-      continueAttempt(db, earlier, input);
-      return earlier.id;
-    }
-    const inserted = insertEntry(db, {
-      profile: input.profile,
-      kind: input.kind,
-      state: 'pending',
-      transactionId: null,
-      externalId: request.external_id ?? null,
-      status: null,
-      failedCode: null,
-      amount: request.amount,
-      currency: input.currency,
-      phoneNumber: request.phone_number,
-      paymentMethod: request.payment_method,
-      customer: request.customer,
-      description: request.description ?? null,
-      metadata: request.metadata ?? null,
-      request,
-      transaction: null,
-      ...(input.batch ? { batch: input.batch } : {}),
-      at: input.at,
-    });
-    if (input.retryOf) db.prepare('UPDATE entries SET retry_of = ? WHERE seq = ?').run(input.retryOf, inserted.seq);
-    addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: requestSentMessage(input) });
-    return inserted.id;
-  })();
+  const earlier = request.external_id ? attemptThatCreatedNothing(db, input, request.external_id) : null;
+  if (earlier) {
+    continueAttempt(db, earlier, input);
+    return earlier.id;
+  }
+  const inserted = insertEntry(db, {
+    profile: input.profile,
+    kind: input.kind,
+    state: 'pending',
+    transactionId: null,
+    externalId: request.external_id ?? null,
+    status: null,
+    failedCode: null,
+    amount: request.amount,
+    currency: input.currency,
+    phoneNumber: request.phone_number,
+    paymentMethod: request.payment_method,
+    customer: request.customer,
+    description: request.description ?? null,
+    metadata: request.metadata ?? null,
+    request,
+    transaction: null,
+    ...(input.batch ? { batch: input.batch } : {}),
+    at: input.at,
+  });
+  if (input.retryOf) db.prepare('UPDATE entries SET retry_of = ? WHERE seq = ?').run(input.retryOf, inserted.seq);
+  addEvent(db, inserted.seq, input.at, { type: 'request_sent', message: requestSentMessage(input) });
+  return inserted.id;
 }
 
 /** The latest entry of this payout (profile, environment, kind, external id), by its index. */

@@ -39,6 +39,19 @@ export function requireRow(db: JournalDb, id: string): EntryRow {
   return row;
 }
 
+/** What an answer's write reads of its entry: its phase, status and kind, not the request and transaction JSON of a whole row. */
+export type AnswerRow = Pick<EntryRow, 'seq' | 'id' | 'kind' | 'state' | 'resolution' | 'last_error' | 'status' | 'failed_code'>;
+
+/**
+ * requireRow for the answer writes of every row of a batch (its answer, its status pushes): a
+ * whole row is ~40 columns with two JSON texts, copied into JavaScript strings and then dropped.
+ */
+export function requireAnswerRow(db: JournalDb, id: string): AnswerRow {
+  const row = db.prepare('SELECT seq, id, kind, state, resolution, last_error, status, failed_code FROM entries WHERE id = ?').get(id) as AnswerRow | undefined;
+  if (!row) throw new Error(`journal entry ${id} does not exist`);
+  return row;
+}
+
 /** The columns a new entry is written with; the one INSERT of the journal's entries. */
 export interface NewEntry {
   profile: JournalProfile;

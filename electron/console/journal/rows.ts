@@ -113,10 +113,19 @@ export function adoptedDiffers(request: string | null, transaction: string | nul
   return difference ? { adoptedDiffers: difference } : {};
 }
 
+/** Whether `data` carries the fee the full object requires (retrieve, verify): an initiate's answer does not. */
+function hasFee(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && typeof (data as { fee?: unknown }).fee === 'number';
+}
+
 /** The transaction object in a success answer, or null when the data is not one. */
 export function transactionOf(data: unknown): ServiceTransaction | null {
-  const full = fullTransactionSchema.safeParse(data);
-  if (full.success) return full.data;
+  // An initiate's answer has no fee: the full object's parse could only fail, and a failed zod
+  // parse (its issues built, then dropped) was most of a batch row's answer reading.
+  if (hasFee(data)) {
+    const full = fullTransactionSchema.safeParse(data);
+    if (full.success) return full.data;
+  }
   const initiated = initiatedTransactionSchema.safeParse(data);
   return initiated.success ? initiated.data : null;
 }

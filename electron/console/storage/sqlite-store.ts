@@ -25,6 +25,7 @@ import {
   recordStatusEvent,
   writeInitiateOutcome,
   writeRequest,
+  writeRequestInTransaction,
   writeResend,
   type JournalDb,
 } from '../journal/entries';
@@ -54,6 +55,8 @@ import { desktopTeamProfiles } from './team-profiles-port';
  * handler wrote them before the port: one payout gains nothing from a group, and waiting for the
  * end of the turn twice made its journal work half as slow again (bench/port-sqlite.ts).
  */
+const ATOMIC = { atomic: true };
+
 function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
   const writes = journalWrites(db);
   /** Entries of single sends whose answer is not written yet. */
@@ -67,22 +70,24 @@ function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
       }
       const batch = input.batch;
       return writes.write(() => {
-        const id = writeRequest(db, input);
+        // In the group's savepoint for this write, with the row's link: both or neither.
+        const id = writeRequestInTransaction(db, input);
         // A row has one entry, ever (a resend reuses it): a second one would be a second payout.
         // Thrown inside the group's savepoint for this write: the entry just written is undone.
         if (!linkRow(db, batch.id, batch.row, id)) throw new Error(rowTakenMessage(batch.id, batch.row));
         return id;
       });
     },
-    writeResend: (id, at) => writes.write(() => writeResend(db, id, at)),
+    // Each of these is one db.transaction of its own (a throw undoes all it wrote): no savepoint of the group around it.
+    writeResend: (id, at) => writes.write(() => writeResend(db, id, at), ATOMIC),
     async writeInitiateOutcome(id, outcome, at) {
       if (alone.delete(id)) return writeInitiateOutcome(db, id, outcome, at);
-      return writes.write(() => writeInitiateOutcome(db, id, outcome, at));
+      return writes.write(() => writeInitiateOutcome(db, id, outcome, at), ATOMIC);
     },
     // A status push comes in bursts (a batch's rows settle together): grouped like the writes
     // above, as the watcher grouped it before the port. Every other observation is written now.
     recordObserved: async (id, tx, event, at) =>
-      event.type === 'sandbox_status' ? writes.write(() => recordObserved(db, id, tx, event, at)) : recordObserved(db, id, tx, event, at),
+      event.type === 'sandbox_status' ? writes.write(() => recordObserved(db, id, tx, event, at), ATOMIC) : recordObserved(db, id, tx, event, at),
     recordNotFound: async (id, at, message) => recordNotFound(db, id, at, message),
     markStalePending: async (at) => markStalePending(db, at),
     getEntry: async (id) => getEntry(db, id),
