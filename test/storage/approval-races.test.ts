@@ -125,6 +125,24 @@ describe('a policy lowered while a request waits', () => {
     await port('kofi').approve(asked.id, asked.digest);
     expect((await store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rows).toHaveLength(2);
   });
+
+  it('does not let a row claimed before the request go while it waits, even with no tier left in the policy', async () => {
+    // The entry's gate skips its checks only when nothing binds the batch (migration 35): a
+    // request awaiting binds it even when no tier asks anything any more.
+    const { database, port } = await workspace();
+    const store = workspaces.storeAs('fatou', database);
+    await port('adele').setPolicy('sandbox', 'XAF', []);
+    await store.batches.create({ id: 'bw', fileName: 'w.csv', fileHash: 'bw', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
+    await store.batches.setState('bw', 'sending', 1);
+    const [row] = (await store.batches.claimRows('bw', 'desk-1', 1, 60_000, 1)).rows;
+    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
+    const asked = (await port('fatou').askBatch('bw', 'XAF'))!;
+    await port('adele').setPolicy('sandbox', 'XAF', []);
+    const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2, batch: { id: 'bw', row: row!.rowNumber } });
+    await expect(send()).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
+    await port('kofi').approve(asked.id, asked.digest);
+    expect(await send()).toEqual(expect.any(String));
+  });
 });
 
 describe('a policy raised while a request waits or before it is sent', () => {
