@@ -16,8 +16,11 @@
  *   request awaiting or approved for it, or a tier asking approvals in its environment. When
  *   nothing does, paydesk_assert_batch_send would have returned without refusing and the hold
  *   would have held nothing: both are skipped. When something does, both run as before.
+ * - **A batch row's change event** (migration 32) for a row's link to its entry (once per row):
+ *   its `journal_id` changed, so it is an event, told without comparing the whole row first.
  */
 import type { PgMigration } from './pg-migration';
+import { CHANGES_CHANNEL } from './team-migrations';
 
 const SQL = `
   CREATE OR REPLACE FUNCTION paydesk_hold_approval(p_batch_id text, p_environment text, p_external_id text) RETURNS void
@@ -73,10 +76,37 @@ const SQL = `
   DROP TRIGGER batch_rows_claim_gate ON batch_rows;
   CREATE TRIGGER batch_rows_claim_gate AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS held_before NEW TABLE AS claimed
     FOR EACH STATEMENT EXECUTE FUNCTION paydesk_gate_claims();
+
+  -- Migration 32's change event of batch rows, the same events: a row whose entry was linked
+  -- changed past its claim columns without comparing the whole row (once per row sent).
+  CREATE OR REPLACE FUNCTION paydesk_notify_batch_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    changed_batch text;
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      FOR changed_batch IN SELECT b.id FROM batches b WHERE b.seq IN (SELECT batch_seq FROM rows_added) LOOP
+        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+      END LOOP;
+    ELSIF TG_OP = 'DELETE' THEN
+      FOR changed_batch IN SELECT b.id FROM batches b WHERE b.seq IN (SELECT batch_seq FROM rows_removed) LOOP
+        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+      END LOOP;
+    ELSE
+      FOR changed_batch IN
+        SELECT b.id FROM batches b WHERE b.seq IN (
+          SELECT n.batch_seq FROM rows_after n JOIN rows_before o USING (batch_seq, row_number)
+          WHERE n.journal_id IS DISTINCT FROM o.journal_id
+            OR NOT (jsonb_populate_record(o, jsonb_build_object('claimed_by', n.claimed_by, 'claim_holder', n.claim_holder, 'lease_until', n.lease_until)) *= n))
+      LOOP
+        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+      END LOOP;
+    END IF;
+    RETURN NULL;
+  END $$;
 `;
 
 export const BATCH_GATE_SPEED_MIGRATION: PgMigration = {
   version: 35,
-  name: 'the batch path approval gates: the hold in PL/pgSQL, the claim gate on claims only, both skipped when nothing binds the batch',
+  name: 'the batch path approval gates: the hold in PL/pgSQL, the claim gate on claims only, both skipped when nothing binds the batch; a linked row told without a whole-row comparison',
   sql: SQL,
 };
