@@ -89,6 +89,13 @@ describe('a batch', () => {
     await expect(store.batches.claimRows('bx', 'desk-1', 2, 60_000, 1)).rejects.toThrow(/batch bx \(total 300000\) needs 1 approval/);
     const fatou = await as('fatou');
     await expect(fatou.query(`UPDATE batch_rows SET claim_holder = 'desk-raw', lease_until = paydesk_now_ms() + 60000`)).rejects.toThrow(/needs 1 approval/);
+    // Nor is a row's entry written past the claims (the entry's own gate: a tier binds the batch).
+    await expect(
+      fatou.query(`INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, request, batch_id, batch_row, created_at, updated_at)
+        SELECT 'bx-raw', 'p1', 'Acme', 'sandbox', 'payout', 'pending', br.request::jsonb->>'external_id', (br.request::jsonb->>'amount')::bigint, 'XAF',
+          br.request::jsonb->>'phone_number', br.request::text, 'bx', br.row_number, 1, 1
+        FROM batch_rows br WHERE br.row_number = 2`),
+    ).rejects.toThrow(/needs 1 approval/);
     const id = (await askBatch(fatou, 'bx'))!;
     expect(await requestRow(fatou, id)).toMatchObject({ state: 'awaiting', approvals_required: 1 });
     await expect(store.batches.claimRows('bx', 'desk-1', 2, 60_000, 1)).rejects.toThrow(/needs 1 approval/);

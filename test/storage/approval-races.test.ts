@@ -125,6 +125,24 @@ describe('a policy lowered while a request waits', () => {
     await port('kofi').approve(asked.id, asked.digest);
     expect((await store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rows).toHaveLength(2);
   });
+
+  it('does not let a row claimed before the request go while it waits, even with no tier left in the policy', async () => {
+    // The entry's gate skips its checks only when nothing binds the batch (migration 35): a
+    // request awaiting binds it even when no tier asks anything any more.
+    const { database, port } = await workspace();
+    const store = workspaces.storeAs('fatou', database);
+    await port('adele').setPolicy('sandbox', 'XAF', []);
+    await store.batches.create({ id: 'bw', fileName: 'w.csv', fileHash: 'bw', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
+    await store.batches.setState('bw', 'sending', 1);
+    const [row] = (await store.batches.claimRows('bw', 'desk-1', 1, 60_000, 1)).rows;
+    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
+    const asked = (await port('fatou').askBatch('bw', 'XAF'))!;
+    await port('adele').setPolicy('sandbox', 'XAF', []);
+    const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2, batch: { id: 'bw', row: row!.rowNumber } });
+    await expect(send()).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
+    await port('kofi').approve(asked.id, asked.digest);
+    expect(await send()).toEqual(expect.any(String));
+  });
 });
 
 describe('a policy raised while a request waits or before it is sent', () => {
@@ -223,6 +241,32 @@ describe('a policy raised while a request waits or before it is sent', () => {
     expect(await sending).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
     expect(await requestRow(fatou, id)).toMatchObject({ state: 'awaiting', approvals_required: 2, approvals_given: 1 });
     expect((await fatou.query(`SELECT count(*)::int AS n FROM entries WHERE external_id = 'T-turn2'`)).rows[0].n).toBe(0);
+  });
+
+  it('takes turns with a batch row sent at the same moment: a batch whose last row is still committing is never reopened behind it', async () => {
+    const { database, port, as } = await workspace();
+    const store = workspaces.storeAs('fatou', database);
+    await store.batches.create({ id: 'bt', fileName: 't.csv', fileHash: 'bt', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: checkedRows(1, { amount: 150_000 }), at: 1 });
+    const asked = (await port('fatou').askBatch('bt', 'XAF'))!;
+    await port('kofi').approve(asked.id, asked.digest);
+    await store.batches.setState('bt', 'sending', 1);
+    const [row] = (await store.batches.claimRows('bt', 'desk-1', 1, 60_000, 1)).rows;
+    const fatou = await as('fatou');
+    await fatou.query('BEGIN');
+    // The row's send, as the journal writes it (its entry and its link), not yet committed.
+    await fatou.query(
+      `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+         customer_first_name, customer_last_name, customer_email, request, batch_id, batch_row, created_at, updated_at)
+       VALUES ('bt-row', 'p1', 'Acme', 'sandbox', 'payout', 'pending', $1, 150000, 'XAF', $2, 'service_demo', 'Awa', 'Nkemdirim', 'awa@example.com', $3, 'bt', $4, 1, 1)`,
+      [row!.externalId, row!.request!.phone_number, JSON.stringify(row!.request), row!.rowNumber],
+    );
+    await fatou.query(`UPDATE batch_rows SET journal_id = 'bt-row' WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'bt') AND row_number = $1`, [row!.rowNumber]);
+    const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
+    await blockedOnLock(database, 'adele', raised);
+    await fatou.query('COMMIT');
+    await raised;
+    // Its only row left under its approval: the raise found it sent and left it approved.
+    expect(await requestRow(fatou, asked.id)).toMatchObject({ state: 'approved', approvals_required: 1 });
   });
 
   it('refuses withdrawing an approved request whose money has left; a batch halfway sent may be withdrawn, its rest then refused', async () => {

@@ -71,4 +71,23 @@ describe('row claims between two desktops', () => {
     expect((await kofi.batches.claimRows('paused', 'desk-kofi', GROUP, 60_000, 1)).rows).toEqual([]);
     expect((await fatou.batches.claimRows('paused', 'desk-fatou', GROUP, 60_000, 1)).rows).toEqual([]);
   });
+
+  it('takes the rows past a stretch another desktop holds, then those behind its cursor once let go', async () => {
+    // A claim looks first at the next few rows after its cursor (claims.ts claimRows): rows held
+    // beyond that stretch, and rows let go behind the cursor, are still found, in row order.
+    const database = await workspaces.create();
+    const fatou = workspaces.storeAs('fatou', database);
+    const kofi = workspaces.storeAs('kofi', database);
+    await fatou.batches.create({ id: 'far', fileName: 'f.csv', fileHash: 'h', profile: PROFILE, paymentMethod: null, concurrency: 4, retryOf: null, rows: checkedRows(60), at: 0 });
+    await fatou.batches.setState('far', 'sending', 0);
+    const numbers = (claim: { rows: { rowNumber: number }[] }) => claim.rows.map((row) => row.rowNumber);
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    // Rows 2–61 (row 1 is the file's header).
+    expect(numbers(await fatou.batches.claimRows('far', 'desk-fatou', 50, 60_000, 0))).toEqual(range(2, 51));
+    expect(numbers(await kofi.batches.claimRows('far', 'desk-kofi', GROUP, 60_000, 0))).toEqual(range(52, 56));
+    expect(numbers(await kofi.batches.claimRows('far', 'desk-kofi', GROUP, 60_000, 0))).toEqual(range(57, 61));
+    await fatou.batches.releaseClaims('far', 'desk-fatou', range(2, 51));
+    expect(numbers(await kofi.batches.claimRows('far', 'desk-kofi', 7, 60_000, 0))).toEqual(range(2, 8));
+    expect(numbers(await kofi.batches.claimRows('far', 'desk-kofi', 100, 60_000, 0))).toEqual(range(9, 51));
+  });
 });
