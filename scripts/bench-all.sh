@@ -23,9 +23,10 @@ run overview-render BENCH_ONLY=render npx tsx bench/overview.ts
 run overview-queries BENCH_ONLY=queries npx tsx bench/overview.ts
 run batch BENCH_ROWS=1000,10000 npx tsx bench/batch.ts
 run batch-ui npx tsx bench/batch-ui.ts
-run engine BENCH_GROW_TO=0 npx tsx bench/engine.ts
+run engine npx tsx bench/engine.ts
 run journal BENCH_SIZES=1000000 npx tsx bench/journal.ts
 run reconcile npx tsx bench/reconcile.ts
 run storage BENCH_SEARCH_ROWS=0 BENCH_ROUNDS=5 npx tsx bench/storage.ts
 run storage-overview BENCH_OVERVIEW_ROWS=1000000 npx tsx bench/storage-overview.ts
+run storage-search BENCH_ROUNDS=1 BENCH_SEARCH_ROWS=1000000 npx tsx bench/storage.ts
 echo "logs: $out"
