@@ -191,7 +191,9 @@ async function render(rows: number): Promise<Record<'now' | 'before', RenderFigu
           const figures = result[build];
           await page.goto(run === 0 ? host.url : host.url.split('#')[0]!);
           await page.locator('.ov-charts[data-drawn="true"]').waitFor({ timeout: 60_000 });
-          const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+          // The first mark of each name: on a page load the first frame (renderer/src/boot.ts) asks, hears the answer
+          // and draws the figures before React marks them again with the answer already in hand.
+          const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').reverse().map((m) => [m.name, m.startTime])));
           const refreshed = (await page.evaluate(REFRESH)) as Record<string, number>;
           const t0 = performance.now();
           await runtime.handlers['overview:get']({ dayBoundaries: localBoundaries(Date.now()).map((t) => new Date(t).toISOString()) });
@@ -247,7 +249,7 @@ async function main(): Promise<void> {
       console.log(`         now / before: request -> drawn ${(p50(both.now.requestToDrawn) / p50(both.before.requestToDrawn)).toFixed(2)}, answer -> drawn ${(p50(both.now.dataToDrawn) / p50(both.before.dataToDrawn)).toFixed(2)}, Refresh ${(p50(both.now.refreshToDrawn) / p50(both.before.refreshToDrawn)).toFixed(2)}`);
     }
   }
-  console.log('target (issue 28, 2): answer -> drawn (charts) <= 100 ms at 1,000,000 rows and empty (request -> drawn beside it: on a page load the request leaves before the screen is mounted); "drawn" is the frame after the charts\' SVG is on screen');
+  console.log('target (issue 28, 2): answer -> drawn (charts) <= 100 ms at 1,000,000 rows and empty (request -> drawn beside it: on a page load the request leaves before the screen is mounted); "drawn" is the frame after the charts\' SVG is on screen; on a page load the answer is the first one the page hears (the first frame\'s, before React: the app\'s start-up is then inside answer -> drawn), the figures the first frame\'s');
   console.log(`load average (1/5/15 min): ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
 }
 
