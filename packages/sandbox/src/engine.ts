@@ -22,7 +22,6 @@ import { SCENARIO_MIGRATIONS } from './scenarios/store';
 import { buildRecording } from './recordings';
 import { createContext, type EngineContext, type EngineSettings } from './context';
 import { defaultDbFile, openEngineDb } from './storage/db';
-import { startBackgroundCheckpoints } from './storage/checkpointer';
 import { EventHub } from './events';
 import { storeClockOffset, storedClockOffset, type Migration } from './storage/migrations';
 import { RateLimiter } from './auth/rate-limit';
@@ -162,7 +161,6 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   }
   // Transactions that came due while the engine was stopped settle now.
   scheduler.runDue();
-  const checkpoints = startBackgroundCheckpoints(db, options.db ?? defaultDbFile(), options.nativeBinding);
 
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the engine is not listening on a TCP port');
@@ -218,8 +216,6 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       scheduler.stop();
       for (const cleanup of [...cleanups].reverse()) await cleanup();
       await app.close();
-      // The worker's connection closes first: the engine's, the last one, then folds the log back in.
-      await checkpoints.stop();
       db.close();
     },
   };

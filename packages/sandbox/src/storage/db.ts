@@ -9,9 +9,6 @@ import { installConfigCache } from './config-cache';
 import { installRetrieveCache } from './retrieve-cache';
 import { applyMigrations, type Migration } from './migrations';
 
-/** The request thread's checkpoint threshold in pages (see checkpointer.ts for the worker that runs them sooner). */
-export const AUTOCHECKPOINT_PAGES = 4000;
-
 /**
  * `nativeBinding`: the better-sqlite3 binary to load instead of node_modules' own — in Electron
  * development the Node-ABI build there cannot load (see scripts/ensure-electron.mjs).
@@ -25,7 +22,7 @@ export function openEngineDb(file: string, extraMigrations: readonly Migration[]
     db.pragma('synchronous = NORMAL');
     // Checkpoints (which fsync) every ~16 MB of WAL rather than every 4 MB: a create writes about
     // a dozen pages, and the default made checkpoints a third of its commit cost (bench:engine).
-    db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    db.pragma('wal_autocheckpoint = 4000');
     // Transaction ids are random, so lookups and index inserts touch pages all over the file: a
     // 64 MiB page cache and memory-mapped reads keep them off read() syscalls (bench:engine).
     db.pragma('cache_size = -65536');
