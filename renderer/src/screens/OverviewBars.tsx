@@ -138,8 +138,17 @@ export function VolumeBars({ days, axisWidth, names, title }: { days: VolumeDay[
     );
   }
   return (
-    <div className="ov-chart" ref={ref}>
-      <svg className="ov-svg" width={width} height={height} role="group" aria-label={title} onKeyDown={onKeyDown}>{content}</svg>
+    <ChartFrame chartRef={ref} width={width} height={height} title={title} onKeyDown={onKeyDown} tip={tip}>
+      {content}
+    </ChartFrame>
+  );
+}
+
+/** A chart's box: the SVG (one tab stop, arrows move between columns) and its tooltip. */
+function ChartFrame({ chartRef, width, height, title, onKeyDown, tip, children }: { chartRef: React.RefObject<HTMLDivElement | null>; width: number; height: number; title: string; onKeyDown: (event: KeyboardEvent<SVGSVGElement>) => void; tip: Tip | null; children: ReactNode }) {
+  return (
+    <div className="ov-chart" ref={chartRef}>
+      <svg className="ov-svg" width={width} height={height} role="group" aria-label={title} onKeyDown={onKeyDown}>{children}</svg>
       <Tooltip tip={tip} width={width} />
     </div>
   );
@@ -190,9 +199,8 @@ export function FailureBars({ rows, axisWidth, weekName, title }: { rows: Failur
     );
   }
   return (
-    <div className="ov-chart" ref={ref}>
-      <svg className="ov-svg" width={width} height={height} role="group" aria-label={title} onKeyDown={onKeyDown}>{content}</svg>
-      <Tooltip tip={tip} width={width} />
-    </div>
+    <ChartFrame chartRef={ref} width={width} height={height} title={title} onKeyDown={onKeyDown} tip={tip}>
+      {content}
+    </ChartFrame>
   );
 }
