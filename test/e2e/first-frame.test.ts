@@ -99,4 +99,17 @@ describe('the first frame', () => {
     expect(await page.evaluate(() => (window as unknown as { __figuresGone: number }).__figuresGone)).toBe(0);
     expect(h.pageErrors).toEqual([]);
   });
+
+  it('asks for the app\'s script only once the first calls are answered (they never wait behind it)', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${h.host.origin}/#/overview`);
+    await page.locator('.ov-charts[data-drawn="true"]').waitFor({ timeout: 30_000 });
+    const timing = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({ path: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd })),
+    );
+    const figures = timing.find((r) => r.path === '/api/invoke/overview:get');
+    const app = timing.find((r) => /\/assets\/main-[^/]+\.js$/.test(r.path));
+    expect(figures && app).toBeTruthy();
+    expect(app!.start).toBeGreaterThanOrEqual(figures!.end);
+  });
 });
