@@ -9,6 +9,7 @@ import { useProfiles, useUi } from '../stores';
 import { refusesProfile } from '../stores/profiles';
 import { LanguageSetting } from './LanguageSetting';
 import { ThemeSetting } from './ThemeSetting';
+import { ConnectionFields } from './ConnectionFields';
 import { SecretKeys } from './SecretKeys';
 import { WorkspaceSetting } from './WorkspaceSetting';
 import { ScopeNote, ScopeTag, TeamKeys, TeamProfileForm, useTeamAdmin } from './TeamProfiles';
@@ -70,17 +71,7 @@ function ProfileForm({ profile, onSaved, onCancel }: { profile: Profile | null; 
     <form className="card form" onSubmit={(e) => void submit(e)} aria-label={profile ? t('editLabel', { name: profileName(profile) }) : t('newProfile')} noValidate>
       <h2>{profile ? t('profileTitle', { name: profileName(profile) }) : t('newProfile')}</h2>
       {failure ? <ErrorNotice failure={failure} /> : null}
-      {input('name', t('name'))}
-      {input('baseUrl', t('baseUrl'), t('baseUrlHint'))}
-      <div className="grid-2">
-        <Field id={`${prefix}-environment`} label={t('environment')} errors={errors.environment}>
-          <select id={`${prefix}-environment`} value={values.environment} onChange={set('environment')}>
-            <option value="sandbox">{t('envSandbox')}</option>
-            <option value="live">{t('envLive')}</option>
-          </select>
-        </Field>
-        {input('headerWord', t('headerWord'), t('headerWordHint', { word: values.headerWord || DEFAULT_HEADER_WORD }))}
-      </div>
+      <ConnectionFields prefix={prefix} values={values} errors={errors} set={set} />
       <LiveRefusedNote environment={values.environment} />
       {input('paymentPublicKey', t('paymentKey'))}
       {input('payoutPublicKey', t('payoutKey'))}

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { teamProfileInputSchema, type ApiFailure, type Profile, type TeamProfileInput } from '../../../shared/api';
 import { DEFAULT_HEADER_WORD, toFieldErrors, type FieldErrors } from '../../../shared/contract';
 import { ErrorNotice, Field, describedBy, profileName } from '../components/common';
+import { ConnectionFields } from './ConnectionFields';
 import { useProfiles, useWorkspace } from '../stores';
 
 /** Whether this login may change the team's profiles (the workspace refuses anyone else anyway). */
@@ -34,11 +35,6 @@ export function TeamProfileForm({ profile, onSaved, onCancel }: { profile: Profi
   const [busy, setBusy] = useState(false);
   const prefix = profile ? `tp-${profile.id}` : 'tp-new';
   const set = (key: keyof TeamProfileInput) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
-  const input = (key: 'name' | 'baseUrl' | 'headerWord', label: string, hint?: string) => (
-    <Field id={`${prefix}-${key}`} label={label} errors={errors[key]} hint={hint}>
-      <input id={`${prefix}-${key}`} value={values[key]} onChange={set(key)} autoComplete="off" {...describedBy(`${prefix}-${key}`, errors[key], Boolean(hint))} />
-    </Field>
-  );
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -61,17 +57,7 @@ export function TeamProfileForm({ profile, onSaved, onCancel }: { profile: Profi
       <h2>{profile ? t('team.editTitle', { name: profile.name }) : t('team.newTitle')}</h2>
       <p className="muted small">{t('team.sharedNote')}</p>
       {failure ? <ErrorNotice failure={failure} /> : null}
-      {input('name', t('name'))}
-      {input('baseUrl', t('baseUrl'), t('baseUrlHint'))}
-      <div className="grid-2">
-        <Field id={`${prefix}-environment`} label={t('environment')} errors={errors.environment}>
-          <select id={`${prefix}-environment`} value={values.environment} onChange={set('environment')}>
-            <option value="sandbox">{t('envSandbox')}</option>
-            <option value="live">{t('envLive')}</option>
-          </select>
-        </Field>
-        {input('headerWord', t('headerWord'), t('headerWordHint', { word: values.headerWord || DEFAULT_HEADER_WORD }))}
-      </div>
+      <ConnectionFields prefix={prefix} values={values} errors={errors} set={set} />
       <div className="actions">
         <button type="button" className="secondary" onClick={onCancel}>{t('cancel')}</button>
         <button type="submit" className="primary" disabled={busy}>{t('team.save')}</button>
