@@ -9,7 +9,7 @@ import { createPaydeskApi } from './api/client';
 import { firstFrame, prepareFirstFrame } from './firstFrame';
 import { resolveLanguage } from '../../shared/i18n/types';
 import { systemTag } from './i18n/locale';
-import { parseHash } from './router';
+import { parseHash, routeToHash } from './router';
 import { callKey, reusingStartedCalls, type StartedCalls } from './startedCalls';
 import { localDayBoundaries, OVERVIEW_MARKS } from './stores/overview';
 import { applyMirroredTheme } from './theme';
@@ -36,6 +36,9 @@ function start<C extends Channel>(channel: C, input: Record<string, unknown>) {
 }
 
 const opening = parseHash(window.location.hash)?.screen ?? 'overview';
+// The address names the screen from the first frame on, as the router will (it left the address empty,
+// the token just taken out of it, until the app ran).
+if (!parseHash(window.location.hash)) window.history.replaceState(window.history.state, '', routeToHash({ screen: 'overview', journalId: null, params: {} }));
 let figures: Promise<Result<OverviewResult>> | null = null;
 if (opening === 'overview') {
   performance.mark(OVERVIEW_MARKS.request);

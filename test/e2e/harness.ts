@@ -92,14 +92,14 @@ async function clearOfMidnight(): Promise<void> {
 }
 
 export async function startHarness(
-  options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string; openStorage?: ConsoleRuntimeOptions['openStorage'] } = {},
+  options: { allowLive?: boolean; viewport?: { width: number; height: number }; clock?: Clock; chromiumPath?: string; openStorage?: ConsoleRuntimeOptions['openStorage']; engineWallMicros?: () => number } = {},
 ): Promise<Harness> {
   await clearOfMidnight();
   ensureRendererBuilt();
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Both folders are removed after the test file even if nothing below gets to close them.
   const userDataDir = makeTempDir('paydesk-e2e-');
-  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800 }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}), ...(options.openStorage ? { openStorage: options.openStorage } : {}) });
+  const runtime = await createConsoleRuntime({ userDataDir, transport: 'browser', allowLive: options.allowLive ?? true, version: '0.1.0', engine: { settleMs: 800, ...(options.engineWallMicros ? { wallMicros: options.engineWallMicros } : {}) }, ...(options.clock ? { clock: options.clock, client: { now: Date.now } } : {}), ...(options.openStorage ? { openStorage: options.openStorage } : {}) });
   const host = await startBrowserHost({ handlers: runtime.handlers, events: runtime, staticDir: DIST, port: 0 });
   const browserTemp = makeTempDir('paydesk-e2e-browser-');
   let browser: Browser;

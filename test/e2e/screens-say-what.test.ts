@@ -21,6 +21,11 @@ const limitedFile = join(dir, 'limited.csv');
 const hash = () => page.evaluate(() => location.hash);
 const openNav = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
 /** The language remembered by main, then a reload (the page reads it at start; the place is kept). */
+/**
+ * The engine's real time, held while a test needs its rate-limit minute not to turn (the limit is a fixed
+ * one-minute window: a test crossing its end found the balance read again at its next reload).
+ */
+let frozenMicros: number | null = null;
 const setLanguage = async (language: 'en' | 'fr') => {
   const answer = await h.runtime.handlers['preferences:set']({ language });
   if (!answer.ok) throw new Error(answer.error.message);
@@ -28,7 +33,7 @@ const setLanguage = async (language: 'en' | 'fr') => {
 };
 
 beforeAll(async () => {
-  h = await startHarness({ viewport: { width: 1280, height: 800 } });
+  h = await startHarness({ viewport: { width: 1280, height: 800 }, engineWallMicros: () => frozenMicros ?? Date.now() * 1000 });
   page = h.page;
   mkdirSync(dir, { recursive: true });
   writeFileSync(batchFile, ['phone_number,amount,first_name,last_name,email,description', '+237670000010,1500,Awa,Ngo,awa@example.com,October', '+237670000011,2500,Jean,Mbarga,jean@example.com,October'].join('\n'));
@@ -156,6 +161,7 @@ describe('Sandbox: rate limit and webhook chaos', () => {
 
 describe('a balance the rate limit refused', () => {
   it('says why in the preview and the Review step, and reads it again on request', async () => {
+    frozenMicros = Date.now() * 1000;
     expectOk(await h.runtime.handlers['sandbox:setRateLimit']({ perMinute: 1 }));
     // The payout key's one request of this minute is spent.
     await h.runtime.handlers['balance:get']({});
@@ -183,6 +189,7 @@ describe('a balance the rate limit refused', () => {
     await setLanguage('en');
     await page.getByRole('region', { name: 'Preview' }).getByText(/Not read just now/).waitFor();
     expectOk(await h.runtime.handlers['sandbox:setRateLimit']({ perMinute: 0 }));
+    frozenMicros = null;
     await page.getByRole('region', { name: 'Preview' }).getByRole('button', { name: 'Check the balance again' }).click();
     await page.getByRole('region', { name: 'Preview' }).getByText(/After the batch:/).waitFor();
   }, 120_000);
