@@ -100,6 +100,34 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     expect(await store.journal.recordObserved(id, { ...tx, status: 'completed' }, quiet, 8_200)).toMatchObject({ changed: true, entry: { status: 'completed' } });
     expect((await store.journal.getTimeline(id)).map((event) => event.type)).toEqual(['sandbox_status', 'response', 'request_sent']);
   });
+
+  it('records a status seen whole: a failed code alone is a change, a Verify adds its event even unchanged, and an entry not yet known is moved (PostgreSQL: one statement, or the locking path)', async () => {
+    const { id, tx } = await accepted('F-8', 9_000);
+    const verify = { type: 'verify_result', httpStatus: 200, message: 'verified' } as const;
+    // Unchanged, but a Verify is never quiet: its event is written.
+    expect(await store.journal.recordObserved(id, tx, verify, 9_100)).toMatchObject({ changed: false, entry: { status: 'processing' } });
+    const failed = { ...tx, status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS', fee: 35, net_amount: 665 } as typeof tx;
+    expect(await store.journal.recordObserved(id, failed, { type: 'status_seen' }, 9_200)).toMatchObject({ changed: true, entry: { status: 'failed', failedCode: 'NOT_ENOUGH_FUNDS', fee: 35 } });
+    // The same status with another failed code is a change too.
+    const other = { ...failed, failed_code: 'EXPIRED' } as typeof tx;
+    expect(await store.journal.recordObserved(id, other, { type: 'status_seen' }, 9_300)).toMatchObject({ changed: true, entry: { failedCode: 'EXPIRED' } });
+    expect((await store.journal.getTimeline(id)).map((event) => [event.type, event.status])).toEqual([
+      ['status_seen', 'failed'],
+      ['status_seen', 'failed'],
+      ['verify_result', 'processing'],
+      ['response', 'processing'],
+      ['request_sent', null],
+    ]);
+    expect((await store.journal.getEntry(id))?.updatedAt).toBe(new Date(9_300).toISOString());
+    // An entry whose answer was lost (outcome unknown) becomes known by what was seen.
+    const request = payoutRequest({ external_id: 'F-9' });
+    const lost = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 9_400 });
+    await store.journal.writeInitiateOutcome(lost, MAY_EXIST, 9_410);
+    expect(await store.journal.recordObserved(lost, { ...serviceTx(request), status: 'completed' }, { type: 'status_seen' }, 9_500)).toMatchObject({
+      changed: true,
+      entry: { state: 'known', status: 'completed' },
+    });
+  });
 });
 
 describe('PostgreSQL store, as the support login (workspace migration 22)', () => {

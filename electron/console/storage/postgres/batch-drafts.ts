@@ -59,7 +59,7 @@ export function workspaceBatchDrafts(pool: WorkspacePool): BatchDraftsPort {
     },
     async progressCounts(id) {
       const { rows } = await pool.query<{ state: BatchState }>('SELECT state FROM batches WHERE id = $1', [id]);
-      return rows[0] ? { state: rows[0].state, counts: (await countRows(pool, id)).counts } : null;
+      return rows[0] ? { state: rows[0].state, counts: (await countRows(pool, id, false)).counts } : null;
     },
     async rowInputs(id) {
       const { rows } = await pool.query<{ row_number: number; cells: string; errors: string }>(

@@ -35,10 +35,15 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0 });
 
 /** The same counters as ../../batch/store.ts countRows, from one grouped read. */
-export async function countRows(c: Queryable, id: string): Promise<{ counts: BatchCounts; totalAmount: number }> {
+/**
+ * The batch's counters (and its total amount unless `withAmount` is false: reading each row's
+ * request as JSON was most of a progress event's count, and progress events do not show it; the
+ * SQLite store's countRows, ../../batch/store.ts, does the same).
+ */
+export async function countRows(c: Queryable, id: string, withAmount = true): Promise<{ counts: BatchCounts; totalAmount: number }> {
   const { rows } = await c.query<{ row_state: BatchRowState; status: string | null; valid: boolean; duplicate: boolean; n: number; amount: number }>(
     `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate,
-       count(*) AS n, coalesce(sum((br.request::jsonb ->> 'amount')::bigint), 0)::bigint AS amount
+       count(*) AS n, ${withAmount ? `coalesce(sum((br.request::jsonb ->> 'amount')::bigint), 0)::bigint` : '0'} AS amount
      FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
      WHERE b.id = $1 GROUP BY 1, 2, 3, 4`,
     [id],

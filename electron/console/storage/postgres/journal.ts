@@ -233,6 +233,55 @@ function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | 
   };
 }
 
+/**
+ * The common status seen (a status push, a watch, a Verify) for an entry already `known` (known ->
+ * known in ENTRY_STATES), in ONE statement: the entry locked and written as applyTransaction
+ * writes it, its event added unless the event is quiet and nothing changed, and the entry as it
+ * now stands returned (instead of a lock, an update, an insert and a read again, each a round trip
+ * inside the group's transaction). Falls back when the entry is not `known` (or does not exist):
+ * the locking path then checks the move against the state table.
+ */
+function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<JournalPort['recordObserved']>[2], at: number): NonNullable<GroupWrite<{ entry: JournalTransaction; changed: boolean }>['statement']> {
+  const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
+  const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
+  return {
+    name: 'paydesk_observe_known',
+    text: `WITH old AS (SELECT seq, status, failed_code FROM entries WHERE id = $11 AND state = 'known' FOR UPDATE),
+     moved AS (
+       UPDATE entries e SET state = 'known', transaction_id = $1, external_id = COALESCE($2, e.external_id), status = $3, failed_code = $4,
+         amount = $5, currency = $6, fee = COALESCE($7, e.fee), net_amount = COALESCE($8, e.net_amount), last_error = NULL,
+         transaction_json = $9, updated_at = $10
+       WHERE e.seq = (SELECT seq FROM old)
+       RETURNING e.*, ((SELECT status FROM old) IS DISTINCT FROM $3 OR (SELECT failed_code FROM old) IS DISTINCT FROM $4) AS paydesk_changed),
+     added AS (
+       INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
+       SELECT seq, $12, $10, $3, $13, $14 FROM moved WHERE NOT $15::boolean OR paydesk_changed)
+     SELECT * FROM moved`,
+    values: [
+      tx.transaction_id,
+      tx.external_id,
+      tx.status,
+      tx.failed_code,
+      tx.amount,
+      tx.currency,
+      typeof full.fee === 'number' ? full.fee : null,
+      typeof full.net_amount === 'number' ? full.net_amount : null,
+      JSON.stringify(tx),
+      at,
+      id,
+      event.type,
+      event.httpStatus ?? null,
+      event.message ?? null,
+      quiet,
+    ],
+    read({ rows }) {
+      const row = rows[0] as (EntryRow & { paydesk_changed: boolean }) | undefined;
+      if (!row) return FALL_BACK;
+      return { entry: toJournalTransaction(row), changed: row.paydesk_changed };
+    },
+  };
+}
+
 async function entry(c: Queryable, id: string): Promise<JournalTransaction | null> {
   const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
   return rows[0] ? toJournalTransaction(rows[0]) : null;
@@ -292,6 +341,7 @@ export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommi
       }),
     recordObserved: (id, tx, event, at) =>
       group.write({
+        statement: observeKnown(id, tx, event, at),
         async work(c) {
           const row = await lockEntry(c, id);
           const changed = row.status !== tx.status || row.state !== 'known' || row.failed_code !== tx.failed_code;
