@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   onBenchExit(() => running.stop());
   const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres' });
   await admin.connect();
-  if (STATS) for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, 'SELECT pg_reload_conf()']) await admin.query(sql);
+  if (STATS) for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, `ALTER SYSTEM SET pg_stat_statements.track_planning = on`, 'SELECT pg_reload_conf()']) await admin.query(sql);
   await migrateWorkspace(admin);
   await admin.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance`);
   const { dataDir } = cluster;
@@ -232,13 +232,14 @@ async function main(): Promise<void> {
     console.log(`load average (1/5/15 min): ${load()}`);
     if (STATS) {
       const measured = ROUNDS * ROWS;
-      const { rows } = await admin.query<{ calls: string; ms: number; toplevel: boolean; q: string; max: number; median: number }>(
-        `SELECT calls, total_exec_time AS ms, max_exec_time AS max, mean_exec_time AS median, toplevel, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS q FROM pg_stat_statements
-         WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 40`,
+      const { rows } = await admin.query<{ calls: string; ms: number; plan: number; plans: string; toplevel: boolean; q: string; max: number; median: number }>(
+        `SELECT calls, total_exec_time AS ms, total_plan_time AS plan, plans, max_exec_time AS max, mean_exec_time AS median, toplevel, regexp_replace(left(query, 110), '\\s+', ' ', 'g') AS q FROM pg_stat_statements
+         WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 40`,
       );
       const top = rows.filter((row) => row.toplevel).reduce((sum, row) => sum + row.ms, 0);
-      console.log(`\nserver execution, µs per row (top-level ${((top * 1000) / measured).toFixed(0)}; nested = inside a trigger or function):`);
-      for (const row of rows) console.log(`  ${((row.ms * 1000) / measured).toFixed(0).padStart(6)}  ${(Number(row.calls) / measured).toFixed(2).padStart(5)}/row mean ${(row.median * 1000).toFixed(0)} µs max ${row.max.toFixed(1)} ms ${row.toplevel ? '' : '(nested) '}${row.q}`);
+      const planned = rows.filter((row) => row.toplevel).reduce((sum, row) => sum + row.plan, 0);
+      console.log(`\nserver execution, µs per row (top-level ${((top * 1000) / measured).toFixed(0)}, planning ${((planned * 1000) / measured).toFixed(0)}; nested = inside a trigger or function):`);
+      for (const row of rows) console.log(`  ${((row.ms * 1000) / measured).toFixed(0).padStart(6)} +${((row.plan * 1000) / measured).toFixed(0).padStart(4)} plan (${(Number(row.plans) / measured).toFixed(2)}/row)  ${(Number(row.calls) / measured).toFixed(2).padStart(5)}/row mean ${(row.median * 1000).toFixed(0)} µs max ${row.max.toFixed(1)} ms ${row.toplevel ? '' : '(nested) '}${row.q}`);
     }
   } finally {
     await admin.end();

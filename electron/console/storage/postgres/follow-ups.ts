@@ -11,7 +11,7 @@ import { ENTRY_STATES } from '../../states/tables';
 import { toJournalTransaction, type EntryRow } from '../../journal/rows';
 import type { FollowUpJournal, JournalPort } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
-import { addEvent, applyTransaction, lockEntry } from './journal';
+import { addEvent, applyTransaction, entryColumns, lockEntry } from './journal';
 import { DESKTOP_SETTING } from './desktop-and-profiles-migration';
 
 /** This connection's desktop (../../desktop-id.ts), NULL when it named none. */
@@ -52,13 +52,18 @@ export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['re
       };
     },
     async findByTransactionId(transactionId, scope) {
+      // Prepared: every status push of the local sandbox asks it (planning was most of its cost).
       const { rows } = scope
-        ? await pool.query<EntryRow>('SELECT * FROM entries WHERE transaction_id = $1 AND profile_id = $2 AND environment = $3 ORDER BY created_at DESC, seq DESC', [
-            transactionId,
-            scope.profileId,
-            scope.environment,
-          ])
-        : await pool.query<EntryRow>('SELECT * FROM entries WHERE transaction_id = $1 ORDER BY created_at DESC, seq DESC', [transactionId]);
+        ? await pool.query<EntryRow>({
+            name: 'paydesk_entries_by_transaction_in_scope',
+            text: `SELECT ${entryColumns()} FROM entries WHERE transaction_id = $1 AND profile_id = $2 AND environment = $3 ORDER BY created_at DESC, seq DESC`,
+            values: [transactionId, scope.profileId, scope.environment],
+          })
+        : await pool.query<EntryRow>({
+            name: 'paydesk_entries_by_transaction',
+            text: `SELECT ${entryColumns()} FROM entries WHERE transaction_id = $1 ORDER BY created_at DESC, seq DESC`,
+            values: [transactionId],
+          });
       return rows.map(toJournalTransaction);
     },
     async recordLookedUp(input) {

@@ -25,6 +25,22 @@ interface TimelineInput {
   outcome?: 'not-sent' | 'unknown' | null;
 }
 
+/**
+ * An entry's columns as EntryRow reads them (../../journal/rows.ts), named: the hot reads are
+ * prepared statements, and a prepared `SELECT *` fails ("cached plan must not change result type")
+ * once a newer desktop's migration adds a column to `entries` while this one is connected.
+ */
+const ENTRY_ROW_COLUMNS = [
+  'seq', 'id', 'profile_id', 'profile_name', 'environment', 'kind', 'state', 'resolution', 'transaction_id', 'external_id', 'status', 'failed_code',
+  'amount', 'currency', 'fee', 'net_amount', 'phone_number', 'payment_method', 'customer_first_name', 'customer_last_name', 'customer_email',
+  'description', 'metadata', 'request', 'last_error', 'transaction_json', 'created_at', 'updated_at', 'batch_id', 'batch_row', 'already_sent_at', 'retry_of',
+] as const satisfies readonly (keyof EntryRow)[];
+
+/** ENTRY_ROW_COLUMNS for a SELECT list or RETURNING, each prefixed by `alias.` when given. */
+export function entryColumns(alias?: string): string {
+  return ENTRY_ROW_COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+}
+
 export async function addEvent(c: Queryable, seq: number, at: number, event: TimelineInput): Promise<void> {
   await c.query(`INSERT INTO timeline (entry_seq, type, at, status, http_status, code, message, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
     seq,
@@ -252,7 +268,7 @@ function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<Jour
          amount = $5, currency = $6, fee = COALESCE($7, e.fee), net_amount = COALESCE($8, e.net_amount), last_error = NULL,
          transaction_json = $9, updated_at = $10
        WHERE e.seq = (SELECT seq FROM old)
-       RETURNING e.*, ((SELECT status FROM old) IS DISTINCT FROM $3 OR (SELECT failed_code FROM old) IS DISTINCT FROM $4) AS paydesk_changed),
+       RETURNING ${entryColumns('e')}, ((SELECT status FROM old) IS DISTINCT FROM $3 OR (SELECT failed_code FROM old) IS DISTINCT FROM $4) AS paydesk_changed),
      added AS (
        INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
        SELECT seq, $12, $10, $3, $13, $14 FROM moved WHERE NOT $15::boolean OR paydesk_changed)
@@ -283,7 +299,8 @@ function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<Jour
 }
 
 async function entry(c: Queryable, id: string): Promise<JournalTransaction | null> {
-  const { rows } = await c.query<EntryRow>('SELECT * FROM entries WHERE id = $1', [id]);
+  // Prepared: read after every write that returns its entry, and by every status push (planning was most of its cost).
+  const { rows } = await c.query<EntryRow>({ name: 'paydesk_entry_by_id', text: `SELECT ${entryColumns()} FROM entries WHERE id = $1`, values: [id] });
   return rows[0] ? toJournalTransaction(rows[0]) : null;
 }
 
