@@ -185,6 +185,8 @@ async function main(): Promise<void> {
   if (STATS) for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, `ALTER SYSTEM SET pg_stat_statements.track_planning = on`, 'SELECT pg_reload_conf()']) await admin.query(sql);
   await migrateWorkspace(admin);
   await admin.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance`);
+  // An experiment only: BENCH_DROP_INDEXES=a,b drops those `entries` indexes (what they cost a batch).
+  for (const index of (process.env.BENCH_DROP_INDEXES ?? '').split(',').filter(Boolean)) await admin.query(`DROP INDEX ${index.replace(/[^a-z_]/g, '')}`);
   const { dataDir } = cluster;
 
   const sqliteDir = join(dir.path, 'desktop-sqlite');
