@@ -1,7 +1,7 @@
 /**
  * "Refused, paid later" in a team workspace: the same mark as the SQLite journal's
  * (../../journal/paid-later.ts), every refused entry of a page answered by one statement (one
- * round trip to the server, not one per entry), each read on entries_by_external_id.
+ * round trip to the server, not one per entry), each read on entries_by_payout (its external id first).
  */
 import type { JournalTransaction } from '../../../../shared/api';
 import type { Queryable } from './db';
