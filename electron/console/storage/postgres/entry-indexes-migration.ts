@@ -15,8 +15,9 @@
  *   rejected: the ones a person filters History by, and the sweeper and the start-up look for):
  *   an entry is written into it once (pending), not on its answer and its final status. A filter
  *   on `known`, most of the journal, reads History's time order as it does without a filter.
- * - `entries_by_status` and `entries_by_transaction_id` leave out the entries without one (a
- *   pending entry has neither): every read names a status or a transaction id, which implies it.
+ * - `entries_by_transaction_id` leaves out the entries without one (a pending entry): every read
+ *   names a transaction id, which implies it. (`entries_by_status` keeps its NULLs: the follow-up
+ *   sweeper asks for known entries without a status, and without them it scanned the journal.)
  *
  * One transaction, as every migration: a workspace is never half-migrated. Rebuilding three
  * indexes takes a few seconds at a million entries.
@@ -30,8 +31,6 @@ export const ENTRY_INDEXES_MIGRATION: PgMigration = {
     DROP INDEX entries_by_external_id;
     DROP INDEX entries_by_state;
     CREATE INDEX entries_by_state ON entries (state, created_at) WHERE state <> 'known';
-    DROP INDEX entries_by_status;
-    CREATE INDEX entries_by_status ON entries (status, created_at) WHERE status IS NOT NULL;
     DROP INDEX entries_by_transaction_id;
     CREATE INDEX entries_by_transaction_id ON entries (transaction_id, created_at) WHERE transaction_id IS NOT NULL;
   `,

@@ -89,15 +89,22 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
   };
 }
 
+/**
+ * The follow-up sweeper's open entries: known without a final status, or outcome unknown and
+ * not yet looked up. Read from entries_by_status (its NULLs too) and entries_by_state
+ * (test/storage/entry-indexes.test.ts): a scan of the journal at every sweep otherwise.
+ */
+export const OPEN_ENTRIES_SQL = `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
+  WHERE ((state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+     OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1)))
+  AND ${LOCAL_SANDBOX_OWNED}
+  ORDER BY updated_at LIMIT $2`;
+
 function workspaceSweeper(pool: WorkspacePool): SweeperPort {
   return {
     async openEntries(singleSendsBefore, limit) {
       const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; environment: 'sandbox' | 'live'; batch_id: string | null }>(
-        `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
-         WHERE ((state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
-            OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1)))
-         AND ${LOCAL_SANDBOX_OWNED}
-         ORDER BY updated_at LIMIT $2`,
+        OPEN_ENTRIES_SQL,
         [singleSendsBefore, limit],
       );
       return rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, status: row.status, transactionId: row.transaction_id, externalId: row.external_id, profileId: row.profile_id, environment: row.environment, batchId: row.batch_id }));
