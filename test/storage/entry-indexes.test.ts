@@ -63,10 +63,11 @@ async function genericPlan(name: string, text: string, types: string, values: un
 }
 
 describe('entries indexes after migration 37', () => {
-  it('writes an entry into fewer indexes: no external-id index of its own, the state index only while not known, the transaction id index only once one is set', async () => {
+  it('writes an entry into fewer indexes: no external-id or batch index of its own, the state index only while not known, the transaction id index only once one is set', async () => {
     const { rows } = await sql.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'entries' ORDER BY indexname`);
     const names = rows.map((row) => row.indexname);
     expect(names).not.toContain('entries_by_external_id');
+    expect(names).not.toContain('entries_by_batch');
     const definition = (name: string) => rows.find((row) => row.indexname === name)?.indexdef ?? '';
     expect(definition('entries_by_state')).toMatch(/WHERE \(state <> 'known'::text\)/);
     // The sweeper asks for known entries without a status: this one keeps its NULLs.

@@ -15,11 +15,14 @@
  *   rejected: the ones a person filters History by, and the sweeper and the start-up look for):
  *   an entry is written into it once (pending), not on its answer and its final status. A filter
  *   on `known`, most of the journal, reads History's time order as it does without a filter.
+ * - `entries_by_batch` (batch_id, batch_row) goes: no read of a workspace looks entries up by
+ *   their batch (a batch's rows are read from `batch_rows`, which names each row's entry), and a
+ *   batch row's entry was written into it three times.
  * - `entries_by_transaction_id` leaves out the entries without one (a pending entry): every read
  *   names a transaction id, which implies it. (`entries_by_status` keeps its NULLs: the follow-up
  *   sweeper asks for known entries without a status, and without them it scanned the journal.)
  *
- * One transaction, as every migration: a workspace is never half-migrated. Rebuilding three
+ * One transaction, as every migration: a workspace is never half-migrated. Rebuilding two
  * indexes takes a few seconds at a million entries.
  */
 import type { PgMigration } from './pg-migration';
@@ -29,6 +32,7 @@ export const ENTRY_INDEXES_MIGRATION: PgMigration = {
   name: 'fewer index writes for each write of an entry',
   sql: `
     DROP INDEX entries_by_external_id;
+    DROP INDEX entries_by_batch;
     DROP INDEX entries_by_state;
     CREATE INDEX entries_by_state ON entries (state, created_at) WHERE state <> 'known';
     DROP INDEX entries_by_transaction_id;
