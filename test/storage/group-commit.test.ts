@@ -99,6 +99,28 @@ describe('workspace group commit', () => {
     expect(await committed()).toEqual([1, 2, 3, 5]);
   });
 
+  it('runs urgent writes (a pending entry a POST waits for) in a group of their own, ahead of the writes queued before them that nobody waits on', async () => {
+    const group = await freshGroup();
+    const results = await Promise.all([
+      group.write(insertStatement(41)),
+      group.write(insertWork(42)),
+      group.write({ ...insertStatement(43), urgent: true }),
+      group.write(insertStatement(44)),
+      group.write({ ...insertWork(45), urgent: true }),
+    ]);
+    const [a, b, urgentA, c, urgentB] = results;
+    // The urgent two share a transaction; the three others share another.
+    expect(urgentA).toBe(urgentB);
+    expect(new Set([a, b, c]).size).toBe(1);
+    expect(a).not.toBe(urgentA);
+    expect((await committed()).sort()).toEqual([41, 42, 43, 44, 45]);
+    // drain() waits for every write queued before it, urgent or not.
+    const late = [group.write(insertStatement(46)), group.write({ ...insertStatement(47), urgent: true })];
+    await group.drain();
+    expect((await committed()).sort()).toEqual([41, 42, 43, 44, 45, 46, 47]);
+    await Promise.all(late);
+  });
+
   it('runs the work of a write whose statement fell back, in its place in the order the writes came', async () => {
     const group = await freshGroup();
     const fallsBack: GroupWrite<string> = {

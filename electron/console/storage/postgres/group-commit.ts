@@ -40,6 +40,13 @@ export interface GroupWrite<T> {
   statement?: { name: string; text: string; values: unknown[]; read(result: pg.QueryResult): T | typeof FALL_BACK };
   /** The write in full, alone in its savepoint (when it has no statement, or that fell back). */
   work(client: pg.ClientBase): Promise<T>;
+  /**
+   * Someone waits on it before going on (a request's pending entry: its POST leaves only once it
+   * is committed). Queued urgent writes form the next group by themselves, ahead of the writes
+   * nobody waits on (answers, statuses seen), which would otherwise run before them in the same
+   * transaction. See `pump`.
+   */
+  urgent?: boolean;
 }
 
 export interface WorkspaceGroupCommit {
@@ -55,6 +62,8 @@ interface Queued {
   write: GroupWrite<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** When it was queued (ms, performance.now): a write nobody waits on is not held back for ever. */
+  at: number;
 }
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -75,6 +84,9 @@ export const MAX_GROUP = 64;
 
 /** One group runs its statements while another is flushed. */
 const CONNECTIONS = 2;
+
+/** A write nobody waits on goes with the next group once it has waited this long, urgent writes queued or not. */
+const LONGEST_WAIT_MS = 20;
 
 /** The savepoint before the group's write number `i` (nested: rolling back to it undoes that write and every later one). */
 const savepoint = (i: number) => `paydesk_write_${i}`;
@@ -237,11 +249,28 @@ export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCom
     });
   }
 
+  /**
+   * The next group: the urgent writes queued, by themselves, while the oldest other write has
+   * waited less than LONGEST_WAIT_MS; else the writes in the order they came. Writes of different
+   * entries commute; a caller whose write depends on another's outcome awaits that one first (two
+   * groups on two connections never promised an order between groups either).
+   */
+  function nextGroup(): Queued[] {
+    const urgent = queue.filter((item) => item.write.urgent);
+    const oldest = queue.find((item) => !item.write.urgent);
+    if (urgent.length === 0 || (oldest && performance.now() - oldest.at >= LONGEST_WAIT_MS)) return queue.splice(0, MAX_GROUP);
+    const taken = new Set(urgent.slice(0, MAX_GROUP));
+    const rest = queue.filter((item) => !taken.has(item));
+    queue.length = 0;
+    queue.push(...rest);
+    return [...taken];
+  }
+
   /** Starts a group on each free connection; writes queued meanwhile wait for the first to end, and form its next group. */
   function pump(): void {
     scheduled = false;
     while (queue.length > 0 && (idle.length > 0 || open < CONNECTIONS)) {
-      const group = runGroup(queue.splice(0, MAX_GROUP)).finally(() => {
+      const group = runGroup(nextGroup()).finally(() => {
         running.delete(group);
         pump();
       });
@@ -251,7 +280,7 @@ export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCom
 
   function write<T>(item: GroupWrite<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ write: item as GroupWrite<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ write: item as GroupWrite<unknown>, resolve: resolve as (value: unknown) => void, reject, at: performance.now() });
       if (!scheduled && running.size < CONNECTIONS) {
         scheduled = true;
         // The rest of this turn's writes join the group (a batch's workers answer in bursts).
@@ -262,7 +291,8 @@ export function workspaceGroupCommit(config: pg.ClientConfig): WorkspaceGroupCom
 
   async function drain(): Promise<void> {
     await write({ work: async () => undefined });
-    await Promise.all(running);
+    // Urgent writes queued before it may still be waiting for a connection: until nothing is left.
+    while (queue.length > 0 || running.size > 0) await Promise.all([...running, new Promise((resolve) => setImmediate(resolve))]);
   }
 
   return {

@@ -342,9 +342,11 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
 /** The follow-ups (FollowUpJournal) are in ./follow-ups.ts; ./store.ts joins both. */
 export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): Omit<JournalPort, keyof FollowUpJournal | keyof JournalReads> {
   return {
-    writeRequest: (input) => group.write({ statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
+    // Urgent: the request's POST waits for its pending entry (./group-commit.ts).
+    writeRequest: (input) => group.write({ urgent: true, statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
     writeResend: (id, at) =>
       group.write({
+        urgent: true,
         async work(c) {
           const row = await lockEntry(c, id);
           await moveEntry(c, row, 'pending', at);
