@@ -20,7 +20,8 @@
  * statements of the PostgreSQL batches printed by execution time per row at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -53,6 +54,8 @@ const PIN = process.env.BENCH_PIN === '1';
  * events. What PostgreSQL would give if the workspace's guarantees cost nothing.
  */
 const UPPER = process.env.BENCH_UPPER === '1';
+/** BENCH_PROFILE=<file>.cpuprofile: a CPU profile of this process (console and engine) during the last PostgreSQL batch. */
+const PROFILE_FILE = process.env.BENCH_PROFILE;
 
 /** Every thread of `pid` on `cpu` (util-linux taskset). */
 function pin(pid: number, cpu: number): void {
@@ -215,7 +218,18 @@ async function main(): Promise<void> {
     const pgRuns: Sent[] = [];
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
+      const profiler = PROFILE_FILE && round === ROUNDS ? new Session() : null;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+      }
       pgRuns.push(await sendBatch(workspace, dataDir));
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(PROFILE_FILE!, JSON.stringify(profile));
+        profiler.disconnect();
+      }
       sqliteRuns.push(await sendBatch(sqlite, null));
       const ratio = pgRuns.at(-1)!.rate / ((sqliteRuns.at(-2)!.rate + sqliteRuns.at(-1)!.rate) / 2);
       ratios.push(ratio);
