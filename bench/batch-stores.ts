@@ -20,7 +20,7 @@
  * statements of the PostgreSQL batches printed by execution time per row at the end.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,13 +29,13 @@ import pg from 'pg';
 import { systemClock } from '../electron/console/deps';
 import { desktopConnectionOptions } from '../electron/console/desktop-id';
 import { createConsoleRuntime, type ConsoleRuntime } from '../electron/console/runtime';
-import { startCluster } from '../electron/console/storage/postgres/cluster';
 import { openWorkspacePool } from '../electron/console/storage/postgres/db';
 import { migrateWorkspace } from '../electron/console/storage/postgres/migrate';
 import { workspaceStore } from '../electron/console/storage/postgres/store';
 import { ROLES } from '../electron/console/storage/postgres/team-migrations';
 import type { BatchProgress } from '../shared/api';
-import { benchTempDir, onBenchExit } from './temp';
+import { benchTempDir } from './temp';
+import { BENCH_SUPERUSER, clusterPids, serverCpuSeconds, startBenchCluster } from './pg-bench-cluster';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -62,19 +62,6 @@ function pin(pid: number, cpu: number): void {
   execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
-/** The cluster's processes (the postmaster and its children), as /proc lists them now. */
-function clusterPids(dataDir: string): number[] {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const pids = [postmaster];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster) pids.push(Number(pid));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return pids;
-}
 /** Numbers that settle by themselves (completed, failed, cancelled): not 04 (expiry) nor 08 (Verify). */
 const PHONES = ['+237650000001', '+237650000002', '+237650000003', '+237650000005', '+237650000006', '+237650000007', '+237650000009', '+237670000010'];
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' / ');
@@ -87,21 +74,6 @@ function csv(rows: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** CPU seconds used so far by a cluster's processes (the postmaster and its children), from /proc. */
-function serverCpuSeconds(dataDir: string | null): number {
-  if (!dataDir) return 0;
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks / 100;
-}
 
 interface Sent {
   rate: number;
@@ -125,14 +97,14 @@ async function sendBatch(runtime: ConsoleRuntime, serverDir: string | null): Pro
     });
   });
   const cpu = process.cpuUsage();
-  const server = serverCpuSeconds(serverDir);
+  const server = serverDir ? serverCpuSeconds(serverDir) : 0;
   const started = performance.now();
   const start = await runtime.handlers['batches:start']({ batchId, confirmationToken: prepared.value.confirmationToken, concurrency: CONCURRENCY });
   if (!start.ok) throw new Error(start.error.message);
   const final = await done;
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const cpuServer = serverCpuSeconds(serverDir) - server;
+  const cpuServer = serverDir ? serverCpuSeconds(serverDir) - server : 0;
   if (final.state !== 'done') throw new Error(`${runtime.storage.kind}: the batch ended ${final.state}`);
   for (;;) {
     const { counts } = await runtime.storage.batches.counts(batchId);
@@ -164,26 +136,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const dir = benchTempDir('paydesk-bench-batch-stores-');
-  chmodSync(dir.path, 0o711);
-  const pgDir = join(dir.path, 'pg');
-  mkdirSync(pgDir);
-  let cluster = await startCluster({ dir: pgDir, superuser: 'paydesk_bench', auth: { method: 'trust' }, durable: true });
-  if (STATS) {
-    const preload = new pg.Client({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres' });
-    await preload.connect();
-    await preload.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-    await preload.end();
-    cluster.stop('fast');
-    cluster = await startCluster({ dir: pgDir, superuser: 'paydesk_bench', auth: { method: 'trust' }, durable: true, port: cluster.port });
-  }
-  const running = cluster;
+  const cluster = await startBenchCluster(dir.path, { stats: STATS });
   if (PIN) {
     pin(process.pid, 0);
     // Backends forked later inherit the postmaster's core.
     for (const pid of clusterPids(cluster.dataDir)) pin(pid, 1);
   }
-  onBenchExit(() => running.stop());
-  const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres' });
+  const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: 'postgres' });
   await admin.connect();
   if (STATS) for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, `ALTER SYSTEM SET pg_stat_statements.track_planning = on`, 'SELECT pg_reload_conf()']) await admin.query(sql);
   await migrateWorkspace(admin);
@@ -202,7 +161,7 @@ async function main(): Promise<void> {
       openWorkspacePool({
         host: cluster.host,
         port: cluster.port,
-        user: UPPER ? 'paydesk_bench' : 'bench_finance',
+        user: UPPER ? BENCH_SUPERUSER : 'bench_finance',
         database: 'postgres',
         options: `${desktopConnectionOptions(desktopId)}${UPPER ? ' -c session_replication_role=replica' : ''}`,
       }),

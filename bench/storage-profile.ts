@@ -12,18 +12,16 @@
  * can be read before the cluster goes; BENCH_AB_ROUNDS, BENCH_SETUP_SQL, BENCH_DISABLE,
  * BENCH_NO_TRIGGERS and BENCH_OPTIONS are experiments, described where they are read.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { LEASE_MS, rowClaims } from '../electron/console/batch/claims';
 import type { StoragePort } from '../electron/console/storage/port';
-import { startCluster } from '../electron/console/storage/postgres/cluster';
 import { openWorkspacePool } from '../electron/console/storage/postgres/db';
 import { migrateWorkspace } from '../electron/console/storage/postgres/migrate';
 import { workspaceStore } from '../electron/console/storage/postgres/store';
 import { checkedRows, PROFILE, serviceTx } from '../test/storage/fixtures';
-import { benchTempDir, onBenchExit } from './temp';
+import { benchTempDir } from './temp';
+import { BENCH_SUPERUSER, serverCpuSeconds, startBenchCluster } from './pg-bench-cluster';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 8);
@@ -41,21 +39,6 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-/** CPU seconds used so far by the server's processes (the postmaster and its children), from /proc. */
-function serverCpuSeconds(dataDir: string): number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      // Fields after the command's closing parenthesis: state ppid … utime (14th) stime (15th).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks / 100;
-}
 
 /**
  * BENCH_AB_ROUNDS=n: A and B take turns n times, each batch's CPU per row measured alone: A is the
@@ -124,20 +107,8 @@ async function sendBatch(store: StoragePort): Promise<number> {
 
 async function main(): Promise<void> {
   const dir = benchTempDir('paydesk-bench-profile-');
-  chmodSync(dir.path, 0o711);
-  const pgDir = join(dir.path, 'pg');
-  mkdirSync(pgDir);
-  let cluster = await startCluster({ dir: pgDir, superuser: 'paydesk_bench', auth: { method: 'trust' }, durable: true });
-  if (STATS) {
-    const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres' });
-    await admin.connect();
-    await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-    await admin.end();
-    cluster.stop('fast');
-    cluster = await startCluster({ dir: pgDir, superuser: 'paydesk_bench', auth: { method: 'trust' }, durable: true, port: cluster.port });
-  }
-  onBenchExit(() => cluster.stop());
-  const config = { host: cluster.host, port: cluster.port, user: 'paydesk_bench', database: 'postgres', max: WORKERS };
+  const cluster = await startBenchCluster(dir.path, { stats: STATS });
+  const config = { host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: 'postgres', max: WORKERS };
   const stats = new pg.Client(config);
   await stats.connect();
   if (STATS) {

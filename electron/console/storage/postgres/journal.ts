@@ -94,13 +94,22 @@ export async function moveEntry(c: Queryable, entry: EntryRow, to: Exclude<Entry
   }
 }
 
-export async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
+/**
+ * A transaction's columns as applyTransaction writes them, $1–$10: its id, external id, status,
+ * failed code, amount, currency, fee, net amount (each kept when the answer has none), the whole
+ * object, and the time of the write. The accepted answer and a status seen write the same.
+ */
+function transactionValues(tx: ServiceTransaction, at: number): unknown[] {
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
+  return [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at];
+}
+
+export async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
   await c.query(
     `UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
        amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
        transaction_json = $9, updated_at = $10 WHERE seq = $11`,
-    [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, seq],
+    [...transactionValues(tx, at), seq],
   );
 }
 
@@ -234,7 +243,6 @@ export async function applyInitiateOutcome(c: Queryable, row: EntryRow, outcome:
  * checks the move against the state table and refuses it or writes it.
  */
 function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | null, message: string | null, at: number): NonNullable<GroupWrite<void>['statement']> {
-  const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   return {
     name: 'paydesk_accept_pending',
     text: `WITH moved AS (
@@ -244,7 +252,7 @@ function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | 
        WHERE id = $11 AND state = 'pending' RETURNING seq, kind)
      INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
      SELECT seq, 'response', $10, $3, $12, COALESCE($13, kind || ' created') FROM moved`,
-    values: [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at, id, httpStatus, message],
+    values: [...transactionValues(tx, at), id, httpStatus, message],
     read: ({ rowCount }) => (rowCount === 1 ? undefined : FALL_BACK),
   };
 }
@@ -258,7 +266,6 @@ function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | 
  * the locking path then checks the move against the state table.
  */
 function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<JournalPort['recordObserved']>[2], at: number): NonNullable<GroupWrite<{ entry: JournalTransaction; changed: boolean }>['statement']> {
-  const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   const quiet = event.type === 'status_seen' || event.quietUnlessChanged === true;
   return {
     name: 'paydesk_observe_known',
@@ -273,23 +280,7 @@ function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<Jour
        INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
        SELECT seq, $12, $10, $3, $13, $14 FROM moved WHERE NOT $15::boolean OR paydesk_changed)
      SELECT * FROM moved`,
-    values: [
-      tx.transaction_id,
-      tx.external_id,
-      tx.status,
-      tx.failed_code,
-      tx.amount,
-      tx.currency,
-      typeof full.fee === 'number' ? full.fee : null,
-      typeof full.net_amount === 'number' ? full.net_amount : null,
-      JSON.stringify(tx),
-      at,
-      id,
-      event.type,
-      event.httpStatus ?? null,
-      event.message ?? null,
-      quiet,
-    ],
+    values: [...transactionValues(tx, at), id, event.type, event.httpStatus ?? null, event.message ?? null, quiet],
     read({ rows }) {
       const row = rows[0] as (EntryRow & { paydesk_changed: boolean }) | undefined;
       if (!row) return FALL_BACK;
