@@ -60,6 +60,9 @@ const NOT_WORDS: readonly RegExp[] = [
   /\b[\w-]+\.(csv|json|db)\b/g, // file names
   /\bX-[A-Za-z0-9]+-[A-Za-z-]+\b/g, // header names: X-SVC-Timestamp
   /(?<![\w/])\/v\d+\/[\w/.%~-]*/g, // API paths: /v1/payments, /v1/balance (the request inspector lists them)
+  // Any token of letters, digits and hyphens with a digit in it is an id, never a word: a batch
+  // row's generated external id "B-mwx8pbdw7be872-2" read "be" as English (a chance failure).
+  /(?<![\p{L}\d-])[\p{L}\d-]*\d[\p{L}\d-]*(?![\p{L}\d-])/gu,
 ];
 
 export interface EnglishHit {
