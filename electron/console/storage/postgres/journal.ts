@@ -97,8 +97,13 @@ export async function moveEntry(c: Queryable, entry: EntryRow, to: Exclude<Entry
 /**
  * A transaction's columns as applyTransaction writes them, $1–$10: its id, external id, status,
  * failed code, amount, currency, fee, net amount (each kept when the answer has none), the whole
- * object, and the time of the write. The accepted answer and a status seen write the same.
+ * object, and the time of the write. The accepted answer and a status seen write the same: the
+ * SET list and its values, each written once.
  */
+const TRANSACTION_SET = `state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
+  amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
+  transaction_json = $9, updated_at = $10`;
+
 function transactionValues(tx: ServiceTransaction, at: number): unknown[] {
   const full = tx as ServiceTransaction & { fee?: number; net_amount?: number };
   return [tx.transaction_id, tx.external_id, tx.status, tx.failed_code, tx.amount, tx.currency, typeof full.fee === 'number' ? full.fee : null, typeof full.net_amount === 'number' ? full.net_amount : null, JSON.stringify(tx), at];
@@ -106,9 +111,7 @@ function transactionValues(tx: ServiceTransaction, at: number): unknown[] {
 
 export async function applyTransaction(c: Queryable, seq: number, tx: ServiceTransaction, at: number): Promise<void> {
   await c.query(
-    `UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
-       amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
-       transaction_json = $9, updated_at = $10 WHERE seq = $11`,
+    `UPDATE entries SET ${TRANSACTION_SET} WHERE seq = $11`,
     [...transactionValues(tx, at), seq],
   );
 }
@@ -246,9 +249,7 @@ function acceptPending(id: string, tx: ServiceTransaction, httpStatus: number | 
   return {
     name: 'paydesk_accept_pending',
     text: `WITH moved AS (
-       UPDATE entries SET state = 'known', transaction_id = $1, external_id = COALESCE($2, external_id), status = $3, failed_code = $4,
-         amount = $5, currency = $6, fee = COALESCE($7, fee), net_amount = COALESCE($8, net_amount), last_error = NULL,
-         transaction_json = $9, updated_at = $10
+       UPDATE entries SET ${TRANSACTION_SET}
        WHERE id = $11 AND state = 'pending' RETURNING seq, kind)
      INSERT INTO timeline (entry_seq, type, at, status, http_status, message)
      SELECT seq, 'response', $10, $3, $12, COALESCE($13, kind || ' created') FROM moved`,
@@ -271,9 +272,7 @@ function observeKnown(id: string, tx: ServiceTransaction, event: Parameters<Jour
     name: 'paydesk_observe_known',
     text: `WITH old AS (SELECT seq, status, failed_code FROM entries WHERE id = $11 AND state = 'known' FOR UPDATE),
      moved AS (
-       UPDATE entries e SET state = 'known', transaction_id = $1, external_id = COALESCE($2, e.external_id), status = $3, failed_code = $4,
-         amount = $5, currency = $6, fee = COALESCE($7, e.fee), net_amount = COALESCE($8, e.net_amount), last_error = NULL,
-         transaction_json = $9, updated_at = $10
+       UPDATE entries e SET ${TRANSACTION_SET}
        WHERE e.seq = (SELECT seq FROM old)
        RETURNING ${entryColumns('e')}, ((SELECT status FROM old) IS DISTINCT FROM $3 OR (SELECT failed_code FROM old) IS DISTINCT FROM $4) AS paydesk_changed),
      added AS (
