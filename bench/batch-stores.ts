@@ -144,7 +144,9 @@ async function main(): Promise<void> {
   }
   const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: 'postgres' });
   await admin.connect();
-  if (STATS) for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, `ALTER SYSTEM SET pg_stat_statements.track_planning = on`, 'SELECT pg_reload_conf()']) await admin.query(sql);
+  if (STATS)
+    for (const sql of ['CREATE EXTENSION pg_stat_statements', `ALTER SYSTEM SET pg_stat_statements.track = 'all'`, `ALTER SYSTEM SET pg_stat_statements.track_planning = on`, `ALTER SYSTEM SET track_functions = 'pl'`, 'SELECT pg_reload_conf()'])
+      await admin.query(sql);
   await migrateWorkspace(admin);
   await admin.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance`);
   // An experiment only: BENCH_DROP_INDEXES=a,b drops those `entries` indexes (what they cost a batch).
@@ -167,12 +169,13 @@ async function main(): Promise<void> {
       }),
     ),
   );
+  let closed = false;
   try {
     console.log(`a ${ROWS}-row batch through the console's runner to the local sandbox over HTTP, concurrency ${CONCURRENCY}, ${ROUNDS} rounds${PIN ? ', this process on core 0 and the database on core 1' : ''}${UPPER ? ', UPPER BOUND: superuser, triggers off' : ''}; load ${load()}`);
     // Unmeasured: each console's first batch pays for compiling (JIT) and the first plans.
     await sendBatch(sqlite, null);
     await sendBatch(workspace, dataDir);
-    if (STATS) await admin.query('SELECT pg_stat_statements_reset()');
+    if (STATS) await admin.query('SELECT pg_stat_statements_reset(), pg_stat_reset()');
     const sqliteRuns = [await sendBatch(sqlite, null)];
     const pgRuns: Sent[] = [];
     const ratios: number[] = [];
@@ -215,10 +218,19 @@ async function main(): Promise<void> {
       const planned = rows.filter((row) => row.toplevel).reduce((sum, row) => sum + row.plan, 0);
       console.log(`\nserver execution, µs per row (top-level ${((top * 1000) / measured).toFixed(0)}, planning ${((planned * 1000) / measured).toFixed(0)}; nested = inside a trigger or function):`);
       for (const row of rows) console.log(`  ${((row.ms * 1000) / measured).toFixed(0).padStart(6)} +${((row.plan * 1000) / measured).toFixed(0).padStart(4)} plan (${(Number(row.plans) / measured).toFixed(2)}/row)  ${(Number(row.calls) / measured).toFixed(2).padStart(5)}/row mean ${(row.median * 1000).toFixed(0)} µs max ${row.max.toFixed(1)} ms ${row.toplevel ? '' : '(nested) '}${row.q}`);
+      // The trigger functions (track_functions = 'pl'), counted once the workspace's connections
+      // have ended: a backend reports its function counts when it ends or after a while idle.
+      await workspace.close();
+      closed = true;
+      const functions = await admin.query<{ funcname: string; calls: string; total: number; self: number }>(
+        'SELECT funcname, calls, total_time AS total, self_time AS self FROM pg_stat_user_functions ORDER BY self_time DESC LIMIT 25',
+      );
+      console.log('\nPL/pgSQL functions (triggers), µs per row: self (total) calls per row');
+      for (const row of functions.rows) console.log(`  ${((row.self * 1000) / measured).toFixed(0).padStart(6)} (${((row.total * 1000) / measured).toFixed(0).padStart(4)})  ${(Number(row.calls) / measured).toFixed(2).padStart(5)}/row  ${row.funcname}`);
     }
   } finally {
     await admin.end();
-    await workspace.close();
+    if (!closed) await workspace.close();
     await sqlite.close();
   }
 }
