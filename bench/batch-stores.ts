@@ -151,6 +151,8 @@ async function main(): Promise<void> {
   await admin.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance`);
   // An experiment only: BENCH_DROP_INDEXES=a,b drops those `entries` indexes (what they cost a batch).
   for (const index of (process.env.BENCH_DROP_INDEXES ?? '').split(',').filter(Boolean)) await admin.query(`DROP INDEX ${index.replace(/[^a-z_]/g, '')}`);
+  // An experiment only: BENCH_FILLFACTOR=80 leaves room in each page of `entries` for HOT updates.
+  if (process.env.BENCH_FILLFACTOR) await admin.query(`ALTER TABLE entries SET (fillfactor = ${Number(process.env.BENCH_FILLFACTOR)})`);
   const { dataDir } = cluster;
 
   const sqliteDir = join(dir.path, 'desktop-sqlite');
@@ -225,6 +227,11 @@ async function main(): Promise<void> {
       const functions = await admin.query<{ funcname: string; calls: string; total: number; self: number }>(
         'SELECT funcname, calls, total_time AS total, self_time AS self FROM pg_stat_user_functions ORDER BY self_time DESC LIMIT 25',
       );
+      const tables = await admin.query<{ relname: string; ins: string; upd: string; hot: string }>(
+        `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd > 0 ORDER BY n_tup_upd + n_tup_ins DESC LIMIT 8`,
+      );
+      console.log('\nrows written per batch row: inserted, updated (of which HOT: no index written)');
+      for (const row of tables.rows) console.log(`  ${(Number(row.ins) / measured).toFixed(2).padStart(5)} ins ${(Number(row.upd) / measured).toFixed(2).padStart(5)} upd (${(Number(row.hot) / measured).toFixed(2)} HOT)  ${row.relname}`);
       console.log('\nPL/pgSQL functions (triggers), µs per row: self (total) calls per row');
       for (const row of functions.rows) console.log(`  ${((row.self * 1000) / measured).toFixed(0).padStart(6)} (${((row.total * 1000) / measured).toFixed(0).padStart(4)})  ${(Number(row.calls) / measured).toFixed(2).padStart(5)}/row  ${row.funcname}`);
     }
