@@ -44,6 +44,12 @@ export interface ApprovalRequest {
   decidedAt: string | null;
   remark: string | null;
   votes: ApprovalVote[];
+  /**
+   * Approved, and its money has left (the payout has its entry; the batch is done or cancelled, or
+   * every row of it has its entry): it can no longer be withdrawn. False in every other state. A
+   * batch halfway sent is not `sent`: withdrawing it still stops the rest.
+   */
+  sent: boolean;
 }
 
 /** One tier of a policy: from `minAmount` up, a payout's amount or a batch's total needs `approvals` from `approverRole`. */

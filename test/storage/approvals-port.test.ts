@@ -188,3 +188,40 @@ describe('one desktop', () => {
     expect((await postgres!.open()).approvals).toBeDefined();
   });
 });
+
+describe('a request whose money has left', () => {
+  it('says so once its payout is sent (and refuses a withdraw); a batch halfway sent is not sent, all of it is', async () => {
+    const { database, port } = await workspace();
+    const fatou = port('fatou');
+    const kofi = port('kofi');
+    const store = workspaces.storeAs('fatou', database);
+    const request = payoutRequest({ amount: 250_000, external_id: 'S-1' });
+    const asked = (await fatou.askPayout('sandbox', 'XAF', request))!;
+    expect(asked.sent).toBe(false);
+    expect(await kofi.approve(asked.id, asked.digest)).toMatchObject({ state: 'approved', sent: false });
+    // Sent as the console sends it: its pending entry (its POST may have left from here on).
+    await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 1 });
+    expect(await fatou.get(asked.id)).toMatchObject({ state: 'approved', sent: true });
+    expect((await fatou.waiting('mine')).find((r) => r.id === asked.id)?.sent).toBe(true);
+    expect((await refusal(fatou.withdraw(asked.id, 'too late'))).code).toBe('APPROVAL_ALREADY_SENT');
+
+    const rows = checkedRows(3, { amount: 50_000 });
+    await store.batches.create({ id: 'b-sent', fileName: 's.csv', fileHash: 'hs', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows, at: 1 });
+    const batch = (await fatou.askBatch('b-sent', 'XAF'))!;
+    await kofi.approve(batch.id, batch.digest);
+    await store.batches.setState('b-sent', 'sending', 1);
+    expect((await store.batches.claimRows('b-sent', 'desk-1', 3, 60_000, 1)).rows).toHaveLength(3);
+    const send = (row: number) => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[row - 2]!.request!, currency: 'XAF', at: 1, batch: { id: 'b-sent', row } });
+    await send(2);
+    await send(3);
+    // Two rows of three: withdrawing it would still stop the third.
+    expect(await fatou.get(batch.id)).toMatchObject({ state: 'approved', sent: false });
+    await send(4);
+    expect(await fatou.get(batch.id)).toMatchObject({ state: 'approved', sent: true });
+    // Never `sent` unless approved: a request still waiting for a batch that was cancelled says false.
+    await store.batches.create({ id: 'b-cancelled', fileName: 'c.csv', fileHash: 'hc', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(3, { amount: 50_000 }), at: 1 });
+    const waiting = (await fatou.askBatch('b-cancelled', 'XAF'))!;
+    await store.batches.setState('b-cancelled', 'cancelled', 2);
+    expect(await fatou.get(waiting.id)).toMatchObject({ state: 'awaiting', sent: false });
+  });
+});

@@ -68,7 +68,8 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
   const approve = useApprovals((s) => s.approve);
   const reject = useApprovals((s) => s.reject);
   const withdraw = useApprovals((s) => s.withdraw);
-  const open = request.state === 'awaiting' || request.state === 'approved';
+  // An approved request whose money has left cannot be withdrawn (the database refuses it): no button, a note instead.
+  const open = request.state === 'awaiting' || (request.state === 'approved' && !request.sent);
   return (
     <li className="card approval-card" aria-labelledby={`approval-${request.id}-title`}>
       <h3 id={`approval-${request.id}-title`}>
@@ -79,6 +80,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
         <p className="small">{t('remarkShown', { remark: request.remark })}</p>
       ) : null}
       <ApprovalVotes request={request} />
+      {request.state === 'approved' && request.sent ? <p className="small approval-sent">{t(`sent.${request.subject}`)}</p> : null}
       {side === 'forMe' || open ? (
         <div className="approval-actions">
           <label htmlFor={remarkId}>{side === 'forMe' ? t('remarkLabel') : t('field.remark')}</label>

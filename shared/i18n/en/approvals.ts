@@ -65,6 +65,10 @@ export default {
   rejectLabel: 'Reject request {{id}}: {{what}}',
   withdraw: 'Withdraw',
   withdrawLabel: 'Withdraw request {{id}}: {{what}}',
+  sent: {
+    payout: 'This payout has been sent: the request can no longer be withdrawn. Follow the payout from its timeline.',
+    batch: 'This batch has been sent, or has ended: the request can no longer be withdrawn. Follow it from the batch’s page.',
+  },
   working: 'Working',
   done: {
     approved: 'Request {{id}} is approved: it may be sent now.',

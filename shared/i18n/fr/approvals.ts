@@ -67,6 +67,10 @@ export default {
   rejectLabel: 'Refuser la demande {{id}} : {{what}}',
   withdraw: 'Retirer',
   withdrawLabel: 'Retirer la demande {{id}} : {{what}}',
+  sent: {
+    payout: 'Ce transfert a été envoyé : la demande ne peut plus être retirée. Suivez le transfert depuis sa chronologie.',
+    batch: 'Ce lot a été envoyé, ou il est terminé : la demande ne peut plus être retirée. Suivez-le depuis la page du lot.',
+  },
   working: 'En cours',
   done: {
     approved: 'La demande {{id}} est approuvée : l’envoi est possible.',

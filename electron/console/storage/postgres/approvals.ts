@@ -33,6 +33,7 @@ interface RequestRow {
   decided_by: string | null;
   decided_at: Date | null;
   remark: string | null;
+  sent: boolean;
 }
 
 type PgError = Error & { code?: string; detail?: string };
@@ -153,12 +154,17 @@ async function withVotes(db: Queryable, rows: RequestRow[]): Promise<ApprovalReq
     decidedAt: iso(row.decided_at),
     remark: row.remark,
     votes: byRequest.get(row.id) ?? [],
+    sent: row.sent,
   }));
 }
 
 export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
   async function select(where: string, params: unknown[], tail = 'ORDER BY id DESC'): Promise<ApprovalRequest[]> {
-    const { rows } = await pool.query<RequestRow>(`SELECT * FROM approval_requests r WHERE ${where} ${tail}`, params);
+    // `sent` by the rule that refuses a withdraw (migration 30's paydesk_request_sent), asked only of approved requests.
+    const { rows } = await pool.query<RequestRow>(
+      `SELECT r.*, r.state = 'approved' AND paydesk_request_sent(r) AS sent FROM approval_requests r WHERE ${where} ${tail}`,
+      params,
+    );
     return withVotes(pool, rows);
   }
 
