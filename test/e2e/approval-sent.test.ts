@@ -1,9 +1,9 @@
 /**
  * The maker's side of an approved request whose money has left, in a real Chromium over fatou's
- * console on a team workspace (one approval from 100,000 XAF): a Withdraw pressed on a card read
- * before the payout was sent (from another desktop, or this one a moment ago) is refused with
- * APPROVAL_ALREADY_SENT, nothing changed; read again, the card says the payout was sent and offers
- * no Withdraw. English and French; screenshots looked at.
+ * console on a team workspace (one approval from 100,000 XAF): a Withdraw pressed just as the
+ * payout leaves (from another desktop of hers, between the click and the console's answer) is
+ * refused with APPROVAL_ALREADY_SENT, nothing changed; read again, the card says the payout was
+ * sent and offers no Withdraw. English and French; screenshots looked at.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -49,11 +49,17 @@ describe.each(['en', 'fr'] as const)('an approved payout whose money has left, i
     const withdraw = page.locator(`button[aria-label^="${words.withdraw(asked.id)}"]`);
     await withdraw.waitFor();
 
-    // The payout leaves from another desktop of fatou's (its pending entry: its POST may have gone).
-    await fatou.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: Date.now() });
+    // The payout leaves from another desktop of fatou's (its pending entry: its POST may have gone)
+    // between her click and the console's answer: held at the page's call, so no live refresh of
+    // the list can take the button away first.
+    await page.route('**/api/invoke/approvals:withdraw', async (route) => {
+      await fatou.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: Date.now() });
+      await route.continue();
+    });
     await withdraw.click();
     const notice = page.locator('.notice-error', { hasText: words.refused });
     await notice.waitFor();
+    await page.unroute('**/api/invoke/approvals:withdraw');
     expect(await fatou.approvals!.get(asked.id)).toMatchObject({ state: 'approved', sent: true, decidedBy: 'kofi' });
     expect(serious(await axeViolations(page))).toEqual([]);
     await screenshot(page, `approvals-already-sent-${language}-light`);

@@ -15,8 +15,12 @@ import { makeTempDir } from '../temp-dir';
 export interface PgCut {
   /** Use as a pg config's host (with the cluster's port). */
   host: string;
-  /** `thenRefuse`: from the cut on, new connections are refused too (until `refuseNew` is set false). */
-  cutAfterCommit(text: string, options?: { thenRefuse?: boolean }): Promise<void>;
+  /**
+   * `thenRefuse`: from the cut on, new connections are refused too (until `refuseNew` is set false).
+   * `everyConnection`: the cut closes every connection through the cable, not only the one that
+   * sent `text` (the workspace lost whole: a console's idle pooled connections go with it).
+   */
+  cutAfterCommit(text: string, options?: { thenRefuse?: boolean; everyConnection?: boolean }): Promise<void>;
   refuseNew: boolean;
   close(): Promise<void>;
 }
@@ -27,13 +31,13 @@ const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 export async function startPgCut(upstream: { host: string; port: number }): Promise<PgCut> {
   const host = makeTempDir('paydesk-pgcut-');
   const sockets = new Set<net.Socket>();
-  let armed: { text: Buffer; thenRefuse: boolean; done: () => void } | null = null;
+  let armed: { text: Buffer; thenRefuse: boolean; everyConnection: boolean; done: () => void } | null = null;
   const cut: PgCut = {
     host,
     refuseNew: false,
     cutAfterCommit(text, options = {}) {
       return new Promise<void>((done) => {
-        armed = { text: Buffer.from(text), thenRefuse: options.thenRefuse ?? false, done };
+        armed = { text: Buffer.from(text), thenRefuse: options.thenRefuse ?? false, everyConnection: options.everyConnection ?? false, done };
       });
     },
     async close() {
@@ -48,14 +52,16 @@ export async function startPgCut(upstream: { host: string; port: number }): Prom
     }
     const server = net.connect({ path: path.join(upstream.host, `.s.PGSQL.${upstream.port}`) });
     sockets.add(client).add(server);
-    let held: { buffer: Buffer; thenRefuse: boolean; done: () => void } | null = null;
+    let held: { buffer: Buffer; thenRefuse: boolean; everyConnection: boolean; done: () => void } | null = null;
     const end = () => {
       client.destroy();
       server.destroy();
+      sockets.delete(client);
+      sockets.delete(server);
     };
     client.on('data', (chunk) => {
       if (armed && chunk.includes(armed.text)) {
-        held = { buffer: Buffer.alloc(0), thenRefuse: armed.thenRefuse, done: armed.done };
+        held = { buffer: Buffer.alloc(0), thenRefuse: armed.thenRefuse, everyConnection: armed.everyConnection, done: armed.done };
         armed = null;
       }
       server.write(chunk);
@@ -66,6 +72,7 @@ export async function startPgCut(upstream: { host: string; port: number }): Prom
       if (held.buffer.includes(READY_IDLE)) {
         if (held.thenRefuse) cut.refuseNew = true;
         end();
+        if (held.everyConnection) for (const socket of sockets) socket.destroy();
         held.done();
       }
     });

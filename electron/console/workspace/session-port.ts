@@ -23,6 +23,16 @@ const READS: Record<string, ReadonlySet<string>> = {
 };
 
 /**
+ * Reads tried even while the connection is lost, never answered from an earlier read: reading
+ * the approvals again is how a person learns whether a decision lost on its way was recorded
+ * (APPROVAL_UNCONFIRMED), and an old list would still offer the vote. The gates stay writes: they
+ * come right before a send, and sending stops while the connection is lost.
+ */
+const READS_NOW: Record<string, ReadonlySet<string>> = {
+  approvals: new Set(['whoAmI', 'policy', 'waiting', 'get', 'about']),
+};
+
+/**
  * Parts passed on as they are: change events (a subscription answers at once with its
  * unsubscribe; the workspace's LISTEN connection finds the server again by itself and then says
  * "everything", ../storage/postgres/live-changes.ts).
@@ -36,10 +46,12 @@ type Part = Record<string, unknown>;
 
 function throughSession(session: WorkspaceSession, name: string, part: Part): Part {
   const reads = READS[name] ?? new Set<string>();
+  const readsNow = READS_NOW[name] ?? new Set<string>();
   return new Proxy(part, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function' || typeof key !== 'string') return value;
+      if (readsNow.has(key)) return (...args: unknown[]) => session.readNow((store) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args));
       if (reads.has(key)) {
         return async (...args: unknown[]) => {
           const call = (store: unknown) => ((store as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args);

@@ -189,7 +189,19 @@ export function ApprovalsScreen() {
   return (
     <Screen id="approvals" title={t('title')} intro={t('intro')} width="wide">
       {state.status === 'loading' || state.status === 'idle' ? <Loading label={t('loading')} /> : null}
-      {state.status === 'error' && state.error ? <ErrorNotice failure={state.error} /> : null}
+      {state.status === 'error' ? (
+        <>
+          {/* A decision whose outcome is not known yet (the workspace lost on its way) is said first:
+              reading the lists again failed for the same reason, and that alone would hide it. */}
+          <LastDecision />
+          {state.error ? <ErrorNotice failure={state.error} /> : null}
+          <p>
+            <button type="button" className="secondary small" onClick={() => void state.load()}>
+              {t('refresh')}
+            </button>
+          </p>
+        </>
+      ) : null}
       {state.status === 'ready' && !state.available ? <p className="notice notice-info">{t('unavailable')}</p> : null}
       {state.status === 'ready' && state.available ? (
         <>

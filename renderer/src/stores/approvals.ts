@@ -50,6 +50,22 @@ export function createApprovalsStore(api: PaydeskApi) {
       set({ busy: null, last: result.ok ? { ok: true, request: result.value } : { ok: false, id, error: result.error } });
       await get().load();
     }
+    /**
+     * A decision whose outcome was not known (APPROVAL_UNCONFIRMED: the workspace lost on its
+     * way) is answered once the workspace can be read again: recorded (this login's vote, or its
+     * withdrawal, is on the request) shows as done; not recorded says so with the state now.
+     */
+    async function settleUnconfirmed(login: string): Promise<void> {
+      const pending = get().last;
+      if (!pending || pending.ok || pending.error.code !== 'APPROVAL_UNCONFIRMED') return;
+      const read = await api.invoke('approvals:get', { id: pending.id });
+      if (!read.ok || get().last !== pending) return;
+      const request = read.value;
+      const recorded = request.votes.some((vote) => vote.voter === login) || (request.state === 'withdrawn' && request.decidedBy === login);
+      if (recorded) return set({ last: { ok: true, request } });
+      const decision = { id: request.id, state: request.state, decidedBy: request.decidedBy, requestedBy: request.requestedBy };
+      set({ last: { ok: false, id: request.id, error: { code: 'APPROVAL_NOT_RECORDED', message: `Your decision on request ${request.id} was not recorded.`, decision } } });
+    }
     return {
       status: 'idle',
       available: false,
@@ -77,6 +93,7 @@ export function createApprovalsStore(api: PaydeskApi) {
         const [forMe, mine] = await Promise.all([api.invoke('approvals:list', { scope: 'forMe' }), api.invoke('approvals:list', { scope: 'mine' })]);
         if (!forMe.ok || !mine.ok) return set({ status: 'error', error: !forMe.ok ? forMe.error : !mine.ok ? mine.error : null });
         set({ status: 'ready', available: true, login: status.value.login, roles: status.value.roles, forMe: forMe.value.requests, mine: mine.value.requests, error: null });
+        await settleUnconfirmed(status.value.login);
       },
       approve: (request, remark) => decide(request.id, () => api.invoke('approvals:approve', { id: request.id, digest: request.digest, ...(remark ? { remark } : {}) })),
       reject: (request, remark) => decide(request.id, () => api.invoke('approvals:reject', { id: request.id, remark })),

@@ -23,7 +23,12 @@
 import type pg from 'pg';
 import type { WorkspaceFaultCode } from '../../../../shared/api';
 import { VaultError, type Vault } from '../../vault';
+import { OverviewOverflowError } from '../../journal/overview';
+import { ForbiddenTransition } from '../../states/machine';
+import { ApprovalRefusal } from '../approvals-port';
+import { BatchStateChanged } from '../batch-drafts-port';
 import type { StoragePort } from '../port';
+import { TeamProfilesUnavailable } from '../team-profiles-port';
 import { describeWorkspaceError, poolConfig, workspaceConnectionSchema, workspaceFaultSentence, type WorkspaceConnection, type WorkspaceFault } from './connection';
 import { openWorkspacePool, type WorkspacePool } from './db';
 import { appliedVersion, checkWorkspaceSchema, migrateWorkspace, WorkspaceSchemaError } from './migrate';
@@ -67,6 +72,12 @@ export interface WorkspaceSession {
   readonly lostBy: WorkspaceFaultError | null;
   /** Reads through the port; when the server is away, what was last read under `key`, not fresh. */
   read<T>(key: string, work: (store: StoragePort) => Promise<T>): Promise<SessionRead<T>>;
+  /**
+   * Reads through the port now, even while the connection is lost (the server may be back), and
+   * never answers from what was read before: for reads whose old answer would mislead (the
+   * approvals lists, read to learn whether a decision lost on its way was recorded).
+   */
+  readNow<T>(work: (store: StoragePort) => Promise<T>): Promise<T>;
   /** Writes through the port now, or fails now: never kept to run later. */
   write<T>(work: (store: StoragePort) => Promise<T>): Promise<T>;
   /** Called once each time the connection is lost: sending stops. Returns an unsubscribe. */
@@ -114,6 +125,20 @@ function fault(code: WorkspaceFaultCode, detail: string | null = null): Workspac
 function withoutSecret(text: string, secret: string | null): string {
   const clean = secret ? text.split(secret).join('[password]') : text;
   return clean.slice(0, 500);
+}
+
+/**
+ * What the store answers on purpose, as one desktop's journal answers it: a rule's refusal (an
+ * approval's, or the sending gate's own SQLSTATE `PDnnn` raised by a write), a state another
+ * desktop moved first, a move the state table refuses, a sum too large to show, team profiles on
+ * no workspace. The caller handles those by their class or code (the handlers turn them into
+ * APPROVAL_*, CONFLICT, ...): passed on unchanged, never a workspace fault.
+ */
+export function isStoreAnswer(error: unknown): boolean {
+  if (error instanceof ApprovalRefusal || error instanceof BatchStateChanged || error instanceof ForbiddenTransition) return true;
+  if (error instanceof OverviewOverflowError || error instanceof TeamProfilesUnavailable) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^PD\d{3}$/.test(code);
 }
 
 /**
@@ -248,6 +273,7 @@ function sessionOver(
     try {
       return await work(store);
     } catch (error) {
+      if (isStoreAnswer(error)) throw error;
       const why = faultOf(error, 'open', password);
       if (why.code === 'WORKSPACE_CONNECTION_LOST') lose(why);
       else log(`workspace ${where}: ${why.code}${why.detail ? ` (${why.detail})` : ''}`);
@@ -283,6 +309,7 @@ function sessionOver(
         throw error;
       }
     },
+    readNow: run,
     async write<T>(work: (store: StoragePort) => Promise<T>): Promise<T> {
       // Refused before it runs: a write kept for later could move money after the person looked away.
       if (state === 'lost') throw fault('WORKSPACE_CONNECTION_LOST', lostBy?.detail ?? null);

@@ -1,0 +1,99 @@
+/**
+ * An approve whose answer was lost after the workspace committed it, and the workspace not
+ * reachable again yet (docs/decisions/approval-races.md), in a real Chromium over kofi's console:
+ * the page says it is not known yet whether the decision was recorded and what to do (nothing is
+ * decided twice: the console never sends it again), and while the workspace is away no old list
+ * offers the vote again; once it is back, Refresh shows the request approved, by kofi, once, and
+ * the notice says the decision was recorded. The cut is exact: a proxy holds the server's answer to
+ * paydesk_approve back until the server has committed, then closes both ends and refuses new
+ * connections (test/helpers/pg-cut.ts). English and French; screenshots looked at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startPgCut, type PgCut } from '../helpers/pg-cut';
+import { payoutRequest } from '../storage/fixtures';
+import { axeViolations, serious } from './axe';
+import { screenshot } from './harness';
+import { choosePreferences } from './preferences';
+import { useWorkspacePage } from './workspace-page';
+
+let cable: PgCut | undefined;
+// Registered first, so it runs last: the console closes through the cable before the cable goes.
+afterAll(async () => {
+  await cable?.close();
+});
+const team = useWorkspacePage({
+  person: 'kofi',
+  tiers: [{ minAmount: 100_000, approvals: 1 }],
+  before: async (workspaces) => {
+    cable = await startPgCut(workspaces.server.cluster);
+  },
+  host: () => cable!.host,
+});
+let page: Page;
+beforeAll(() => {
+  page = team.page;
+});
+
+const WORDS = {
+  en: {
+    refresh: 'Refresh',
+    approve: (id: number) => `Approve request ${id}:`,
+    unconfirmed: 'The connection to the team workspace was lost while your decision was on its way: whether it was recorded is not known yet.',
+    nothingWaits: 'Nothing waits for your approval.',
+    recorded: (id: number) => `Request ${id} is approved: it may be sent now.`,
+  },
+  fr: {
+    refresh: 'Actualiser',
+    approve: (id: number) => `Approuver la demande ${id} :`,
+    unconfirmed: 'La connexion à l’espace d’équipe a été perdue pendant l’envoi de votre décision : on ne sait pas encore si elle a été enregistrée.',
+    nothingWaits: 'Rien n’attend votre approbation.',
+    recorded: (id: number) => `La demande ${id} est approuvée : l’envoi est possible.`,
+  },
+} as const;
+
+describe.each(['en', 'fr'] as const)('an approve whose answer was lost, in %s', (language) => {
+  const words = WORDS[language];
+
+  it('says it is not known yet, sends nothing again, and shows it approved once the workspace is back', async () => {
+    await choosePreferences(page, language, 'light');
+    const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
+    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: `UNC-${language}` })))!;
+    await page.evaluate(() => (location.hash = '#/approvals'));
+    await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    const approve = page.locator(`button[aria-label^="${words.approve(asked.id)}"]`);
+    await approve.waitFor();
+
+    // The workspace lost whole once the vote committed: the console's idle connections too.
+    const cut = cable!.cutAfterCommit('paydesk_approve', { thenRefuse: true, everyConnection: true });
+    await approve.click();
+    const notice = page.locator('.notice-error', { hasText: words.unconfirmed });
+    await notice.waitFor();
+    await cut;
+    // Committed, once, though the console could not know it.
+    expect(await fatou.get(asked.id)).toMatchObject({ state: 'approved', decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve' }] });
+    // Still away: the lists cannot be read, and no old list offers the vote again.
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    await notice.waitFor();
+    expect(await approve.count()).toBe(0);
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await screenshot(page, `approvals-unconfirmed-${language}-light`);
+
+    // The workspace is back: reading the lists again (a read, tried though the session is lost) shows the vote recorded.
+    cable!.refuseNew = false;
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    await page.getByText(words.nothingWaits).waitFor();
+    // The notice now answers the question it asked: the vote was recorded.
+    await page.locator('.notice', { hasText: words.recorded(asked.id) }).waitFor();
+    expect(await page.locator('.notice-error', { hasText: words.unconfirmed }).count()).toBe(0);
+    expect(await approve.count()).toBe(0);
+    expect((await fatou.get(asked.id))!.votes).toHaveLength(1);
+    await screenshot(page, `approvals-unconfirmed-back-${language}-light`);
+    // Sending stays stopped until the person's Try again finds the workspace (the console host's banner; here its call).
+    expect(team.session!.state).toBe('lost');
+    await team.session!.reconnect();
+    expect(team.session!.state).toBe('open');
+    expect(team.h.pageErrors).toEqual([]);
+  });
+});
