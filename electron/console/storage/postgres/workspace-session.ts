@@ -9,9 +9,12 @@
  * the login owns the workspace, refused otherwise), and the session says who it is from the
  * database (`session_user`) and which Paydesk roles that login has.
  *
- * Every failure becomes a `WorkspaceFaultError`: a code of shared/api/workspace-faults.ts (the
- * screens translate it, shared/i18n errors) and the English sentence of that code. The server's
- * own words go only to `detail`, for the log, with the password taken out.
+ * Every failure of the workspace itself becomes a `WorkspaceFaultError`: a code of
+ * shared/api/workspace-faults.ts (the screens translate it, shared/i18n errors) and the English
+ * sentence of that code. The server's own words go only to `detail`, for the log, with the
+ * password taken out. What the store answers on purpose (an approval rule's refusal, the sending
+ * gate's SQLSTATE, a state another desktop moved first: `isStoreAnswer`) passes through as it is,
+ * for the handlers to say in their own words, as on one desktop's journal.
  *
  * Money rule: nothing is queued to send later while the database is away. Once the connection is
  * lost (a statement failed for it, or the server ended an idle connection) the session refuses
