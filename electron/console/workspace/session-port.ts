@@ -51,16 +51,17 @@ function throughSession(session: WorkspaceSession, name: string, part: Part): Pa
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function' || typeof key !== 'string') return value;
-      if (readsNow.has(key)) return (...args: unknown[]) => session.readNow((store) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args));
+      // The same method of the same part, on the store the session runs it with.
+      const on = (args: unknown[]) => (store: StoragePort) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args);
+      if (readsNow.has(key)) return (...args: unknown[]) => session.readNow(on(args));
       if (reads.has(key)) {
         return async (...args: unknown[]) => {
-          const call = (store: unknown) => ((store as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args);
           const readKey = `${name}.${key}:${JSON.stringify(args)}`;
-          if (readKey.length > KEPT_KEY_CHARS) return session.write(call);
-          return (await session.read(readKey, call)).value;
+          if (readKey.length > KEPT_KEY_CHARS) return session.write(on(args));
+          return (await session.read(readKey, on(args))).value;
         };
       }
-      return (...args: unknown[]) => session.write((store) => ((store as unknown as Record<string, Part>)[name]![key] as (...a: unknown[]) => Promise<unknown>)(...args));
+      return (...args: unknown[]) => session.write(on(args));
     },
   });
 }
