@@ -39,6 +39,27 @@ export function batchReaches(runtime: ConsoleRuntime, batchId: string, states: r
   });
 }
 
+/**
+ * As batchReaches, for the run a Resume starts: the first event in one of `states` after the
+ * batch was heard `sending` again. Until the Resume's run has set the batch sending, other events
+ * still tell its old state truly (a follow-up after a restart settles rows of the batch and its
+ * progress is pushed: `interrupted`); they are not this run's end. Events of a batch leave in the
+ * order they were asked for (electron/console/batch/progress.ts).
+ */
+export function resumedBatchReaches(runtime: ConsoleRuntime, batchId: string, states: readonly BatchState[]): Promise<BatchProgress> {
+  return new Promise((resolve) => {
+    let sendingAgain = false;
+    const off = runtime.on('batch:progress', (progress) => {
+      if (progress.batchId !== batchId || progress.mode !== 'send') return;
+      if (progress.state === 'sending') sendingAgain = true;
+      else if (sendingAgain && states.includes(progress.state) && !progress.stopping) {
+        off();
+        resolve(progress);
+      }
+    });
+  });
+}
+
 /** Resolves once `check` holds, checking now and after each of the given push events. */
 export function until(runtime: ConsoleRuntime, events: readonly PushEvent[], check: () => boolean): Promise<void> {
   return new Promise((resolve) => {
