@@ -19,7 +19,7 @@ const lost: ApiFailure = { code: 'WORKSPACE_CONNECTION_LOST', message: 'The conn
 const unconfirmed: ApiFailure = { code: 'APPROVAL_UNCONFIRMED', message: 'not known yet' };
 
 /** kofi's console: request 4 waits for him; the workspace goes away as he approves, and is back when `away.now` is false. */
-function console(after: ApprovalRequest) {
+function kofisConsole(after: ApprovalRequest) {
   const away = { now: false, pressed: false };
   const api = createFakeApi({
     'approvals:status': () => (away.now ? { ok: false, error: lost } : ok({ available: true as const, login: 'kofi', roles: ['finance'] })),
@@ -41,7 +41,7 @@ describe('an approve whose outcome was not known', () => {
     ['recorded', { ...waiting, state: 'approved' as const, approvalsGiven: 1, decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve' as const, remark: null, at: '2026-11-25T10:05:00Z' }] }, 'Request 4 is approved: it may be sent now.'],
     ['not recorded', waiting, /nothing was recorded/],
   ])('is said while the workspace is away, and answered once it is back (%s)', async (_name, after, answer) => {
-    const { api, away } = console(after);
+    const { api, away } = kofisConsole(after);
     const { user } = await renderApp(api, { screen: 'approvals' });
     await user.click(await screen.findByRole('button', { name: /^Approve request 4/ }));
     expect(await screen.findByText(/whether it was recorded is not known yet/)).toBeTruthy();
