@@ -23,7 +23,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure 
  * - INTERNAL: an unexpected failure (logged in main without secrets);
  * - TEAM_KEYS_MISSING: a team profile this desktop has no keys for yet (profileId: add them in Settings);
  * - PROFILE_DESKTOP_ONLY: on a team workspace, a desktop's own live profile (live money goes through team profiles);
- * - TEAM_PROFILES_UNAVAILABLE: a team profile operation on this desktop's own journal (no team there).
+ * - TEAM_PROFILES_UNAVAILABLE: a team profile operation on this desktop's own journal (no team there);
+ * - ALREADY_SENT: the journal already holds this external id as a payout or payment (journalId: open it); never sent twice.
  */
 export const CONSOLE_ERROR_CODES = [
   'INVALID_INPUT',
@@ -42,6 +43,7 @@ export const CONSOLE_ERROR_CODES = [
   'PROFILE_DESKTOP_ONLY',
   'TEAM_PROFILES_UNAVAILABLE',
   'SANDBOX_ELSEWHERE',
+  'ALREADY_SENT',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
 

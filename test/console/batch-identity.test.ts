@@ -6,6 +6,8 @@
  * the service refuses as "already exists" adopts that transaction instead of failing.
  */
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows } from '../../electron/console/batch/store';
 import { engineInternals } from '../../packages/sandbox/src/internals';
@@ -53,7 +55,7 @@ const send = (batchId: string, options: { acceptDuplicateFile?: true; concurrenc
 const sendAndCancel = (batchId: string, cancelAt: string) => cancelWhileSending(runtime, proxy, batchId, cancelAt);
 
 describe('a batch cancelled, imported again with the override, its failed rows retried (issue 23, first path)', () => {
-  it('pays each row once: the rows sent before are refused by the service and adopted, "already sent earlier"', async () => {
+  it('pays each row once: the rows sent before are never POSTed again, only linked to their payout, "already sent earlier"', async () => {
     const text = file(6, 'cancel-reimport');
     const first = await importFile('payroll.csv', text);
     const firstId = first.batch.id;
@@ -73,7 +75,7 @@ describe('a batch cancelled, imported again with the override, its failed rows r
     ]);
     expect(expectFail(await runtime.handlers['batches:prepare']({ batchId: again.batch.id }), 'CONFIRMATION_REQUIRED').fields?.acceptDuplicateFile).toBeDefined();
 
-    // "Send these rows again anyway": the three sent rows are refused (already exists) and adopted.
+    // "Send these rows again anyway": the journal holds the three sent rows' ids: linked to their payouts, never sent.
     expect(await send(again.batch.id, { acceptDuplicateFile: true })).toMatchObject({ state: 'done' });
     const after = await withRows(runtime.handlers, again.batch.id);
     expect(after.rows.map((row) => [row.state, row.status, row.alreadySent ?? false])).toEqual([
@@ -87,15 +89,19 @@ describe('a batch cancelled, imported again with the override, its failed rows r
     // The adopted row is the transaction the first batch created; each id was paid exactly once.
     expect(after.rows.slice(0, 3).map((row) => row.transactionId)).toEqual(sent.rows.slice(0, 3).map((row) => row.transactionId));
     expect(paidTo(after.rows.map((row) => row.externalId))).toEqual([1, 1, 1, 1, 1, 1]);
-    expect(postsFor(`${firstId}-2`)).toBe(2); // sent, then refused as existing: never under a new id
+    expect(postsFor(`${firstId}-2`)).toBe(1); // sent once: the journal, not the service, keeps it from a second POST
     // Nothing failed, so nothing is offered for retry (an adopted row never is).
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId: again.batch.id }), 'CONFLICT');
     // The accountant's report says so too (state cell), in the user's language.
     const report = expectOk(await runtime.handlers['batches:report']({ batchId: again.batch.id, language: 'en' })).csv;
     expect(report.split('already sent earlier').length - 1).toBe(3);
     expect(expectOk(await runtime.handlers['batches:report']({ batchId: again.batch.id, language: 'fr' })).csv).toContain('accepté · déjà envoyé auparavant');
+    // One record per payout: the row names the first batch's entry, and History lists it once.
+    expect(after.rows.slice(0, 3).map((row) => row.journalId)).toEqual(sent.rows.slice(0, 3).map((row) => row.journalId));
     const history = expectOk(await runtime.handlers['transactions:get']({ journalId: after.rows[0]!.journalId! }));
-    expect(history.transaction).toMatchObject({ alreadySent: true, transactionId: sent.rows[0]!.transactionId });
+    expect(history.transaction).toMatchObject({ transactionId: sent.rows[0]!.transactionId, batch: { batchId: firstId, rowNumber: 2 } });
+    const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: `${firstId}-2` }, offset: 0, limit: 10 }));
+    expect(listed.total).toBe(1);
   });
 
   it('never offers an adopted row that failed for retry, and retries the batch\'s own failure under a derived id', async () => {
@@ -192,12 +198,19 @@ describe('retry keeps or derives the external id (issue 23)', () => {
   });
 
   it('adopts a row refused as existing in the run\'s last round before the run ends (no row left unknown by it)', async () => {
-    // LAST-0 exists at the engine already (a single payout). In the batch, its POST meets a 500 twice
-    // (nothing reaches the engine) and the look-ups of rounds 2 and 3 are told "not found"; the third
-    // POST reaches the engine, which refuses it as existing: only a look-up before the run ends adopts it.
+    // LAST-0 exists at the engine already, made outside this console (the merchant's own system: the
+    // journal never saw it, so nothing keeps the batch from sending it). In the batch, its POST meets a
+    // 500 twice (nothing reaches the engine) and the look-ups of rounds 2 and 3 are told "not found";
+    // the third POST reaches the engine, which refuses it as existing: only a look-up before the run ends adopts it.
     const request = { ...paymentRequest({ external_id: 'LAST-0', phone_number: '+237665000001', amount: 100 }), payment_method: 'momo_cm' };
     const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
     expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    const journal = new Database(join(runtime.dir, 'journal.db'));
+    try {
+      journal.prepare("DELETE FROM entries WHERE external_id = 'LAST-0'").run();
+    } finally {
+      journal.close();
+    }
     const draft = await importFile('last-round.csv', file(1, 'last', { ids: () => 'LAST-0', phone: () => '+237665000001' }));
     let posts = 0;
     let gets = 0;
@@ -242,13 +255,14 @@ describe('retry keeps or derives the external id (issue 23)', () => {
 });
 
 describe('a single payout whose external id already exists (issue 23)', () => {
-  it('is adopted: the answer is the existing transaction, marked already sent, not a failure', async () => {
+  it('is refused before anything is sent: the form names the payout the id already is (the journal is the guard, not the service)', async () => {
     const request = { ...paymentRequest({ external_id: 'SINGLE-1', phone_number: '+237671234567' }), payment_method: 'momo_cm' };
     const first = expectOk(await runtime.handlers['payouts:prepare']({ request }));
     const paid = expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: first.confirmationToken }));
-    const second = expectOk(await runtime.handlers['payouts:prepare']({ request }));
-    const adopted = expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: second.confirmationToken }));
-    expect(adopted).toMatchObject({ state: 'known', alreadySent: true, transactionId: paid.transactionId, externalId: 'SINGLE-1' });
+    // The confirmation step already says it: nothing to confirm, the existing payout to open.
+    const again = expectFail(await runtime.handlers['payouts:prepare']({ request }), 'ALREADY_SENT');
+    expect(again.journalId).toBe(paid.id);
+    expect(again.message).toContain('SINGLE-1');
     expect(paid.alreadySent).toBeUndefined();
     expect(engineCount('SINGLE-1')).toBe(1);
   });

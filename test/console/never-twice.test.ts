@@ -131,10 +131,11 @@ describe('the failed rows of one batch retried twice', () => {
     expect(again.rows.map((row) => [row.externalId, row.retryOf])).toEqual([['RF-0-r1', 'RF-0']]);
     await send(again.batch.id, { acceptDuplicateFile: true }); // the same rows as the refused retry: asked first
     expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
-    // Left to the lead (review report): History lists RF-0-r1's 422 refusal as a REJECTED entry
-    // next to the entry that paid it.
+    // One record per payout: RF-0-r1's 422 refusal is an attempt on the timeline of the entry that then paid it.
     const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: 'RF-0-r1' }, offset: 0, limit: 10 }));
-    expect(listed.rows.map((entry) => entry.state).sort()).toEqual(['known', 'rejected']);
+    expect(listed.rows.map((entry) => entry.state)).toEqual(['known']);
+    const { timeline } = expectOk(await runtime.handlers['transactions:get']({ journalId: listed.rows[0]!.id }));
+    expect(timeline.some((event) => event.code === 'INSUFFICIENT_FUNDS')).toBe(true);
     await expectNeverTwice();
   });
 
@@ -342,12 +343,12 @@ describe('a new file that shares some rows with one sent earlier', () => {
 });
 
 describe('a single payout whose external id is a batch row\'s', () => {
-  it('is adopted either way round, counted once', async () => {
+  it('is never sent twice either way round: refused as a single payout, linked as a batch row; counted once', async () => {
     const draft = await importFile('single.csv', file(1, 'single', { ids: () => 'SGL-0', phone: () => '+237685000001' }));
     await send(draft.batch.id);
     const request = { ...paymentRequest({ external_id: 'SGL-0', phone_number: '+237685000001', amount: 300 }), payment_method: 'momo_cm' };
-    const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
-    expect(expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }))).toMatchObject({ alreadySent: true });
+    const refused = expectFail(await runtime.handlers['payouts:prepare']({ request }), 'ALREADY_SENT');
+    expect(refused.journalId).toBe((await withRows(runtime.handlers, draft.batch.id)).rows[0]!.journalId);
     // The other way: a single payout first, then a batch row with its id.
     const single = { ...paymentRequest({ external_id: 'SGL-1', phone_number: '+237685000002', amount: 300 }), payment_method: 'momo_cm' };
     const quoted = expectOk(await runtime.handlers['payouts:prepare']({ request: single }));

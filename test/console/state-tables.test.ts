@@ -18,12 +18,15 @@ function journal() {
 }
 
 describe('journal entry moves', () => {
-  it('refuses to send a refused entry again, and leaves it as it was', () => {
+  it('sends a refused entry again as the same record (a 4xx refusal created nothing), and never a known one', () => {
     const { db, entry } = journal();
     const refused = entry('R-1');
     recordInitiateOutcome(db, refused.id, { kind: 'refused', error: { code: 'VALIDATION_ERROR', message: 'bad', httpStatus: 422 } }, 2_000);
-    expect(() => recordResend(db, refused.id, 3_000)).toThrow(ForbiddenTransition);
     expect(getEntry(db, refused.id)).toMatchObject({ state: 'rejected', lastError: { code: 'VALIDATION_ERROR' } });
+    expect(recordResend(db, refused.id, 3_000)).toMatchObject({ id: refused.id, state: 'pending' });
+    const paid = entry('K-1');
+    recordInitiateOutcome(db, paid.id, { kind: 'accepted', httpStatus: 200, message: null, tx: { transaction_id: 'tx-k', external_id: 'K-1', status: 'processing', failed_code: null, amount: 1, currency: 'XAF' } as never }, 2_000);
+    expect(() => recordResend(db, paid.id, 3_000)).toThrow(ForbiddenTransition);
   });
 
   it('never sends an entry whose outcome is unknown until a lookup found nothing', () => {
@@ -43,8 +46,10 @@ describe('journal entry moves', () => {
     expect(recordResend(db, throttled.id, 3_000).state).toBe('pending');
   });
 
-  it('lists where each phase may go, and nothing leaves a refusal', () => {
-    expect(ENTRY_STATES.moves.rejected).toEqual([]);
+  it('lists where each phase may go: a refusal only to the same payout sent again', () => {
+    expect(ENTRY_STATES.moves.rejected).toEqual(['pending']);
+    expect(ENTRY_STATES.can('rejected', 'known')).toBe(false);
+    expect(ENTRY_STATES.can('known', 'pending')).toBe(false);
     expect(ENTRY_STATES.can('outcome_unknown', 'pending')).toBe(false);
     expect(ENTRY_STATES.can('pending', 'known')).toBe(true);
     expect(ENTRY_STATES.can(null, 'outcome_unknown')).toBe(false);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoragePort } from '../../electron/console/storage/port';
 import type { JournalProfile } from '../../electron/console/journal/entries';
+import { ExternalIdKnown } from '../../electron/console/journal/payout-identity';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
 
@@ -70,8 +71,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       const refused = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'J-4' }), currency: 'XAF', at: 1_000 });
       await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
       expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', lastError: { code: 'INVALID_PHONE' } });
-      await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/rejected/);
-      // A refusal is final: no later answer makes it a transaction.
+      // A refusal is final: no later answer makes it a transaction (sent again, it is the same record: pending first).
       await expect(store.journal.writeInitiateOutcome(refused, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'J-4' })), httpStatus: 201, message: null }, 1_300)).rejects.toThrow(/rejected/);
       expect(await store.journal.getEntry(refused)).toMatchObject({ state: 'rejected', transactionId: null });
     });
@@ -124,13 +124,17 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
 
       const unknown = await send('AT-3', 1_000);
       await store.journal.writeInitiateOutcome(unknown, MAY_EXIST, 1_100);
-      expect(await send('AT-3', 1_300)).not.toBe(unknown);
 
+      // The journal is the guard: an id that may be money is never written (so never POSTed) again, by any profile.
+      await expect(send('AT-3', 1_300)).rejects.toBeInstanceOf(ExternalIdKnown);
+      await expect(send('AT-3', 1_300, {}, { ...PROFILE, id: 'p2' })).rejects.toBeInstanceOf(ExternalIdKnown);
+
+      // A 4xx refusal created nothing: the same payout sent again (fixed) is the same record.
       const refused = await send('AT-4', 1_000);
       await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
       const fixed = await send('AT-4', 1_300);
-      expect(fixed).not.toBe(refused);
-      expect((await store.journal.getEntry(refused))?.state).toBe('rejected');
+      expect(fixed).toBe(refused);
+      expect((await store.journal.getEntry(refused))?.state).toBe('pending');
 
       const elsewhere = await send('AT-5', 1_000);
       await store.journal.writeInitiateOutcome(elsewhere, RETRY_LATER, 1_100);
@@ -228,7 +232,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     });
 
     it('writes one entry per batch row, ever: a second one is refused and nothing of it stays', async () => {
-      await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1), at: 1_000 });
+      await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1, { prefix: 'bt4' }), at: 1_000 });
       const [row] = await store.batches.rowsInState('bt-4', ['not_sent']);
       const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-4', row: row!.rowNumber } });
       const first = await send();
@@ -241,8 +245,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   });
 
   describe('row claims', () => {
-    async function sendingBatch(id: string, rows: number): Promise<void> {
-      await store.batches.create({ id, fileName: 'f.csv', fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(rows), at: 1_000 });
+    async function sendingBatch(id: string, rows: number, prefix = 'B'): Promise<void> {
+      await store.batches.create({ id, fileName: 'f.csv', fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(rows, { prefix }), at: 1_000 });
       await store.batches.setState(id, 'sending', 1_000, { started: true });
     }
 
@@ -277,7 +281,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     });
 
     it('keeps a renewed lease: expiring leases leaves a live holder its rows', async () => {
-      await sendingBatch('cl-3', 2);
+      await sendingBatch('cl-3', 2, 'cl3');
       const claim = await store.batches.claimRows('cl-3', 'desk-a', 2, 60_000, 1_000);
       const journalId = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: claim.rows[0]!.request!, currency: 'XAF', at: 1_000, batch: { id: 'cl-3', row: claim.rows[0]!.rowNumber } });
       expect(await store.batches.renewClaims('cl-3', 'desk-a', 60_000, 30_000)).toBe(2);
@@ -287,7 +291,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     });
 
     it('turns a lost lease on a row in flight into outcome unknown, never into a row to send again', async () => {
-      await sendingBatch('cl-2', 2);
+      await sendingBatch('cl-2', 2, 'cl2');
       // A lease of zero has run out by the next statement: the desk that held it is gone.
       const claim = await store.batches.claimRows('cl-2', 'desk-dead', 2, 0, 1_000);
       const [inFlight] = claim.rows;
@@ -297,8 +301,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await store.journal.getTimeline(journalId))[0]).toMatchObject({ type: 'transport_failure', outcome: 'unknown' });
       // The row never sent is free again; the row in flight is for a lookup, not a claim.
       const next = await store.batches.claimRows('cl-2', 'desk-b', 5, 60_000, 2_000);
-      expect(next.rows.map((row) => row.externalId)).toEqual(['B-2']);
-      expect((await store.batches.rowsInState('cl-2', ['unknown'])).map((row) => row.externalId)).toEqual(['B-1']);
+      expect(next.rows.map((row) => row.externalId)).toEqual(['cl2-2']);
+      expect((await store.batches.rowsInState('cl-2', ['unknown'])).map((row) => row.externalId)).toEqual(['cl2-1']);
     });
 
     it('never renews a lease that ran out: its rows go to the next claim, in row order, before the rows after them', async () => {

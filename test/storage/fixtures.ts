@@ -56,10 +56,10 @@ export function serviceTx(request: TransactionRequest, overrides: Partial<Servic
 }
 
 /** `count` valid rows (external ids B-1, B-2, …) and, when asked, one invalid row after them. */
-export function checkedRows(count: number, options: { invalid?: boolean; amount?: number } = {}): CheckedRow[] {
+export function checkedRows(count: number, options: { invalid?: boolean; amount?: number; prefix?: string } = {}): CheckedRow[] {
   const rows: CheckedRow[] = [];
   for (let i = 1; i <= count; i += 1) {
-    const externalId = `B-${i}`;
+    const externalId = `${options.prefix ?? 'B'}-${i}`;
     const request = payoutRequest({ external_id: externalId, amount: options.amount ?? 1000 * i, phone_number: `+2376500${String(i).padStart(5, '0')}` });
     rows.push({
       rowNumber: i + 1,

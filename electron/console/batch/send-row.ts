@@ -14,6 +14,7 @@ import { DEFAULT_CURRENCY } from '../handlers/context';
 import type { JournalProfile } from '../journal/entries';
 import type { Logger } from '@paydesk/sandbox';
 import { classifyInitiate, type InitiateOutcome } from '../outcome';
+import { ExternalIdKnown } from '../journal/payout-identity';
 import type { JournalPort } from '../storage/port';
 import { interrupt, noteAnswer, waitAtLeast, waitTurn, type Run } from './run';
 
@@ -69,6 +70,19 @@ export function recordAnswer(run: Run, row: BatchRow, journalId: string, outcome
   void written.finally(() => sending.answers.delete(written));
 }
 
+/** A row whose external id is already a payout: linked to it ("paid by batch X, row N"), never POSTed. */
+async function linkToKnown(run: Run, row: BatchRow, known: ExternalIdKnown, sending: RowSending): Promise<void> {
+  const linked = await sending.journal.linkRowToPayout({ id: run.batchId, row: row.rowNumber }, known.known.journalId);
+  sending.logger?.info('batch: a row names a payout the journal already holds; linked to it, not sent', {
+    batchId: run.batchId,
+    row: row.rowNumber,
+    journalId: known.known.journalId,
+    linked,
+  });
+  run.changed.add(row.rowNumber);
+  noteAnswer(run, sending.clock.now());
+}
+
 /**
  * One row sent, until it has an answer (or the run stops, or `keep` says its claim is no longer
  * this console's: then it is not sent, not even again after a 429).
@@ -80,7 +94,14 @@ export async function sendRow(run: Run, row: BatchRow, sending: RowSending, keep
     if (!(await waitTurn(run, clock, () => sending.progress(true)))) return;
     if (!(await keep())) return;
     // Awaited: the pending entry is committed before the request leaves.
-    journalId = await beginRow(sending.journal, run.batchId, row, journalId, sending.profile, clock.now());
+    try {
+      journalId = await beginRow(sending.journal, run.batchId, row, journalId, sending.profile, clock.now());
+    } catch (error) {
+      if (!(error instanceof ExternalIdKnown)) throw error;
+      // The journal already holds this external id as a payout: never sent again, the row links to it.
+      await linkToKnown(run, row, error, sending);
+      return;
+    }
     run.changed.add(row.rowNumber); // shown in flight if no answer comes before the next push
     const outcome = classifyInitiate(await sending.client.initiatePayout(row.request!));
     recordAnswer(run, row, journalId, outcome, sending);

@@ -7,7 +7,7 @@
  * a resend, with the same request and external id.
  */
 import { randomUUID } from 'node:crypto';
-import { balanceSchema, type TransactionRequest } from '../../../shared/contract';
+import { balanceSchema, type Environment, type TransactionRequest } from '../../../shared/contract';
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
 import { classifyInitiate } from '../outcome';
@@ -17,6 +17,9 @@ import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } fro
 import { isFinal, isNotFound, transactionOf } from './outcomes';
 import { gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
+import { ExternalIdKnown, type KnownPayout as HeldPayout } from '../journal/payout-identity';
+
+type KnownPayout = HeldPayout & { message?: string };
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -111,18 +114,40 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
 
   async function initiate(kind: TransactionKind, profile: ResolvedProfile, request: TransactionRequest): Promise<JournalTransaction> {
     const withExternalId: TransactionRequest = { ...request, external_id: request.external_id ?? randomUUID() };
+    // The journal is the only guard against paying twice: an external id it holds is never POSTed again.
+    await refuseKnown(kind, profile.environment, withExternalId.external_id!);
     // A team workspace's policy may hold a payout for approval: told before anything is written.
     if (kind === 'payout') await requirePayoutSendable(context, profile.environment, withExternalId);
     // Committed before the POST: the write resolves only once its transaction has committed.
-    // The workspace's gate refuses the entry itself if the policy changed in between.
-    const pendingId = await gated(() => journal.writeRequest({
+    // The workspace's gate refuses the entry itself if the policy changed in between; the journal
+    // refuses it (ExternalIdKnown) if the same external id was written since the check above.
+    const pendingId = await alreadySent(() => gated(() => journal.writeRequest({
       profile: { id: profile.id, name: profile.name, environment: profile.environment },
       kind,
       request: withExternalId,
       currency: DEFAULT_CURRENCY,
       at: now(),
-    }));
+    })));
     return send(profile, kind, withExternalId, await entryAfter(pendingId));
+  }
+
+  /** ALREADY_SENT, naming the payout the external id already is (the screen opens it). */
+  function alreadySentFailure(known: KnownPayout): HandlerFailure {
+    return new HandlerFailure('ALREADY_SENT', `${known.message ?? ''}`.trim() || 'Already sent.', { journalId: known.journalId });
+  }
+
+  async function refuseKnown(kind: TransactionKind, environment: Environment, externalId: string): Promise<void> {
+    const known = await journal.knownPayout(kind, environment, externalId);
+    if (known) throw alreadySentFailure({ ...known, message: new ExternalIdKnown(known).message });
+  }
+
+  async function alreadySent<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof ExternalIdKnown) throw alreadySentFailure({ ...error.known, message: error.message });
+      throw error;
+    }
   }
 
   async function balanceFor(profile: ResolvedProfile): Promise<{ balance: number; currency: string } | null> {
@@ -149,6 +174,8 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         });
       }
       context.requireSecret(profile, 'payout');
+      // Said before the confirmation: this external id is already a payout (the form opens it instead).
+      if (request.external_id) await refuseKnown('payout', profile.environment, request.external_id);
       const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
       const balance = await balanceFor(profile);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
@@ -205,7 +232,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
       if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, entry.environment, request);
-      await gated(() => journal.writeResend(journalId, now()));
+      await alreadySent(() => gated(() => journal.writeResend(journalId, now())));
       return send(profile, entry.kind, request, await entryAfter(journalId));
     },
   };

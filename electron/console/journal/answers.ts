@@ -7,7 +7,7 @@ import { ALREADY_EXISTS_CODE, type JournalState, type JournalTransaction, type T
 import type { InitiateOutcome } from '../outcome';
 import type { JournalDb } from './database';
 import { assertKnown, moveEntry, phaseOf, type ErrorRecord } from './phase';
-import { findByTransactionId, getEntry } from './reads';
+import { entriesHolding, findByTransactionId, getEntry } from './reads';
 import type { ServiceTransaction } from './rows';
 import { addEvent, insertEntry, requireAnswerRow, requireRow, type JournalProfile } from './entry-writes';
 
@@ -176,6 +176,11 @@ export function recordLookedUp(
 ): JournalTransaction {
   const existing = findByTransactionId(db, input.tx.transaction_id, { profileId: input.profile.id, environment: input.profile.environment })[0];
   if (existing) return recordObserved(db, existing.id, input.tx, { type: 'status_seen', httpStatus: input.httpStatus, message: 'looked up' }, input.at).entry;
+  // The payout's own entry (one record per payout): found by its external id when it has no transaction id yet.
+  const own = input.tx.external_id
+    ? entriesHolding(db, input.tx.external_id, input.kind, input.profile.environment).find((held) => held.profile_id === input.profile.id)
+    : undefined;
+  if (own) return recordObserved(db, own.id, input.tx, { type: 'status_seen', httpStatus: input.httpStatus, message: 'looked up by its external id' }, input.at).entry;
   const { tx } = input;
   const id = db.transaction(() => {
     const { id: newId, seq } = insertEntry(db, {

@@ -7,18 +7,20 @@
 import type { TransactionRequest } from '../../../shared/contract';
 import { type JournalTransaction, type TransactionKind } from '../../../shared/api';
 import type { JournalDb } from './database';
-import { moveEntry, phaseOf } from './phase';
-import { getEntry } from './reads';
+import { moveEntry } from './phase';
+import { entriesHolding, getEntry } from './reads';
 import { attemptContinuedMessage, requestColumnValues, requestSentMessage, type EntryRow } from './rows';
 import { addEvent, insertEntry, requireRow, type JournalProfile } from './entry-writes';
+import { decideIdentity, ExternalIdKnown, type IdentityDecision } from './payout-identity';
 
 // The connection (database.ts), the reads (reads.ts), the write primitives (entry-writes.ts) and the
 // service's answers (answers.ts) live in their own files; this module writes the requests (sent,
 // sent again, the stale ones at start), and the console reaches the journal's entries through it alone.
 export { openJournal, type JournalDb } from './database';
-export { findByTransactionId, getEntry, getEntryForFollowUp, getTimeline, SCOPED_BY_EXTERNAL_ID, SCOPED_BY_TRANSACTION_ID } from './reads';
+export { entriesHolding, findByTransactionId, getEntry, getEntryForFollowUp, getTimeline, SCOPED_BY_EXTERNAL_ID, SCOPED_BY_TRANSACTION_ID } from './reads';
 export { recordInitiateOutcome, recordLookedUp, recordNotFound, recordObserved, recordReadFailure, recordStatusEvent, writeInitiateOutcome } from './answers';
 export type { JournalProfile } from './entry-writes';
+export { ExternalIdKnown, type KnownPayout } from './payout-identity';
 
 /** Writes the request before it is sent: state `pending`, timeline `request_sent`. */
 export function recordRequest(db: JournalDb, input: RequestInput): JournalTransaction {
@@ -51,8 +53,10 @@ export function writeRequest(db: JournalDb, input: RequestInput): string {
 export function writeRequestInTransaction(db: JournalDb, input: RequestInput): string {
   if (!db.inTransaction) throw new Error('writeRequestInTransaction needs an open transaction');
   const { request } = input;
-  const earlier = request.external_id ? attemptThatCreatedNothing(db, input, request.external_id) : null;
-  if (earlier) {
+  const decision = request.external_id ? identityOf(db, input, request.external_id) : ({ kind: 'new' } as const);
+  if (decision.kind === 'known') throw new ExternalIdKnown(decision.known);
+  if (decision.kind === 'continue') {
+    const earlier = requireRow(db, decision.entry.id);
     continueAttempt(db, earlier, input);
     return earlier.id;
   }
@@ -81,22 +85,14 @@ export function writeRequestInTransaction(db: JournalDb, input: RequestInput): s
   return inserted.id;
 }
 
-/** The latest entry of this payout (profile, environment, kind, external id), by its index. */
-export const LATEST_BY_EXTERNAL_ID = `SELECT * FROM entries INDEXED BY entries_by_external_id
-  WHERE external_id = ? AND kind = ? AND profile_id = ? AND environment = ?
-  ORDER BY created_at DESC, seq DESC LIMIT 1`;
-
 /**
- * The entry of an earlier attempt with this external id that created nothing at the service (a
- * 429 or a request that never left: `not_sent`; looked up and not found: `not_found`). The
- * external id is the payout's identity: a new attempt continues that entry, so History keeps one
- * entry per payout with every attempt in its timeline, never a refused attempt of its own.
+ * What a request with this external id does (./payout-identity.ts): refused when the journal holds
+ * it as money; the earlier attempt that created nothing continued (a 429, a request that never left,
+ * a refusal, a look-up that found nothing), so History keeps one entry per payout with every
+ * attempt on its timeline; else a new entry.
  */
-function attemptThatCreatedNothing(db: JournalDb, input: RequestInput, externalId: string): EntryRow | null {
-  const row = db.prepare(LATEST_BY_EXTERNAL_ID).get(externalId, input.kind, input.profile.id, input.profile.environment) as EntryRow | undefined;
-  if (!row) return null;
-  const phase = phaseOf(row);
-  return phase === 'not_sent' || phase === 'not_found' ? row : null;
+function identityOf(db: JournalDb, input: RequestInput, externalId: string): IdentityDecision {
+  return decideIdentity(entriesHolding(db, externalId, input.kind, input.profile.environment), input.profile.id);
 }
 
 /** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
@@ -120,6 +116,12 @@ export function recordResend(db: JournalDb, id: string, at: number): JournalTran
 export function writeResend(db: JournalDb, id: string, at: number): void {
   db.transaction(() => {
     const row = requireRow(db, id);
+    // Another entry holding the same external id as money (another profile's, a look-up's) forbids the POST too.
+    if (row.external_id) {
+      const others = entriesHolding(db, row.external_id, row.kind, row.environment).filter((held) => held.id !== row.id);
+      const decision = decideIdentity(others, row.profile_id);
+      if (decision.kind === 'known') throw new ExternalIdKnown(decision.known);
+    }
     moveEntry(db, row, 'pending', at);
     addEvent(db, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
   })();

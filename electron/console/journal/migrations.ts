@@ -220,6 +220,51 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX entries_adopted ON entries (profile_id, environment, created_at) WHERE already_sent_at IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'one entry per payout',
+    // The journal is the only guard against paying twice (journal/payout-identity.ts, issue 35):
+    // one entry per payout (profile, environment, kind, external id), held by a unique index so no
+    // bug, second window or second process can write a second one. Entries an older version wrote
+    // twice for one payout (the same file sent again, each row adopting the payout it named) fold
+    // into the payout's best entry (known first, then unknown, then pending; the oldest): their
+    // timeline events move there (their ids keep the order), batch and Reconcile rows point there.
+    // Two entries holding different transactions at the service (a service that accepted the same
+    // external id twice) are two payments that happened: the later ones stay, marked
+    // legacy_duplicate, outside the index, never merged away.
+    sql: `
+      ALTER TABLE entries ADD COLUMN legacy_duplicate INTEGER;
+      CREATE TEMP TABLE payout_keep AS
+        SELECT g.profile_id, g.environment, g.kind, g.external_id,
+          (SELECT k.seq FROM entries k INDEXED BY entries_by_external_id
+             WHERE k.external_id = g.external_id AND k.kind = g.kind AND k.profile_id = g.profile_id AND k.environment = g.environment
+             ORDER BY (k.state = 'known') DESC, (k.state = 'outcome_unknown' AND k.resolution IS NULL) DESC, (k.state = 'pending') DESC, k.created_at, k.seq
+             LIMIT 1) AS keep_seq
+        FROM entries g WHERE g.external_id IS NOT NULL
+        GROUP BY g.profile_id, g.environment, g.kind, g.external_id HAVING COUNT(*) > 1;
+      UPDATE entries SET legacy_duplicate = 1 WHERE seq IN (
+        SELECT e.seq FROM payout_keep p
+          JOIN entries e ON e.external_id = p.external_id AND e.kind = p.kind AND e.profile_id = p.profile_id AND e.environment = p.environment
+          JOIN entries k ON k.seq = p.keep_seq
+        WHERE e.seq <> p.keep_seq AND e.transaction_id IS NOT NULL AND k.transaction_id IS NOT NULL AND e.transaction_id <> k.transaction_id);
+      CREATE TEMP TABLE payout_moves AS
+        SELECT e.seq AS from_seq, e.id AS from_id, p.keep_seq AS to_seq, (SELECT id FROM entries WHERE seq = p.keep_seq) AS to_id
+        FROM payout_keep p
+          JOIN entries e ON e.external_id = p.external_id AND e.kind = p.kind AND e.profile_id = p.profile_id AND e.environment = p.environment
+        WHERE e.seq <> p.keep_seq AND e.legacy_duplicate IS NULL;
+      UPDATE timeline SET entry_seq = (SELECT to_seq FROM payout_moves WHERE from_seq = timeline.entry_seq)
+        WHERE entry_seq IN (SELECT from_seq FROM payout_moves);
+      UPDATE batch_rows SET journal_id = (SELECT to_id FROM payout_moves WHERE from_id = batch_rows.journal_id)
+        WHERE journal_id IN (SELECT from_id FROM payout_moves);
+      UPDATE reconciliation_rows SET journal_id = (SELECT to_id FROM payout_moves WHERE from_id = reconciliation_rows.journal_id)
+        WHERE journal_id IN (SELECT from_id FROM payout_moves);
+      DELETE FROM entries WHERE seq IN (SELECT from_seq FROM payout_moves);
+      DROP TABLE payout_moves;
+      DROP TABLE payout_keep;
+      CREATE UNIQUE INDEX entries_one_per_payout ON entries (external_id, kind, profile_id, environment)
+        WHERE external_id IS NOT NULL AND legacy_duplicate IS NULL;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

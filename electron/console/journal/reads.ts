@@ -3,7 +3,8 @@
  * entries of a service transaction. Writes are in entries.ts.
  */
 import type { Environment, TransactionRequest } from '../../../shared/contract';
-import type { JournalTransaction, TimelineEvent } from '../../../shared/api';
+import type { JournalTransaction, TimelineEvent, TransactionKind } from '../../../shared/api';
+import type { HeldEntry } from './payout-identity';
 import type { JournalDb } from './database';
 import { toJournalTransaction, toTimelineEvent, type EntryRow, type TimelineRow } from './rows';
 
@@ -56,4 +57,15 @@ export function findByTransactionId(db: JournalDb, transactionId: string, scope?
         .all(transactionId, scope.profileId, scope.environment) as EntryRow[])
     : (db.prepare('SELECT * FROM entries WHERE transaction_id = ? ORDER BY created_at DESC').all(transactionId) as EntryRow[]);
   return rows.map(toJournalTransaction);
+}
+
+/** Every entry holding an external id in one environment and kind (any profile), newest first, by its index. */
+export const HOLDING_EXTERNAL_ID = `SELECT id, profile_id, profile_name, kind, external_id, state, resolution, last_error, status, batch_id, batch_row, created_at
+  FROM entries INDEXED BY entries_by_external_id
+  WHERE external_id = ? AND kind = ? AND environment = ?
+  ORDER BY created_at DESC, seq DESC`;
+
+/** The entries holding this external id (./payout-identity.ts reads them). */
+export function entriesHolding(db: JournalDb, externalId: string, kind: TransactionKind, environment: string): HeldEntry[] {
+  return db.prepare(HOLDING_EXTERNAL_ID).all(externalId, kind, environment) as HeldEntry[];
 }

@@ -12,7 +12,8 @@ import { stateTable } from './machine';
  * - `outcome_unknown`: may have reached the service, no usable answer (timeout, reset, 5xx);
  * - `not_found`: was outcome unknown, and a lookup by its external id found nothing: not sent;
  * - `not_sent`: certainly never created (connection refused before sending, 429): sent again on Resume;
- * - `rejected`: the service refused it with an error code (4xx): nothing was created;
+ * - `rejected`: the service refused it with an error code (4xx): nothing was created (sent again,
+ *   the same entry is continued: journal/payout-identity.ts);
  * - `known`: the service has it (its status follows; `known -> known` records a newer status).
  */
 export const ENTRY_PHASES = ['pending', 'outcome_unknown', 'not_found', 'not_sent', 'rejected', 'known'] as const;
@@ -24,8 +25,10 @@ export const ENTRY_STATES = stateTable<EntryPhase>('journal entry', ['pending', 
   outcome_unknown: ['known', 'not_found'],
   // Sent again with the same external id, or found after all by a later lookup.
   not_found: ['pending', 'known'],
+  // Certainly created nothing: the same payout tried again continues its entry (one record per
+  // payout, journal/payout-identity.ts). No answer ever makes a refusal a transaction.
   not_sent: ['pending'],
-  rejected: [],
+  rejected: ['pending'],
   known: ['known'],
 });
 

@@ -28,6 +28,7 @@ import type {
 } from '../../../shared/api';
 import type { ReconcilePhase, ReconcileStatus } from '../../../shared/api/reconcile';
 import type { JournalProfile } from '../journal/entries';
+import type { KnownPayout } from '../journal/payout-identity';
 import type { ErrorRecord } from '../journal/phase';
 import type { ServiceTransaction } from '../journal/rows';
 import type { InitiateOutcome } from '../outcome';
@@ -102,6 +103,8 @@ export type ReadFailure = { kind: 'api-error'; error: ErrorRecord } | { kind: 't
 export interface FollowUpJournal {
   /** The entry with its request and resolution (Verify, Look up by external id, Resend). */
   getForFollowUp(id: string): Promise<FollowUpEntry | null>;
+  /** The payout (or payment) an external id already names in this environment (any profile) as money, or null (../journal/payout-identity.ts). */
+  knownPayout(kind: TransactionKind, environment: Environment, externalId: string): Promise<KnownPayout | null>;
   /** Entries holding this service transaction id, newest first; within one profile and environment when scoped. */
   findByTransactionId(transactionId: string, scope?: { profileId: string; environment: Environment }): Promise<JournalTransaction[]>;
   /** A Look up's transaction: the entry with its transaction id (same profile and environment) records it, else a new `known` entry. */
@@ -118,6 +121,12 @@ export interface JournalPort extends FollowUpJournal, JournalReads {
   writeRequest(input: RequestInput): Promise<string>;
   /** The same entry `pending` again, for a resend with the same external id (only from not_sent / not_found). */
   writeResend(id: string, at: number): Promise<void>;
+  /**
+   * A batch row whose external id the journal already holds as a payout (ExternalIdKnown) is never
+   * sent: it is linked to that payout instead ("paid by batch X, row N"). False when the row has an
+   * entry already (or another desktop holds it).
+   */
+  linkRowToPayout(batch: { id: string; row: number }, journalId: string): Promise<boolean>;
   writeInitiateOutcome(id: string, outcome: InitiateOutcome, at: number): Promise<void>;
   recordObserved(id: string, tx: ServiceTransaction, event: ObservedEvent, at: number): Promise<{ entry: JournalTransaction; changed: boolean }>;
   /** A lookup by external id found nothing: the entry may be sent again with the same external id. */

@@ -48,6 +48,7 @@ export function sqliteChanges(db: JournalDb) {
         ...port,
         writeRequest: told(port.writeRequest, (id, input) => [entry(id, input.batch?.id ?? null)]),
         writeResend: told(port.writeResend, (_, id) => [entry(id)]),
+        linkRowToPayout: told(port.linkRowToPayout, (_, row, id) => [entry(id, row.id), batch(row.id)]),
         writeInitiateOutcome: told(port.writeInitiateOutcome, (_, id) => [entry(id)]),
         recordObserved: told(port.recordObserved, (_, id) => [entry(id)]),
         recordNotFound: told(port.recordNotFound, (_, id) => [entry(id)]),

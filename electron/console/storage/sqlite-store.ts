@@ -10,6 +10,8 @@
  * settings live in a small JSON file beside the journal (a new table would need a journal
  * migration; see docs/decisions/team-workspace-storage.md).
  */
+import { entriesHolding } from '../journal/reads';
+import { firstKnown } from '../journal/payout-identity';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { BatchRow } from '../../../shared/api';
 import {
@@ -80,6 +82,7 @@ function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
     },
     // Each of these is one db.transaction of its own (a throw undoes all it wrote): no savepoint of the group around it.
     writeResend: (id, at) => writes.write(() => writeResend(db, id, at), ATOMIC),
+    linkRowToPayout: (batch, journalId) => writes.write(() => linkRow(db, batch.id, batch.row, journalId), ATOMIC),
     async writeInitiateOutcome(id, outcome, at) {
       if (alone.delete(id)) return writeInitiateOutcome(db, id, outcome, at);
       return writes.write(() => writeInitiateOutcome(db, id, outcome, at), ATOMIC);
@@ -94,6 +97,7 @@ function sqliteJournal(db: JournalDb): Omit<JournalPort, keyof JournalReads> {
     getTimeline: async (id) => getTimeline(db, id),
     search: async (query, offset, limit) => searchJournal(db, query, offset, limit),
     getForFollowUp: async (id) => getEntryForFollowUp(db, id),
+    knownPayout: async (kind, environment, externalId) => firstKnown(entriesHolding(db, externalId, kind, environment)),
     findByTransactionId: async (transactionId, scope) => findByTransactionId(db, transactionId, scope),
     recordLookedUp: async (input) => recordLookedUp(db, input),
     recordReadFailure: async (id, failure, at) => recordReadFailure(db, id, failure, at),

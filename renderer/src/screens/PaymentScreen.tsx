@@ -31,6 +31,13 @@ export function PaymentScreen() {
     <Screen id="payment" title={t('title')} intro={profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
+        {failure?.code === 'ALREADY_SENT' && failure.journalId ? (
+          <div className="actions left">
+            <button type="button" className="secondary small" data-testid="open-existing" onClick={() => openTransaction(failure.journalId!)}>
+              {t('openExisting')}
+            </button>
+          </div>
+        ) : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
           <button type="submit" className="primary" disabled={sending || form.refused || !maySend}>

@@ -67,6 +67,13 @@ export function PayoutScreen() {
       </div>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('title')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
+        {failure?.code === 'ALREADY_SENT' && failure.journalId ? (
+          <div className="actions left">
+            <button type="button" className="secondary small" data-testid="open-existing" onClick={() => openTransaction(failure.journalId!)}>
+              {t('openExisting')}
+            </button>
+          </div>
+        ) : null}
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval && held ? <AskApproval need={failure.approval} request={held} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">

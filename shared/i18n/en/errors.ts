@@ -31,6 +31,7 @@ export default {
   MAINTENANCE_MODE: { title: 'The service is offline for maintenance.', next: 'Try again later; nothing was sent.' },
   INTERNAL_ERROR: { title: 'The service had an unexpected error.', next: 'Check History before sending again, then try again later.' },
   INVALID_INPUT: { title: 'Some fields are not valid.', next: 'Correct the fields marked below.' },
+  ALREADY_SENT: { title: 'This external id is already a payout in the journal: it is never sent twice.', next: 'Open it to follow it up. To pay the same person again, send a new payout with a new external id.' },
   OUTCOME_UNKNOWN: { title: 'The request may have reached the service, but no answer came back.', next: 'Do not send it again blindly: look it up first, from its timeline.' },
   NOT_SENT: { title: 'The request could not be sent (no connection to the service).', next: 'Nothing reached the service. Check the network and the base URL, then try again.' },
   BAD_RESPONSE: { title: 'The service answered something the console cannot read.', next: 'Check the profile’s base URL; look the transaction up before sending again.' },

@@ -7,4 +7,5 @@ export default {
   sending: 'Sending…',
   sendingLabel: 'Sending payment',
   submit: 'Request payment',
+  openExisting: 'Open that payment',
 } as const;

@@ -10,6 +10,7 @@ export default {
   balanceRefused: 'No balance: this browser host does not connect to live profiles.',
   refresh: 'Refresh balance',
   review: 'Review payout',
+  openExisting: 'Open that payout',
   preparing: 'Preparing…',
   confirm: {
     title: 'Confirm payout',

@@ -9,4 +9,5 @@ export default {
   sending: 'Envoi…',
   sendingLabel: 'Envoi du paiement',
   submit: 'Demander le paiement',
+  openExisting: 'Ouvrir ce paiement',
 } as const satisfies Messages<typeof en>;

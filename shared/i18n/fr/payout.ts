@@ -12,6 +12,7 @@ export default {
   balanceRefused: 'Pas de solde : cet hôte navigateur ne se connecte pas aux profils de production.',
   refresh: 'Actualiser le solde',
   review: 'Vérifier le transfert',
+  openExisting: 'Ouvrir ce transfert',
   preparing: 'Préparation…',
   confirm: {
     title: 'Confirmer le transfert',

@@ -26,7 +26,9 @@ export const ROW_STATE_SQL = `CASE WHEN br.journal_id IS NULL THEN 'not_sent' EL
 
 /** A row's columns and its entry's, with `br` the row and `e` its entry (LEFT JOINed). */
 export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS e_status, e.failed_code AS e_failed_code,
-    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error, e.already_sent_at AS e_already_sent_at,
+    e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
+    -- A row linked to a payout another batch (or a single send) made: already sent earlier, never POSTed by this row.
+    CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN e.id IS NOT NULL AND e.batch_id IS DISTINCT FROM (SELECT bb.id FROM batches bb WHERE bb.seq = br.batch_seq) THEN e.created_at END AS e_already_sent_at,
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx`;
 
 export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}

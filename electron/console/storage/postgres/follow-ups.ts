@@ -3,6 +3,7 @@
  * the watcher, the same as the SQLite journal's (../../journal/reads.ts, ../../journal/answers.ts),
  * each write one transaction with its entry locked (FOR UPDATE) like ./journal.ts.
  */
+import { firstKnown, type HeldEntry } from '../../journal/payout-identity';
 import { randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../../../shared/contract';
 import type { JournalTransaction } from '../../../../shared/api';
@@ -36,6 +37,14 @@ async function entryOf(c: Queryable, id: string): Promise<JournalTransaction> {
 /** `observe` is the workspace journal's recordObserved (one transaction of its own). */
 export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['recordObserved']): FollowUpJournal {
   return {
+    async knownPayout(kind, environment, externalId) {
+      const { rows } = await pool.query<HeldEntry & { created_at: string | number; batch_row: string | number | null }>(
+        `SELECT id, profile_id, profile_name, kind, external_id, state, resolution, last_error, status, batch_id, batch_row, created_at FROM entries
+         WHERE external_id = $1 AND kind = $2 AND environment = $3 ORDER BY created_at DESC, seq DESC`,
+        [externalId, kind, environment],
+      );
+      return firstKnown(rows.map((row) => ({ ...row, created_at: Number(row.created_at), batch_row: row.batch_row === null ? null : Number(row.batch_row) })));
+    },
     async getForFollowUp(id) {
       // Another login's local-sandbox entry lives in that desktop's own engine (LOCAL_SANDBOX_OWNED).
       const { rows } = await pool.query<EntryRow & { held_elsewhere_by: string | null }>(
@@ -77,6 +86,14 @@ export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['re
           [tx.transaction_id, profile.id, profile.environment],
         );
         if (rows[0]) return rows[0].id;
+        // The payout's own entry (one record per payout): found by its external id when it has no transaction id yet.
+        if (tx.external_id) {
+          const own = await c.query<{ id: string }>(
+            'SELECT id FROM entries WHERE external_id = $1 AND kind = $2 AND profile_id = $3 AND environment = $4 ORDER BY created_at DESC, seq DESC LIMIT 1',
+            [tx.external_id, input.kind, profile.id, profile.environment],
+          );
+          if (own.rows[0]) return own.rows[0].id;
+        }
         const id = randomUUID();
         ENTRY_STATES.assertMove(null, 'known', id);
         const inserted = await c.query<{ seq: number }>(

@@ -15,6 +15,7 @@ import type { JournalReads } from '../journal-reads-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { FALL_BACK, type GroupWrite, type WorkspaceGroupCommit } from './group-commit';
 import { searchWorkspace } from './search';
+import { decideIdentity, ExternalIdKnown, type HeldEntry, type IdentityDecision } from '../../journal/payout-identity';
 
 interface TimelineInput {
   type: string;
@@ -147,7 +148,7 @@ function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['stat
     name: 'paydesk_first_request',
     text: `WITH inserted AS (
        INSERT INTO entries (${ENTRY_COLUMNS}) SELECT ${NEW_ENTRY_VALUES}
-       WHERE $6::text IS NULL OR NOT EXISTS (SELECT 1 FROM entries WHERE external_id = $6 AND kind = $5 AND profile_id = $2 AND environment = $4)
+       WHERE $6::text IS NULL OR NOT EXISTS (SELECT 1 FROM entries WHERE external_id = $6 AND kind = $5 AND environment = $4)
        RETURNING seq),
      sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $21 FROM inserted),
      linked AS (
@@ -167,22 +168,18 @@ function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['stat
 }
 
 /**
- * The latest entry of this payout (profile, environment, kind, external id), locked, when it
- * created nothing at the service (`not_sent`: a 429 or a request that never left; `not_found`:
- * looked up, not found): the same rule as the journal's attemptThatCreatedNothing
- * (../../journal/entries.ts, docs/decisions/attempts-belong-to-their-payout.md). The lock makes two
- * desktops sending the same external id take turns: the second reads the entry as the first left it.
+ * Every entry holding this external id in its environment and kind (any profile), newest first,
+ * locked, so two desktops sending one external id take turns: the second reads the entries as the
+ * first left them. ../../journal/payout-identity.ts decides (the same rule as the SQLite journal's).
  */
-async function attemptThatCreatedNothing(c: Queryable, input: RequestInput, externalId: string): Promise<EntryRow | null> {
-  const { rows } = await c.query<EntryRow>(
-    `SELECT * FROM entries WHERE external_id = $1 AND kind = $2 AND profile_id = $3 AND environment = $4
-     ORDER BY created_at DESC, seq DESC LIMIT 1 FOR UPDATE`,
-    [externalId, input.kind, input.profile.id, input.profile.environment],
+async function entriesHolding(c: Queryable, externalId: string, kind: string, environment: string): Promise<HeldEntry[]> {
+  const { rows } = await c.query<HeldEntry & { created_at: string | number; batch_row: string | number | null }>(
+    `SELECT id, profile_id, profile_name, kind, external_id, state, resolution, last_error, status, batch_id, batch_row, created_at FROM entries
+     WHERE external_id = $1 AND kind = $2 AND environment = $3
+     ORDER BY created_at DESC, seq DESC FOR UPDATE`,
+    [externalId, kind, environment],
   );
-  const row = rows[0];
-  if (!row) return null;
-  const phase = phaseOf(row);
-  return phase === 'not_sent' || phase === 'not_found' ? row : null;
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at), batch_row: row.batch_row === null ? null : Number(row.batch_row) }));
 }
 
 /** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
@@ -300,9 +297,11 @@ async function entry(c: Queryable, id: string): Promise<JournalTransaction | nul
  */
 async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Promise<string> {
   const externalId = input.request.external_id;
-  const earlier = externalId ? await attemptThatCreatedNothing(c, input, externalId) : null;
+  const decision: IdentityDecision = externalId ? decideIdentity(await entriesHolding(c, externalId, input.kind, input.profile.environment), input.profile.id) : { kind: 'new' };
+  if (decision.kind === 'known') throw new ExternalIdKnown(decision.known);
   let id: string;
-  if (earlier) {
+  if (decision.kind === 'continue') {
+    const earlier = await lockEntry(c, decision.entry.id);
     await continueAttempt(c, earlier, input);
     id = earlier.id;
   } else {
@@ -324,6 +323,18 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
 }
 
 /**
+ * A request's write refused by the unique index on the payout's key (another desktop wrote the
+ * same payout at the same moment: its transaction committed first) is the guard's own refusal.
+ */
+async function asExternalIdKnown(pool: WorkspacePool, error: unknown, input: RequestInput): Promise<unknown> {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  const externalId = input.request.external_id;
+  if (code !== '23505' || constraint !== 'entries_one_per_payout' || !externalId) return error;
+  const decision = decideIdentity(await inTransaction(pool, (c) => entriesHolding(c, externalId, input.kind, input.profile.environment)), input.profile.id);
+  return decision.kind === 'known' ? new ExternalIdKnown(decision.known) : error;
+}
+
+/**
  * The journal on a workspace. Writes of one entry (a request, a resend, an answer, a status seen,
  * a lookup that found nothing) go through the store's group commit (./group-commit.ts): each
  * resolves once the transaction holding it committed, so a pending entry is durable before its
@@ -333,14 +344,34 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
 export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommit): Omit<JournalPort, keyof FollowUpJournal | keyof JournalReads> {
   return {
     // Urgent: the request's POST waits for its pending entry (./group-commit.ts).
-    writeRequest: (input) => group.write({ urgent: true, statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }),
+    writeRequest: (input) =>
+      group.write({ urgent: true, statement: firstRequest(input), work: (c) => writeRequestAfterEarlier(c, input) }).catch(async (error: unknown) => {
+        throw await asExternalIdKnown(pool, error, input);
+      }),
     writeResend: (id, at) =>
       group.write({
         urgent: true,
         async work(c) {
           const row = await lockEntry(c, id);
+          // Another entry holding the same external id as money (another profile's, a look-up's) forbids the POST too.
+          if (row.external_id) {
+            const others = (await entriesHolding(c, row.external_id, row.kind, row.environment)).filter((held) => held.id !== row.id);
+            const decision = decideIdentity(others, row.profile_id);
+            if (decision.kind === 'known') throw new ExternalIdKnown(decision.known);
+          }
           await moveEntry(c, row, 'pending', at);
           await addEvent(c, row.seq, at, { type: 'request_sent', message: 'sent again with the same external id' });
+        },
+      }),
+    linkRowToPayout: (batch, journalId) =>
+      group.write({
+        urgent: true,
+        async work(c) {
+          const linked = await c.query(
+            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+            [journalId, batch.id, batch.row],
+          );
+          return linked.rowCount === 1;
         },
       }),
     writeInitiateOutcome: (id, outcome, at) =>

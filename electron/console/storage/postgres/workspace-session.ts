@@ -23,6 +23,7 @@
  * become outcome unknown there (./claims.ts). Reads still try the server and, when it is away,
  * give back what was last read under the same key, marked not fresh.
  */
+import { ExternalIdKnown } from '../../journal/payout-identity';
 import type pg from 'pg';
 import type { WorkspaceFaultCode } from '../../../../shared/api';
 import { VaultError, type Vault } from '../../vault';
@@ -139,7 +140,7 @@ function withoutSecret(text: string, secret: string | null): string {
  */
 export function isStoreAnswer(error: unknown): boolean {
   if (error instanceof ApprovalRefusal || error instanceof BatchStateChanged || error instanceof ForbiddenTransition) return true;
-  if (error instanceof OverviewOverflowError || error instanceof TeamProfilesUnavailable) return true;
+  if (error instanceof OverviewOverflowError || error instanceof TeamProfilesUnavailable || error instanceof ExternalIdKnown) return true;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^PD\d{3}$/.test(code);
 }
