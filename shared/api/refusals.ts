@@ -17,6 +17,7 @@ export const BATCH_REFUSALS = [
   'joinSendingHere',
   'joinDesktop',
   'joinMayNotSend',
+  'joinLocalSandbox',
 ] as const;
 export type BatchRefusal = (typeof BATCH_REFUSALS)[number];
 export interface FailureReason {

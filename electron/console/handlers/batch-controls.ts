@@ -3,6 +3,7 @@
  * answers (a crash right after cannot undo it); the runner only notices it. Each step takes the
  * store's batches and the runner's controls, nothing else.
  */
+import { LOCAL_SANDBOX_ID } from '../settings';
 import type { BatchSummary } from '../../../shared/api';
 import type { BatchRunner } from '../batch/runner';
 import { HandlerFailure } from './context';
@@ -71,6 +72,15 @@ export async function joinBatch(
   const batch = await summaryOf(batches, batchId);
   if (batch.state !== 'sending') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a batch being sent can be helped from another desktop.`, { reason: { key: 'joinNotSending', params: { state: batch.state } } });
+  }
+  if (batch.profileId === LOCAL_SANDBOX_ID) {
+    // Each desktop's Local sandbox is a service of its own: rows sent from here would go to this
+    // desktop's engine while the batch's other rows went to another's (one file, two services).
+    throw new HandlerFailure(
+      'CONFLICT',
+      `Batch ${batchId} is sent on the Local sandbox, which is a separate service on each desktop: helping from here would send its rows to this desktop's sandbox, not the one the batch is paid on. Only a batch on a profile the desktops share can be helped.`,
+      { reason: { key: 'joinLocalSandbox', params: {} } },
+    );
   }
   if (runner.isRunning(batchId)) {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is already being sent from this desktop.`, { reason: { key: 'joinSendingHere', params: {} } });
