@@ -6,7 +6,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** An object answers with its status and body; with `forward`, after the engine has taken the request. */
+/**
+ * An object answers with its status and body (a string as it is, anything else as JSON); with
+ * `forward`, after the engine has taken the request.
+ */
 export type GateAction = 'forward' | 'forward-then-hang' | 'forward-then-reset' | 'hang' | 'reset' | { status: number; body: unknown; headers?: Record<string, string>; forward?: boolean };
 
 export interface GateRequest {
@@ -79,7 +82,8 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
       } else {
         if (action.forward) await (await forward(request, body)).arrayBuffer();
         response.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
-        response.end(JSON.stringify(action.body));
+        // A string body is sent as it is (a proxy's HTML page); anything else as JSON.
+        response.end(typeof action.body === 'string' ? action.body : JSON.stringify(action.body));
       }
       for (const waiter of [...waiters]) {
         if (waiter.match(seen)) {

@@ -4,7 +4,8 @@
  *   payout is outcome unknown and cannot be re-sent blindly; a batch row is unknown, and Resume
  *   finds it by its external id instead of sending it again;
  * - a batch look-up or a start-up sweep that cannot reach the service (a timeout, a 5xx) records
- *   nothing: the row stays unknown (never "not found", which would let Resume pay it twice).
+ *   nothing: the row stays unknown (never "not found", which would let Resume pay it twice); nor does
+ *   a 404 that is not the service's own PAYOUT_NOT_FOUND (a proxy's HTML page).
  * The real engine behind a gate proxy (./proxied-console.ts); the proxy holds or fails answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,9 @@ import { SERVER_ERROR, type GateAction } from './gate-proxy';
 import { startProxiedConsole, type ProxiedConsole } from './proxied-console';
 
 let s: ProxiedConsole;
+
+/** A 404 that is not the service's (no PAYOUT_NOT_FOUND envelope): never "not found". */
+const PROXY_HTML_404: GateAction = { status: 404, body: '<html><body>404 Not Found</body></html>', headers: { 'content-type': 'text/html' } };
 
 beforeAll(async () => {
   s = await startProxiedConsole('paydesk-no-answer-');
@@ -91,6 +95,7 @@ describe('a batch look-up that cannot reach the service', () => {
   for (const [what, lookUp] of [
     ['times out', 'hang'],
     ['gets a 503', { ...(SERVER_ERROR({ forward: false }) as object), status: 503 }],
+    ["gets a proxy's HTML 404", PROXY_HTML_404],
   ] as [string, GateAction][]) {
     it(`${what}: the row stays unknown, is never sent again, and Resume finds it`, async () => {
       // The POST reached the engine (it created the payout), its answer was a 500: outcome unknown.
@@ -107,11 +112,11 @@ describe('a batch look-up that cannot reach the service', () => {
 });
 
 describe('the start-up sweep when it cannot reach the service', () => {
-  it('records nothing on a timeout or a 503: the row stays unknown until a look-up is answered', async () => {
+  it("records nothing on a timeout, a 503 or a proxy's HTML 404: the row stays unknown until a look-up is answered", async () => {
     const { batchId, row2 } = await batchWithRow2('sweep', SERVER_ERROR({ forward: true }), { ...(SERVER_ERROR({ forward: false }) as object), status: 503 } as GateAction);
     const entryOf = () => s.runtime.journal.prepare('SELECT state, resolution FROM entries WHERE external_id = ?').get(row2) as { state: string; resolution: string | null };
     const lookUps = () => s.proxy.seen.filter((request) => request.method === 'GET' && request.path.includes(row2)).length;
-    for (const lookUp of ['hang', { ...(SERVER_ERROR({ forward: false }) as object), status: 503 }] as GateAction[]) {
+    for (const lookUp of ['hang', { ...(SERVER_ERROR({ forward: false }) as object), status: 503 }, PROXY_HTML_404] as GateAction[]) {
       s.proxy.decide = (request) => (request.method === 'GET' && request.path.includes(row2) ? lookUp : 'forward');
       const before = lookUps();
       const runtime = await s.restart();

@@ -6,7 +6,10 @@
  * offers the vote again; once it is back, Refresh shows the request approved, by kofi, once, and
  * the notice says the decision was recorded. The cut is exact: a proxy holds the server's answer to
  * paydesk_approve back until the server has committed, then closes both ends and refuses new
- * connections (test/helpers/pg-cut.ts). English and French; screenshots looked at.
+ * connections (test/helpers/pg-cut.ts). And on a request needing two approvals that carries a
+ * colleague's: kofi's vote cut before it reaches the server is answered "nothing was recorded"
+ * (the approve on the request is not this login's), and his next press decides it.
+ * English and French; screenshots looked at.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,7 +27,10 @@ afterAll(async () => {
 });
 const team = useWorkspacePage({
   person: 'kofi',
-  tiers: [{ minAmount: 100_000, approvals: 1 }],
+  tiers: [
+    { minAmount: 100_000, approvals: 1 },
+    { minAmount: 1_000_000, approvals: 2 },
+  ],
   before: async (workspaces) => {
     cable = await startPgCut(workspaces.server.cluster);
   },
@@ -42,6 +48,7 @@ const WORDS = {
     unconfirmed: 'The connection to the team workspace was lost while your decision was on its way: whether it was recorded is not known yet.',
     nothingWaits: 'Nothing waits for your approval.',
     recorded: (id: number) => `Request ${id} is approved: it may be sent now.`,
+    notRecorded: 'The connection to the team workspace was lost before your decision was recorded: nothing was recorded.',
   },
   fr: {
     refresh: 'Actualiser',
@@ -49,6 +56,7 @@ const WORDS = {
     unconfirmed: 'La connexion à l’espace d’équipe a été perdue pendant l’envoi de votre décision : on ne sait pas encore si elle a été enregistrée.',
     nothingWaits: 'Rien n’attend votre approbation.',
     recorded: (id: number) => `La demande ${id} est approuvée : l’envoi est possible.`,
+    notRecorded: 'La connexion à l’espace d’équipe a été perdue avant l’enregistrement de votre décision : rien n’a été enregistré.',
   },
 } as const;
 
@@ -94,6 +102,39 @@ describe.each(['en', 'fr'] as const)('an approve whose answer was lost, in %s', 
     expect(team.session!.state).toBe('lost');
     await team.session!.reconnect();
     expect(team.session!.state).toBe('open');
+    expect(team.h.pageErrors).toEqual([]);
+  });
+
+  it("on a request needing two approvals that carries a colleague's, says nothing was recorded when this login's vote is not on it", async () => {
+    await choosePreferences(page, language, 'light');
+    const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
+    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 1_500_000, external_id: `UNC2-${language}` })))!;
+    expect(await team.workspaces.storeAs('tester', team.database).approvals!.approve(asked.id, asked.digest)).toMatchObject({ state: 'awaiting', approvalsGiven: 1 });
+    await page.evaluate(() => (location.hash = '#/approvals'));
+    await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    const approve = page.locator(`button[aria-label^="${words.approve(asked.id)}"]`);
+    await approve.waitFor();
+
+    // The workspace lost whole as kofi's vote leaves: it never reaches the server.
+    const cut = cable!.cutBefore('paydesk_approve', { thenRefuse: true, everyConnection: true });
+    await approve.click();
+    await page.locator('.notice-error', { hasText: words.unconfirmed }).waitFor();
+    await cut;
+    expect((await fatou.get(asked.id))!.votes.map((vote) => vote.voter)).toEqual(['tester']);
+
+    // Back: the request read again carries an approve, the colleague's; not this login's.
+    cable!.refuseNew = false;
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    await page.locator('.notice-error', { hasText: words.notRecorded }).waitFor();
+    expect(await page.locator('.notice-error', { hasText: words.unconfirmed }).count()).toBe(0);
+    await screenshot(page, `approvals-not-recorded-colleague-${language}-light`);
+    // Still kofi's to decide: the vote offered again counts once and decides it.
+    await team.session!.reconnect();
+    await page.getByRole('button', { name: words.refresh, exact: true }).click();
+    await approve.click();
+    await page.locator('.notice', { hasText: words.recorded(asked.id) }).waitFor();
+    expect(await fatou.get(asked.id)).toMatchObject({ state: 'approved', approvalsGiven: 2, decidedBy: 'kofi' });
     expect(team.h.pageErrors).toEqual([]);
   });
 });

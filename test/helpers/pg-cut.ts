@@ -6,6 +6,8 @@
  * answer is held back until the server says it is ready for the next query (ReadyForQuery: the
  * statement's own transaction has committed), then both ends are closed without passing it on.
  * The client saw its statement leave and no answer come back: the COMMIT happened, unknown to it.
+ * `cutBefore(text)`: the next statement whose bytes contain `text` never reaches the server: its
+ * connection is closed instead (the decision lost on its way, nothing committed).
  * `refuseNew`: new connections are closed at once (the workspace unreachable).
  */
 import net from 'node:net';
@@ -21,6 +23,8 @@ export interface PgCut {
    * sent `text` (the workspace lost whole: a console's idle pooled connections go with it).
    */
   cutAfterCommit(text: string, options?: { thenRefuse?: boolean; everyConnection?: boolean }): Promise<void>;
+  /** As cutAfterCommit, but the statement is dropped before the server sees it. */
+  cutBefore(text: string, options?: { thenRefuse?: boolean; everyConnection?: boolean }): Promise<void>;
   refuseNew: boolean;
   close(): Promise<void>;
 }
@@ -31,13 +35,18 @@ const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 export async function startPgCut(upstream: { host: string; port: number }): Promise<PgCut> {
   const host = makeTempDir('paydesk-pgcut-');
   const sockets = new Set<net.Socket>();
-  let armed: { text: Buffer; thenRefuse: boolean; everyConnection: boolean; done: () => void } | null = null;
+  let armed: { text: Buffer; thenRefuse: boolean; everyConnection: boolean; done: () => void; before?: true } | null = null;
   const cut: PgCut = {
     host,
     refuseNew: false,
     cutAfterCommit(text, options = {}) {
       return new Promise<void>((done) => {
         armed = { text: Buffer.from(text), thenRefuse: options.thenRefuse ?? false, everyConnection: options.everyConnection ?? false, done };
+      });
+    },
+    cutBefore(text, options = {}) {
+      return new Promise<void>((done) => {
+        armed = { text: Buffer.from(text), thenRefuse: options.thenRefuse ?? false, everyConnection: options.everyConnection ?? false, done, before: true };
       });
     },
     async close() {
@@ -60,6 +69,14 @@ export async function startPgCut(upstream: { host: string; port: number }): Prom
       sockets.delete(server);
     };
     client.on('data', (chunk) => {
+      if (armed?.before && chunk.includes(armed.text)) {
+        const { thenRefuse, everyConnection, done } = armed;
+        armed = null;
+        if (thenRefuse) cut.refuseNew = true;
+        end();
+        if (everyConnection) for (const socket of sockets) socket.destroy();
+        return done();
+      }
       if (armed && chunk.includes(armed.text)) {
         held = { buffer: Buffer.alloc(0), thenRefuse: armed.thenRefuse, everyConnection: armed.everyConnection, done: armed.done };
         armed = null;

@@ -40,6 +40,12 @@ describe('an approve whose outcome was not known', () => {
   it.each([
     ['recorded', { ...waiting, state: 'approved' as const, approvalsGiven: 1, decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve' as const, remark: null, at: '2026-11-25T10:05:00Z' }] }, 'Request 4 is approved: it may be sent now.'],
     ['not recorded', waiting, /nothing was recorded/],
+    // Two approvals needed, a colleague's given: that vote is not this login's.
+    [
+      "not recorded, a colleague's vote on it",
+      { ...waiting, approvalsRequired: 2, approvalsGiven: 1, votes: [{ voter: 'tester', vote: 'approve' as const, remark: null, at: '2026-11-25T10:04:00Z' }] },
+      /nothing was recorded/,
+    ],
   ])('is said while the workspace is away, and answered once it is back (%s)', async (_name, after, answer) => {
     const { api, away } = kofisConsole(after);
     const { user } = await renderApp(api, { screen: 'approvals' });

@@ -27,14 +27,28 @@ afterAll(async () => {
   await workspaces?.stop();
 });
 
-async function workspace() {
+async function workspace(approvals: 1 | 2 = 1) {
   const database = await workspaces.create();
-  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
+  await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals }]);
   const port = (person: Person) => workspaces.storeAs(person, database).approvals!;
   // kofi's console reaches the workspace through the cable.
   const kofi = workspaceStore(openWorkspacePool({ ...workspaces.server.config('kofi', database), host: cable.host }));
   const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: `C-${database}` })))!;
   return { database, port, kofi, asked };
+}
+
+/** Ends kofi's backend (no deadline) once its statement waits for the request's row lock, which `holder` holds. */
+async function endKofiWhileItWaits(database: string): Promise<void> {
+  // Watched from another session: inside the holder's transaction the statistics are one frozen snapshot.
+  const watcher = await workspaces.server.connect(undefined, database);
+  let pid: number | undefined;
+  while (pid === undefined) {
+    const { rows } = await watcher.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'kofi' AND datname = $1 AND wait_event_type = 'Lock'`, [database]);
+    pid = rows[0]?.pid;
+    if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await watcher.query('SELECT pg_terminate_backend($1)', [pid]);
+  await watcher.end();
 }
 
 async function votesOn(database: string, id: number): Promise<{ voter: string; vote: string }[]> {
@@ -73,17 +87,7 @@ describe('a lost connection during an approve', () => {
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM approval_requests WHERE id = $1 FOR UPDATE', [asked.id]);
     const pressed = refusal(kofi.approvals!.approve(asked.id, asked.digest));
-    // Wait (no deadline) until kofi's statement is blocked on the lock, then end its backend. Watched
-    // from another session: inside the holder's transaction the statistics are one frozen snapshot.
-    const watcher = await workspaces.server.connect(undefined, database);
-    let pid: number | undefined;
-    while (pid === undefined) {
-      const { rows } = await watcher.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'kofi' AND datname = $1 AND wait_event_type = 'Lock'`, [database]);
-      pid = rows[0]?.pid;
-      if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await watcher.query('SELECT pg_terminate_backend($1)', [pid]);
-    await watcher.end();
+    await endKofiWhileItWaits(database);
     await holder.query('ROLLBACK');
     const lost = await pressed;
     expect(lost.code).toBe('APPROVAL_NOT_RECORDED');
@@ -110,6 +114,43 @@ describe('a lost connection during an approve', () => {
     expect(await kofi.approvals!.waiting('forMe')).toEqual([]);
     expect(await port('fatou').get(asked.id)).toMatchObject({ state: 'approved' });
     expect(await votesOn(database, asked.id)).toHaveLength(1);
+    await kofi.close();
+  });
+});
+
+describe('a lost connection during an approve, on a request that needs two approvals and has a colleague\'s', () => {
+  it('not committed: "not recorded" though the request carries an approve (the colleague\'s, not this login\'s)', async () => {
+    const { database, port, kofi, asked } = await workspace(2);
+    expect(await port('tester').approve(asked.id, asked.digest)).toMatchObject({ state: 'awaiting', approvalsRequired: 2, approvalsGiven: 1 });
+    const holder = await workspaces.server.connect(undefined, database);
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM approval_requests WHERE id = $1 FOR UPDATE', [asked.id]);
+    const pressed = refusal(kofi.approvals!.approve(asked.id, asked.digest));
+    await endKofiWhileItWaits(database);
+    await holder.query('ROLLBACK');
+    await holder.end();
+    const lost = await pressed;
+    expect(lost.code).toBe('APPROVAL_NOT_RECORDED');
+    expect(lost.decision).toEqual({ id: asked.id, state: 'awaiting', decidedBy: null, requestedBy: 'fatou' });
+    expect(await votesOn(database, asked.id)).toEqual([{ voter: 'tester', vote: 'approve' }]);
+    // Still kofi's to decide: the next press counts, once, and decides it.
+    expect((await kofi.approvals!.waiting('forMe')).map((r) => r.id)).toEqual([asked.id]);
+    expect(await kofi.approvals!.approve(asked.id, asked.digest)).toMatchObject({ state: 'approved', approvalsGiven: 2, decidedBy: 'kofi' });
+    await kofi.close();
+  });
+
+  it('committed, its answer lost: recorded, the request read again carries both votes and is approved', async () => {
+    const { database, kofi, asked, port } = await workspace(2);
+    await port('tester').approve(asked.id, asked.digest);
+    const cut = cable.cutAfterCommit('paydesk_approve');
+    const answer = await kofi.approvals!.approve(asked.id, asked.digest);
+    await cut;
+    expect(answer).toMatchObject({ state: 'approved', approvalsGiven: 2, decidedBy: 'kofi' });
+    expect(answer.votes.map((v) => [v.voter, v.vote]).sort()).toEqual([
+      ['kofi', 'approve'],
+      ['tester', 'approve'],
+    ]);
+    expect(await votesOn(database, asked.id)).toHaveLength(2);
     await kofi.close();
   });
 });

@@ -20,6 +20,7 @@ afterAll(() => workspaces.stop());
 
 const EXISTS = { kind: 'exists', error: { code: 'VALIDATION_ERROR', message: 'external_id has already been used', httpStatus: 422 } } as const;
 const REFUSED = { kind: 'refused', error: { code: 'INSUFFICIENT_FUNDS', message: 'no money', httpStatus: 422 } } as const;
+const MAY_EXIST = { kind: 'may-exist', cause: 'server-error', message: 'server error 500: it may have been created', error: { code: 'INTERNAL_SERVER_ERROR', message: 'boom', httpStatus: 500 }, retryAfterSeconds: null } as const;
 
 /** `rows` with their external ids prefixed, so batches of one store never share an id by chance. */
 function rowsOf(prefix: string, count: number, options: { invalid?: boolean } = {}): CheckedRow[] {
@@ -155,6 +156,50 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     });
     expect((await store.batches.sentEarlierRowNumbers('se-draft')).sort()).toEqual([2, 3]);
     expect(await store.batches.sentEarlierRowNumbers('no-such-batch')).toEqual([]);
+  });
+
+  it('names a row whose earlier send has an unknown outcome, not one looked up and not found; only payouts of the draft environment; a row once, by its known entry', async () => {
+    const rows = rowsOf('SU', 6, { invalid: true });
+    await create('su-sent', rows);
+    const answer = async (row: CheckedRow, outcome: Parameters<StoragePort['journal']['writeInitiateOutcome']>[1], batchId = 'su-sent') => {
+      const id = await send(batchId, row, 1_100);
+      await store.journal.writeInitiateOutcome(id, outcome, 1_200);
+      return id;
+    };
+    await answer(rows[0]!, MAY_EXIST); // unknown: it may have been paid
+    const notFound = await answer(rows[1]!, MAY_EXIST);
+    await store.journal.recordNotFound(notFound, 1_300, 'no payout with this external id'); // looked up: never made money
+    await answer(rows[2]!, { kind: 'accepted', tx: serviceTx(rows[2]!.request!, { status: 'processing' }), httpStatus: 201, message: null });
+    await answer(rows[3]!, { kind: 'accepted', tx: serviceTx(rows[3]!.request!, { status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }), httpStatus: 201, message: null });
+    // Row 6's id: completed here, then sent again by another batch whose answer is unknown (newer).
+    await answer(rows[4]!, { kind: 'accepted', tx: serviceTx(rows[4]!.request!, { status: 'completed' }), httpStatus: 201, message: null });
+    await create('su-again', [rows[4]!], { at: 1_500 });
+    const again = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[4]!.request!, currency: 'XAF', at: 1_600, batch: { id: 'su-again', row: rows[4]!.rowNumber } });
+    await store.journal.writeInitiateOutcome(again, MAY_EXIST, 1_700);
+    // Row 7's id only as a payment, and as a payout of another environment: neither counts.
+    const payment = await store.journal.writeRequest({ profile: PROFILE, kind: 'payment', request: rows[5]!.request!, currency: 'XAF', at: 1_100 });
+    await store.journal.writeInitiateOutcome(payment, MAY_EXIST, 1_200);
+    const live = { ...PROFILE, environment: 'live' as const };
+    await create('su-live', [rows[5]!], { profile: live });
+    const elsewhere = await store.journal.writeRequest({ profile: live, kind: 'payout', request: rows[5]!.request!, currency: 'XAF', at: 1_100, batch: { id: 'su-live', row: rows[5]!.rowNumber } });
+    await store.journal.writeInitiateOutcome(elsewhere, MAY_EXIST, 1_200);
+
+    await create('su-draft', rows, { at: 2_000 });
+    expect(await store.batches.sentEarlier('su-draft')).toEqual({
+      count: 4,
+      completed: 1,
+      processing: 1,
+      failed: 1,
+      unknown: 1,
+      neverLeft: 2,
+      rows: [
+        { rowNumber: 2, externalId: 'SU-B-1', batchId: 'su-sent', outcome: 'unknown' },
+        { rowNumber: 4, externalId: 'SU-B-3', batchId: 'su-sent', outcome: 'processing' },
+        { rowNumber: 5, externalId: 'SU-B-4', batchId: 'su-sent', outcome: 'failed' },
+        { rowNumber: 6, externalId: 'SU-B-5', batchId: 'su-sent', outcome: 'completed' },
+      ],
+    });
+    expect((await store.batches.sentEarlierRowNumbers('su-draft')).sort()).toEqual([2, 4, 5, 6]);
   });
 
   it('gives a file imported again the ids its rows had, sent imports first; a fixed copy of a sent file its rows ids', async () => {

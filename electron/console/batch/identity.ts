@@ -84,9 +84,10 @@ function mayBeMoney(entry: RetryEntry): boolean {
 }
 
 /**
- * What a failed payout is retried as, once its earlier retries are followed: `null` when a retry
- * of it was paid, is in flight or has an unknown outcome (it is never retried again: that is
- * paying twice); `{ reuse }` when its latest retry was refused (never created: its id is unspent);
+ * What a failed payout is retried as, once its earlier retries are followed: `null` when any
+ * attempt of a retry of it (not only the newest: two drafts may hold one id) was paid, is in
+ * flight, processing or has an unknown outcome (it is never retried again: that is paying twice;
+ * test/console/retry-blocked.test.ts); `{ reuse }` when its latest retry was refused (never created: its id is unspent);
  * otherwise `{ from }`, the last failed payout of the chain, to derive the next id from.
  */
 export function retryTarget(retries: Map<string, RetryEntry[]>, externalId: string): { from: string; isRetry: boolean } | { reuse: string; retryOf: string } | null {

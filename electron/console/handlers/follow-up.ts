@@ -8,7 +8,7 @@ import { exportJournalCsv } from '../storage/journal-export';
 import type { FollowUpEntry } from '../storage/port';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
-import { isFinal, isNotFound, readFailure, transactionOf } from './outcomes';
+import { isFinal, isNotFound, readFailure, readFailureRecord, transactionOf } from './outcomes';
 
 /**
  * A `local-sandbox` entry written on another desktop (a colleague's, or the same login's elsewhere)
@@ -120,11 +120,7 @@ export function followUpHandlers(
         changed(observed.entry);
         return { message: result.message ?? `Verified: ${observed.entry.status ?? 'unknown'}.`, transaction: observed.entry };
       }
-      if (result.kind === 'api-error') {
-        changed(await journal.recordReadFailure(journalId, { kind: 'api-error', error: { code: result.code, message: result.message, httpStatus: result.httpStatus } }, now()));
-      } else if (result.kind === 'transport') {
-        changed(await journal.recordReadFailure(journalId, { kind: 'transport', outcome: result.outcome, message: result.message }, now()));
-      }
+      if (result.kind !== 'bad-response') changed(await journal.recordReadFailure(journalId, readFailureRecord(result), now()));
       throw readFailure(result);
     },
 
@@ -143,7 +139,11 @@ export function followUpHandlers(
         changed(updated);
         return { exists: false, transaction: updated };
       }
-      if (result.kind !== 'success') throw readFailure(result);
+      if (result.kind !== 'success') {
+        // Not a definite "not found": the outcome stays unknown (no resend); the timeline keeps the failed look-up.
+        changed(await journal.recordReadFailure(journalId, readFailureRecord(result), now()));
+        throw readFailure(result);
+      }
       const tx = transactionOf(result.data);
       if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
       const observed = await journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
