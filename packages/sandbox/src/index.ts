@@ -12,7 +12,8 @@
  */
 import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type ScenarioInput } from '../../../shared/contract';
 import { payloadFor, signParts, splitTarget } from './signing';
-import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
+import { ControlError } from './control';
+import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery, type ServiceVariant, type ServiceVariants, type ServiceVariantsInput } from './engine';
 
 // The engine's whole public surface (what the console uses too), then the helpers of this file.
 export * from './engine';
@@ -69,6 +70,11 @@ export interface Sandbox {
   addScenario(input: ScenarioInput): Scenario;
   /** Turns webhook chaos on for the application (see docs/webhook-chaos.md); null turns it off. */
   setWebhookChaos(settings: ChaosSettingsInput | null): WebhookChaos | null;
+  /**
+   * Replaces the service variants (docs/sandbox-engine.md): names or `{ enabled, resetEvery }`; [] is
+   * the default engine. RangeError naming each bad field.
+   */
+  setVariants(input: readonly ServiceVariant[] | ServiceVariantsInput): ServiceVariants;
   /** Resolves when `predicate` holds for the transaction's status (checked on every status change). */
   waitForStatus(transactionId: string, status: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -137,6 +143,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return null;
       }
       return engine.webhooks.chaos.set(app.id, settings);
+    },
+    setVariants(input) {
+      try {
+        return engine.control.variants.set(input);
+      } catch (error) {
+        if (error instanceof ControlError) throw new RangeError(`invalid service variants: ${JSON.stringify(error.errors)}`, { cause: error });
+        throw error;
+      }
     },
     waitForStatus(transactionId, status, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
