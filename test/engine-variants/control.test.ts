@@ -87,6 +87,12 @@ describe('library', () => {
       expect(sandbox.setVariants([])).toEqual({ enabled: [], resetEvery: 1 });
       expect((await sandbox.request('POST', '/v1/payments', body)).status).toBe(200);
       expect(() => sandbox.setVariants(['nope' as never])).toThrow(/invalid service variants: .*enabled\.0/);
+      // The helper's request gives a page that is not JSON as its text.
+      sandbox.setVariants(['gateway-html']);
+      sandbox.engine.control.setMaintenance(true);
+      const page = await sandbox.request('GET', '/v1/payments/TE_none');
+      expect(page.status).toBe(503);
+      expect(page.body).toMatch(/^<!DOCTYPE html>/);
     } finally {
       await sandbox.stop();
     }

@@ -56,7 +56,7 @@ export interface Sandbox {
    * clock); `target` is the path with its query, `body` the exact text sent.
    */
   sign(method: string, target: string, body?: string, keyType?: KeyType): SignedHeaders;
-  /** Sends a signed request (JSON body) and returns the status and parsed answer. */
+  /** Sends a signed request (JSON body) and returns the status and parsed answer (the text when it is not JSON: the gateway-html variant). */
   request<T = unknown>(method: string, target: string, body?: unknown, keyType?: KeyType): Promise<{ status: number; body: T }>;
   /** Calls the control API (`/_sandbox` + path) with the admin token. */
   control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: { success: boolean; message: string; data?: T; code?: string; errors?: unknown } }>;
@@ -120,7 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const headers = { ...sign(method, target, text, kind), ...(text === undefined ? {} : { 'content-type': 'application/json' }) };
       const response = await fetch(`${engine.api.url}${target}`, { method, headers, body: text });
       const raw = await response.text();
-      return { status: response.status, body: (raw === '' ? null : JSON.parse(raw)) as never };
+      const json = /^application\/json\b/i.test(response.headers.get('content-type') ?? 'application/json');
+      return { status: response.status, body: (raw === '' ? null : json ? JSON.parse(raw) : raw) as never };
     },
     async control(method, path, body) {
       const response = await fetch(`${engine.api.url}/_sandbox${path}`, {
