@@ -29,6 +29,7 @@ describe('control API /_sandbox/variants', () => {
     const view = data(await control<VariantsView>(engine, 'GET', '/variants'));
     expect(view).toMatchObject({ enabled: ['created-201'], resetEvery: 1 });
     expect(view.known.map((variant) => variant.name)).toEqual([...SERVICE_VARIANTS]);
+    expect(data(await control<{ variants: unknown }>(engine, 'GET', '/settings')).variants).toEqual({ enabled: ['created-201'], resetEvery: 1 });
   });
 
   it('replaces them with PUT (catalogue order), announces it on the event stream, and [] is the default engine', async () => {
