@@ -1,5 +1,6 @@
 /**
- * `paydesk-sandbox [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N] [--json]`
+ * `paydesk-sandbox [--host 127.0.0.1] [--port 4010] [--db FILE|:memory:] [--seed FILE] [--settle-ms N] [--rate-limit N] [--inspector-size N]
+ *   [--variant NAME[,NAME…]] [--reset-every N] [--json]`
  *
  * (`npx @paydesk/sandbox …`; in the Paydesk repository `npm run sandbox -- …`). Starts the local
  * sandbox engine and prints its URL and keys (or, with --json, one JSON line).
@@ -11,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_INSPECTOR_SIZE, MAX_INSPECTOR_SIZE } from './inspector';
 import { ADMIN_TOKEN_PATTERN } from './control';
+import { MAX_RESET_EVERY, parseServiceVariants, SERVICE_VARIANTS, type ServiceVariant, type ServiceVariants } from './variants/catalogue';
 import { DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE, defaultDbFile, loadSeedFile, MAX_RATE_LIMIT_PER_KEY_PER_MINUTE, SeedError, startEngine, type EngineHandle, type Seed } from './engine';
 
 export interface CliOptions {
@@ -24,6 +26,8 @@ export interface CliOptions {
   adminToken: string | undefined;
   /** --inspector-size; absent: the engine's default. */
   inspectorSize?: number;
+  /** --variant and --reset-every; absent: none (the default engine). */
+  variants?: ServiceVariants;
   json: boolean;
   help: boolean;
 }
@@ -50,10 +54,14 @@ Options:
   --rate-limit N    requests per minute per API key (default ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}, 0 = no limit, for load tests)
   --admin-token T   bearer token for the /_sandbox control API (default: the seed's, else random per start)
   --inspector-size N  requests the request inspector keeps in memory (default ${DEFAULT_INSPECTOR_SIZE}, 0 turns it off)
+  --variant NAMES   service variants, comma-separated: answer a silence of the spec the other way
+                    (${SERVICE_VARIANTS.join(', ')};
+                    see docs/sandbox-engine.md; none by default)
+  --reset-every N   with --variant reset-after-create: reset every Nth create (default 1, at most ${MAX_RESET_EVERY})
   --json            print one JSON line with the URL and keys when ready
   --help            show this help`;
 
-const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--rate-limit', '--admin-token', '--inspector-size']);
+const VALUE_FLAGS = new Set(['--host', '--port', '--db', '--seed', '--settle-ms', '--rate-limit', '--admin-token', '--inspector-size', '--variant', '--reset-every']);
 const BOOLEAN_FLAGS = new Set(['--json', '--help']);
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
@@ -66,6 +74,8 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const options: CliOptions = { host: '127.0.0.1', port: 4010, db: defaultDbFile(), seedFile: null, settleMs: undefined, rateLimit: undefined, adminToken: undefined, json: false, help: false };
   const seen = new Set<string>();
+  let variantNames: string[] | undefined;
+  let resetEvery: number | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -115,9 +125,33 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       case '--inspector-size':
         options.inspectorSize = integerFlag('--inspector-size', value, 0, MAX_INSPECTOR_SIZE);
         break;
+      case '--variant':
+        variantNames = value.split(',').map((name) => name.trim());
+        break;
+      case '--reset-every':
+        resetEvery = integerFlag('--reset-every', value, 1, MAX_RESET_EVERY);
+        break;
     }
   }
+  const variants = variantsFrom(variantNames, resetEvery);
+  if (variants !== undefined) options.variants = variants;
   return options;
+}
+
+/** --variant's names (checked one by one, so the message names the bad one) and --reset-every, through the engine's schema. */
+function variantsFrom(names: string[] | undefined, resetEvery: number | undefined): ServiceVariants | undefined {
+  if (names === undefined) {
+    if (resetEvery !== undefined) throw new UsageError('--reset-every needs --variant reset-after-create');
+    return undefined;
+  }
+  for (const name of names) {
+    if (!(SERVICE_VARIANTS as readonly string[]).includes(name)) {
+      throw new UsageError(`--variant: unknown variant "${name}"; known variants: ${SERVICE_VARIANTS.join(', ')}`);
+    }
+  }
+  if (new Set(names).size !== names.length) throw new UsageError('--variant names a variant twice');
+  if (resetEvery !== undefined && !names.includes('reset-after-create')) throw new UsageError('--reset-every needs --variant reset-after-create');
+  return parseServiceVariants({ enabled: names as ServiceVariant[], resetEvery });
 }
 
 function describeStart(engine: EngineHandle, options: CliOptions): string {
@@ -127,6 +161,11 @@ function describeStart(engine: EngineHandle, options: CliOptions): string {
     for (const key of app.keys) {
       lines.push(`  ${key.environment.padEnd(7)} ${key.type.padEnd(7)} public ${key.publicKey}  secret ${key.secretKey}${key.active ? '' : '  (disabled)'}`);
     }
+  }
+  const variants = engine.control.variants.read();
+  if (variants.enabled.length > 0) {
+    const every = variants.enabled.includes('reset-after-create') ? ` (reset every ${variants.resetEvery === 1 ? 'create' : `${variants.resetEvery}th create`})` : '';
+    lines.push('', `Service variants: ${variants.enabled.join(', ')}${every}`);
   }
   const perMinute = engine.control.settings().rateLimitPerKeyPerMinute;
   lines.push('', `Rate limit: ${perMinute === 0 ? 'off' : `${perMinute} requests per minute per key`}`);
@@ -167,6 +206,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       rateLimit: options.rateLimit === undefined ? undefined : { perKeyPerMinute: options.rateLimit },
       adminToken: options.adminToken,
       inspectorSize: options.inspectorSize,
+      variants: options.variants,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -183,7 +223,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       name: app.name,
       keys: app.keys.map((key) => ({ environment: key.environment, type: key.type, publicKey: key.publicKey, secretKey: key.secretKey })),
     }));
-    console.log(JSON.stringify({ url: engine.api.url, port: engine.api.port, db: options.db, adminToken: engine.control.adminToken, applications: apps }));
+    console.log(JSON.stringify({ url: engine.api.url, port: engine.api.port, db: options.db, adminToken: engine.control.adminToken, variants: engine.control.variants.read(), applications: apps }));
   } else {
     console.log(describeStart(engine, options));
   }

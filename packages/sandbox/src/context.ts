@@ -7,6 +7,7 @@ import type { EngineClock } from './lifecycle/clock';
 import type { EngineEvent, EngineEventListener, EventHub } from './events';
 import type { Seed } from './storage/seed';
 import type { StatusHook } from './lifecycle/status-change';
+import type { ServiceVariantState } from './variants/state';
 
 export interface EngineSettings {
   settleMs: number;
@@ -21,6 +22,8 @@ export interface EngineContext {
   db: Database.Database;
   clock: EngineClock;
   settings: EngineSettings;
+  /** The service variants in force (variants/catalogue.ts): which of the spec's silences answer the other way. */
+  variants: ServiceVariantState;
   seed: Seed;
   /**
    * Runs `work` atomically: its own SQLite transaction, or a savepoint inside the open commit
@@ -68,6 +71,7 @@ export function createContext(parts: {
   db: Database.Database;
   clock: EngineClock;
   settings: EngineSettings;
+  variants: ServiceVariantState;
   seed: Seed;
   hub: EventHub;
   onStop: (cleanup: () => void | Promise<void>) => void;
@@ -176,6 +180,7 @@ export function createContext(parts: {
     db,
     clock: parts.clock,
     settings: parts.settings,
+    variants: parts.variants,
     seed: parts.seed,
     write,
     writeGrouped<T>(work: () => T): Promise<T> {

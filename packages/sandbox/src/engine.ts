@@ -34,6 +34,9 @@ import { checkInspectorSize, createInspector, DEFAULT_INSPECTOR_SIZE } from './i
 import { feeFor, feeRule } from './ledger/fees';
 import { WEBHOOK_MIGRATIONS, type WebhookOptions } from './webhooks';
 import type { EngineHandle } from './ports';
+import { ServiceVariantState } from './variants/state';
+import type { ServiceVariant, ServiceVariantsInput } from './variants/catalogue';
+import { variantOperations } from './control/variants';
 import { recordInternals } from './internals';
 
 export type { EngineHandle, PublicApiPort, ControlPort, WebhooksPort, InspectorPort, ClockPort, CustomerOutcome } from './ports';
@@ -47,6 +50,18 @@ export type { ScenarioOperations } from './control/scenarios';
 export type { ChaosOperations } from './control/chaos';
 export type { Recording, RecordingQuery, RecordingFormat } from './recordings';
 export type { WebhookChaos, ChaosSettingsInput } from './webhooks/chaos';
+export type { VariantOperations } from './control/variants';
+export {
+  SERVICE_VARIANTS,
+  SERVICE_VARIANT_DESCRIPTIONS,
+  MAX_RESET_EVERY,
+  serviceVariantsSchema,
+  parseServiceVariants,
+  ServiceVariantsError,
+  type ServiceVariant,
+  type ServiceVariants,
+  type ServiceVariantsInput,
+} from './variants/catalogue';
 export type { Seed, SeedInput } from './storage/seed';
 export type { SeededApplication, SeededKey } from './storage/seeding';
 export type { LedgerRow } from './ledger/wallet';
@@ -102,6 +117,12 @@ export interface EngineOptions {
   inspectorSize?: number;
   /** Real time in µs since the epoch (tests pin it); omitted: the system clock. Engine time is this plus the offset. */
   wallMicros?: () => number;
+  /**
+   * Service variants (docs/sandbox-engine.md): names, or `{ enabled, resetEvery }`; omitted: none,
+   * the default engine. Not stored; `control.variants.set` changes them live. ServiceVariantsError
+   * (a RangeError naming each bad field) for an unknown name or a bad resetEvery.
+   */
+  variants?: readonly ServiceVariant[] | ServiceVariantsInput;
 }
 
 export interface ApplicationKeys {
@@ -118,6 +139,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
     bodyLimitBytes: checkNonNegative('bodyLimitBytes', options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES),
     rateLimitPerKeyPerMinute: checkRateLimit(options.rateLimit?.perKeyPerMinute ?? DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE),
   };
+  const variants = new ServiceVariantState(options.variants ?? []);
   const inspectorSize = checkInspectorSize(options.inspectorSize ?? DEFAULT_INSPECTOR_SIZE);
   const headerWord = options.headerWord ?? 'SVC';
   const seed = options.seed ?? defaultSeed();
@@ -126,15 +148,16 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   const clock = createClock({ wallMicros: options.wallMicros, offsetMicros: storedClockOffset(db), saveOffset: (offsetMicros) => storeClockOffset(db, offsetMicros) });
   const hub = new EventHub();
   const cleanups: (() => void | Promise<void>)[] = [];
-  const ctx = createContext({ db, clock, settings, seed, hub, onStop: (cleanup) => cleanups.push(cleanup) });
+  const ctx = createContext({ db, clock, settings, variants, seed, hub, onStop: (cleanup) => cleanups.push(cleanup) });
   // The scheduler listens for due work on the context (ctx.kickScheduler), as the webhooks listen to the clock.
   const scheduler = createScheduler(ctx);
   const inspector = createInspector(ctx, inspectorSize, headerWord);
   const rateLimiter = new RateLimiter(() => settings.rateLimitPerKeyPerMinute);
   const operations = controlOperations({ ctx, scheduler, rateLimiter, hub });
+  const variantControl = variantOperations(ctx);
   let tools: SandboxTools;
   try {
-    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord, inspector }, operations);
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord, inspector, variants: variantControl }, operations);
   } catch (error) {
     scheduler.stop();
     db.close();
@@ -185,6 +208,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
       maintenance: () => settings.maintenance,
       setCustomerOutcome: (transactionId, outcome) => setCustomerOutcome(ctx, transactionId, outcome),
       scenarios: tools.scenarios,
+      variants: variantControl,
     },
     webhooks: {
       deliveries: (appId) => webhooks.deliveries(appId),

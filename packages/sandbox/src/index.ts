@@ -12,7 +12,8 @@
  */
 import { authHeaderNames, scenarioInputSchema, type KeyType, type Scenario, type ScenarioInput } from '../../../shared/contract';
 import { payloadFor, signParts, splitTarget } from './signing';
-import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery } from './engine';
+import { ControlError } from './control';
+import { startEngine, type EngineHandle, type EngineOptions, type WebhookChaos, type ChaosSettingsInput, type WebhookDelivery, type ServiceVariant, type ServiceVariants, type ServiceVariantsInput } from './engine';
 
 // The engine's whole public surface (what the console uses too), then the helpers of this file.
 export * from './engine';
@@ -55,7 +56,7 @@ export interface Sandbox {
    * clock); `target` is the path with its query, `body` the exact text sent.
    */
   sign(method: string, target: string, body?: string, keyType?: KeyType): SignedHeaders;
-  /** Sends a signed request (JSON body) and returns the status and parsed answer. */
+  /** Sends a signed request (JSON body) and returns the status and parsed answer (the text when it is not JSON: the gateway-html variant). */
   request<T = unknown>(method: string, target: string, body?: unknown, keyType?: KeyType): Promise<{ status: number; body: T }>;
   /** Calls the control API (`/_sandbox` + path) with the admin token. */
   control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: { success: boolean; message: string; data?: T; code?: string; errors?: unknown } }>;
@@ -69,6 +70,11 @@ export interface Sandbox {
   addScenario(input: ScenarioInput): Scenario;
   /** Turns webhook chaos on for the application (see docs/webhook-chaos.md); null turns it off. */
   setWebhookChaos(settings: ChaosSettingsInput | null): WebhookChaos | null;
+  /**
+   * Replaces the service variants (docs/sandbox-engine.md): names or `{ enabled, resetEvery }`; [] is
+   * the default engine. RangeError naming each bad field.
+   */
+  setVariants(input: readonly ServiceVariant[] | ServiceVariantsInput): ServiceVariants;
   /** Resolves when `predicate` holds for the transaction's status (checked on every status change). */
   waitForStatus(transactionId: string, status: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -114,7 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const headers = { ...sign(method, target, text, kind), ...(text === undefined ? {} : { 'content-type': 'application/json' }) };
       const response = await fetch(`${engine.api.url}${target}`, { method, headers, body: text });
       const raw = await response.text();
-      return { status: response.status, body: (raw === '' ? null : JSON.parse(raw)) as never };
+      const json = /^application\/json\b/i.test(response.headers.get('content-type') ?? 'application/json');
+      return { status: response.status, body: (raw === '' ? null : json ? JSON.parse(raw) : raw) as never };
     },
     async control(method, path, body) {
       const response = await fetch(`${engine.api.url}/_sandbox${path}`, {
@@ -137,6 +144,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return null;
       }
       return engine.webhooks.chaos.set(app.id, settings);
+    },
+    setVariants(input) {
+      try {
+        return engine.control.variants.set(input);
+      } catch (error) {
+        if (error instanceof ControlError) throw new RangeError(`invalid service variants: ${JSON.stringify(error.errors)}`, { cause: error });
+        throw error;
+      }
     },
     waitForStatus(transactionId, status, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import type { ClockReset } from './lifecycle/clock-reset';
 import type { ControlTarget } from './control/target';
 import type { ChaosOperations } from './control/chaos';
 import type { ScenarioOperations } from './control/scenarios';
+import type { VariantOperations } from './control/variants';
 import type { setCustomerOutcome } from './control/outcomes';
 import type { EngineSettings } from './context';
 import type { EngineEventListener, TransactionKind } from './events';
@@ -44,6 +45,8 @@ export interface ControlPort extends ControlTarget {
   setCustomerOutcome(transactionId: string, outcome: CustomerOutcome): void;
   /** Scenarios per transaction (list, add, remove), as `/_sandbox/scenarios` offers them. */
   scenarios: ScenarioOperations;
+  /** Service variants (read, set), as `/_sandbox/variants` offers them. */
+  variants: VariantOperations;
 }
 
 /** Webhook endpoints, deliveries and chaos. */

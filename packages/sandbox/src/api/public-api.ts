@@ -9,6 +9,7 @@ import { splitTarget } from '../signing';
 import { authenticate } from '../auth/auth';
 import type { EngineContext } from '../context';
 import { ApiError } from './errors';
+import { variantErrorAnswer } from '../variants/answers';
 import type { RateLimiter } from '../auth/rate-limit';
 import { declareAuthSlot, rememberAuth } from './authenticated';
 import { registerBalanceRoute } from './balance';
@@ -72,6 +73,14 @@ export async function publicApi(app: FastifyInstance, { ctx, rateLimiter, header
     rateLimiter.hit(auth.publicKey, ctx.clock.nowSeconds());
     rememberAuth(request, auth);
   }
+
+  // bare-429 and gateway-html answer some refusals otherwise; every other error goes on to the
+  // server's envelope handler (server.ts).
+  app.setErrorHandler(function serviceVariantErrors(error, _request, reply) {
+    const answer = error instanceof ApiError ? variantErrorAnswer(ctx.variants, error) : null;
+    if (answer === null) throw error;
+    return reply.code(answer.status).type(answer.contentType).send(answer.body);
+  });
 
   registerTransactionRoutes(app, ctx);
   registerBalanceRoute(app, ctx);

@@ -13,6 +13,7 @@ import { findTransaction, toFullTransaction, toInitiatedTransaction, type Joined
 import { readTransactionRequest } from './body';
 import { retrieveText } from '../storage/retrieve-cache';
 import { requireAuth } from './authenticated';
+import { shapeEnvelope, shapeTransaction } from '../variants/shape';
 
 const NOT_FOUND = { payment: 'PAYMENT_NOT_FOUND', payout: 'PAYOUT_NOT_FOUND' } as const;
 const TITLE = { payment: 'Payment', payout: 'Payout' } as const;
@@ -40,10 +41,21 @@ function lookup(ctx: EngineContext, request: FastifyRequest, kind: TransactionKi
   return row;
 }
 
-/** Retrieve's whole answer as JSON text: by transaction id through the retrieve cache, by external id from the table. */
+/** The success envelope of a transaction answer, shaped by the service variants in force (variants/shape.ts). */
+function transactionAnswer(ctx: EngineContext, kind: TransactionKind, message: string, row: JoinedTransactionRow, data: { transaction_id: string; status: string }) {
+  return shapeEnvelope(ctx.variants, successBody(message, shapeTransaction(ctx.variants, data, { kind, providerRef: row.provider_ref })));
+}
+
+/**
+ * Retrieve's whole answer as JSON text: by transaction id through the retrieve cache (whose texts are
+ * the default engine's, so not while a variant reshapes answers), by external id from the table.
+ */
 function retrieveAnswer(ctx: EngineContext, request: FastifyRequest, kind: TransactionKind): string {
   const by = identifierType(request.query);
-  if (by === 'external_id') return JSON.stringify(successBody(`${TITLE[kind]} retrieved.`, toFullTransaction(lookup(ctx, request, kind, by))));
+  if (by === 'external_id' || ctx.variants.shapesTransactions()) {
+    const row = lookup(ctx, request, kind, by);
+    return JSON.stringify(transactionAnswer(ctx, kind, `${TITLE[kind]} retrieved.`, row, toFullTransaction(row)));
+  }
   const auth = requireAuth(request);
   const { id } = request.params as { id: string };
   const scope = { appId: auth.appId, environment: auth.environment, kind };
@@ -85,9 +97,14 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineConte
       const auth = requireAuth(request);
       const body = readTransactionRequest(request.headers['content-type'], request.body as Buffer | undefined);
       const row = await initiateTransaction(ctx, auth, kind, body);
-      return reply
-        .code(200)
-        .send(successBody(`${TITLE[kind]} initiated: the customer will receive a prompt to approve it.`, toInitiatedTransaction(row)));
+      if (ctx.variants.resetsThisCreate()) {
+        // reset-after-create: committed, and the client never hears so (a TCP reset, no answer).
+        reply.hijack();
+        request.raw.socket.resetAndDestroy();
+        return reply;
+      }
+      const message = `${TITLE[kind]} initiated: the customer will receive a prompt to approve it.`;
+      return reply.code(ctx.variants.has('created-201') ? 201 : 200).send(transactionAnswer(ctx, kind, message, row, toInitiatedTransaction(row)));
     });
 
     app.get(`${base}/:id`, { config }, async function retrieve(request, reply) {
@@ -101,7 +118,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: EngineConte
       const view = askProvider(ctx.db, row.provider_ref, ctx.clock.nowMicros());
       // Answered only once the refreshed status is committed.
       await ctx.writeGrouped(() => applyProviderView(ctx, row, view));
-      return reply.code(200).send(successBody(verifyMessage(kind, row), toFullTransaction(row)));
+      return reply.code(200).send(transactionAnswer(ctx, kind, verifyMessage(kind, row), row, toFullTransaction(row)));
     });
   }
 }

@@ -15,6 +15,7 @@ import { chaosOperations, registerChaosRoutes, type ChaosOperations } from './ch
 import { registerRecordingRoutes } from './recordings';
 import { registerControlRoutes } from './routes';
 import { registerScenarioRoutes, scenarioOperations, type ScenarioOperations } from './scenarios';
+import { registerVariantRoutes, type VariantOperations } from './variants';
 import type { ControlTarget } from './target';
 import { processLog } from '../log';
 
@@ -28,6 +29,7 @@ export interface SandboxToolsOptions {
   webhooks?: WebhookOptions;
   headerWord: string;
   inspector: RequestInspector;
+  variants: VariantOperations;
 }
 
 export interface SandboxTools {
@@ -50,6 +52,7 @@ interface ControlApiOptions {
   inspector: RequestInspector;
   scenarios: ScenarioOperations;
   chaos: ChaosOperations;
+  variants: VariantOperations;
   headerWord: string;
 }
 
@@ -80,6 +83,7 @@ async function controlApi(app: FastifyInstance, options: ControlApiOptions): Pro
   registerControlRoutes(app, options);
   registerScenarioRoutes(app, options.ctx, options.scenarios);
   registerChaosRoutes(app, options.chaos);
+  registerVariantRoutes(app, options.variants);
   registerRecordingRoutes(app, { ctx: options.ctx, inspector: options.inspector, webhooks: options.webhooks, headerWord: options.headerWord });
   registerInspectorRoutes(app, options.inspector);
 }
@@ -100,7 +104,7 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
     scenarios,
     chaos,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos, headerWord: options.headerWord });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos, variants: options.variants, headerWord: options.headerWord });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),

@@ -183,7 +183,7 @@ export function registerControlRoutes(
   });
   app.get('/settings', async function readSettings() {
     const { settleMs, expirySeconds, maintenance, bodyLimitBytes, rateLimitPerKeyPerMinute } = ctx.settings;
-    return successBody('Engine settings.', { settleMs, expirySeconds, maintenance, bodyLimitBytes, rateLimitPerKeyPerMinute, webhooks: webhooks.options });
+    return successBody('Engine settings.', { settleMs, expirySeconds, maintenance, bodyLimitBytes, rateLimitPerKeyPerMinute, webhooks: webhooks.options, variants: ctx.variants.read() });
   });
   app.put('/settle-ms', async function setSettleDelay(request) {
     const body = readControlBody(request, z.strictObject({ settleMs: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(86_400_000) }));

@@ -13,7 +13,7 @@ import { newTransactionId, newUuidV7 } from '../storage/ids';
 import { resolveMethod } from '../api/methods';
 import { submitToProvider } from './provider';
 import { takeScenario } from '../scenarios/store';
-import { externalIdTaken, insertTransaction, type JoinedTransactionRow } from '../storage/store';
+import { externalIdTaken, insertTransaction, nextExternalIdSeq, type JoinedTransactionRow } from '../storage/store';
 import { recordCreation } from './transitions';
 import { addLedgerEntry, walletBalance } from '../ledger/wallet';
 
@@ -36,11 +36,17 @@ export async function initiateTransaction(
   // Every refusal is decided before the first write, so the write needs no savepoint of its own (see
   // `writeGroupedChecked`): the checks read, then the rows go in.
   const row = await ctx.writeGroupedChecked(() => {
-    if (request.external_id !== undefined && externalIdTaken(ctx.db, scope, request.external_id)) {
-      throw validationError(
-        { external_id: [`has already been used for a ${kind} in this environment`] },
-        `A ${kind} with this external_id already exists.`,
-      );
+    // The spec does not say the service refuses a used external_id: the default does, the
+    // duplicates-accepted variant creates one more transaction with it (the next sequence number).
+    let externalIdSeq = 0;
+    if (request.external_id !== undefined) {
+      if (ctx.variants.has('duplicates-accepted')) externalIdSeq = nextExternalIdSeq(ctx.db, scope, request.external_id);
+      else if (externalIdTaken(ctx.db, scope, request.external_id)) {
+        throw validationError(
+          { external_id: [`has already been used for a ${kind} in this environment`] },
+          `A ${kind} with this external_id already exists.`,
+        );
+      }
     }
     const fee = feeFor(ctx.db, kind, request.amount);
     if (kind === 'payout') {
@@ -52,8 +58,8 @@ export async function initiateTransaction(
         );
       }
     }
-    return fee;
-  }, (fee) => {
+    return { fee, externalIdSeq };
+  }, ({ fee, externalIdSeq }) => {
     const now = ctx.clock.nowMicros();
     const created: JoinedTransactionRow = {
       id: newTransactionId(now),
@@ -109,7 +115,7 @@ export async function initiateTransaction(
       scenario,
     );
     // The joined fields are simply not read by the insert.
-    insertTransaction(ctx.db, created);
+    insertTransaction(ctx.db, created, externalIdSeq);
     recordCreation(ctx, created);
     return created;
   });

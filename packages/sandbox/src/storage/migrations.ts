@@ -183,6 +183,21 @@ export const ENGINE_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'external id sequence (service variant duplicates-accepted)',
+    up(db) {
+      // The duplicates-accepted variant creates a second transaction with an external id already
+      // used: each gets the next sequence number, so the index stays unique (the default engine
+      // refuses before inserting, and every row keeps 0) and "the latest" is the highest number.
+      db.exec(`
+        ALTER TABLE transactions ADD COLUMN external_id_seq INTEGER NOT NULL DEFAULT 0;
+        DROP INDEX transactions_external_id;
+        CREATE UNIQUE INDEX transactions_external_id ON transactions (app_id, environment, kind, external_id, external_id_seq)
+          WHERE external_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 /** The engine clock's stored offset (migration 3), in microseconds. */

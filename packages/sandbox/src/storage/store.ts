@@ -123,15 +123,21 @@ function rowFrom(values: unknown[]): TransactionRow {
 const statements = statementsFor((db) => ({
   // Positional parameters: binding 24 named ones from an object costs twice the insert itself.
   insert: db.prepare(`
-    INSERT INTO transactions (${ROW_COLUMNS})
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    INSERT INTO transactions (${ROW_COLUMNS}, external_id_seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   // The application and method names come from the config cache (see `withNames`), not a join.
   // Raw rows (arrays): better-sqlite3 builds a 24-property object per row far slower than JS does.
   byId: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE id = ? AND app_id = ? AND environment = ? AND kind = ?`).raw(),
-  byExternalId: db.prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?`).raw(),
+  // The latest of an external id's transactions (more than one only under duplicates-accepted, migration 5).
+  byExternalId: db
+    .prepare(`SELECT ${ROW_COLUMNS} FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ? ORDER BY external_id_seq DESC LIMIT 1`)
+    .raw(),
   appNames: db.prepare('SELECT ref, name FROM applications WHERE id = ?'),
   methodNames: db.prepare('SELECT ref, name FROM methods WHERE code = ?'),
   externalIdTaken: db.prepare('SELECT 1 FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?'),
+  nextExternalIdSeq: db
+    .prepare('SELECT COALESCE(MAX(external_id_seq) + 1, 0) FROM transactions WHERE external_id = ? AND app_id = ? AND environment = ? AND kind = ?')
+    .pluck(),
   unscoped: db.prepare(`
     SELECT t.*, a.ref AS app_ref, a.name AS app_name, m.ref AS method_ref, m.name AS method_name
     FROM transactions t JOIN applications a ON a.id = t.app_id JOIN methods m ON m.code = t.method_code
@@ -145,7 +151,11 @@ const statements = statementsFor((db) => ({
   events: db.prepare('SELECT id, from_status, status, failed_code, at FROM transaction_events WHERE transaction_id = ? ORDER BY id'),
 }));
 
-export function insertTransaction(db: Database.Database, row: TransactionRow): void {
+/**
+ * Inserts the row; `externalIdSeq` is 0 but for a repeated external id under duplicates-accepted
+ * (see `nextExternalIdSeq`), so the unique index never holds two rows with one id and one number.
+ */
+export function insertTransaction(db: Database.Database, row: TransactionRow, externalIdSeq = 0): void {
   statements(db).insert.run(
     row.id,
     row.ref,
@@ -171,6 +181,7 @@ export function insertTransaction(db: Database.Database, row: TransactionRow): v
     row.created_at,
     row.updated_at,
     row.provider_ref,
+    externalIdSeq,
   );
 }
 
@@ -208,6 +219,11 @@ interface RefAndName {
 
 export function externalIdTaken(db: Database.Database, scope: Scope, externalId: string): boolean {
   return statements(db).externalIdTaken.get(externalId, scope.appId, scope.environment, scope.kind) !== undefined;
+}
+
+/** The sequence number the next transaction with this external id takes: 0 for the first, then 1, 2… */
+export function nextExternalIdSeq(db: Database.Database, scope: Scope, externalId: string): number {
+  return statements(db).nextExternalIdSeq.get(externalId, scope.appId, scope.environment, scope.kind) as number;
 }
 
 /** For the engine's own tools (settle now, tests): no scope. */

@@ -78,7 +78,7 @@ export function installWebhooks(ctx: EngineContext, options: WebhookOptions = {}
   const resolved = resolveWebhookOptions(options);
   const dispatcher = createDispatcher(ctx, resolved);
   const unhook = ctx.registerStatusHook(function queueWebhook(db, change) {
-    const row = queueDeliveryFor(db, change);
+    const row = queueDeliveryFor(db, change, ctx.variants);
     if (row) ctx.queueEvent({ type: 'extension', topic: 'webhook.delivery', data: toWebhookDelivery(db, row) });
   });
   // Events reach listeners only after commit: the delivery row is there to send.

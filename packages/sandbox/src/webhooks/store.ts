@@ -8,6 +8,8 @@ import { applyDeliveryEffects } from './chaos';
 import type { TransactionKind } from '../events';
 import { cachedConfig } from '../storage/config-cache';
 import { statementsFor } from '../storage/statements';
+import { shapeTimestamp, shapeTransaction } from '../variants/shape';
+import type { ServiceVariantState } from '../variants/state';
 import { getTransaction, toFullTransaction } from '../storage/store';
 import type { StatusChange } from '../lifecycle/transitions';
 import { newMessageId, newWebhookSecret } from './signature';
@@ -160,7 +162,7 @@ export function rotateWebhookSecret(db: Database.Database, appId: string): strin
  * transaction. No URL: nothing is queued, as a real service sends nothing to an endpoint it does
  * not have. A 410-disabled endpoint: the delivery is kept `paused`, and sent when the URL is set again.
  */
-export function queueDeliveryFor(db: Database.Database, change: StatusChange): DeliveryRow | null {
+export function queueDeliveryFor(db: Database.Database, change: StatusChange, variants?: ServiceVariantState): DeliveryRow | null {
   const eventType = eventTypeFor(change.kind, change.to);
   if (eventType === null) return null;
   const endpoint = webhookEndpoint(db, change.appId);
@@ -168,7 +170,12 @@ export function queueDeliveryFor(db: Database.Database, change: StatusChange): D
   const paused = endpoint.disabledAt !== null;
   const row = getTransaction(db, change.transactionId);
   if (!row) throw new Error(`status change for a missing transaction ${change.transactionId}`);
-  const payload = JSON.stringify({ type: eventType, timestamp: formatTimestamp(change.at), data: toFullTransaction(row) });
+  const data = toFullTransaction(row);
+  // The payload as the service variants in force shape a transaction (nulls, timestamps, extra fields, status).
+  const payload =
+    variants === undefined
+      ? JSON.stringify({ type: eventType, timestamp: formatTimestamp(change.at), data })
+      : JSON.stringify({ type: eventType, timestamp: shapeTimestamp(variants, formatTimestamp(change.at)), data: shapeTransaction(variants, data, { kind: row.kind, providerRef: row.provider_ref }) });
   const id = newMessageId();
   statements(db).insert.run(id, change.appId, change.transactionId, eventType, payload, paused ? 'paused' : 'pending', paused ? null : change.at, change.at);
   if (!paused) applyDeliveryEffects(db, { id, appId: change.appId, transactionId: change.transactionId, at: change.at, finalEvent: isFinalStatus(change.to) });
