@@ -10,7 +10,7 @@ import type { PushEvent, PushEvents, StartNotice } from '../../shared/api';
 import type { InspectedRequest } from '../../shared/contract';
 import { TypedEmitter } from '../../shared/events';
 import { createClient, type ClientOptions } from '../client';
-import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle } from '@paydesk/sandbox';
+import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle, type EngineOptions } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
 import type { HandlerDeps } from './handlers/context';
@@ -42,7 +42,7 @@ export interface ConsoleRuntimeOptions {
    * off. `wallMicros` pins the engine's real time (tests: its rate-limit minute then moves only when
    * the test moves the engine clock).
    */
-  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number }; wallMicros?: () => number } | false;
+  engine?: { settleMs?: number; rateLimit?: { perKeyPerMinute: number }; wallMicros?: () => number; variants?: EngineOptions['variants'] } | false;
   clock?: Clock;
   watch?: Partial<WatchOptions>;
   client?: ClientOptions;
@@ -146,6 +146,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         settleMs: options.engine?.settleMs,
         ...(options.engine?.rateLimit ? { rateLimit: options.engine.rateLimit } : {}),
         ...(options.engine?.wallMicros ? { wallMicros: options.engine.wallMicros } : {}),
+        ...(options.engine?.variants ? { variants: options.engine.variants } : {}),
         nativeBinding: options.betterSqliteNativeBinding,
       });
       sandbox = sandboxControlFrom(engine, { nativeBinding: options.betterSqliteNativeBinding });

@@ -10,6 +10,7 @@ import { exportJournalCsv } from '../../electron/console/storage/journal-export'
 import type { StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
+import { ExternalIdKnown } from '../../electron/console/journal/payout-identity';
 
 let workspaces: TestWorkspaces;
 beforeAll(async () => {
@@ -88,11 +89,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('counts once a transaction an attempt adopted ("already exists", then found) that an earlier entry holds; an adopted one of its own counts', async () => {
       const at = WEEK + 3 * DAY;
       const first = await answered('O-9', at, { amount: 600, status: 'completed' });
-      const second = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: first.request, currency: 'XAF', at: at + 10 });
-      expect(second).not.toBe(first.id);
-      await store.journal.writeInitiateOutcome(second, { kind: 'exists', error: { code: 'DUPLICATE_EXTERNAL_ID', message: 'taken', httpStatus: 409 } }, at + 11);
-      await store.journal.recordObserved(second, first.tx, { type: 'status_seen', httpStatus: 200, message: 'found by its external id' }, at + 12);
-      expect(await store.journal.getEntry(second)).toMatchObject({ state: 'known', transactionId: first.tx.transaction_id });
+      // Sent again: the journal refuses it before anything is written; the payout stays one entry.
+      await expect(store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: first.request, currency: 'XAF', at: at + 10 })).rejects.toBeInstanceOf(ExternalIdKnown);
       // Adopted too, but no earlier entry holds its transaction (an earlier attempt's answer was lost): counted.
       const alone = payoutRequest({ external_id: 'O-12', amount: 40 });
       const own = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: alone, currency: 'XAF', at: at + 20 });
@@ -151,31 +149,25 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   });
 
   describe('"refused, paid later"', () => {
-    it('marks a refused entry that a later entry of the same payout paid, in search and for one entry; never an earlier one or another payout', async () => {
+    it('has nothing to mark "paid later" once a refused payout sent again is the same record; a payout is never written twice', async () => {
       const at = 60 * DAY;
       const paidBefore = await answered('L-1', at, { amount: 500 });
-      const refusedAfter = await refused('L-1', at + 10);
+      // The journal is the guard: an id already paid is never written (so never sent) again.
+      await expect(refused('L-1', at + 10)).rejects.toBeInstanceOf(ExternalIdKnown);
       const refusedId = await refused('L-2', at + 20);
-      const refusedAgain = await refused('L-2', at + 30);
+      expect(await refused('L-2', at + 30)).toBe(refusedId);
       const lonely = await refused('L-3', at + 40);
-      const entry = async (id: string) => (await store.journal.getEntry(id))!;
-      expect((await store.journal.withPaidLater([await entry(refusedId)]))[0]!.paidLater).toBeUndefined();
       const paid = await answered('L-2', at + 50, { amount: 500, status: 'completed' });
-      const marked = await store.journal.withPaidLater(await Promise.all([refusedId, refusedAgain, lonely, refusedAfter, paid.id, paidBefore.id].map(entry)));
+      expect(paid.id).toBe(refusedId);
+      const entry = async (id: string) => (await store.journal.getEntry(id))!;
+      const marked = await store.journal.withPaidLater(await Promise.all([refusedId, lonely, paidBefore.id].map(entry)));
       expect(marked.map((row) => [row.id, row.paidLater ?? null])).toEqual([
-        [refusedId, { journalId: paid.id, status: 'completed' }],
-        [refusedAgain, { journalId: paid.id, status: 'completed' }],
+        [refusedId, null],
         [lonely, null],
-        [refusedAfter, null],
-        [paid.id, null],
         [paidBefore.id, null],
       ]);
       const page = await store.journal.search({ externalId: 'L-2' }, 0, 10);
-      expect(page.rows.map((row) => [row.state, row.paidLater?.journalId ?? null])).toEqual([
-        ['known', null],
-        ['rejected', paid.id],
-        ['rejected', paid.id],
-      ]);
+      expect(page.rows.map((row) => [row.state, row.status])).toEqual([['known', 'completed']]);
     });
   });
 });

@@ -3,6 +3,7 @@
  * runner, its handlers and its CSV report read and write, the same against a SQLite journal file
  * and a PostgreSQL workspace, so a support agent's report on a team workspace is the desktop's.
  */
+import { ExternalIdKnown } from '../../electron/console/journal/payout-identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportReport } from '../../electron/console/reconcile/export';
 import type { RowOutcome } from '../../electron/console/reconcile/store';
@@ -187,13 +188,12 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     expect((await exportReport(store.reconcile, id, undefined, 'fr', 'XAF')).rows).toBe(5);
   });
 
-  it('gives the journal\'s entry for a merchant row: a known one before a later attempt, within the profile, environment and kind', async () => {
+  it('gives the journal\'s entry for a merchant row (one per payout: a later attempt is refused), within the profile, environment and kind', async () => {
     const profile = { ...PROFILE, id: 'p-entry' };
     const request = payoutRequest({ external_id: 'M-1' });
     const known = await store.journal.writeRequest({ profile, kind: 'payout', request, currency: 'XAF', at: 20_000 });
     await store.journal.writeInitiateOutcome(known, { kind: 'accepted', tx: serviceTx(request), httpStatus: 201, message: null }, 20_001);
-    const later = await store.journal.writeRequest({ profile, kind: 'payout', request, currency: 'XAF', at: 21_000 });
-    expect(later).not.toBe(known);
+    await expect(store.journal.writeRequest({ profile, kind: 'payout', request, currency: 'XAF', at: 21_000 })).rejects.toBeInstanceOf(ExternalIdKnown);
     expect((await store.reconcile.entryFor(profile, 'payout', 'M-1'))?.id).toBe(known);
     expect(await store.reconcile.entryFor(profile, 'payment', 'M-1')).toBeNull();
     expect(await store.reconcile.entryFor({ ...profile, environment: 'live' }, 'payout', 'M-1')).toBeNull();

@@ -165,7 +165,7 @@ const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
     -- A row linked to a payout another batch (or a single send) made: already sent earlier, never POSTed by this row.
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN e.id IS NOT NULL AND e.batch_id IS NOT b.id THEN e.created_at END AS e_already_sent_at,
-    CASE WHEN e.already_sent_at IS NOT NULL THEN e.transaction_json END AS e_adopted_tx
+    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS NOT b.id) THEN e.transaction_json END AS e_adopted_tx
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {

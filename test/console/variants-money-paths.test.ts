@@ -1,0 +1,74 @@
+/**
+ * The console's money paths against every answer-shape silence of the spec, each on a sandbox that
+ * ALSO accepts a second payout with the same external id (issue 35): the journal, not the service,
+ * is what keeps a payout from being paid twice. Per variant: a single payout sent, then the same
+ * form again (refused before anything is sent, naming the payout); a file of rows with their own ids
+ * sent, then the same file sent again past the warning (the sent rows are linked, never POSTed).
+ * Every payout is paid once at the engine, every row ends final, History lists each payout once.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceVariant } from '../../packages/sandbox/src/variants/catalogue';
+import { engineInternals } from '../../packages/sandbox/src/internals';
+import { sendConfirmed, withRows } from './batch-helpers';
+import { expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
+
+const SHAPES: readonly ServiceVariant[] = ['nulls-omitted', 'millisecond-timestamps', 'extra-fields', 'unlisted-status', 'created-201'];
+/** `null`: duplicates accepted alone. */
+const MATRIX: readonly (ServiceVariant | null)[] = [null, ...SHAPES];
+
+function file(tag: string): string {
+  const lines = ['phone_number,amount,first_name,last_name,email,description,external_id'];
+  for (let index = 0; index < 3; index += 1) lines.push(`+23769${String(index + 1).padStart(7, '0')},${500 + index},Person${index},${tag},p${index}@example.com,${tag} ${index},${tag}-ROW-${index}`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe.each(MATRIX.map((variant) => ({ variant, name: variant ?? 'duplicates-accepted alone' })))('on a service with duplicates accepted: $name', ({ variant }) => {
+  let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  beforeAll(async () => {
+    runtime = await startRuntime({
+      clock: virtualClock(),
+      engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 }, variants: { enabled: ['duplicates-accepted', ...(variant ? [variant] : [])] } },
+    });
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    rmSync(runtime.dir, { recursive: true, force: true });
+  });
+  const engineCount = (externalId: string) =>
+    (engineInternals(runtime.engine!).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
+
+  it('sends a payout once: the same form again is refused before anything is sent, naming the payout', async () => {
+    const request = { ...paymentRequest({ external_id: `ONE-${variant ?? 'dup'}`, phone_number: '+237691000001', amount: 700 }), payment_method: 'momo_cm' };
+    const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
+    const paid = expectOk(await runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }));
+    expect(paid.state).toBe('known');
+    const again = expectFail(await runtime.handlers['payouts:prepare']({ request }), 'ALREADY_SENT');
+    expect(again.journalId).toBe(paid.id);
+    // A confirmation issued before the first send cannot send it twice either.
+    const early = expectOk(await runtime.handlers['payouts:prepare']({ request: { ...request, external_id: `TWO-${variant ?? 'dup'}` } }));
+    const twoRequest = { ...request, external_id: `TWO-${variant ?? 'dup'}` };
+    const late = expectOk(await runtime.handlers['payouts:prepare']({ request: twoRequest }));
+    expectOk(await runtime.handlers['payouts:initiate']({ request: twoRequest, confirmationToken: early.confirmationToken }));
+    expectFail(await runtime.handlers['payouts:initiate']({ request: twoRequest, confirmationToken: late.confirmationToken }), 'ALREADY_SENT');
+    expect([engineCount(request.external_id!), engineCount(twoRequest.external_id)]).toEqual([1, 1]);
+  });
+
+  it('pays each row of a file once when the file is sent again past the warning; every row final, History lists each once', async () => {
+    const tag = `F${MATRIX.indexOf(variant)}`;
+    const first = expectOk(await runtime.handlers['batches:import']({ fileName: 'pay.csv', text: file(tag), paymentMethod: 'momo_cm' }));
+    await sendConfirmed(runtime, first.batch.id);
+    const again = expectOk(await runtime.handlers['batches:import']({ fileName: 'pay.csv', text: file(tag), paymentMethod: 'momo_cm' }));
+    await sendConfirmed(runtime, again.batch.id, { acceptDuplicateFile: true });
+    const ids = [0, 1, 2].map((index) => `${tag}-ROW-${index}`);
+    expect(ids.map(engineCount)).toEqual([1, 1, 1]);
+    const rows = (await withRows(runtime.handlers, again.batch.id)).rows;
+    expect(rows.map((row) => [row.state, row.status, row.alreadySent ?? false])).toEqual(ids.map(() => ['accepted', 'completed', true]));
+    const firstRows = (await withRows(runtime.handlers, first.batch.id)).rows;
+    expect(firstRows.map((row) => [row.state, row.status])).toEqual(ids.map(() => ['accepted', 'completed']));
+    for (const id of ids) {
+      const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: id }, offset: 0, limit: 10 }));
+      expect(listed.total).toBe(1);
+    }
+  });
+});
