@@ -113,7 +113,7 @@ function readSuccess<T>(
   const checked = dataSchema.safeParse(envelope.data);
   if (!checked.success) {
     // The data is kept as received: what the service said is shown, not only that it was unreadable.
-    return { ...bad(`the response data does not have the expected shape: ${firstIssue(checked.error, envelope.data)}`), answer: envelope.data };
+    return { kind: 'bad-response', httpStatus: status, message: `HTTP ${status}: the response data does not have the expected shape: ${firstIssue(checked.error, envelope.data)}`, answer: envelope.data };
   }
   return { kind: 'success', httpStatus: status, message: message ?? null, data: checked.data };
 }
