@@ -14,7 +14,6 @@
  */
 import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
-import type { FailedCode, TransactionStatus } from '../../../shared/contract';
 import type { ConsoleClient, SandboxCopy } from '../deps';
 import { HandlerFailure, type Context } from '../handlers/context';
 import { classifyInitiate } from '../outcome';
