@@ -83,6 +83,12 @@ export interface JournalTransaction {
   alreadySent?: true;
   /** Adopted, and the service's transaction is not what this request asked (another recipient or amount). */
   adoptedDiffers?: AdoptedDifference;
+  /**
+   * Accepted (not adopted), and the service's answer is not what was sent (another recipient,
+   * amount or currency): the service's figures are the entry's; said, never "fixed" by sending
+   * again (docs/decisions/tolerant-reader.md).
+   */
+  answerDiffers?: AdoptedDifference;
   /** The external id of the failed payout this one retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
   /**

@@ -68,6 +68,7 @@ describe('an accepted answer in a shape the spec does not promise', () => {
     // What the service said is kept: its own fields, its type, its millisecond timestamps.
     expect(sent.transaction).toMatchObject({ type: 'disbursement', provider_reference: 'MTN-778812', reason: null, failed_code: null });
     expect(sent.transaction?.created_at).toMatch(/\.\d{3}Z$/);
+    expect(sent).not.toHaveProperty('answerDiffers');
     const { timeline } = expectOk(await s.runtime.handlers['transactions:get']({ journalId: sent.id }));
     expect(timeline.find((event) => event.type === 'response')).toMatchObject({ status: 'pending', httpStatus: 201 });
 
@@ -160,7 +161,7 @@ describe('an accepted answer that is not what was sent', () => {
   it("another amount: accepted (the service's transaction for this request), its figures recorded, and the timeline says both", async () => {
     s.proxy.decide = (request) => (isPost(request) && request.externalId === 'TOL-amount-2' ? rewriteData((data) => ({ ...data, amount: 5100 })) : 'forward');
     const sent = expectOk(await sendPayout(s.runtime, payoutRequest('TOL-amount-2')));
-    expect(sent).toMatchObject({ state: 'known', amount: 5100 });
+    expect(sent).toMatchObject({ state: 'known', amount: 5100, answerDiffers: { asked: { amount: 5000, currency: 'XAF' }, found: { amount: 5100, currency: 'XAF' }, differs: ['amount'] } });
     const { timeline } = expectOk(await s.runtime.handlers['transactions:get']({ journalId: sent.id }));
     expect(timeline.find((event) => event.type === 'response')?.message).toContain("the service's answer says 5100 XAF; the request asked 5000 XAF");
     s.proxy.decide = () => 'forward';

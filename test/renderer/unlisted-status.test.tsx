@@ -31,6 +31,14 @@ describe('a status the spec does not list', () => {
     expect(screen.getByRole('button', { name: 'Verify' }).className).toContain('primary');
   });
 
+  it('an accepted answer not as sent says so above the status', async () => {
+    const answerDiffers = { asked: { phoneNumber: '+237650000001', amount: 5000, currency: 'XAF' }, found: { accountNumber: '+2376****0001', amount: 5100, currency: 'XAF' }, differs: ['amount' as const] };
+    const api = createFakeApi({ 'transactions:get': () => ok({ transaction: journal({ kind: 'payout', amount: 5100, answerDiffers }), timeline: [] }) });
+    await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    const note = await screen.findByTestId('answer-differs');
+    expect(note.textContent).toMatch(/^The service’s answer is not what was sent — to \+2376\*\*\*\*0001, .*5,?100.* — this payout asked \(\+237650000001, .*5,?000.*\)/);
+  });
+
   it('in French', async () => {
     const api = createFakeApi({
       'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const }),

@@ -84,7 +84,7 @@ export function toJournalTransaction(row: EntryRow): JournalTransaction {
     updatedAt: new Date(row.updated_at).toISOString(),
     ...(row.batch_id ? { batch: { batchId: row.batch_id, rowNumber: row.batch_row ?? 0 } } : {}),
     ...(row.already_sent_at ? { alreadySent: true } : {}),
-    ...(row.already_sent_at ? adoptedDiffers(row.request, row.transaction_json) : {}),
+    ...(row.already_sent_at ? adoptedDiffers(row.request, row.transaction_json) : row.state === 'known' ? answerDiffers(row.request, row.transaction_json) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
@@ -163,6 +163,12 @@ export function readAnswer(data: unknown, asked: AskedFor = {}): { ok: true; tx:
 export function transactionOf(data: unknown, asked: AskedFor = {}): ServiceTransaction | null {
   const read = readAnswer(data, asked);
   return read.ok ? read.tx : null;
+}
+
+/** An accepted entry whose service answer is not what its request sent: the same comparison as adoptedDiffers. */
+export function answerDiffers(request: string | null, transaction: string | null): { answerDiffers?: JournalTransaction['answerDiffers'] } {
+  const { adoptedDiffers: difference } = adoptedDiffers(request, transaction);
+  return difference ? { answerDiffers: difference } : {};
 }
 
 /** What a request entry is written from, on either store (../storage/port.ts RequestInput has these). */
