@@ -104,18 +104,19 @@ function readSuccess<T>(
 ): ClientResult<T> {
   if (!('data' in envelope)) return bad('the success envelope has no "data"');
   if ('errors' in envelope) return bad('the envelope carries both "data" and "errors"');
-  // Spec 2.1 rule 3: the retrieve sample has no message, so its absence is accepted.
-  const message = envelope.message;
-  if (message !== undefined && message !== null && typeof message !== 'string') return bad('the envelope "message" is not a string');
+  // Spec 2.1 rule 3: the retrieve sample has no message, so its absence is accepted; a message is
+  // words for a person, never what decides money: one that is not a string is read as none
+  // (docs/decisions/tolerant-reader.md).
+  const message = typeof envelope.message === 'string' ? envelope.message : null;
   if (dataSchema === null) {
-    return { kind: 'success', httpStatus: status, message: message ?? null, data: envelope.data as T };
+    return { kind: 'success', httpStatus: status, message, data: envelope.data as T };
   }
   const checked = dataSchema.safeParse(envelope.data);
   if (!checked.success) {
     // The data is kept as received: what the service said is shown, not only that it was unreadable.
     return { kind: 'bad-response', httpStatus: status, message: `HTTP ${status}: the response data does not have the expected shape: ${firstIssue(checked.error, envelope.data)}`, answer: envelope.data };
   }
-  return { kind: 'success', httpStatus: status, message: message ?? null, data: checked.data };
+  return { kind: 'success', httpStatus: status, message, data: checked.data };
 }
 
 function readError<T>(

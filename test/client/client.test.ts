@@ -233,6 +233,11 @@ describe('reading envelopes', () => {
     expect(result.kind === 'bad-response' && result.message).toBe('HTTP 201: the response data does not have the expected shape: the answer has no data.transaction_id');
   });
 
+  it('reads a 202 with extra envelope fields and a message that is not words as a success without a message', async () => {
+    server.reply(json(202, { ...success(initiated), message: { text: 'queued' }, request_id: 'req-9', meta: { region: 'cm' } }));
+    expect(await client.initiatePayout(paymentRequest)).toMatchObject({ kind: 'success', httpStatus: 202, message: null, data: { transaction_id: 'TE_8f2k1' } });
+  });
+
   it('reads the initiate subset from retrieve too: the fee fields are null, not an unreadable answer', async () => {
     server.reply(json(200, success(initiated)));
     const result = await client.retrievePayment('TE_1');
