@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRequest } from '../../shared/contract';
 import type { ConsoleRuntime } from '../../electron/console/runtime';
 import { expectFail, expectOk, nextEvent, paymentRequest } from './helpers';
+import { batchCsv, sendConfirmed, withRows } from './batch-helpers';
 import type { GateAction, GateAnswer } from './gate-proxy';
 import { startProxiedConsole, type ProxiedConsole } from './proxied-console';
 
@@ -175,5 +176,38 @@ describe('Look up', () => {
     const found = expectOk(await s.runtime.handlers['transactions:lookup']({ id: 'TOL-lookup-1', by: 'external_id', kind: 'payout' }));
     expect(found).toMatchObject({ found: true, transaction: { id: sent.id, status: 'on_hold', transactionId: sent.transactionId } });
     s.proxy.decide = () => 'forward';
+  });
+});
+
+describe('a bulk payout', () => {
+  it('rows answered in the loose shape with an unlisted status are accepted and followed up to final; a row without transaction_id is unknown, said so, looked up and found; each sent once', async () => {
+    const { batch } = expectOk(await s.runtime.handlers['batches:import']({ fileName: 'tolerant.csv', text: batchCsv(3, { tag: 'Tolerant', phone: () => '+237650000001' }), paymentMethod: 'momo_cm' }));
+    const ids = (await withRows(s.runtime.handlers, batch.id)).rows.map((row) => row.externalId);
+    s.proxy.decide = (request) => {
+      if (!isPost(request)) return 'forward';
+      if (request.externalId === ids[2]) {
+        return rewriteData((data) => {
+          const { transaction_id: _dropped, ...rest } = data;
+          return rest;
+        });
+      }
+      return rewriteData((data) => ({ ...looseShape(data), status: 'pending' }), 201);
+    };
+    expect((await sendConfirmed(s.runtime, batch.id)).state).toBe('done');
+    s.proxy.decide = () => 'forward';
+    await s.runtime.followUpsIdle();
+    // Accepted as said, then followed up (the run's sweep) to the engine's final status; the third
+    // was unknown, then found by the run's own look-up by external id (the engine has it).
+    const sent = await withRows(s.runtime.handlers, batch.id);
+    expect(sent.rows.map((row) => [row.state, row.status])).toEqual([
+      ['accepted', 'completed'],
+      ['accepted', 'completed'],
+      ['accepted', 'completed'],
+    ]);
+    for (const id of ids) expect(s.postsFor(id)).toBe(1);
+    const first = expectOk(await s.runtime.handlers['transactions:get']({ journalId: sent.rows[0]!.journalId! })).timeline;
+    expect(first.find((event) => event.type === 'response')).toMatchObject({ status: 'pending', httpStatus: 201 });
+    const third = expectOk(await s.runtime.handlers['transactions:get']({ journalId: sent.rows[2]!.journalId! })).timeline;
+    expect(third.find((event) => event.outcome === 'unknown')?.message).toContain('the answer has no data.transaction_id');
   });
 });
