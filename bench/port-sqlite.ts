@@ -48,6 +48,7 @@ function accepted(req: TransactionRequest, i: number): ServiceTransaction {
     transaction_id: `TR_BENCH_${req.external_id}`, ref: `ref_${i}`, external_id: req.external_id ?? null, type: 'payment', status: 'processing', amount: req.amount, currency: 'XAF',
     description: 'bench', account_name: 'Awa Ndiaye', account_number: req.phone_number, account_type: 'mobile_money', reason: null, failed_code: null, failed_at: null,
     cancelled_at: null, completed_at: null, customer: { ref: 'cus', ...req.customer }, payment_method: { ref: 'pm', name: 'MoMo', code: 'momo_cm' }, metadata: null, created_at: at, updated_at: at,
+    fee: null, net_amount: null, fee_payer: null, application: null,
   };
 }
 

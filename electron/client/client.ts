@@ -4,13 +4,8 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { KeyType } from '../../shared/contract/codes';
-import {
-  balanceSchema,
-  fullTransactionSchema,
-  initiatedTransactionSchema,
-  payoutTransactionSchema,
-  type TransactionRequest,
-} from '../../shared/contract/schemas';
+import { serviceTransactionSchema } from '../../shared/contract/reading';
+import { balanceSchema, type TransactionRequest } from '../../shared/contract/schemas';
 import type { z } from 'zod';
 import { headerValue, interpretResponse, parseRetryAfter } from './response';
 import { nextDelayMs, resolveRetryPolicy, RETRYABLE_STATUSES } from './retry';
@@ -62,12 +57,29 @@ function notSent<T>(message: string, cause: string): ClientResult<T> {
 }
 
 /** Replaces every occurrence of the secret in the texts of a result (a server could echo it). */
+/** Whether any string (value or key) inside `value` contains `text`. */
+function containsText(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value.includes(text);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => containsText(item, text));
+  return Object.entries(value).some(([key, item]) => key.includes(text) || containsText(item, text));
+}
+
+/** A copy of `value` with `clean` applied to every string in it, keys included. */
+function cleanStrings(value: unknown, clean: (text: string) => string): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => cleanStrings(item, clean));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [clean(key), cleanStrings(item, clean)]));
+}
+
 function scrubSecret<T>(result: ClientResult<T>, secret: string): ClientResult<T> {
   if (secret === '') return result;
   const clean = (text: string) => text.split(secret).join('[secret removed]');
   switch (result.kind) {
     case 'success':
-      return result;
+      // Read tolerantly, a status or any string field may carry whatever the service sent.
+      return containsText(result.data, secret) ? { ...result, data: cleanStrings(result.data, clean) as T } : result;
     case 'api-error': {
       const fields = result.fields
         ? Object.fromEntries(Object.entries(result.fields).map(([name, messages]) => [clean(name), messages.map(clean)]))
@@ -75,7 +87,7 @@ function scrubSecret<T>(result: ClientResult<T>, secret: string): ClientResult<T
       return { ...result, code: clean(result.code), message: clean(result.message), fields };
     }
     case 'bad-response':
-      return { ...result, message: clean(result.message) };
+      return { ...result, message: clean(result.message), ...('answer' in result ? { answer: cleanStrings(result.answer, clean) } : {}) };
     case 'transport':
       return { ...result, message: clean(result.message), cause: clean(result.cause) };
     default: {
@@ -253,12 +265,12 @@ export function createClient(profileInput: ClientProfile, secretFor: SecretSourc
   }
 
   return {
-    createPayment: (body) => submit('payment', '/v1/payments', body, initiatedTransactionSchema),
-    initiatePayout: (body) => submit('payout', '/v1/payouts/initiate', body, payoutTransactionSchema),
-    retrievePayment: (id, opts) => lookupById('payment', '/v1/payments', id, '', opts?.by, fullTransactionSchema),
-    verifyPayment: (id) => lookupById('payment', '/v1/payments', id, '/verify', undefined, fullTransactionSchema),
-    retrievePayout: (id, opts) => lookupById('payout', '/v1/payouts', id, '', opts?.by, fullTransactionSchema),
-    verifyPayout: (id) => lookupById('payout', '/v1/payouts', id, '/verify', undefined, fullTransactionSchema),
+    createPayment: (body) => submit('payment', '/v1/payments', body, serviceTransactionSchema),
+    initiatePayout: (body) => submit('payout', '/v1/payouts/initiate', body, serviceTransactionSchema),
+    retrievePayment: (id, opts) => lookupById('payment', '/v1/payments', id, '', opts?.by, serviceTransactionSchema),
+    verifyPayment: (id) => lookupById('payment', '/v1/payments', id, '/verify', undefined, serviceTransactionSchema),
+    retrievePayout: (id, opts) => lookupById('payout', '/v1/payouts', id, '', opts?.by, serviceTransactionSchema),
+    verifyPayout: (id) => lookupById('payout', '/v1/payouts', id, '/verify', undefined, serviceTransactionSchema),
     getBalance: () => lookup('payout', '/v1/balance', '', balanceSchema),
     async close() {
       // Idempotent: the console closes a profile's client on switch and again on quit.

@@ -45,11 +45,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `data.customer.email: must be ...`: the first zod issue, with a dotted path under `data`. */
-function firstIssue(error: z.ZodError): string {
+/** The value at a zod issue's path inside `data`, or undefined when the path is not there. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current = data;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * The first zod issue in words, with a dotted path under `data`: `the answer has no
+ * data.transaction_id` for a field left out, `data.amount: must be ...` otherwise.
+ */
+function firstIssue(error: z.ZodError, data: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'data: does not have the expected shape';
   const path = ['data', ...issue.path.map(String)].join('.');
+  if (issue.path.length > 0 && valueAt(data, issue.path) === undefined) return `the answer has no ${path}`;
   return `${path}: ${issue.message}`;
 }
 
@@ -90,15 +104,19 @@ function readSuccess<T>(
 ): ClientResult<T> {
   if (!('data' in envelope)) return bad('the success envelope has no "data"');
   if ('errors' in envelope) return bad('the envelope carries both "data" and "errors"');
-  // Spec 2.1 rule 3: the retrieve sample has no message, so its absence is accepted.
-  const message = envelope.message;
-  if (message !== undefined && message !== null && typeof message !== 'string') return bad('the envelope "message" is not a string');
+  // Spec 2.1 rule 3: the retrieve sample has no message, so its absence is accepted; a message is
+  // words for a person, never what decides money: one that is not a string is read as none
+  // (docs/decisions/tolerant-reader.md).
+  const message = typeof envelope.message === 'string' ? envelope.message : null;
   if (dataSchema === null) {
-    return { kind: 'success', httpStatus: status, message: message ?? null, data: envelope.data as T };
+    return { kind: 'success', httpStatus: status, message, data: envelope.data as T };
   }
   const checked = dataSchema.safeParse(envelope.data);
-  if (!checked.success) return bad(`the response data does not have the expected shape: ${firstIssue(checked.error)}`);
-  return { kind: 'success', httpStatus: status, message: message ?? null, data: checked.data };
+  if (!checked.success) {
+    // The data is kept as received: what the service said is shown, not only that it was unreadable.
+    return { kind: 'bad-response', httpStatus: status, message: `HTTP ${status}: the response data does not have the expected shape: ${firstIssue(checked.error, envelope.data)}`, answer: envelope.data };
+  }
+  return { kind: 'success', httpStatus: status, message, data: checked.data };
 }
 
 function readError<T>(

@@ -4,14 +4,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Environment } from '../../shared/contract/codes';
-import type {
-  Balance,
-  FieldErrors,
-  FullTransaction,
-  InitiatedTransaction,
-  PayoutTransaction,
-  TransactionRequest,
-} from '../../shared/contract/schemas';
+import type { ServiceTransaction } from '../../shared/contract/reading';
+import type { Balance, FieldErrors, TransactionRequest } from '../../shared/contract/schemas';
 
 export interface ClientProfile {
   /** e.g. `http://127.0.0.1:4010`; may carry a path prefix (`https://api.x.com/gw`) that is part of the signed path. */
@@ -60,21 +54,22 @@ export type ClientResult<T> =
       retryAfterSeconds: number | null;
     }
   /** Body not JSON, not an envelope, or data not the expected shape; the message names the HTTP status. */
-  | { kind: 'bad-response'; httpStatus: number; message: string }
+  /** `answer`: a success envelope's `data` as received, when that data was not readable (kept: docs/decisions/tolerant-reader.md). */
+  | { kind: 'bad-response'; httpStatus: number; message: string; answer?: unknown }
   /** `not-sent`: no byte of the request left this process. `unknown`: the server may have received it. */
   | { kind: 'transport'; outcome: 'not-sent' | 'unknown'; message: string; cause: string };
 
 export type ClientResultKind = ClientResult<unknown>['kind'];
 
 export interface PaydeskClient {
-  createPayment(body: TransactionRequest): Promise<ClientResult<InitiatedTransaction>>;
-  initiatePayout(body: TransactionRequest): Promise<ClientResult<PayoutTransaction>>;
-  retrievePayment(id: string, opts?: { by?: 'transaction_id' | 'external_id' }): Promise<ClientResult<FullTransaction>>;
-  verifyPayment(id: string): Promise<ClientResult<FullTransaction>>;
+  createPayment(body: TransactionRequest): Promise<ClientResult<ServiceTransaction>>;
+  initiatePayout(body: TransactionRequest): Promise<ClientResult<ServiceTransaction>>;
+  retrievePayment(id: string, opts?: { by?: 'transaction_id' | 'external_id' }): Promise<ClientResult<ServiceTransaction>>;
+  verifyPayment(id: string): Promise<ClientResult<ServiceTransaction>>;
   /** Local-engine extension `GET /v1/payouts/{id}`. */
-  retrievePayout(id: string, opts?: { by?: 'transaction_id' | 'external_id' }): Promise<ClientResult<FullTransaction>>;
+  retrievePayout(id: string, opts?: { by?: 'transaction_id' | 'external_id' }): Promise<ClientResult<ServiceTransaction>>;
   /** `GET /v1/payouts/{id}/verify`. */
-  verifyPayout(id: string): Promise<ClientResult<FullTransaction>>;
+  verifyPayout(id: string): Promise<ClientResult<ServiceTransaction>>;
   /** `GET /v1/balance` (payout key). */
   getBalance(): Promise<ClientResult<Balance>>;
   /** Closes the client's own connection pool (not a dispatcher passed in). */

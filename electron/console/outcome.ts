@@ -11,12 +11,15 @@
  * - `not-sent`: the request never left (connection refused, DNS): nothing was created;
  * - `may-exist`: a timeout, a reset, an unreadable answer or any 5xx (503 included: a gateway may
  *   answer it after the service took the request): it is looked up by its external id before
- *   anything is sent again.
+ *   anything is sent again. A success whose data lacks what decides money (no transaction_id, no
+ *   status, an amount that is not a whole number, another payout's external id) is such an
+ *   unreadable answer: the message names what is missing and carries the answer as received
+ *   (docs/decisions/tolerant-reader.md).
  */
-import type { FieldErrors } from '../../shared/contract';
+import { matchesExternalId, rawAnswerText, readServiceTransaction, type FieldErrors, type TransactionRequest } from '../../shared/contract';
+import { REQUEST_CURRENCY } from '../../shared/api/adopted';
 import type { ClientResult } from './deps';
 import type { ErrorRecord } from './journal/phase';
-import { transactionOf } from './journal/rows';
 import type { ServiceTransaction } from './journal/rows';
 
 export type InitiateOutcome =
@@ -27,13 +30,10 @@ export type InitiateOutcome =
   | { kind: 'not-sent'; message: string }
   | { kind: 'may-exist'; cause: 'server-error' | 'no-answer' | 'unreadable'; message: string; error: ErrorRecord | null; retryAfterSeconds: number | null };
 
-export function classifyInitiate(result: ClientResult): InitiateOutcome {
+export function classifyInitiate(result: ClientResult, sent?: Pick<TransactionRequest, 'external_id' | 'amount'>): InitiateOutcome {
   switch (result.kind) {
-    case 'success': {
-      const tx = transactionOf(result.data);
-      if (tx) return { kind: 'accepted', tx, httpStatus: result.httpStatus, message: result.message };
-      return { kind: 'may-exist', cause: 'unreadable', message: 'the service answered success without a valid transaction', error: null, retryAfterSeconds: null };
-    }
+    case 'success':
+      return readAccepted(result, sent);
     case 'api-error': {
       const error: ErrorRecord = { code: result.code, message: result.message, httpStatus: result.httpStatus };
       if (result.httpStatus >= 500) {
@@ -46,7 +46,13 @@ export function classifyInitiate(result: ClientResult): InitiateOutcome {
     }
     case 'bad-response':
       // A 5xx page from a proxy is unreadable too: the request may have reached the service.
-      return { kind: 'may-exist', cause: 'unreadable', message: `unreadable answer (HTTP ${result.httpStatus}): ${result.message}`, error: null, retryAfterSeconds: null };
+      return {
+        kind: 'may-exist',
+        cause: 'unreadable',
+        message: `unreadable answer (HTTP ${result.httpStatus}): ${result.message}${'answer' in result ? `; the answer as received: ${rawAnswerText(result.answer)}` : ''}`,
+        error: null,
+        retryAfterSeconds: null,
+      };
     case 'transport':
       return result.outcome === 'not-sent'
         ? { kind: 'not-sent', message: result.message }
@@ -56,6 +62,29 @@ export function classifyInitiate(result: ClientResult): InitiateOutcome {
       throw new Error(`unhandled client result ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * A success answer to an initiate: accepted when what decides money is readable and names this
+ * request (its external id, or none); else unreadable, the entry outcome unknown and looked up.
+ * An amount or currency other than the request's is still the service's transaction for this
+ * request: accepted, the service's figures recorded, and the difference said in the timeline.
+ */
+function readAccepted(result: Extract<ClientResult, { kind: 'success' }>, sent: Pick<TransactionRequest, 'external_id' | 'amount'> | undefined): InitiateOutcome {
+  const unreadable = (why: string): InitiateOutcome => ({
+    kind: 'may-exist',
+    cause: 'unreadable',
+    message: `the service answered success (HTTP ${result.httpStatus}), but ${why}; the answer as received: ${rawAnswerText(result.data)}`,
+    error: null,
+    retryAfterSeconds: null,
+  });
+  const read = readServiceTransaction(result.data);
+  if (!read.ok) return unreadable(read.missing);
+  const { tx } = read;
+  if (!matchesExternalId(tx, sent?.external_id)) return unreadable(`the answer names external id ${tx.external_id}, not ${sent?.external_id}: it is not this request's answer`);
+  const differs = sent !== undefined && (tx.amount !== sent.amount || tx.currency !== REQUEST_CURRENCY);
+  const message = differs ? `${result.message ?? 'accepted'} (the service's answer says ${tx.amount} ${tx.currency}; the request asked ${sent.amount} ${REQUEST_CURRENCY})` : result.message;
+  return { kind: 'accepted', tx, httpStatus: result.httpStatus, message };
 }
 
 /**

@@ -76,7 +76,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       if (local) return (await journal.recordObserved(entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now())).changed;
       const client = context.clientFor(profile);
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
-      const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+      const tx = result.kind === 'success' ? transactionOf(result.data, { transactionId: entry.transactionId }) : null;
       if (!tx || result.kind !== 'success' || deps.signal?.aborted) return false;
       return (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now())).changed;
     }
@@ -90,7 +90,8 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       await journal.recordNotFound(entry.id, now(), `no ${entry.kind} with external id ${entry.externalId}: it was not sent`);
       return true;
     }
-    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    // Another payout's answer (another external id) leaves the entry unknown: it is looked up again.
+    const tx = result.kind === 'success' ? transactionOf(result.data, { externalId: entry.externalId }) : null;
     if (!tx || result.kind !== 'success') return false;
     await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
     return true;

@@ -7,7 +7,7 @@
  * the journal never holds a status without the rest of the object.
  */
 import pLimit from 'p-limit';
-import { isFinalStatus, TRANSACTION_STATUSES, type TransactionStatus } from '../../shared/contract';
+import { isFinalStatus, TRANSACTION_STATUSES, type ServiceStatus, type TransactionStatus } from '../../shared/contract';
 import type { JournalTransaction } from '../../shared/api';
 import type { Context } from './handlers/context';
 import { LOCAL_SANDBOX_ID, type StoredProfile } from './settings';
@@ -45,7 +45,7 @@ export function createWatcher(context: Context): Watcher {
   async function retrieve(entry: JournalTransaction, profile: WatchProfile) {
     const client = context.clientFor(profile);
     const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
-    return { result, tx: result.kind === 'success' ? transactionOf(result.data) : null };
+    return { result, tx: result.kind === 'success' ? transactionOf(result.data, { transactionId: entry.transactionId }) : null };
   }
 
   async function follow(journalId: string, profile: WatchProfile): Promise<void> {
@@ -64,7 +64,7 @@ export function createWatcher(context: Context): Watcher {
         deps.emit('watch:progress', { journalId, attempt, status: entry.status, done: true });
         return;
       }
-      let status: TransactionStatus | null = entry.status;
+      let status: ServiceStatus | null = entry.status;
       const { result, tx } = await reads(() => retrieve(entry, profile));
       if (deps.signal?.aborted) return;
       if (tx && result.kind === 'success') {

@@ -44,7 +44,7 @@ export function phoneMatchesAccount(phoneNumber: string, accountNumber: string):
 export function adoptedDifference(
   asked: { phone_number: string; amount: number } | null,
   askedCurrency: string,
-  found: { account_number: string; amount: number; currency: string } | null,
+  found: { account_number: string | null; amount: number; currency: string } | null,
 ): AdoptedDifference | null {
   if (!asked || !found) return null;
   // Read from stored JSON: a field the service left out is not compared (it cannot be said to differ).
@@ -54,7 +54,8 @@ export function adoptedDifference(
   if (differs.length === 0) return null;
   return {
     asked: { phoneNumber: asked.phone_number, amount: asked.amount, currency: askedCurrency },
-    found: { accountNumber: found.account_number, amount: found.amount, currency: found.currency },
+    // An account number the service left out is shown as a dash, never as another person's.
+    found: { accountNumber: found.account_number ?? '—', amount: found.amount, currency: found.currency },
     differs,
   };
 }

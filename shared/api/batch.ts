@@ -5,7 +5,8 @@
  * (a single-use token bound to a hash of every row), then sent; each row becomes an ordinary
  * journal entry linked to the batch, written `pending` before its POST.
  */
-import type { Environment, FailedCode, TransactionStatus } from '../contract/codes';
+import type { Environment, ServiceStatus } from '../contract/codes';
+import type { ServiceFailedCode } from '../contract/reading';
 import type { FieldErrors, TransactionRequest } from '../contract/schemas';
 import type { AdoptedDifference } from './adopted';
 
@@ -62,8 +63,8 @@ export type DuplicateReason = 'phone_amount' | 'external_id';
 export interface RehearsalRowResult {
   /** What the local engine answered to the initiate. */
   state: 'accepted' | 'rejected' | 'unknown';
-  status: TransactionStatus | null;
-  failedCode: FailedCode | null;
+  status: ServiceStatus | null;
+  failedCode: ServiceFailedCode | null;
   /** The API error code when rejected (e.g. VALIDATION_ERROR). */
   code: string | null;
   message: string | null;
@@ -87,8 +88,8 @@ export interface BatchRow extends CheckedRow {
   journalId: string | null;
   transactionId: string | null;
   /** The latest status the console saw (watcher, webhook, lookup). */
-  status: TransactionStatus | null;
-  failedCode: FailedCode | null;
+  status: ServiceStatus | null;
+  failedCode: ServiceFailedCode | null;
   fee: number | null;
   /** The service's refusal, or why the row was not sent. */
   error: { code: string; message: string } | null;

@@ -3,7 +3,7 @@
  * service. Channel inputs, result types and the vocabulary both sides share.
  */
 import { z } from 'zod';
-import type { Environment, TransactionStatus } from '../contract/codes';
+import { isFinalStatus, type Environment, type ServiceStatus } from '../contract/codes';
 import { LANGUAGES } from '../i18n/types';
 import { RECONCILE_PART_CHARS } from './plain';
 
@@ -88,14 +88,15 @@ export function expectedStatusOf(word: string): ExpectedStatus | null {
 }
 
 /** Whether a service status satisfies what the merchant expects. */
-export function statusSatisfies(expected: ExpectedStatus, status: TransactionStatus): boolean {
+export function statusSatisfies(expected: ExpectedStatus, status: ServiceStatus): boolean {
   switch (expected) {
     case 'completed':
     case 'failed':
     case 'cancelled':
       return status === expected;
     case 'processing':
-      return status === 'processing' || status === 'initiated';
+      // Not final yet, a status the spec does not list included (it is followed up like processing).
+      return !isFinalStatus(status);
     case 'not_completed':
       return status === 'failed' || status === 'cancelled';
     default: {
@@ -155,7 +156,7 @@ export interface ReconciliationRow {
   category: ReconcileCategory | null;
   journalId: string | null;
   transactionId: string | null;
-  serviceStatus: TransactionStatus | null;
+  serviceStatus: ServiceStatus | null;
   serviceAmount: number | null;
   currency: string;
   /** Why it is not checked, or a note (e.g. "verified"). */

@@ -2,8 +2,9 @@
  * Domain types the console's main process and renderer exchange (not the HTTP API's: those are
  * in ../contract).
  */
-import type { Environment, FailedCode, KeyType, TransactionStatus } from '../contract/codes';
-import type { FieldErrors, FullTransaction, InitiatedTransaction } from '../contract/schemas';
+import type { Environment, KeyType, ServiceStatus } from '../contract/codes';
+import type { ServiceFailedCode, ServiceTransaction } from '../contract/reading';
+import type { FieldErrors } from '../contract/schemas';
 import type { DeliveryChaos } from '../contract/scenarios';
 import type { AdoptedDifference } from './adopted';
 import type { FailureReason } from './refusals';
@@ -54,8 +55,9 @@ export interface JournalTransaction {
   state: JournalState;
   transactionId: string | null;
   externalId: string | null;
-  status: TransactionStatus | null;
-  failedCode: FailedCode | null;
+  /** As the service said it: one of the spec's five, or a status it does not list (shown as itself, never final). */
+  status: ServiceStatus | null;
+  failedCode: ServiceFailedCode | null;
   amount: number;
   currency: string;
   fee: number | null;
@@ -68,7 +70,7 @@ export interface JournalTransaction {
   /** The last error the API answered for this entry (state `rejected`), if any. */
   lastError: { code: string; message: string; httpStatus: number | null } | null;
   /** The latest transaction object the service returned. */
-  transaction: FullTransaction | InitiatedTransaction | null;
+  transaction: ServiceTransaction | null;
   /** ISO 8601 times of the journal entry itself. */
   createdAt: string;
   updatedAt: string;
@@ -81,13 +83,19 @@ export interface JournalTransaction {
   alreadySent?: true;
   /** Adopted, and the service's transaction is not what this request asked (another recipient or amount). */
   adoptedDiffers?: AdoptedDifference;
+  /**
+   * Accepted (not adopted), and the service's answer is not what was sent (another recipient,
+   * amount or currency): the service's figures are the entry's; said, never "fixed" by sending
+   * again (docs/decisions/tolerant-reader.md).
+   */
+  answerDiffers?: AdoptedDifference;
   /** The external id of the failed payout this one retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
   /**
    * This entry was refused (`rejected`) and a later entry with the same external id created the
    * payout: that entry (History shows "refused, paid later" and links to it).
    */
-  paidLater?: { journalId: string; status: TransactionStatus | null };
+  paidLater?: { journalId: string; status: ServiceStatus | null };
 }
 
 /** The timeline code of an initiate refused because its external id already existed (then looked up and adopted). */
@@ -109,7 +117,7 @@ export interface TimelineEvent {
   type: TimelineEventType;
   /** ISO 8601 time the event happened (console clock). */
   at: string;
-  status: TransactionStatus | null;
+  status: ServiceStatus | null;
   httpStatus: number | null;
   code: string | null;
   message: string | null;

@@ -60,11 +60,24 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export const TRANSACTION_STATUSES = ['initiated', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
+/**
+ * A status as the service said it: one of the spec's five, or another word the spec does not list
+ * (`pending`). An unlisted status is shown as itself and is never final: it is followed up until
+ * a listed final status is read (docs/decisions/tolerant-reader.md).
+ */
+export type ServiceStatus = TransactionStatus | (string & {});
+
+/** Whether the spec's table lists `status` (section 3). */
+export function isListedStatus(status: string): status is TransactionStatus {
+  return (TRANSACTION_STATUSES as readonly string[]).includes(status);
+}
+
 /** Statuses after which nothing changes any more. */
 export const FINAL_STATUSES: readonly TransactionStatus[] = ['completed', 'failed', 'cancelled'];
 
-export function isFinalStatus(status: TransactionStatus): boolean {
-  return FINAL_STATUSES.includes(status);
+/** Whether nothing changes any more after `status`: only a listed final status is (an unlisted one is open). */
+export function isFinalStatus(status: ServiceStatus): boolean {
+  return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
 /** `failed_code` values, spelled exactly as the spec spells them (TRANASACTION_CANCELLED included). */

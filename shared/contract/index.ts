@@ -6,3 +6,4 @@ export * from './inspector';
 export * from './canonical';
 export * from './charges';
 export * from './scenarios';
+export * from './reading';

@@ -1,16 +1,30 @@
 /**
  * A proxy in front of the real engine for the bulk payout tests: each request is forwarded, or
  * held without an answer (after forwarding it, or without), or its connection reset, or answered
- * by the proxy itself (a 429 with Retry-After), as the test decides per request.
+ * by the proxy itself (a 429 with Retry-After), or forwarded and its JSON answer rewritten (the
+ * engine's real answer in another shape), as the test decides per request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The engine's answer, as a rewrite receives it and returns it. */
+export interface GateAnswer {
+  status: number;
+  body: unknown;
+}
+
 /**
  * An object answers with its status and body (a string as it is, anything else as JSON); with
- * `forward`, after the engine has taken the request.
+ * `forward`, after the engine has taken the request. `rewrite` forwards, then answers with what it makes of the engine's JSON answer.
  */
-export type GateAction = 'forward' | 'forward-then-hang' | 'forward-then-reset' | 'hang' | 'reset' | { status: number; body: unknown; headers?: Record<string, string>; forward?: boolean };
+export type GateAction =
+  | 'forward'
+  | 'forward-then-hang'
+  | 'forward-then-reset'
+  | 'hang'
+  | 'reset'
+  | { status: number; body: unknown; headers?: Record<string, string>; forward?: boolean }
+  | { rewrite: (answer: GateAnswer) => GateAnswer };
 
 export interface GateRequest {
   method: string;
@@ -79,6 +93,11 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
         if (retryAfter) headers['retry-after'] = retryAfter;
         response.writeHead(answer.status, headers);
         response.end(Buffer.from(await answer.arrayBuffer()));
+      } else if ('rewrite' in action) {
+        const answer = await forward(request, body);
+        const rewritten = action.rewrite({ status: answer.status, body: (await answer.json()) as unknown });
+        response.writeHead(rewritten.status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(rewritten.body));
       } else {
         if (action.forward) await (await forward(request, body)).arrayBuffer();
         response.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });

@@ -132,6 +132,16 @@ describe('what the merchant expects, and the category order', () => {
     expect(categorize({ amount: 100, expected: 'not_completed' }, { status: 'cancelled', amount: 100, createdAtMs: at(1) }, now, 30)).toBe('matched');
     expect(categorize({ amount: 100, expected: null }, { status: 'failed', amount: 100, createdAtMs: at(1) }, now, 30)).toBe('matched');
   });
+
+  it('takes a status the spec does not list for not final yet: aged like processing, and what "processing" expects (tolerant-reader.md)', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    const at = (minutesAgo: number) => now - minutesAgo * 60_000;
+    expect(categorize({ amount: 100, expected: 'completed' }, { status: 'pending', amount: 100, createdAtMs: at(30) }, now, 30)).toBe('still_processing');
+    expect(categorize({ amount: 100, expected: 'failed' }, { status: 'queued', amount: 100, createdAtMs: at(2) }, now, 30)).toBe('processing_recent');
+    expect(statusSatisfies('processing', 'pending')).toBe(true);
+    expect(statusSatisfies('not_completed', 'pending')).toBe(false);
+    expect(statusSatisfies('completed', 'pending')).toBe(false);
+  });
 });
 
 describe('reconciling against the service', () => {

@@ -1,7 +1,9 @@
 /**
  * The transaction object read from a success answer (electron/console/journal/rows.ts
- * transactionOf): the full object of retrieve and verify keeps its fee fields; an initiate's
- * answer (no fee) is read as the initiated object; anything else is no transaction.
+ * transactionOf, the tolerant reader of shared/contract/reading.ts): the full object of retrieve
+ * and verify keeps its fee fields; an initiate's answer (no fee) reads them as null; a field that
+ * does not decide money and is not of its type reads as null; what decides money must be there;
+ * an answer for another transaction than the one asked for is none.
  */
 import { describe, expect, it } from 'vitest';
 import { transactionOf } from '../../electron/console/journal/rows';
@@ -36,16 +38,23 @@ describe('transactionOf', () => {
     expect(transactionOf(full)).toMatchObject({ transaction_id: 'tx-1', fee: 75, net_amount: 4925, fee_payer: 'merchant' });
   });
 
-  it('reads an initiate answer (no fee) as the initiated object, and a full object with a bad fee the same way', () => {
-    expect(transactionOf(initiated)).toEqual(initiated);
+  it('reads an initiate answer (no fee) with its fee fields null, and a bad fee as null', () => {
+    expect(transactionOf(initiated)).toEqual({ ...initiated, fee: null, net_amount: null, fee_payer: null, application: null });
     const badFee = transactionOf({ ...full, fee: 'seventy-five' });
-    expect(badFee).toMatchObject({ transaction_id: 'tx-1', status: 'processing' });
-    expect(badFee).not.toHaveProperty('fee');
+    expect(badFee).toMatchObject({ transaction_id: 'tx-1', status: 'processing', fee: null, net_amount: 4925 });
   });
 
   it('is null for data that is not a transaction', () => {
     expect(transactionOf(null)).toBeNull();
     expect(transactionOf({ fee: 75 })).toBeNull();
     expect(transactionOf({ ...initiated, amount: '5000' })).toBeNull();
+  });
+
+  it('is null for an answer naming another transaction than the one asked for', () => {
+    expect(transactionOf(initiated, { externalId: 'ext-1' })).not.toBeNull();
+    expect(transactionOf(initiated, { externalId: 'ext-2' })).toBeNull();
+    expect(transactionOf({ ...initiated, external_id: null }, { externalId: 'ext-2' })).not.toBeNull();
+    expect(transactionOf(initiated, { transactionId: 'tx-1' })).not.toBeNull();
+    expect(transactionOf(initiated, { transactionId: 'tx-2' })).toBeNull();
   });
 });

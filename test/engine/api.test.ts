@@ -69,9 +69,9 @@ describe('POST /v1/payments', () => {
 
   it('matches method codes case-insensitively and answers the canonical form', async () => {
     const created = ok(await main.createPayment(paymentBody({ payment_method: 'SERVICE_Demo' })));
-    expect(created.payment_method.code).toBe('service_demo');
+    expect(created.payment_method?.code).toBe('service_demo');
     const full = ok(await main.retrievePayment(created.transaction_id));
-    expect(full.payment_method.code).toBe('service_demo');
+    expect(full.payment_method?.code).toBe('service_demo');
   });
 
   it('refuses every invalid field at once with 422 and dotted names', async () => {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../packages/sandbox/src/engine';
+import { initiatedTransactionSchema } from '../../shared/contract';
 import { control, data } from '../engine-control/control';
 import { clientFor, ok, paymentBody, tempDir } from './helpers';
 
@@ -26,7 +27,7 @@ describe('engine clock across a restart', () => {
       data(await control(first, 'POST', '/clock/advance', { seconds: 90.5 }));
       offsetBefore = data(await control<{ offsetSeconds: number }>(first, 'GET', '/clock')).offsetSeconds;
       expect(offsetBefore).toBeGreaterThanOrEqual(ONE_DAY + 90.5);
-      earlier = ok(await client.createPayment(paymentBody()));
+      earlier = initiatedTransactionSchema.parse(ok(await client.createPayment(paymentBody())));
     } finally {
       await client.close();
       await first.stop();
@@ -38,7 +39,7 @@ describe('engine clock across a restart', () => {
       const clock = data(await control<{ now: string; offsetSeconds: number }>(second, 'GET', '/clock'));
       expect(clock.offsetSeconds).toBe(offsetBefore);
       expect(clock.now > earlier.updated_at).toBe(true);
-      const later = ok(await again.createPayment(paymentBody()));
+      const later = initiatedTransactionSchema.parse(ok(await again.createPayment(paymentBody())));
       expect(later.created_at > earlier.created_at).toBe(true);
       // A further advance adds to the stored offset; it survives a reset to the seed (engine time
       // is not seed data) and the next restart.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaydeskClient } from '../../electron/client';
-import { SANDBOX_OUTCOMES, type FullTransaction } from '../../shared/contract';
+import { fullTransactionSchema, SANDBOX_OUTCOMES, type FullTransaction } from '../../shared/contract';
 import { ok, paymentBody, startTestEngine, waitForStatus, type TestEngine } from './helpers';
 
 let t: TestEngine;
@@ -56,7 +56,7 @@ describe.each(kinds)('sandbox outcome table for $kind', ({ create, retrieve, ver
       const full = ok(await retrieve(created.transaction_id));
       expect(full.status).toBe(finalStatus);
       expect(full.failed_code).toBe(failedCode);
-      expectFinalFields(full);
+      expectFinalFields(fullTransactionSchema.parse(full));
       const timeline = t.engine.control.timeline(created.transaction_id);
       expect(timeline.map((event) => [event.from, event.status, event.failedCode])).toEqual([
         [null, 'initiated', null],
@@ -83,7 +83,7 @@ describe.each(kinds)('sandbox outcome table for $kind', ({ create, retrieve, ver
     // Due work ran inside advance(): no waiting.
     const full = ok(await retrieve(created.transaction_id));
     expect(full).toMatchObject({ status: 'failed', failed_code: 'EXPIRED' });
-    expectFinalFields(full);
+    expectFinalFields(fullTransactionSchema.parse(full));
   });
 
   it('+237650000008: retrieve keeps saying processing; verify asks the provider and completes it', async () => {
@@ -94,7 +94,7 @@ describe.each(kinds)('sandbox outcome table for $kind', ({ create, retrieve, ver
     expect(t.engine.control.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing']);
     const verified = ok(await verify(created.transaction_id));
     expect(verified.status).toBe('completed');
-    expectFinalFields(verified);
+    expectFinalFields(fullTransactionSchema.parse(verified));
     expect(ok(await retrieve(created.transaction_id)).status).toBe('completed');
     expect(t.engine.control.timeline(created.transaction_id).map((event) => event.status)).toEqual(['initiated', 'processing', 'completed']);
   });

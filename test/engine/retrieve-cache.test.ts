@@ -44,7 +44,7 @@ describe('retrieve after a change', () => {
     const name = db.prepare('SELECT name FROM applications WHERE id = ?').pluck().get(DEMO_APP) as string;
     db.prepare('UPDATE applications SET name = ? WHERE id = ?').run('Renamed Shop', DEMO_APP);
     try {
-      expect(ok(await t.client.retrievePayment(id)).application.name).toBe('Renamed Shop');
+      expect(ok(await t.client.retrievePayment(id)).application?.name).toBe('Renamed Shop');
     } finally {
       db.prepare('UPDATE applications SET name = ? WHERE id = ?').run(name, DEMO_APP);
     }

@@ -80,7 +80,7 @@ describe('seed files', () => {
     try {
       expect(engine.api.applications()[0]?.keys.find((key) => key.type === 'payout' && key.environment === 'sandbox')?.ipWhitelist).toEqual(['127.0.0.1', '::1']);
       expect(ok(await client.getBalance()).balance).toBe(5_000_000);
-      expect(ok(await client.createPayment(paymentBody({ payment_method: 'momo_cm' }))).payment_method.code).toBe('momo_cm');
+      expect(ok(await client.createPayment(paymentBody({ payment_method: 'momo_cm' }))).payment_method?.code).toBe('momo_cm');
       // momo_cm is enabled for payments only in this application.
       expect(await client.initiatePayout(paymentBody({ payment_method: 'momo_cm' }))).toMatchObject({ code: 'APP_PAYOUT_METHOD_NOT_ENABLED' });
       expect(await client.createPayment(paymentBody({ payment_method: 'orange_cm' }))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' });

@@ -4,7 +4,7 @@
  * SQLite journal file and a PostgreSQL workspace, so no figure differs between a desktop and a team.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionStatus } from '../../shared/contract';
+import type { ServiceStatus } from '../../shared/contract';
 import { OverviewOverflowError } from '../../electron/console/journal/overview';
 import { exportJournalCsv } from '../../electron/console/storage/journal-export';
 import type { StoragePort } from '../../electron/console/storage/port';
@@ -31,7 +31,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   });
 
   /** An entry the service answered (its status and failed code as given), created at `at`. */
-  const answered = async (externalId: string, at: number, options: { amount?: number; status?: TransactionStatus; failedCode?: string; kind?: 'payment' | 'payout'; profile?: typeof PROFILE } = {}) => {
+  const answered = async (externalId: string, at: number, options: { amount?: number; status?: ServiceStatus; failedCode?: string; kind?: 'payment' | 'payout'; profile?: typeof PROFILE } = {}) => {
     const request = payoutRequest({ external_id: externalId, amount: options.amount ?? 1000 });
     const id = await store.journal.writeRequest({ profile: options.profile ?? PROFILE, kind: options.kind ?? 'payout', request, currency: 'XAF', at });
     const tx = serviceTx(request, { status: options.status ?? 'processing', failed_code: (options.failedCode ?? null) as never });
@@ -99,6 +99,19 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       const after = await store.journal.overview({ profile: PROFILE, dayBoundaries: boundaries, now: WEEK + 7 * DAY - 1 });
       expect(after.days[3]!.payouts).toEqual({ count: 2, amounts: [{ currency: 'XAF', amount: 640 }] });
       expect(after.week.total.count).toBe(figures.week.total.count + 2);
+    });
+
+    it("counts a status the spec does not list as processing, never as the journal's own pending (docs/decisions/tolerant-reader.md)", async () => {
+      const profile = { ...PROFILE, id: 'p-unlisted' };
+      await answered('O-13', WEEK + 5 * DAY, { amount: 10, status: 'pending', profile });
+      await answered('O-14', WEEK + 5 * DAY + 1, { amount: 20, status: 'queued', profile });
+      await answered('O-15', WEEK + 5 * DAY + 2, { amount: 30, status: 'completed', profile });
+      const unlisted = await store.journal.overview({ profile, dayBoundaries: boundaries, now: WEEK + 7 * DAY - 1 });
+      expect(unlisted.week.byStatus.filter((s) => s.count > 0).map((s) => [s.status, s.count])).toEqual([
+        ['completed', 1],
+        ['processing', 2],
+      ]);
+      expect(unlisted.week.total.count).toBe(3);
     });
 
     it('refuses a sum too large to show exactly', async () => {

@@ -352,6 +352,19 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await fresh.sweeper.openEntries(1_000, 100)).map((entry) => entry.externalId)).toEqual(['W-1']);
     });
 
+    it('gives the sweeper a known entry whose status the spec does not list (open: followed up), never one with a listed final status', async () => {
+      const fresh = await open();
+      // Words on every side of the final statuses as both databases sort them (the open test is written as ranges around them).
+      const statuses = ['pending', 'queued', 'ZZZ', 'a', 'cancelledx', 'completes', 'd', 'initiated', 'completed', 'failed', 'cancelled'];
+      for (const [index, status] of statuses.entries()) {
+        const request = payoutRequest({ external_id: `U-${index}` });
+        const id = await fresh.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 1_000 });
+        await fresh.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: serviceTx(request, { status }), httpStatus: 201, message: null }, 1_100 + index);
+      }
+      const followed = (await fresh.sweeper.openEntries(5_000, 100)).map((entry) => entry.status);
+      expect(followed).toEqual(['pending', 'queued', 'ZZZ', 'a', 'cancelledx', 'completes', 'd', 'initiated']);
+    });
+
     it('keeps team settings as JSON values, the last write winning', async () => {
       expect(await store.settings.get('batch.maxConcurrency')).toBeNull();
       await store.settings.set('batch.maxConcurrency', 8, 1_000);

@@ -51,6 +51,11 @@ export function serviceTx(request: TransactionRequest, overrides: Partial<Servic
     metadata: null,
     created_at: at,
     updated_at: at,
+    // An initiate's answer: no fee fields (read as null by the tolerant reader).
+    fee: null,
+    net_amount: null,
+    fee_payer: null,
+    application: null,
     ...overrides,
   };
 }

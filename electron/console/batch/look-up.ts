@@ -49,7 +49,7 @@ export async function lookUpUnknown(run: Run, lookingUp: LookingUp): Promise<{ d
       void lookingUp.progress(false);
       continue;
     }
-    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    const tx = result.kind === 'success' ? transactionOf(result.data, { externalId: row.externalId }) : null;
     if (tx && result.kind === 'success') {
       const event = { type: 'status_seen', httpStatus: result.httpStatus, message: 'batch: found by its external id' } as const;
       if (!(await decided(storage, journalId, () => storage.journal.recordObserved(journalId, tx, event, clock.now())))) continue;

@@ -14,7 +14,6 @@
  */
 import pLimit from 'p-limit';
 import type { RehearsalRowResult, RehearsalSummary } from '../../../shared/api';
-import type { FailedCode, TransactionStatus } from '../../../shared/contract';
 import type { ConsoleClient, SandboxCopy } from '../deps';
 import { HandlerFailure, type Context } from '../handlers/context';
 import { classifyInitiate } from '../outcome';
@@ -100,8 +99,8 @@ async function rehearseOnCopy(context: Context, batchId: string): Promise<Rehear
     let outcome: RehearsalRowResult;
     if (answer.kind === 'accepted') {
       const final = copy.finishNow(answer.tx.transaction_id, row.request!.phone_number);
-      const status = (final?.status ?? answer.tx.status) as TransactionStatus;
-      outcome = { state: 'accepted', status, failedCode: (final?.failedCode ?? null) as FailedCode | null, code: null, message: null, wouldFail: status !== 'completed' };
+      const status = final?.status ?? answer.tx.status;
+      outcome = { state: 'accepted', status, failedCode: final?.failedCode ?? null, code: null, message: null, wouldFail: status !== 'completed' };
       counts.accepted += 1;
     } else if (answer.kind === 'refused' || answer.kind === 'exists') {
       outcome = { state: 'rejected', status: null, failedCode: null, code: answer.error.code, message: answer.error.message, wouldFail: true };

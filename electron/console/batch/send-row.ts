@@ -103,7 +103,7 @@ export async function sendRow(run: Run, row: BatchRow, sending: RowSending, keep
       return;
     }
     run.changed.add(row.rowNumber); // shown in flight if no answer comes before the next push
-    const outcome = classifyInitiate(await sending.client.initiatePayout(row.request!));
+    const outcome = classifyInitiate(await sending.client.initiatePayout(row.request!), row.request!);
     recordAnswer(run, row, journalId, outcome, sending);
     switch (outcome.kind) {
       case 'retry-later':

@@ -8,7 +8,7 @@ import { exportJournalCsv } from '../storage/journal-export';
 import type { FollowUpEntry } from '../storage/port';
 import type { Watcher } from '../watcher';
 import { HandlerFailure, type Context, type HandlerImpls } from './context';
-import { isFinal, isNotFound, readFailure, readFailureRecord, transactionOf } from './outcomes';
+import { isFinal, isNotFound, readAnswer, readFailure, readFailureRecord, transactionOf } from './outcomes';
 
 /**
  * A `local-sandbox` entry written on another desktop (a colleague's, or the same login's elsewhere)
@@ -21,6 +21,11 @@ export function refuseHeldElsewhere(found: FollowUpEntry): void {
     'SANDBOX_ELSEWHERE',
     `This ${found.entry.kind} was made in the local sandbox of another desktop, by ${found.heldElsewhereBy}: it lives in that desktop's sandbox, not this one's. Follow it up from that desktop.`,
   );
+}
+
+/** A success answer that is not the transaction asked for, saying what is missing or wrong in it. */
+function unreadable(missing: string): HandlerFailure {
+  return new HandlerFailure('BAD_RESPONSE', `The service answered, but not with the transaction asked for: ${missing}.`);
 }
 
 export function followUpHandlers(
@@ -80,8 +85,9 @@ export function followUpHandlers(
         return { found: false, environment: profile.environment, profileName: profile.name, ...(otherKind ? { otherKind } : {}) };
       }
       if (result.kind !== 'success') throw readFailure(result);
-      const tx = transactionOf(result.data);
-      if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
+      const read = readAnswer(result.data, by === 'external_id' ? { externalId: id } : { transactionId: id });
+      if (!read.ok) throw unreadable(read.missing);
+      const { tx } = read;
       const entry = await journal.recordLookedUp({
         profile: { id: profile.id, name: profile.name, environment: profile.environment },
         kind,
@@ -114,9 +120,9 @@ export function followUpHandlers(
         context.verifying.delete(journalId);
       }
       if (result.kind === 'success') {
-        const tx = transactionOf(result.data);
-        if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
-        const observed = await journal.recordObserved(journalId, tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified' }, now());
+        const read = readAnswer(result.data, { transactionId: entry.transactionId });
+        if (!read.ok) throw unreadable(read.missing);
+        const observed = await journal.recordObserved(journalId, read.tx, { type: 'verify_result', httpStatus: result.httpStatus, message: result.message ?? 'verified' }, now());
         changed(observed.entry);
         return { message: result.message ?? `Verified: ${observed.entry.status ?? 'unknown'}.`, transaction: observed.entry };
       }
@@ -144,9 +150,10 @@ export function followUpHandlers(
         changed(await journal.recordReadFailure(journalId, readFailureRecord(result), now()));
         throw readFailure(result);
       }
-      const tx = transactionOf(result.data);
-      if (!tx) throw new HandlerFailure('BAD_RESPONSE', 'The service answered, but not with a transaction.');
-      const observed = await journal.recordObserved(journalId, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
+      // Another payout's answer (another external id) resolves nothing: the entry stays unknown.
+      const read = readAnswer(result.data, { externalId: entry.externalId });
+      if (!read.ok) throw unreadable(read.missing);
+      const observed = await journal.recordObserved(journalId, read.tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'found by its external id' }, now());
       changed(observed.entry);
       if (!isFinal(observed.entry)) watcher.watch(observed.entry, profile);
       return { exists: true, transaction: observed.entry };

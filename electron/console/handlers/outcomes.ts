@@ -8,7 +8,7 @@ import type { ReadFailure } from '../storage/port';
 import { HandlerFailure } from './context';
 
 // In ../journal/rows.ts (beside ServiceTransaction): ../outcome.ts needs it without reaching the handlers' context.
-export { transactionOf } from '../journal/rows';
+export { readAnswer, transactionOf } from '../journal/rows';
 
 export function isFinal(entry: JournalTransaction): boolean {
   return entry.status !== null && isFinalStatus(entry.status);

@@ -51,7 +51,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       ...(result.kind === 'api-error' ? { code: result.code, httpStatus: result.httpStatus } : {}),
       ...(result.kind === 'transport' ? { outcome: result.outcome, cause: result.cause } : {}),
     });
-    const outcome = classifyInitiate(result);
+    const outcome = classifyInitiate(result, request);
     await journal.writeInitiateOutcome(pending.id, outcome, now());
     const entry = await entryAfter(pending.id);
     changed(entry);
@@ -93,7 +93,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     const client = context.clientFor(profile);
     const by = { by: 'external_id' as const };
     const result = kind === 'payment' ? await client.retrievePayment(request.external_id!, by) : await client.retrievePayout(request.external_id!, by);
-    const tx = result.kind === 'success' ? transactionOf(result.data) : null;
+    const tx = result.kind === 'success' ? transactionOf(result.data, { externalId: request.external_id }) : null;
     if (tx && result.kind === 'success') {
       const adopted = (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'already sent earlier: found by its external id' }, now())).entry;
       changed(adopted);

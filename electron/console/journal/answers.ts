@@ -194,9 +194,10 @@ export function recordLookedUp(
       amount: tx.amount,
       currency: tx.currency,
       // The service returns the (partly masked) account number, not the phone number typed.
-      phoneNumber: tx.account_number,
-      paymentMethod: tx.payment_method.code,
-      customer: tx.customer,
+      // Read tolerantly: a field the service left out is written empty (the entry's columns are required).
+      phoneNumber: tx.account_number ?? '',
+      paymentMethod: tx.payment_method?.code ?? '',
+      customer: { first_name: tx.customer?.first_name ?? '', last_name: tx.customer?.last_name ?? '', email: tx.customer?.email ?? '' },
       description: tx.description,
       metadata: tx.metadata ?? null,
       request: null,

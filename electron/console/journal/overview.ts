@@ -20,7 +20,7 @@ import type Database from 'better-sqlite3';
 import type { JournalTransaction } from '../../../shared/api';
 import type { Environment } from '../../../shared/contract';
 import type { JournalDb } from './entries';
-import { toJournalTransaction, type EntryRow } from './rows';
+import { overviewStatusSql, toJournalTransaction, type EntryRow } from './rows';
 
 export interface OverviewScope {
   profile: { id: string; name: string; environment: Environment };
@@ -46,7 +46,7 @@ export class OverviewOverflowError extends Error {
  */
 const GROUPS_SELECT = `
   SELECT kind,
-         CASE WHEN state = 'known' THEN COALESCE(status, 'initiated') ELSE state END AS status,
+         ${overviewStatusSql('')} AS status,
          failed_code AS failedCode, currency, COUNT(*) AS count, SUM(amount) AS amount`;
 export const OVERVIEW_GROUPS_SQL = `${GROUPS_SELECT}
   FROM entries

@@ -1,11 +1,11 @@
 /**
  * SQLite rows of the journal and their mapping to the shared domain types.
  */
-import { fullTransactionSchema, initiatedTransactionSchema, type Environment, type FailedCode, type FullTransaction, type InitiatedTransaction, type TransactionRequest, type TransactionStatus } from '../../../shared/contract';
+import { FINAL_STATUSES, matchesExternalId, readServiceTransaction, TRANSACTION_STATUSES, type Environment, type ServiceFailedCode, type ServiceStatus, type ServiceTransaction, type TransactionRequest } from '../../../shared/contract';
 import { adoptedDifference, REQUEST_CURRENCY, type JournalState, type JournalTransaction, type TimelineEvent, type TimelineEventType, type TransactionKind } from '../../../shared/api';
 
-/** A transaction object as the service returns it (initiate subset or full). */
-export type ServiceTransaction = InitiatedTransaction | FullTransaction;
+/** A transaction object as the service returns it, read tolerantly (shared/contract/reading.ts). */
+export type { ServiceTransaction };
 
 export interface EntryRow {
   seq: number;
@@ -18,8 +18,8 @@ export interface EntryRow {
   resolution: 'not_found' | null;
   transaction_id: string | null;
   external_id: string | null;
-  status: TransactionStatus | null;
-  failed_code: FailedCode | null;
+  status: ServiceStatus | null;
+  failed_code: ServiceFailedCode | null;
   amount: number;
   currency: string;
   fee: number | null;
@@ -50,7 +50,7 @@ export interface TimelineRow {
   journal_id: string;
   type: TimelineEventType;
   at: number;
-  status: TransactionStatus | null;
+  status: ServiceStatus | null;
   http_status: number | null;
   code: string | null;
   message: string | null;
@@ -84,7 +84,7 @@ export function toJournalTransaction(row: EntryRow): JournalTransaction {
     updatedAt: new Date(row.updated_at).toISOString(),
     ...(row.batch_id ? { batch: { batchId: row.batch_id, rowNumber: row.batch_row ?? 0 } } : {}),
     ...(row.already_sent_at ? { alreadySent: true } : {}),
-    ...(row.already_sent_at ? adoptedDiffers(row.request, row.transaction_json) : {}),
+    ...(row.already_sent_at ? adoptedDiffers(row.request, row.transaction_json) : row.state === 'known' ? answerDiffers(row.request, row.transaction_json) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
@@ -113,21 +113,62 @@ export function adoptedDiffers(request: string | null, transaction: string | nul
   return difference ? { adoptedDiffers: difference } : {};
 }
 
-/** Whether `data` carries the fee the full object requires (retrieve, verify): an initiate's answer does not. */
-function hasFee(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && typeof (data as { fee?: unknown }).fee === 'number';
+/**
+ * SQL, both stores: a known entry's `status` column is open (to be followed up): none yet,
+ * `initiated`, `processing`, or a status the spec does not list (`pending`). Written as ranges
+ * around the final statuses (sorted as both databases sort these lowercase words), not as a
+ * NOT IN: the status index serves ranges, and the sweeper reads open entries at every sweep.
+ */
+export const OPEN_STATUS_SQL = (() => {
+  const finals = FINAL_STATUSES.map((status) => `'${status}'`).sort();
+  const between = finals.slice(1).map((upper, index) => `(status > ${finals[index]} AND status < ${upper})`);
+  return `(status IS NULL OR status < ${finals[0]} OR ${between.join(' OR ')} OR status > ${finals.at(-1)})`;
+})();
+
+/**
+ * SQL, both stores: the status an Overview counts an entry under. A known entry without a status
+ * counts as initiated; one whose status the spec does not list counts as processing (open and
+ * followed up, never mistaken for the journal's own `pending`).
+ */
+export function overviewStatusSql(prefix: '' | 'e.'): string {
+  const listed = TRANSACTION_STATUSES.map((status) => `'${status}'`).join(', ');
+  return `CASE WHEN ${prefix}state = 'known' THEN CASE WHEN ${prefix}status IS NULL THEN 'initiated' WHEN ${prefix}status IN (${listed}) THEN ${prefix}status ELSE 'processing' END ELSE ${prefix}state END`;
 }
 
-/** The transaction object in a success answer, or null when the data is not one. */
-export function transactionOf(data: unknown): ServiceTransaction | null {
-  // An initiate's answer has no fee: the full object's parse could only fail, and a failed zod
-  // parse (its issues built, then dropped) was most of a batch row's answer reading.
-  if (hasFee(data)) {
-    const full = fullTransactionSchema.safeParse(data);
-    if (full.success) return full.data;
-  }
-  const initiated = initiatedTransactionSchema.safeParse(data);
-  return initiated.success ? initiated.data : null;
+/** What a read asked for: the answer must be that transaction, not another one. */
+export interface AskedFor {
+  /** Looked up by external id (or sent with it): an answer naming another external id is another payout's. */
+  externalId?: string | null;
+  /** Read by transaction id: an answer with another transaction id is not this entry's. */
+  transactionId?: string | null;
+}
+
+/**
+ * A success answer's data read for what was asked: the transaction, or what is missing or wrong
+ * in what decides money, in words (`the answer has no transaction_id`).
+ */
+export function readAnswer(data: unknown, asked: AskedFor = {}): { ok: true; tx: ServiceTransaction } | { ok: false; missing: string } {
+  const read = readServiceTransaction(data);
+  if (!read.ok) return read;
+  if (!matchesExternalId(read.tx, asked.externalId)) return { ok: false, missing: `the answer names external id ${read.tx.external_id}, not ${asked.externalId}` };
+  if (asked.transactionId && read.tx.transaction_id !== asked.transactionId) return { ok: false, missing: `the answer names transaction ${read.tx.transaction_id}, not ${asked.transactionId}` };
+  return read;
+}
+
+/**
+ * The transaction object in a success answer, or null when what decides money is not readable in
+ * it or names another transaction than the one asked for (the tolerant reader: every other field
+ * is optional, shared/contract/reading.ts).
+ */
+export function transactionOf(data: unknown, asked: AskedFor = {}): ServiceTransaction | null {
+  const read = readAnswer(data, asked);
+  return read.ok ? read.tx : null;
+}
+
+/** An accepted entry whose service answer is not what its request sent: the same comparison as adoptedDiffers. */
+export function answerDiffers(request: string | null, transaction: string | null): { answerDiffers?: JournalTransaction['answerDiffers'] } {
+  const { adoptedDiffers: difference } = adoptedDiffers(request, transaction);
+  return difference ? { answerDiffers: difference } : {};
 }
 
 /** What a request entry is written from, on either store (../storage/port.ts RequestInput has these). */

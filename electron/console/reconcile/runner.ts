@@ -6,7 +6,7 @@
  * so a stop at any point resumes from the rows not yet checked.
  */
 import pLimit from 'p-limit';
-import { isFinalStatus, type TransactionStatus } from '../../../shared/contract';
+import { isFinalStatus, matchesExternalId, type ServiceStatus } from '../../../shared/contract';
 import type { JournalTransaction, ReconcileProgress } from '../../../shared/api';
 import { DEFAULT_RECONCILE_CONCURRENCY } from '../../../shared/api/reconcile';
 import type { ServiceTransaction } from '../journal/rows';
@@ -37,8 +37,10 @@ export interface ReconcileRunner {
 
 type Profile = ReturnType<Context['resolveProfile']>;
 
-function foundOf(tx: { status: TransactionStatus; amount: number; created_at: string }): Found {
-  return { status: tx.status, amount: tx.amount, createdAtMs: Date.parse(tx.created_at) };
+function foundOf(tx: { status: ServiceStatus; amount: number; created_at: string | null }, fallbackMs: number): Found {
+  // A service that leaves created_at out (or says it unreadably) is aged from when the console first saw it.
+  const created = tx.created_at === null ? Number.NaN : Date.parse(tx.created_at);
+  return { status: tx.status, amount: tx.amount, createdAtMs: Number.isNaN(created) ? fallbackMs : created };
 }
 
 function outcomeFromEntry(row: StoredRow, entry: JournalTransaction, now: number, minutes: number, detail: string | null = null): RowOutcome {
@@ -159,8 +161,10 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     if (result.kind !== 'success') return notChecked(row, describe(result), entry);
     const tx = transactionOf(result.data);
     if (!tx) return notChecked(row, 'BAD_RESPONSE: the service answered, but not with a transaction', entry);
+    // Asked by external id, answered with another: not this row's transaction (never recorded as it).
+    if (!matchesExternalId(tx, externalId)) return notChecked(row, `BAD_RESPONSE: asked for external id ${externalId}, the service answered with ${tx.external_id}`, entry);
     const recorded = await record(profile, row.kind, entry, tx, result.httpStatus);
-    const found = foundOf(tx);
+    const found = foundOf(tx, Date.parse(recorded.createdAt));
     return {
       category: categorize({ amount: row.amount!, expected: row.expected }, found, now(), minutes),
       journalId: recorded.id,

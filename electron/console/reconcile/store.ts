@@ -3,7 +3,7 @@
  * function takes the database first; each write is one SQLite transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Environment, TransactionStatus } from '../../../shared/contract';
+import type { Environment, ServiceStatus } from '../../../shared/contract';
 import {
   RECONCILE_CATEGORIES,
   type CategoryTotal,
@@ -51,7 +51,7 @@ export interface StoredRow {
   category: ReconcileCategory | null;
   journal_id: string | null;
   transaction_id: string | null;
-  service_status: TransactionStatus | null;
+  service_status: ServiceStatus | null;
   service_amount: number | null;
   service_created_at: number | null;
   currency: string | null;
@@ -64,7 +64,7 @@ export interface RowOutcome {
   category: ReconcileCategory;
   journalId: string | null;
   transactionId: string | null;
-  serviceStatus: TransactionStatus | null;
+  serviceStatus: ServiceStatus | null;
   serviceAmount: number | null;
   serviceCreatedAt: number | null;
   currency: string | null;
@@ -320,7 +320,7 @@ export async function fileKeys(db: JournalDb, id: string): Promise<Set<string>> 
 export function addUnknownToMerchant(
   db: JournalDb,
   id: string,
-  entries: { journalId: string; kind: 'payment' | 'payout'; externalId: string | null; transactionId: string | null; status: TransactionStatus | null; amount: number; currency: string; createdAt: number }[],
+  entries: { journalId: string; kind: 'payment' | 'payout'; externalId: string | null; transactionId: string | null; status: ServiceStatus | null; amount: number; currency: string; createdAt: number }[],
   at: number,
 ): void {
   db.transaction(() => {

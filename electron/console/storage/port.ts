@@ -12,7 +12,7 @@
  * (test/storage/contract.test.ts) runs every behaviour here against both stores, so a behaviour
  * cannot exist on one store only. Times are milliseconds from the caller's clock, as in the journal.
  */
-import type { Environment, TransactionRequest, TransactionStatus } from '../../../shared/contract';
+import type { Environment, ServiceStatus, TransactionRequest, TransactionStatus } from '../../../shared/contract';
 import type {
   BatchCounts,
   BatchRow,
@@ -245,7 +245,7 @@ export interface OpenEntry {
   id: string;
   kind: TransactionKind;
   state: 'known' | 'outcome_unknown';
-  status: TransactionStatus | null;
+  status: ServiceStatus | null;
   transactionId: string | null;
   externalId: string | null;
   profileId: string;

@@ -4,7 +4,7 @@
  * as on a desktop. The SQLite side is the journal's own functions (../reconcile/store.ts); the
  * workspace's is ./postgres/reconcile-rows.ts. Contract: test/storage/contract-reconcile.test.ts.
  */
-import type { Environment, TransactionStatus } from '../../../shared/contract';
+import type { Environment, ServiceStatus } from '../../../shared/contract';
 import type { JournalTransaction, TransactionKind } from '../../../shared/api';
 import type { ReconcileCategory, ReconciliationRow, ReconciliationSummary, ReconcilePhase, ReconcileStatus } from '../../../shared/api/reconcile';
 import type { RowOutcome, StoredRow } from '../reconcile/store';
@@ -30,7 +30,7 @@ export interface JournalCandidate {
   kind: TransactionKind;
   externalId: string | null;
   transactionId: string | null;
-  status: TransactionStatus | null;
+  status: ServiceStatus | null;
   amount: number;
   currency: string;
   /** The service's creation time (ms) when the entry holds its transaction, else the entry's. */

@@ -32,7 +32,7 @@ import {
   type JournalDb,
 } from '../journal/entries';
 import { journalWrites } from '../journal/group-commit';
-import type { EntryRow } from '../journal/rows';
+import { OPEN_STATUS_SQL, type EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
 import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
@@ -214,7 +214,7 @@ function sqliteSweeper(db: JournalDb): SweeperPort {
       const rows = db
         .prepare(
           `SELECT * FROM entries
-           WHERE (state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+           WHERE (state = 'known' AND ${OPEN_STATUS_SQL})
               OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?))
            ORDER BY updated_at LIMIT ?`,
         )

@@ -3,16 +3,19 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
 // From types.ts, not shared/api: this is in the first chunk, zod is not (issue 28).
 import { LOCAL_SANDBOX_PROFILE_ID } from '../../../shared/api/types';
-import type { TransactionStatus } from '../../../shared/contract';
+import { isListedStatus, type ServiceStatus } from '../../../shared/contract/codes';
 import { useTranslation } from 'react-i18next';
 import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
 import { translateFieldErrors } from '../messages/fields';
 import { currentLanguage, t as translate } from '../i18n';
 import { TeamKeysAction } from './TeamKeysAction';
 
-/** A transaction status in words (namespace `status`), e.g. "Completed" / "Réussie". */
-export function statusLabel(status: TransactionStatus): string {
-  return translate(`status:transaction.${status}`);
+/**
+ * A transaction status in words (namespace `status`), e.g. "Completed" / "Réussie"; a status the
+ * spec does not list is shown as the service said it, and said to be unlisted.
+ */
+export function statusLabel(status: ServiceStatus): string {
+  return isListedStatus(status) ? translate(`status:transaction.${status}`) : translate('status:unlisted', { status });
 }
 
 /** The console's own state of a journal entry in words ("Outcome unknown" / "Issue inconnue"). */
@@ -39,10 +42,11 @@ export function storedProfileName(profileId: string, name: string): string {
 }
 
 /** The status as a badge; a journal entry the service does not know yet shows its own state. */
-export function StatusBadge({ status, state }: { status: TransactionStatus | null; state: JournalState | 'not_sent' }) {
+export function StatusBadge({ status, state }: { status: ServiceStatus | null; state: JournalState | 'not_sent' }) {
   const { t } = useTranslation('status');
   const label = status ? statusLabel(status) : journalStateLabel(state);
-  const tone = status ?? state;
+  // An unlisted status has a tone of its own: never the style of a journal state that shares its word (`pending`).
+  const tone = status === null ? state : isListedStatus(status) ? status : 'unlisted';
   return (
     <span className={`badge badge-${tone}`} role="status" aria-label={t('label', { status: label })} data-status={tone}>
       {label}

@@ -1,6 +1,8 @@
 /** One row's last column: valid or invalid before sending, the rehearsal's outcome, then the real result. */
 import { useTranslation } from 'react-i18next';
 import type { BatchRow, BatchState } from '../../../shared/api';
+import { isListedStatus } from '../../../shared/contract/codes';
+import { statusLabel } from '../components/common';
 import { describeFailedCode, describeServiceError } from '../messages/errors';
 import { rowInvalid } from '../stores/batch';
 import { RowIdentity } from './BatchIdentity';
@@ -15,13 +17,14 @@ function FailureCode({ code, why }: { code: string | null; why: string | null })
   ) : null;
 }
 
-export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped' } {
+export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped'; unlisted?: string } {
   switch (row.state) {
     case 'not_sent':
       return batchState === 'cancelled' || batchState === 'done' ? { tone: 'cancelled', key: 'skipped' } : { tone: 'known', key: 'pending' };
     case 'pending':
       return { tone: 'pending', key: 'sending' };
     case 'accepted':
+      if (row.status !== null && !isListedStatus(row.status)) return { tone: 'processing', key: 'processing', unlisted: row.status }; // shown as said, followed up
       return row.status && row.status !== 'initiated' ? { tone: row.status, key: row.status } : { tone: 'processing', key: 'processing' };
     case 'rejected':
       return { tone: 'rejected', key: 'rejected' };
@@ -43,7 +46,7 @@ export function BatchRowResult({ row, batchState }: { row: BatchRow; batchState:
     return (
       <>
         <span className={`badge badge-${outcome.tone}`} data-status={outcome.key}>
-          {t(`row.${outcome.key}`)}
+          {outcome.unlisted ? statusLabel(outcome.unlisted) : t(`row.${outcome.key}`)}
         </span>
         <FailureCode code={detail} why={why} />
         <RowIdentity row={row} />

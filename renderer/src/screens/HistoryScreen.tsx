@@ -321,6 +321,7 @@ export function HistoryScreen() {
  */
 function IdentityMark({ row }: { row: JournalTransaction }) {
   const { t: tr } = useTranslation('history');
+  if (row.answerDiffers) return <span className="row-mark row-mark-warn" title={tr('answerDiffersHint')} data-testid="history-answer-differs">{tr('answerDiffers')}</span>;
   if (row.adoptedDiffers) return <span className="row-mark row-mark-warn" title={tr('alreadySentDiffersHint')} data-testid="history-adopted-differs">{tr('alreadySentDiffers')}</span>;
   if (row.alreadySent) return <span className="row-mark" data-testid="history-already-sent">{tr('alreadySent')}</span>;
   if (row.paidLater) return <span className="row-mark" data-testid="history-paid-later">{tr('paidLater')}</span>;

@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JournalTransaction, OverviewResult } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import { isListedStatus } from '../../../shared/contract/codes';
+import { ErrorNotice, Spinner, statusLabel } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { useOverview, useTransactions, useUi } from '../stores';
@@ -20,7 +21,7 @@ function VerifiedNote({ id, what }: { id: string; what: string }) {
   if (verify.error) return <ErrorNotice failure={verify.error} title={`${what} · ${t('stuck.verifyFailed')}`} />;
   return (
     <p className="notice notice-info ov-verified" role="status">
-      {what} · {status ? t('stuck.verified', { status: t(`status.${status}`) }) : null}
+      {what} · {status ? t('stuck.verified', { status: isListedStatus(status) ? t(`status.${status}`) : statusLabel(status) }) : null}
     </p>
   );
 }

@@ -5,7 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
-import { Empty, ErrorNotice, storedProfileName } from '../components/common';
+import { isListedStatus } from '../../../shared/contract/codes';
+import { Empty, ErrorNotice, statusLabel, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { moneyInCell } from '../format/wrap';
 import { formatDateTime } from '../format/time';
@@ -114,7 +115,7 @@ function RowLine({ row }: { row: ReconciliationRow }) {
       <span className="rc-col-amount">{row.amount === null ? '—' : moneyInCell(formatMoney(row.amount, row.currency))}</span>
       <span className="rc-col-expected muted">{row.expectedStatus ?? ''}</span>
       <span className="rc-col-cat">{row.category ? <span className={`cat-pill cat-${row.category}`}>{label(row.category)}</span> : null}</span>
-      <span className="rc-col-status">{row.serviceStatus ? t(`serviceStatus.${row.serviceStatus}`) : ''}</span>
+      <span className="rc-col-status">{row.serviceStatus ? (isListedStatus(row.serviceStatus) ? t(`serviceStatus.${row.serviceStatus}`) : statusLabel(row.serviceStatus)) : ''}</span>
       <span className="rc-col-amount">{row.serviceAmount === null ? '' : moneyInCell(formatMoney(row.serviceAmount, row.currency))}</span>
       <span className="rc-col-detail muted small" title={detailText(row.detail)}>{detailText(row.detail)}</span>
     </>

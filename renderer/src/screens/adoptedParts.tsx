@@ -22,6 +22,14 @@ export function adoptedWords(difference: AdoptedDifference): { to: string; amoun
 /** At the top of an entry (the single send's result is this screen): a paid badge must not hide it. */
 export function AdoptedDiffersNotice({ tx }: { tx: JournalTransaction }) {
   const { t: tr } = useTranslation('transaction');
+  if (tx.answerDiffers) {
+    return (
+      <div className="notice notice-warn" role="note" data-testid="answer-differs">
+        <strong>{tr('facts.answerDiffers', { ...adoptedWords(tx.answerDiffers), kind: tr(`kindWord.${tx.kind}`) })}</strong>
+        <p>{tr('facts.answerDiffersBody')}</p>
+      </div>
+    );
+  }
   if (!tx.adoptedDiffers) return null;
   return (
     <div className="notice notice-warn" role="note" data-testid="adopted-differs">

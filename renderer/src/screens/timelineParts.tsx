@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 // Zod-free modules, not the indexes: see HistoryScreen.tsx (issue 28).
 import { ALREADY_EXISTS_CODE, type JournalTransaction, type TimelineEvent } from '../../../shared/api/types';
 import { chargesNothing } from '../../../shared/contract/charges';
-import { TRANSACTION_STATUSES, type TransactionStatus } from '../../../shared/contract/codes';
+import { isListedStatus } from '../../../shared/contract/codes';
 import { CopyButton } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
@@ -12,9 +12,9 @@ import { describeServiceError } from '../messages/errors';
 import { adoptedWords } from './adoptedParts';
 
 /** A status in words, in the current language (codes never reach the user as such). */
-export function statusWord(status: TransactionStatus | string | null): string {
+export function statusWord(status: string | null): string {
   if (!status) return t('transaction:noStatus');
-  return (TRANSACTION_STATUSES as readonly string[]).includes(status) ? t(`transaction:status.${status as TransactionStatus}`) : status;
+  return isListedStatus(status) ? t(`transaction:status.${status}`) : t('status:unlisted', { status });
 }
 
 export function eventTitle(event: TimelineEvent): string {

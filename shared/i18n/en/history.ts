@@ -13,6 +13,8 @@ export default {
   alreadySent: 'Already sent earlier',
   alreadySentDiffers: 'Sent earlier — not as asked',
   alreadySentDiffersHint: 'Already sent earlier under this external id, to another recipient or for another amount: this request was not paid as asked.',
+  answerDiffers: 'Not as sent',
+  answerDiffersHint: 'The service accepted this request with another recipient or amount than was sent: its figures are shown.',
   paidLater: 'Refused, paid later',
   from: 'From',
   to: 'To',

@@ -7,6 +7,8 @@ export default {
     failed: 'Failed',
     cancelled: 'Cancelled',
   },
+  /** A status the service said that the spec's table does not list (`pending`): shown as itself, followed up until final. */
+  unlisted: '“{{status}}”, not a status the spec lists',
   journal: {
     pending: 'Sending…',
     outcome_unknown: 'Outcome unknown',

@@ -76,6 +76,8 @@ export default {
     alreadySentBody: 'The service already had this external id when it was sent: this is that payout, it was not paid again.',
     adoptedDiffers: 'Already sent earlier — to {{to}}, {{amount}} — not what this {{kind}} asked ({{askedTo}}, {{askedAmount}})',
     adoptedDiffersBody: 'The service already had this external id for another transaction: this request was not paid as asked, and nothing was sent for it. Check the earlier transaction before paying this person another way.',
+    answerDiffers: 'The service’s answer is not what was sent — to {{to}}, {{amount}} — this {{kind}} asked ({{askedTo}}, {{askedAmount}})',
+    answerDiffersBody: 'The service accepted this request with these figures: they are what it holds, and what is shown. Nothing was sent again. Check with the service before paying this person another way.',
     paidLater: 'Refused, paid later',
     paidLaterBody: 'This request was refused; a later request with the same external id created it.',
     openPaidLater: 'Open the paid entry',

@@ -15,6 +15,8 @@ export default {
   alreadySent: 'Déjà envoyé auparavant',
   alreadySentDiffers: 'Déjà envoyé — pas comme demandé',
   alreadySentDiffersHint: 'Déjà envoyé auparavant sous cet identifiant externe, à un autre bénéficiaire ou pour un autre montant : cette demande n’a pas été payée comme demandé.',
+  answerDiffers: 'Pas comme envoyé',
+  answerDiffersHint: 'Le service a accepté cette demande avec un autre bénéficiaire ou un autre montant que ceux envoyés : ses chiffres sont affichés.',
   paidLater: 'Refusé, payé plus tard',
   from: 'Du',
   to: 'Au',

@@ -9,6 +9,7 @@ export default {
     failed: 'Échouée',
     cancelled: 'Annulée',
   },
+  unlisted: '« {{status}} », statut que la spécification ne liste pas',
   journal: {
     pending: 'Envoi…',
     outcome_unknown: 'Issue inconnue',

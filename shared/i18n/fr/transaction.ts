@@ -77,6 +77,8 @@ export default {
     alreadySentBody: 'Le service avait déjà cet identifiant externe lors de l’envoi : c’est ce transfert-là, il n’a pas été payé à nouveau.',
     adoptedDiffers: 'Déjà envoyé auparavant — à {{to}}, {{amount}} — pas ce que demandait ce {{kind}} ({{askedTo}}, {{askedAmount}})',
     adoptedDiffersBody: 'Le service avait déjà cet identifiant externe pour une autre transaction : cette demande n’a pas été payée comme demandé, et rien n’a été envoyé pour elle. Vérifiez la transaction antérieure avant de payer cette personne autrement.',
+    answerDiffers: 'La réponse du service n’est pas ce qui a été envoyé — à {{to}}, {{amount}} — ce {{kind}} demandait ({{askedTo}}, {{askedAmount}})',
+    answerDiffersBody: 'Le service a accepté cette demande avec ces montants : ce sont ceux qu’il détient, et ceux affichés. Rien n’a été renvoyé. Vérifiez auprès du service avant de payer cette personne autrement.',
     paidLater: 'Refusé, payé plus tard',
     paidLaterBody: 'Cette demande a été refusée ; une demande ultérieure avec le même identifiant externe l’a créée.',
     openPaidLater: 'Ouvrir l’entrée payée',

@@ -113,11 +113,12 @@ export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['re
             tx.amount,
             tx.currency,
             // The service returns the (partly masked) account number, not the phone number typed.
-            tx.account_number,
-            tx.payment_method.code,
-            tx.customer.first_name,
-            tx.customer.last_name,
-            tx.customer.email,
+            // Read tolerantly: a field the service left out is written empty (the entry's columns are required).
+            tx.account_number ?? '',
+            tx.payment_method?.code ?? '',
+            tx.customer?.first_name ?? '',
+            tx.customer?.last_name ?? '',
+            tx.customer?.email ?? '',
             tx.description,
             tx.metadata ? JSON.stringify(tx.metadata) : null,
             JSON.stringify(tx),

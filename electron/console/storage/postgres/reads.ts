@@ -8,7 +8,7 @@
  */
 import { STUCK_AFTER_MINUTES, STUCK_LIST_LIMIT, type OverviewGroup } from '../../../../shared/api';
 import { assembleOverview, lessAdoptedTwice, type GroupRow } from '../../journal/overview';
-import { toJournalTransaction, type EntryRow } from '../../journal/rows';
+import { overviewStatusSql, toJournalTransaction, type EntryRow } from '../../journal/rows';
 import type { JournalReads } from '../journal-reads-port';
 import type { WorkspacePool } from './db';
 import { paidLaterWorkspace } from './paid-later';
@@ -16,7 +16,7 @@ import { whereClause } from './search';
 
 /** $1 profile, $2 environment, $3 the days' starts, $4 their ends: one group per day and kind, status, code, currency. */
 const GROUPS_SELECT = `SELECT d.day::int AS day, e.kind,
-    CASE WHEN e.state = 'known' THEN COALESCE(e.status, 'initiated') ELSE e.state END AS status,
+    ${overviewStatusSql('e.')} AS status,
     e.failed_code AS "failedCode", e.currency, count(*)::text AS count, sum(e.amount)::text AS amount
   FROM unnest($3::bigint[], $4::bigint[]) WITH ORDINALITY AS d(from_at, to_at, day)
   JOIN entries e ON e.profile_id = $1 AND e.environment = $2 AND e.created_at >= d.from_at AND e.created_at < d.to_at AND e.state <> 'rejected'`;

@@ -21,6 +21,7 @@ import { workspaceChanges } from './live-changes';
 import { workspaceLoginRights } from './login-rights';
 import { workspaceReads } from './reads';
 import { workspaceReconcileRows } from './reconcile-rows';
+import { OPEN_STATUS_SQL } from '../../journal/rows';
 import { checkWorkspaceSchema } from './migrate';
 
 /** Rows per INSERT while a reconciliation file is saved. */
@@ -95,7 +96,7 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
  * (test/storage/entry-indexes.test.ts): a scan of the journal at every sweep otherwise.
  */
 export const OPEN_ENTRIES_SQL = `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
-  WHERE ((state = 'known' AND (status IS NULL OR status IN ('initiated', 'processing')))
+  WHERE ((state = 'known' AND ${OPEN_STATUS_SQL})
      OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1)))
   AND ${LOCAL_SANDBOX_OWNED}
   ORDER BY updated_at LIMIT $2`;
