@@ -56,14 +56,14 @@ describe.each(storesUnderTest(() => workspaces))('$name store: change events', (
 
   it('tells no one of a write that failed: the next change heard is the next one committed', async () => {
     const refused = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'CH-2' }), currency: 'XAF', at: 1_000 });
-    await store.journal.writeInitiateOutcome(refused, { kind: 'refused', error: { code: 'INVALID_PHONE', message: 'bad phone', httpStatus: 422 } }, 1_100);
+    await store.journal.writeInitiateOutcome(refused, { kind: 'accepted', tx: serviceTx(payoutRequest({ external_id: 'CH-2' })), httpStatus: 200, message: null }, 1_100);
     const hearing = hear(store.changes);
     await store.changes.ready();
     // A workspace tells its listener a moment after the write resolved: what came before is heard first, then forgotten.
     await store.settings.set('ch.before', true, 1_150);
     await hearing.until((heard) => named(heard, 'setting', 'ch.before'));
     hearing.clear();
-    await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/rejected/);
+    await expect(store.journal.writeResend(refused, 1_200)).rejects.toThrow(/known/);
     await expect(store.batches.setState('ch-none', 'sending', 1_200)).rejects.toThrow();
     await store.settings.set('ch.after', true, 1_300);
     await hearing.until((heard) => named(heard, 'setting', 'ch.after'));

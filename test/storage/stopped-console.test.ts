@@ -30,7 +30,7 @@ const B = 'console-22222222-2222-4222-8222-222222222222';
 
 /** A `sending` batch of `rows` rows; fatou's console `holder` runs it (alive a minute) and holds its first two rows, the first in flight. */
 async function heldBatch(fatou: StoragePort, id: string, holder: string): Promise<void> {
-  await fatou.batches.create({ id, fileName: `${id}.csv`, fileHash: `hash-${id}`, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(4), at: 1_000 });
+  await fatou.batches.create({ id, fileName: `${id}.csv`, fileHash: `hash-${id}`, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(4, { prefix: id }), at: 1_000 });
   await fatou.batches.setState(id, 'draft', 1_050, { profile: PROFILE });
   await fatou.batches.setState(id, 'sending', 1_100, { started: true });
   await fatou.batches.keepRunAlive!(id, `${holder}/run-1`, 60_000);

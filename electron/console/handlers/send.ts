@@ -175,7 +175,13 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       }
       context.requireSecret(profile, 'payout');
       // Said before the confirmation: this external id is already a payout (the form opens it instead).
-      if (request.external_id) await refuseKnown('payout', profile.environment, request.external_id);
+      // Advisory here (the confirmation writes nothing, and a workspace away must not stop it): the
+      // write before the POST is the guard that decides.
+      if (request.external_id) {
+        await refuseKnown('payout', profile.environment, request.external_id).catch((error: unknown) => {
+          if (error instanceof HandlerFailure && error.code === 'ALREADY_SENT') throw error;
+        });
+      }
       const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
       const balance = await balanceFor(profile);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
