@@ -115,7 +115,7 @@ describe('a batch whose failed rows were all retried', () => {
 });
 
 describe('an external id refused, then paid', () => {
-  it('marks the refused entry "paid later" with the entry that was paid, in History and its detail', async () => {
+  it('keeps one record when a refused payout is sent again and paid: its refusals are attempts on its timeline, nothing "paid later"', async () => {
     // The engine refuses an unknown payment method (nothing created); the same id with a real one is paid.
     const refusedRequest = { ...paymentRequest({ external_id: 'LATER-1', phone_number: '+237674000001', amount: 800 }), payment_method: 'no_such_method' };
     const quote = expectOk(await runtime.handlers['payouts:prepare']({ request: refusedRequest }));
@@ -123,21 +123,18 @@ describe('an external id refused, then paid', () => {
     expect(refusal.ok).toBe(false);
     const refusedId = refusal.ok ? '' : refusal.error.journalId!;
     expect(expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId })).transaction).toMatchObject({ state: 'rejected' });
-    // Refused a second time: a later entry of the same id that created nothing is no "paid later".
     const again = expectOk(await runtime.handlers['payouts:prepare']({ request: refusedRequest }));
-    expect((await runtime.handlers['payouts:initiate']({ request: refusedRequest, confirmationToken: again.confirmationToken })).ok).toBe(false);
-    expect(expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId })).transaction.paidLater).toBeUndefined();
+    const second = await runtime.handlers['payouts:initiate']({ request: refusedRequest, confirmationToken: again.confirmationToken });
+    expect(second.ok ? null : second.error.journalId).toBe(refusedId);
 
     const paid = expectOk(await sendPayout({ external_id: 'LATER-1', phone_number: '+237674000001', amount: 800 }));
-    expect(paid.id).not.toBe(refusedId);
-    const { transaction } = expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId }));
-    expect(transaction).toMatchObject({ state: 'rejected', paidLater: { journalId: paid.id, status: paid.status } });
+    expect(paid.id).toBe(refusedId);
+    const { transaction, timeline } = expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId }));
+    expect(transaction).toMatchObject({ state: 'known' });
+    expect(transaction.paidLater).toBeUndefined();
+    expect(timeline.filter((event) => event.type === 'request_sent')).toHaveLength(3);
     const page = expectOk(await runtime.handlers['transactions:search']({ query: { externalId: 'LATER-1' }, offset: 0, limit: 10 }));
-    expect(page.rows.map((row) => [row.state, row.paidLater?.journalId ?? null])).toEqual([
-      ['known', null],
-      ['rejected', paid.id],
-      ['rejected', paid.id],
-    ]);
+    expect(page.rows.map((row) => row.id)).toEqual([refusedId]);
     expect(engineCount('LATER-1')).toBe(1);
   });
 });

@@ -104,7 +104,7 @@ export function workspaceBatchDrafts(pool: WorkspacePool): BatchDraftsPort {
       // Only adopted rows are read (a handful at most), not the batch's 10,000.
       const { rows } = await pool.query<{ request: string | null; transaction_json: string | null }>(
         `SELECT br.request, e.transaction_json FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq JOIN entries e ON e.id = br.journal_id
-         WHERE b.id = $1 AND e.already_sent_at IS NOT NULL`,
+         WHERE b.id = $1 AND (e.already_sent_at IS NOT NULL OR e.batch_id IS DISTINCT FROM b.id)`,
         [id],
       );
       return rows.filter((row) => adoptedDiffers(row.request, row.transaction_json).adoptedDiffers !== undefined).length;
