@@ -64,7 +64,7 @@ describe('the console on a team workspace', () => {
 
   it('writes to the workspace, not to the desktop\'s journal', async () => {
     const root = await workspaces.server.connect(undefined, database);
-    expect((await root.query(`SELECT count(*)::int AS n, array_agg(DISTINCT created_by) AS who FROM entries`)).rows[0]).toEqual({ n: 3, who: ['tester'] });
+    expect((await root.query(`SELECT count(*)::int AS n, array_agg(DISTINCT created_by) AS who FROM entries`)).rows[0]).toEqual({ n: 2, who: ['tester'] });
     expect((runtime.journal.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n).toBe(0);
   });
 
@@ -80,19 +80,19 @@ describe('the console on a team workspace', () => {
     ]);
   });
 
-  it('marks the refusal "paid later" in History and on its page, and exports History as CSV', async () => {
-    const { transaction } = expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId }));
-    expect(transaction).toMatchObject({ state: 'rejected', paidLater: { journalId: paidId, status: 'completed' } });
+  it('keeps the refused payout sent again as one record (its refusal on its timeline), and exports History as CSV', async () => {
+    expect(paidId).toBe(refusedId);
+    const { transaction, timeline } = expectOk(await runtime.handlers['transactions:get']({ journalId: refusedId }));
+    expect(transaction).toMatchObject({ state: 'known', status: 'completed' });
+    expect(transaction.paidLater).toBeUndefined();
+    expect(timeline.filter((event) => event.type === 'request_sent')).toHaveLength(2);
     const page = expectOk(await runtime.handlers['transactions:search']({ query: { externalId: 'WS-LATER' }, offset: 0, limit: 10 }));
-    expect(page.rows.map((row) => [row.state, row.paidLater?.journalId ?? null])).toEqual([
-      ['known', null],
-      ['rejected', paidId],
-    ]);
+    expect(page.rows.map((row) => row.id)).toEqual([paidId]);
     const exported = expectOk(await runtime.handlers['transactions:export']({ query: {}, language: 'en' }));
-    expect(exported.rows).toBe(3);
+    expect(exported.rows).toBe(2);
     const lines = exported.csv.trim().split('\r\n');
-    expect(lines).toHaveLength(4);
-    expect(lines.slice(1).map((line) => line.split(',')[8])).toEqual(['"WS-LATER"', '"WS-LATER"', '"WS-PAY-1"']);
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(1).map((line) => line.split(',')[8])).toEqual(['"WS-LATER"', '"WS-PAY-1"']);
   });
 
   it('reconciles a merchant file against the workspace and the service; the report and its CSV come from the workspace', async () => {
