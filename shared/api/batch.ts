@@ -145,6 +145,11 @@ export interface BatchCounts {
   failed: number;
   cancelled: number;
   processing: number;
+  /**
+   * Valid rows naming a payout another batch (or a single send) made: linked to it, never sent by
+   * this batch, and counted there only (docs/decisions/journal-is-the-idempotency-guard.md).
+   */
+  elsewhere: number;
 }
 
 /**
@@ -166,12 +171,14 @@ export interface BatchFigures {
   /** Rows created at the service whose status is final (completed, failed or cancelled). */
   final: number;
   settled: boolean;
+  /** Rows linked to a payout sent earlier elsewhere (another batch, a single send): not sent, not counted here. */
+  elsewhere: number;
 }
 
 export function batchFigures(counts: BatchCounts): BatchFigures {
   const remaining = counts.notSent;
   return {
-    sent: counts.valid - remaining,
+    sent: counts.valid - remaining - counts.elsewhere,
     accepted: counts.completed + counts.processing,
     completed: counts.completed,
     failed: counts.rejected + counts.failed + counts.cancelled,
@@ -181,6 +188,7 @@ export function batchFigures(counts: BatchCounts): BatchFigures {
     remaining,
     final: counts.completed + counts.failed + counts.cancelled,
     settled: remaining === 0 && counts.pending === 0 && counts.unknown === 0 && counts.processing === 0,
+    elsewhere: counts.elsewhere,
   };
 }
 
@@ -360,6 +368,8 @@ export interface BatchProgress {
   processing?: number;
   /** Every row has a final status (see batchFigures). */
   settled?: boolean;
+  /** Rows linked to a payout sent earlier elsewhere: not sent by this batch, counted where they were paid. */
+  elsewhere?: number;
   /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
   waitingUntil?: string | null;
   /** The same wait with what the service said (maintenance, rate limit), so the screen can say it. */

@@ -66,6 +66,10 @@ describe.each(MATRIX.map((variant) => ({ variant, name: variant ?? 'duplicates-a
     expect(rows.map((row) => [row.state, row.status, row.alreadySent ?? false])).toEqual(ids.map(() => ['accepted', 'completed', true]));
     const firstRows = (await withRows(runtime.handlers, first.batch.id)).rows;
     expect(firstRows.map((row) => [row.state, row.status])).toEqual(ids.map(() => ['accepted', 'completed']));
+    // Counted where they were paid: the second batch sent nothing and names them as paid elsewhere.
+    const counts = async (batchId: string) => expectOk(await runtime.handlers['batches:get']({ batchId })).batch.counts;
+    expect(await counts(again.batch.id)).toMatchObject({ valid: 3, elsewhere: 3, accepted: 0, completed: 0, notSent: 0 });
+    expect(await counts(first.batch.id)).toMatchObject({ valid: 3, elsewhere: 0, accepted: 3, completed: 3 });
     for (const id of ids) {
       const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: id }, offset: 0, limit: 10 }));
       expect(listed.total).toBe(1);

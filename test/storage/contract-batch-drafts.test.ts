@@ -5,6 +5,7 @@
  * file and a PostgreSQL workspace (as contract.test.ts), so a screen cannot show one store's
  * figures only.
  */
+import { ExternalIdKnown } from '../../electron/console/journal/payout-identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckedRow, RehearsalRowResult } from '../../shared/api';
 import type { NewBatch, StoragePort } from '../../electron/console/storage/port';
@@ -63,7 +64,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     await store.journal.writeInitiateOutcome(b, REFUSED, 1_200);
     expect(await store.batches.progressCounts('rd-1')).toEqual({
       state: 'draft',
-      counts: { rows: 4, valid: 3, invalid: 1, duplicates: 0, notSent: 1, pending: 0, accepted: 1, rejected: 1, unknown: 0, completed: 0, failed: 1, cancelled: 0, processing: 0 },
+      counts: { rows: 4, valid: 3, invalid: 1, duplicates: 0, notSent: 1, pending: 0, accepted: 1, rejected: 1, unknown: 0, completed: 0, failed: 1, cancelled: 0, processing: 0, elsewhere: 0 },
     });
     // The Failed list: refused, or created and then failed.
     expect(await store.batches.rowsPage('rd-1', 'failed', 0, 10)).toMatchObject({ total: 2, rows: [{ rowNumber: 2, status: 'failed', failedCode: 'NOT_ENOUGH_FUNDS' }, { rowNumber: 3, state: 'rejected', error: { code: 'INSUFFICIENT_FUNDS' } }] });
@@ -171,11 +172,10 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     await store.journal.recordNotFound(notFound, 1_300, 'no payout with this external id'); // looked up: never made money
     await answer(rows[2]!, { kind: 'accepted', tx: serviceTx(rows[2]!.request!, { status: 'processing' }), httpStatus: 201, message: null });
     await answer(rows[3]!, { kind: 'accepted', tx: serviceTx(rows[3]!.request!, { status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }), httpStatus: 201, message: null });
-    // Row 6's id: completed here, then sent again by another batch whose answer is unknown (newer).
+    // Row 6's id: completed here; another batch naming it is refused by the journal (one entry per payout).
     await answer(rows[4]!, { kind: 'accepted', tx: serviceTx(rows[4]!.request!, { status: 'completed' }), httpStatus: 201, message: null });
     await create('su-again', [rows[4]!], { at: 1_500 });
-    const again = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[4]!.request!, currency: 'XAF', at: 1_600, batch: { id: 'su-again', row: rows[4]!.rowNumber } });
-    await store.journal.writeInitiateOutcome(again, MAY_EXIST, 1_700);
+    await expect(store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[4]!.request!, currency: 'XAF', at: 1_600, batch: { id: 'su-again', row: rows[4]!.rowNumber } })).rejects.toBeInstanceOf(ExternalIdKnown);
     // Row 7's id only as a payment, and as a payout of another environment: neither counts.
     const payment = await store.journal.writeRequest({ profile: PROFILE, kind: 'payment', request: rows[5]!.request!, currency: 'XAF', at: 1_100 });
     await store.journal.writeInitiateOutcome(payment, MAY_EXIST, 1_200);

@@ -68,6 +68,7 @@ export async function progressOf(batches: BatchPort, batchId: string, mode: Batc
     processing: figures.processing,
     settled: figures.settled,
     inFlight: figures.inFlight,
+    elsewhere: figures.elsewhere,
     waitingUntil: wait?.until ?? null,
     waitingFor: wait,
     // A Pause or Cancel is written at once; until the run has ended, it is still settling.

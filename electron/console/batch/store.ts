@@ -254,13 +254,13 @@ export function batchState(db: JournalDb, id: string): BatchState | null {
 export function countRows(db: JournalDb, id: string, withAmount = true): { counts: BatchCounts; totalAmount: number } {
   const groups = db
     .prepare(
-      `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate,
+      `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate, (br.journal_id IS NOT NULL AND e.batch_id IS NOT b.id) AS elsewhere,
          COUNT(*) AS n, ${withAmount ? `SUM(COALESCE(json_extract(br.request, '$.amount'), 0))` : '0'} AS amount
        FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
-       WHERE b.id = ? GROUP BY 1, 2, 3, 4`,
+       WHERE b.id = ? GROUP BY 1, 2, 3, 4, 5`,
     )
-    .all(id) as { row_state: BatchRowState; status: string | null; valid: number; duplicate: number; n: number; amount: number }[];
-  const counts: BatchCounts = { rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0 };
+    .all(id) as { row_state: BatchRowState; status: string | null; valid: number; duplicate: number; elsewhere: number | null; n: number; amount: number }[];
+  const counts: BatchCounts = { rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0 };
   let totalAmount = 0;
   for (const group of groups) {
     counts.rows += group.n;
@@ -271,6 +271,10 @@ export function countRows(db: JournalDb, id: string, withAmount = true): { count
     }
     counts.valid += group.n;
     totalAmount += group.amount;
+    if (group.elsewhere) {
+      counts.elsewhere += group.n;
+      continue;
+    }
     switch (group.row_state) {
       case 'not_sent':
         counts.notSent += group.n;

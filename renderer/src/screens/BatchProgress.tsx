@@ -28,6 +28,7 @@ export function progressFromCounts(detail: BatchDetail): BatchProgress {
     processing: figures.processing,
     inFlight: figures.inFlight,
     settled: figures.settled,
+    elsewhere: figures.elsewhere,
   };
 }
 
@@ -211,6 +212,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         <Counter label={t('progress.failed')} value={formatCount(p.failed)} tone={p.failed ? 'bad' : undefined} />
         <Counter label={t('progress.unknown')} value={formatCount(p.unknown)} tone={p.unknown ? 'warn' : undefined} />
         <Counter label={t('progress.remaining')} value={formatCount(p.remaining)} />
+        {p.elsewhere ? <Counter label={t('progress.elsewhere')} value={formatCount(p.elsewhere)} /> : null}
         <Counter label={t('progress.rate')} value={<RateValue p={p} />} />
         <Counter label={t('progress.timeLeft')} value={secondsLeft !== null && !stopping && state === 'sending' ? t('progress.timeLeftValue', { duration: duration(secondsLeft) }) : '—'} />
       </div>

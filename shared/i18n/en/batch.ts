@@ -207,6 +207,7 @@ export default {
     failed: 'Failed',
     unknown: 'Outcome unknown',
     remaining: 'Remaining',
+    elsewhere: 'Paid earlier elsewhere',
     rate: 'Rate',
     timeLeft: 'Time left',
     timeLeftValue: 'about {{duration}}',

@@ -208,6 +208,7 @@ export default {
     failed: 'En échec',
     unknown: 'Résultat inconnu',
     remaining: 'Restants',
+    elsewhere: 'Déjà payées ailleurs',
     rate: 'Débit',
     timeLeft: 'Temps restant',
     timeLeftValue: 'environ {{duration}}',

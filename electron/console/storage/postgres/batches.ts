@@ -32,7 +32,7 @@ interface BatchDbRow {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0 });
+const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0 });
 
 /** The same counters as ../../batch/store.ts countRows, from one grouped read. */
 /**
@@ -41,11 +41,11 @@ const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplic
  * SQLite store's countRows, ../../batch/store.ts, does the same).
  */
 export async function countRows(c: Queryable, id: string, withAmount = true): Promise<{ counts: BatchCounts; totalAmount: number }> {
-  const { rows } = await c.query<{ row_state: BatchRowState; status: string | null; valid: boolean; duplicate: boolean; n: number; amount: number }>(
-    `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate,
+  const { rows } = await c.query<{ row_state: BatchRowState; status: string | null; valid: boolean; duplicate: boolean; elsewhere: boolean | null; n: number; amount: number }>(
+    `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate, (br.journal_id IS NOT NULL AND e.batch_id IS DISTINCT FROM b.id) AS elsewhere,
        count(*) AS n, ${withAmount ? `coalesce(sum((br.request::jsonb ->> 'amount')::bigint), 0)::bigint` : '0'} AS amount
      FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
-     WHERE b.id = $1 GROUP BY 1, 2, 3, 4`,
+     WHERE b.id = $1 GROUP BY 1, 2, 3, 4, 5`,
     [id],
   );
   const counts = EMPTY_COUNTS();
@@ -59,6 +59,10 @@ export async function countRows(c: Queryable, id: string, withAmount = true): Pr
     }
     counts.valid += group.n;
     totalAmount += group.amount;
+    if (group.elsewhere) {
+      counts.elsewhere += group.n;
+      continue;
+    }
     switch (group.row_state) {
       case 'not_sent':
         counts.notSent += group.n;
