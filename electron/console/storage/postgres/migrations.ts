@@ -25,6 +25,7 @@ import { AUDIT_ACTIONS_MIGRATION } from './audit-actions-migration';
 import { DESKTOP_AND_PROFILES_MIGRATION } from './desktop-and-profiles-migration';
 import { ENTRY_INDEXES_MIGRATION } from './entry-indexes-migration';
 import { FIXED_SEARCH_PATH_MIGRATION } from './fixed-search-path-migration';
+import { WORKSPACE_GATES_MIGRATION } from './workspace-gates-migration';
 
 import type { PgMigration } from './pg-migration';
 
@@ -224,4 +225,4 @@ const SHARED_MIGRATIONS: readonly PgMigration[] = [
 
 export const PG_MIGRATIONS: readonly PgMigration[] = [...SHARED_MIGRATIONS, ...TEAM_MIGRATIONS, ...PARITY_MIGRATIONS, ...APPROVAL_MIGRATIONS, SPEED_AND_LOOK_UP_MIGRATION, ...LIVE_MIGRATIONS, BATCH_RUNS_MIGRATION, ...APPROVAL_REFUSAL_MIGRATIONS, BATCH_RUNS_SECURITY_MIGRATION, APPROVAL_RACES_MIGRATION, AUDIT_LIVE_MIGRATION, BATCH_PATH_TRIGGERS_MIGRATION, TEAM_PROFILES_MIGRATION, AUDIT_ACTIONS_MIGRATION, BATCH_GATE_SPEED_MIGRATION, DESKTOP_AND_PROFILES_MIGRATION, ENTRY_INDEXES_MIGRATION,
   // 38 is the lead's (a unique index on entries), 40 another change's: left to them.
-  FIXED_SEARCH_PATH_MIGRATION];
+  FIXED_SEARCH_PATH_MIGRATION, WORKSPACE_GATES_MIGRATION];
