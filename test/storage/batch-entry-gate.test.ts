@@ -48,6 +48,8 @@ describe('raw SQL as a finance login tagging a payout with a batch', () => {
     // Even under its own claim of that row.
     expect((await claimRow(fatou, 'approved', 2, 'desk-fatou')).rowCount).toBe(1);
     await expect(insertTaggedEntry(fatou, { id: 'steal-claimed', batchRow: 2, ...steal })).rejects.toEqual(refusedAs('23514'));
+    // The row exactly, in another environment than its batch's.
+    await expect(insertRowEntry(fatou, 'row-2-live', 'approved', 2, 'live')).rejects.toThrow(NOT_ITS_ROW);
     expect(await entryIds()).toEqual([]);
   });
 

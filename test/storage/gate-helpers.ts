@@ -50,14 +50,14 @@ export function insertTaggedEntry(client: pg.Client, entry: TaggedEntry): Promis
 }
 
 /** The entry of a batch's row exactly as its row says (request, external id, amount, phone), as the console writes it. */
-export function insertRowEntry(client: pg.Client, id: string, batchId: string, rowNumber: number): Promise<pg.QueryResult> {
+export function insertRowEntry(client: pg.Client, id: string, batchId: string, rowNumber: number, environment = 'sandbox'): Promise<pg.QueryResult> {
   return client.query(
     `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
        customer_first_name, customer_last_name, customer_email, request, batch_id, batch_row, created_at, updated_at)
-     SELECT $1, 'p1', 'Acme', 'sandbox', 'payout', 'pending', br.external_id, (r->>'amount')::bigint, 'XAF', r->>'phone_number', r->>'payment_method',
+     SELECT $1, 'p1', 'Acme', $4, 'payout', 'pending', br.external_id, (r->>'amount')::bigint, 'XAF', r->>'phone_number', r->>'payment_method',
        r->'customer'->>'first_name', r->'customer'->>'last_name', r->'customer'->>'email', br.request, b.id, br.row_number, 1, 1
      FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq CROSS JOIN LATERAL (SELECT br.request::jsonb AS r) q
      WHERE b.id = $2 AND br.row_number = $3`,
-    [id, batchId, rowNumber],
+    [id, batchId, rowNumber, environment],
   );
 }
