@@ -80,7 +80,7 @@ const ENTRY_GATE_SQL = `
       END IF;
       IF bound.claim_holder IS NOT NULL AND bound.claimed_by IS DISTINCT FROM session_user AND bound.lease_until > paydesk_now_ms() THEN
         RAISE EXCEPTION 'batch % row % already has its journal entry or is held by another desktop: it is not sent again', NEW.batch_id, NEW.batch_row
-          USING ERRCODE = 'insufficient_privilege', DETAIL = 'held by ' || bound.claimed_by || '''s live claim';
+          USING ERRCODE = 'insufficient_privilege', DETAIL = 'held by ' || coalesce(bound.claimed_by, 'another login') || '''s live claim';
       END IF;
       -- One statement instead of two function calls when nothing binds the batch (migration 35).
       IF NOT EXISTS (SELECT FROM approval_requests WHERE batch_id = NEW.batch_id AND state IN ('awaiting', 'approved'))
