@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { insertPayoutEntry } from './approval-helpers';
+import { payoutRequest } from './fixtures';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -64,7 +65,8 @@ describe('an entry’s money identity', () => {
 
   it('lets an attempt that is being sent carry the request as it is sent now', async () => {
     await insertPayoutEntry(fatou, 'continued', 3_000, 'ID-CONTINUED');
-    await fatou.query(`UPDATE entries SET amount = 3500 WHERE id = 'continued'`);
+    // The request and its columns together (the entry's gate refuses them apart: migration 41).
+    await fatou.query(`UPDATE entries SET amount = 3500, request = $1 WHERE id = 'continued'`, [JSON.stringify(payoutRequest({ amount: 3_500, external_id: 'ID-CONTINUED' }))]);
     expect(await read('continued')).toMatchObject({ state: 'pending', amount: 3_500, transaction_id: null });
     await expect(fatou.query(`UPDATE entries SET environment = 'live' WHERE id = 'continued'`)).rejects.toThrow(IDENTITY);
   });
