@@ -5,11 +5,13 @@
 import type { Environment, FullTransaction, InspectedPage, Scenario, ScenarioSpec } from '../../shared/contract';
 import type { InspectorQuery, Recording } from '@paydesk/sandbox';
 import type { Logger } from '@paydesk/sandbox';
-import type { LedgerEntry, SandboxKeys, SandboxWebhookChaos, WebhookDelivery } from '../../shared/api';
+import type { LedgerEntry, SandboxKeys, SandboxVariants, SandboxWebhookChaos, WebhookDelivery } from '../../shared/api';
 import type { ChannelParsedInput } from '../../shared/api';
 
 /** The Sandbox screen's chaos form, parsed (shares 0–1). */
 export type SandboxChaosInput = ChannelParsedInput<'sandbox:setChaos'>;
+/** The Sandbox screen's service variants, as the channel parsed them (the engine checks them again). */
+export type SandboxVariantsInput = ChannelParsedInput<'sandbox:setVariants'>;
 
 /** One page of the local engine's webhook deliveries as the console lists them. */
 export interface DeliveryPage {
@@ -88,6 +90,10 @@ export interface SandboxControl {
   /** Sets it (HandlerFailure INVALID_INPUT naming the field the engine refused). */
   setChaos(chaos: SandboxChaosInput): SandboxWebhookChaos;
   clearChaos(): void;
+  /** The service variants in force (the spec's silences answered the other way); none: the default engine. */
+  variants(): SandboxVariants;
+  /** Replaces them, checked by the engine's own schema (HandlerFailure INVALID_INPUT naming each field it refused). */
+  setVariants(input: SandboxVariantsInput): SandboxVariants;
   onStatusChange(listener: (event: SandboxStatusEvent) => void): () => void;
   /**
    * The whole transaction as retrieve would answer it, read in-process: after a status push the

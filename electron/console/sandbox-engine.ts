@@ -122,6 +122,18 @@ export function sandboxControlFrom(handle: EngineHandle, options: { nativeBindin
       );
     },
     clearChaos: () => void handle.webhooks.chaos.clear(appId),
+    variants: () => handle.control.variants.read(),
+    setVariants(input) {
+      // The engine's own schema decides (the control API's refusal, each field named).
+      try {
+        return handle.control.variants.set(input);
+      } catch (error) {
+        if (error instanceof ControlError && error.code === 'VALIDATION_ERROR') {
+          throw new HandlerFailure('INVALID_INPUT', error.message, Array.isArray(error.errors) ? {} : { fields: error.errors });
+        }
+        throw error;
+      }
+    },
     onStatusChange(listener) {
       return handle.onEvent((event) => {
         if (event.type === 'status' && event.appId === appId) listener({ transactionId: event.transactionId, status: event.to });

@@ -44,6 +44,7 @@ import { RECONCILE_CHANNEL_INPUTS, type ReconcileChannelResults } from './reconc
 import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
+import { sandboxVariantsSchema, type SandboxVariants } from './sandbox-variants';
 import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
 import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
@@ -191,6 +192,10 @@ export const CHANNEL_INPUTS = {
   /** Webhook chaos for the built-in application: each behaviour's share of deliveries (0–1); at least one above 0. */
   'sandbox:setChaos': sandboxChaosSchema,
   'sandbox:clearChaos': z.strictObject({}),
+  /** The local sandbox's service variants in force (the spec's silences answered the other way). */
+  'sandbox:variants': none,
+  /** Replaces the whole set ({ enabled: [] }: the default engine); starts reset-after-create's count again. */
+  'sandbox:setVariants': sandboxVariantsSchema,
   /** A sandbox secret, only on the developer's own request (Reveal / Copy on the Sandbox screen). */
   'sandbox:revealSecret': z.strictObject({ which: z.enum(['webhookSecret', 'adminToken']) }),
   /** Scenarios per transaction (the control API's `/_sandbox/scenarios`), oldest first. */
@@ -360,6 +365,8 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
   'sandbox:setRateLimit': { rateLimitPerKeyPerMinute: number };
   'sandbox:setChaos': { chaos: SandboxWebhookChaos };
   'sandbox:clearChaos': { chaos: null };
+  'sandbox:variants': SandboxVariants;
+  'sandbox:setVariants': SandboxVariants;
   'sandbox:revealSecret': { value: string };
   'sandbox:scenarios': { scenarios: Scenario[] };
   'sandbox:addScenario': Scenario;

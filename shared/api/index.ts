@@ -14,3 +14,4 @@ export * from './adopted';
 export * from './refusals';
 export * from './approvals';
 export * from './audit';
+export * from './sandbox-variants';

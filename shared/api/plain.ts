@@ -49,6 +49,8 @@ export const CHANNEL_NAMES = [
   'sandbox:setRateLimit',
   'sandbox:setChaos',
   'sandbox:clearChaos',
+  'sandbox:variants',
+  'sandbox:setVariants',
   'batches:template',
   'batches:import',
   'batches:updateRow',

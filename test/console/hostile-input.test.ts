@@ -58,6 +58,8 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'sandbox:setRateLimit': { perMinute: 60 },
   'sandbox:setChaos': { drop: 0.5, late: 0.25, lateSeconds: 30, duplicate: 0, outOfOrder: 0 },
   'sandbox:clearChaos': {},
+  'sandbox:variants': {},
+  'sandbox:setVariants': { enabled: ['created-201', 'reset-after-create'], resetEvery: 3 },
   'sandbox:revealSecret': { which: 'adminToken' },
   'sandbox:scenarios': {},
   'sandbox:addScenario': { phone_number: '+237677000901', status: 'completed' },

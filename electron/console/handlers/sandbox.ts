@@ -21,6 +21,8 @@ type SandboxChannel =
   | 'sandbox:setRateLimit'
   | 'sandbox:setChaos'
   | 'sandbox:clearChaos'
+  | 'sandbox:variants'
+  | 'sandbox:setVariants'
   | 'sandbox:revealSecret'
   | 'sandbox:scenarios'
   | 'sandbox:addScenario'
@@ -142,6 +144,16 @@ export function sandboxHandlers(context: Context): HandlerImpls<SandboxChannel> 
       await withEngine((engine) => engine.clearChaos());
       deps.emit('sandbox:event', { kind: 'engine', detail: 'webhook chaos off' });
       return { chaos: null };
+    },
+
+    async 'sandbox:variants'() {
+      return withEngine((engine) => engine.variants());
+    },
+
+    async 'sandbox:setVariants'(input) {
+      const variants = await withEngine((engine) => engine.setVariants(input));
+      deps.emit('sandbox:event', { kind: 'engine', detail: variants.enabled.length === 0 ? 'service variants off' : `service variants: ${variants.enabled.join(', ')}` });
+      return variants;
     },
 
     async 'sandbox:scenarios'() {

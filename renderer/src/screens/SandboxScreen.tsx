@@ -1,7 +1,7 @@
 /**
  * The local sandbox: engine status, keys for your own app, the outcome-by-phone table with
  * "use this number", wallet and top-up, the request inspector and sign helper, webhooks and
- * deliveries, and the clock and maintenance controls. Another profile active: a calm explanation instead of errors.
+ * deliveries, the clock and maintenance controls, and the service variants. Another profile active: a calm explanation instead of errors.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { DeveloperAccess } from './SandboxAccess';
 import { SandboxRecordings, SandboxScenarios } from './SandboxScenarios';
 import { SandboxRequests } from './SandboxRequests';
 import { SandboxSignHelper } from './SandboxSignHelper';
+import { SandboxVariants } from './SandboxVariants';
 import { Screen } from '../components/Screen';
 
 function Outcomes() {
@@ -228,6 +229,7 @@ export function SandboxScreen() {
             </div>
           </div>
           <SandboxLimits />
+          <SandboxVariants />
           <SandboxRequests />
           <SandboxSignHelper />
           <SandboxScenarios />

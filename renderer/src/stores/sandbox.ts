@@ -3,7 +3,7 @@
  * its controls. Answers of SANDBOX_UNAVAILABLE (another profile is active) are a state, not an error.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, ChannelInput, ChannelResults, PaydeskApi, Result, SandboxStatus, WebhookDelivery } from '../../../shared/api';
+import type { ApiFailure, ChannelInput, ChannelResults, PaydeskApi, Result, SandboxStatus, SandboxVariants, WebhookDelivery } from '../../../shared/api';
 import type { SandboxOutcome, Scenario, ScenarioInput } from '../../../shared/contract';
 import { createCursorPager } from './pages';
 
@@ -24,6 +24,8 @@ export interface SandboxState {
   deliveriesError: ApiFailure | null;
   /** Scenarios per transaction, oldest first. */
   scenarios: Scenario[];
+  /** The service variants in force (null until read, or when the engine could not say). */
+  variants: SandboxVariants | null;
   load(): Promise<void>;
   /** The next, older page of deliveries below those shown. */
   moreDeliveries(): Promise<void>;
@@ -41,6 +43,8 @@ export interface SandboxState {
   setRateLimit(perMinute: number): Promise<Result<ChannelResults['sandbox:setRateLimit']>>;
   setChaos(chaos: ChannelInput<'sandbox:setChaos'>): Promise<Result<ChannelResults['sandbox:setChaos']>>;
   clearChaos(): Promise<Result<ChannelResults['sandbox:clearChaos']>>;
+  /** Replaces the whole set of service variants ({ enabled: [] }: all off). */
+  setVariants(input: ChannelInput<'sandbox:setVariants'>): Promise<Result<SandboxVariants>>;
   /** A sandbox secret on the developer's request; the value is the caller's to show, never kept here. */
   revealSecret(which: 'webhookSecret' | 'adminToken'): Promise<Result<{ value: string }>>;
 }
@@ -76,15 +80,17 @@ export function createSandboxStore(api: PaydeskApi) {
       deliveriesNext: null,
       deliveriesError: null,
       scenarios: [],
+      variants: null,
       async load() {
         if (get().status === 'idle') set({ status: 'loading' });
-        const [status, outcomes, wallet, , scenarios] = await Promise.all([
+        const [status, outcomes, wallet, , scenarios, variants] = await Promise.all([
           api.invoke('sandbox:status', {}),
           api.invoke('sandbox:outcomes', {}),
           api.invoke('sandbox:wallet', {}),
           // The deliveries held (however far the person paged) asked again; the pager sets them.
           deliveries.refresh(),
           api.invoke('sandbox:scenarios', {}),
+          api.invoke('sandbox:variants', {}),
         ]);
         if (!status.ok) {
           set({ status: status.error.code === 'SANDBOX_UNAVAILABLE' ? 'unavailable' : 'error', error: status.error, engine: null });
@@ -97,6 +103,7 @@ export function createSandboxStore(api: PaydeskApi) {
           outcomes: outcomes.ok ? outcomes.value.outcomes : get().outcomes,
           wallet: wallet.ok ? wallet.value : null,
           scenarios: scenarios.ok ? scenarios.value.scenarios : get().scenarios,
+          variants: variants.ok ? variants.value : null,
         });
       },
       moreDeliveries: () => deliveries.more(),
@@ -110,6 +117,7 @@ export function createSandboxStore(api: PaydeskApi) {
       setRateLimit: (perMinute) => control(api.invoke('sandbox:setRateLimit', { perMinute })),
       setChaos: (chaos) => control(api.invoke('sandbox:setChaos', chaos)),
       clearChaos: () => control(api.invoke('sandbox:clearChaos', {})),
+      setVariants: (input) => control(api.invoke('sandbox:setVariants', input)),
       revealSecret: (which) => api.invoke('sandbox:revealSecret', { which }),
       addScenario: (input) => control(api.invoke('sandbox:addScenario', input)),
       removeScenario: (scenarioId) => control(api.invoke('sandbox:removeScenario', { scenarioId })),
