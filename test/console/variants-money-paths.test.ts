@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceVariant } from '../../packages/sandbox/src/variants/catalogue';
 import { engineInternals } from '../../packages/sandbox/src/internals';
-import { sendConfirmed, withRows } from './batch-helpers';
+import { resumedBatchReaches, sendConfirmed, withRows } from './batch-helpers';
 import { expectFail, expectOk, paymentRequest, startRuntime, virtualClock } from './helpers';
 
 const SHAPES: readonly ServiceVariant[] = ['nulls-omitted', 'millisecond-timestamps', 'extra-fields', 'unlisted-status', 'created-201'];
@@ -74,5 +74,61 @@ describe.each(MATRIX.map((variant) => ({ variant, name: variant ?? 'duplicates-a
       const listed = expectOk(await runtime.handlers['transactions:search']({ query: { kind: 'payout', externalId: id }, offset: 0, limit: 10 }));
       expect(listed.total).toBe(1);
     }
+  });
+});
+
+describe('on a service with duplicates accepted that resets the connection after every 2nd create (the payout made, no answer)', () => {
+  let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  beforeAll(async () => {
+    runtime = await startRuntime({
+      clock: virtualClock(),
+      engine: { settleMs: 0, rateLimit: { perKeyPerMinute: 0 }, variants: { enabled: ['duplicates-accepted', 'reset-after-create'], resetEvery: 2 } },
+    });
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    rmSync(runtime.dir, { recursive: true, force: true });
+  });
+  const engineCount = (externalId: string) =>
+    (engineInternals(runtime.engine!).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalId) as { n: number }).n;
+
+  it('a single payout whose answer was lost stays unknown, is found by Look up, and is never sent again', async () => {
+    const send = async (externalId: string) => {
+      const request = { ...paymentRequest({ external_id: externalId, phone_number: '+237692000001', amount: 900 }), payment_method: 'momo_cm' };
+      const quote = expectOk(await runtime.handlers['payouts:prepare']({ request }));
+      return runtime.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken });
+    };
+    expectOk(await send('RST-1')); // the 1st create is answered
+    const lost = expectFail(await send('RST-2'), 'OUTCOME_UNKNOWN'); // the 2nd: made, then the connection reset
+    expect(engineCount('RST-2')).toBe(1);
+    // Sent again before any look-up: refused by the journal (a reset is never a "not found").
+    const request = { ...paymentRequest({ external_id: 'RST-2', phone_number: '+237692000001', amount: 900 }), payment_method: 'momo_cm' };
+    expect(expectFail(await runtime.handlers['payouts:prepare']({ request }), 'ALREADY_SENT').journalId).toBe(lost.journalId);
+    expectFail(await runtime.handlers['transactions:resend']({ journalId: lost.journalId! }), 'CONFLICT');
+    const found = expectOk(await runtime.handlers['transactions:resolveUnknown']({ journalId: lost.journalId! }));
+    expect(found).toMatchObject({ exists: true, transaction: { state: 'known' } });
+    expect(engineCount('RST-2')).toBe(1);
+  });
+
+  it('a batch whose every 2nd create loses its answer: each row paid once, every row known after the look-ups, resumed twice', async () => {
+    const lines = ['phone_number,amount,first_name,last_name,email,description,external_id'];
+    for (let index = 0; index < 6; index += 1) lines.push(`+23769300000${index + 1},${600 + index},P${index},Reset,p${index}@example.com,reset ${index},RB-${index}`);
+    const draft = expectOk(await runtime.handlers['batches:import']({ fileName: 'reset.csv', text: `${lines.join('\n')}\n`, paymentMethod: 'momo_cm' }));
+    let progress = await sendConfirmed(runtime, draft.batch.id);
+    for (let resumes = 0; progress.state === 'interrupted' && resumes < 6; resumes += 1) {
+      const ended = resumedBatchReaches(runtime, draft.batch.id, ['done', 'interrupted']);
+      expectOk(await runtime.handlers['batches:resume']({ batchId: draft.batch.id }));
+      progress = await ended;
+    }
+    expect(progress.state).toBe('done');
+    const ids = [0, 1, 2, 3, 4, 5].map((index) => `RB-${index}`);
+    expect(ids.map(engineCount)).toEqual([1, 1, 1, 1, 1, 1]);
+    const rows = (await withRows(runtime.handlers, draft.batch.id)).rows;
+    expect(rows.map((row) => row.state)).toEqual(ids.map(() => 'accepted'));
+    // A retry of nothing failed is refused; the file again is linked, never sent.
+    expectFail(await runtime.handlers['batches:retryFailed']({ batchId: draft.batch.id }), 'CONFLICT');
+    const again = expectOk(await runtime.handlers['batches:import']({ fileName: 'reset.csv', text: `${lines.join('\n')}\n`, paymentMethod: 'momo_cm' }));
+    await sendConfirmed(runtime, again.batch.id, { acceptDuplicateFile: true });
+    expect(ids.map(engineCount)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 });

@@ -50,7 +50,7 @@ export class ExternalIdKnown extends Error {
 }
 
 function knownMessage(known: KnownPayout): string {
-  const what = known.phase === 'known' ? `known to the service${known.status ? ` (${known.status})` : ''}` : known.phase === 'pending' ? 'being sent' : 'sent with an unknown outcome';
+  const what = known.phase === 'known' ? `known to the service${known.status ? `, ${known.status}` : ''}` : known.phase === 'pending' ? 'being sent' : 'sent with an unknown outcome';
   const where = known.batchId ? `, batch ${known.batchId} row ${known.rowNumber ?? '?'}` : '';
   return `External id ${known.externalId} is already a ${known.kind} in the journal (${what}${where}, sent ${known.createdAt} under "${known.profileName}"): it is never sent twice.`;
 }

@@ -32,7 +32,7 @@ export function PaymentScreen() {
       <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
         {failure?.code === 'ALREADY_SENT' && failure.journalId ? (
-          <div className="actions left">
+          <div className="actions left before-fields">
             <button type="button" className="secondary small" data-testid="open-existing" onClick={() => openTransaction(failure.journalId!)}>
               {t('openExisting')}
             </button>
