@@ -47,7 +47,7 @@ export default {
   duplicateFile: {
     title: 'These rows were already sent',
     titleDraft: 'These rows are also in another batch, not sent yet',
-    body: 'The same rows were imported on {{when}} as batch “{{name}}” ({{state}}). They keep the external ids they were sent under, so the service refuses to pay them twice.',
+    body: 'The same rows were imported on {{when}} as batch “{{name}}” ({{state}}). A row under an external id already sent is never paid twice; a row under a new one is paid.',
     open: 'Open that batch',
     confirm: 'Send these rows again anyway',
     confirmHint: 'An external id already sent is never paid again: a row still under one is looked up and shown as “already sent earlier”. Rows under new external ids are paid.',

@@ -48,7 +48,7 @@ export default {
   duplicateFile: {
     title: 'Ces lignes ont déjà été envoyées',
     titleDraft: 'Ces lignes sont aussi dans un autre lot, pas encore envoyé',
-    body: 'Les mêmes lignes ont été importées le {{when}} dans le lot « {{name}} » ({{state}}). Elles gardent les identifiants externes sous lesquels elles ont été envoyées : le service refuse de les payer deux fois.',
+    body: 'Les mêmes lignes ont été importées le {{when}} dans le lot « {{name}} » ({{state}}). Une ligne sous un identifiant externe déjà envoyé n’est jamais payée deux fois ; une ligne sous un nouvel identifiant l’est.',
     open: 'Ouvrir ce lot',
     confirm: 'Envoyer ces lignes à nouveau quand même',
     confirmHint: 'Un identifiant externe déjà envoyé n’est jamais payé à nouveau : une ligne qui le porte encore est recherchée et marquée « déjà envoyé auparavant ». Les lignes sous de nouveaux identifiants externes sont payées.',
