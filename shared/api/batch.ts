@@ -282,6 +282,24 @@ export interface SentEarlier {
 }
 export const SENT_EARLIER_LISTED = 200;
 
+/** A draft's row sent earlier under its external id, and the new id it is paid again under (batches:renewSentIds). */
+export interface RenewedId {
+  rowNumber: number;
+  from: string;
+  to: string;
+}
+
+/**
+ * What `batches:renewSentIds` did, or with `dryRun` would do: `count` rows take a new external id
+ * (`rows` lists at most SENT_EARLIER_LISTED of them, in row order); `detail` is the draft after.
+ */
+export interface RenewedIds {
+  count: number;
+  rows: RenewedId[];
+  applied: boolean;
+  detail: BatchDetail;
+}
+
 export interface RehearsalSummary {
   at: string;
   rows: number;

@@ -37,6 +37,7 @@ import {
   BATCH_ROW_FILTERS,
   BATCH_ROWS_PAGE_MAX,
   type RehearsalSummary,
+  type RenewedIds,
 } from './batch';
 import type { InspectedPage } from '../contract/inspector';
 import type { SignedExample } from './types';
@@ -275,6 +276,12 @@ export const CHANNEL_INPUTS = {
   /** A cancelled batch's rows never sent, as a new draft with their own external ids (its own confirmation). */
   'batches:sendRemaining': z.strictObject({ batchId }),
   'batches:report': z.strictObject({ batchId, language: z.enum(LANGUAGES) }),
+  /**
+   * Draft only: every valid row whose external id the journal holds as money (sent earlier) takes a
+   * new one derived from it (`<id>-n1`), so it is paid again as a new payout once the draft is
+   * confirmed; `dryRun` answers the new ids without writing them (the screen's dialog lists them).
+   */
+  'batches:renewSentIds': z.strictObject({ batchId, dryRun: z.literal(true).optional() }),
   /** The request inspector: newest first, `cursor` = the previous page's `nextCursor`. */
   'sandbox:requests': z.strictObject({
     status: z.string().regex(/^(?:[1-5]\d\d|[1-5]xx)$/, 'an HTTP status (401) or a class (4xx)').optional(),
@@ -391,6 +398,7 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
   'batches:retryFailed': BatchDetail;
   'batches:sendRemaining': BatchDetail;
   'batches:report': { filename: string; csv: string; rows: number };
+  'batches:renewSentIds': RenewedIds;
   'sandbox:requests': InspectedPage;
   'sandbox:signRequest': SignedExample;
   // Overview

@@ -70,6 +70,7 @@ export const CHANNEL_NAMES = [
   'batches:retryFailed',
   'batches:sendRemaining',
   'batches:report',
+  'batches:renewSentIds',
   'sandbox:requests',
   'sandbox:signRequest',
   'reconcile:begin',

@@ -84,6 +84,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'batches:retryFailed': { batchId: 'b1' },
   'batches:sendRemaining': { batchId: 'b1' },
   'batches:report': { batchId: 'b1', language: 'en' },
+  'batches:renewSentIds': { batchId: 'b1' },
   'sandbox:requests': { status: '4xx', key: 'pk_sandbox_payment_h1', cursor: '10', limit: 20 },
   'sandbox:signRequest': { method: 'POST', path: '/v1/payments', query: '', body: '{}', keyType: 'payment' },
   'reconcile:begin': { fileName: 'orders.csv' },

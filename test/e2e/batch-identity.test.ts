@@ -2,7 +2,9 @@
  * A cancelled batch in Chromium (issue 23 item 2, issue 26 item 6): the batch says its remaining
  * rows will not be sent and how to send them; the same file imported again names the rows already
  * sent; "Send the N remaining rows…" makes a new batch of exactly those rows with their own
- * external ids, confirmed through the usual dialog (count, total, fees), and each row is paid once.
+ * external ids, confirmed through the usual dialog (count, total, fees), and each row is paid once;
+ * the re-imported file's sent rows, sent as new payouts (issue 35 item 2), are paid again under new
+ * ids listed old → new before they are written.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,19 +121,32 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     await screenshot(page, 'identity-4-remaining-sent');
   });
 
-  it('sends the re-imported file anyway: every row adopts the payout it already has, "Already sent earlier", nobody paid twice', async () => {
+  it('sends the re-imported file as new payouts: new external ids listed old → new, confirmed, each row paid again under its new id only', async () => {
     await page.getByRole('button', { name: '← All batches' }).click();
     await page.getByRole('button', { name: 'Open batch primes.csv, To check' }).last().click(); // the first re-import (the list is newest first)
     const notice = page.getByTestId('sent-earlier');
     await notice.getByText(`${ROWS} rows of this file were already sent`).waitFor();
-    await page.getByRole('checkbox', { name: 'Send these rows again anyway' }).check();
+    // No "send anyway": an id sent earlier is never sent again; they are dropped, or sent as new payouts.
+    expect(await page.getByRole('checkbox', { name: 'Send these rows again anyway' }).count()).toBe(0);
+    await notice.getByRole('button', { name: 'Send them as new payouts (new external ids)…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Pay these ${ROWS} rows again as new payouts?` });
+    await dialog.getByText(`Row 2 · ${batchId}-2 → ${batchId}-2-n1`).waitFor();
+    await dialog.getByText(`and ${ROWS - 8} more`).waitFor();
+    await dialog.getByText(/Each will be paid again: a second payout under a new external id/).waitFor();
+    await screenshot(page, 'identity-6-renew-dialog');
+    await dialog.getByRole('button', { name: 'Give them new ids' }).click();
+    await expect.poll(() => page.getByTestId('sent-earlier').count()).toBe(0);
+    const table = page.getByRole('table', { name: /Rows of the batch/ });
+    await table.getByText(`${batchId}-2-n1`).waitFor();
+    await screenshot(page, 'identity-6b-renewed');
+    await expect.poll(() => page.getByRole('button', { name: 'Review and send' }).isEnabled(), { timeout: 30_000 }).toBe(true);
     await page.getByRole('button', { name: 'Review and send' }).click();
     await page.getByRole('dialog', { name: 'Confirm batch' }).getByRole('button', { name: `Send ${ROWS} payouts` }).click();
     await page.getByText('Every row has a final status.').waitFor({ timeout: 90_000 });
-    const table = page.getByRole('table', { name: /Rows of the batch/ });
-    await expect.poll(() => table.getByTestId('already-sent').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    await screenshot(page, 'identity-6-already-sent');
-    for (let row = 2; row <= ROWS + 1; row += 1) expect(engineCount(`${batchId}-${row}`)).toBe(1);
+    expect(await table.getByTestId('already-sent').count()).toBe(0);
+    await screenshot(page, 'identity-6c-renewed-sent');
+    // Each row twice at the engine: once under its old id, once under its new one.
+    for (let row = 2; row <= ROWS + 1; row += 1) expect([engineCount(`${batchId}-${row}`), engineCount(`${batchId}-${row}-n1`)]).toEqual([1, 1]);
   });
 
   it('reads in French', async () => {
@@ -144,7 +159,7 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     // Sent as their own batch: the cancelled batch now says where they went.
     await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restées à l’annulation de ce lot ont formé le lot « primes (remaining).csv » (Terminé).`).waitFor();
     await screenshot(page, 'identity-5-french');
-    // Dark theme: the notice and the "already sent earlier" rows read, with no serious axe finding.
+    // Dark theme: the notice and the batch sent as new payouts read, with no serious axe finding.
     await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();
     await page.locator('#theme-choice').selectOption('dark');
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
@@ -154,7 +169,7 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     await screenshot(page, 'identity-7-french-dark');
     await page.getByRole('button', { name: '← Tous les lots' }).click();
     await page.getByRole('button', { name: 'Ouvrir le lot primes.csv, Terminé' }).click();
-    await page.getByRole('table', { name: /Lignes du lot/ }).getByText('Déjà envoyé auparavant').first().waitFor();
+    await page.getByRole('table', { name: /Lignes du lot/ }).getByText(`${batchId}-2-n1`).waitFor(); // the rows sent as new payouts
     expect(serious(await axeViolations(page))).toEqual([]);
     await screenshot(page, 'identity-8-already-sent-dark');
     await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();

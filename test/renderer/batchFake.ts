@@ -92,6 +92,18 @@ export function createBatchBackend(options: { balance?: number | null; environme
     batches.set(id, { batch, rows: [], importedBefore, rehearsal: null });
     return touch(id, {}, recheck(id, rows));
   }
+  /** A draft's rows whose id an earlier sent batch holds (row numbers), while they keep it. */
+  const sentIds = new Map<string, Set<number>>();
+  function sentEarlierOf(id: string) {
+    const numbers = sentIds.get(id);
+    const { rows } = batches.get(id)!;
+    const sent = rows.filter((r) => numbers?.has(r.rowNumber));
+    if (sent.length === 0) return undefined;
+    return {
+      count: sent.length, completed: sent.length, processing: 0, failed: 0, unknown: 0, neverLeft: rows.length - sent.length,
+      rows: sent.map((r) => ({ rowNumber: r.rowNumber, externalId: r.externalId, batchId: 'b1', outcome: 'completed' as const })),
+    };
+  }
   function preview(id: string) {
     const { batch, rows } = batches.get(id)!;
     const valid = rows.filter((r) => r.request);
@@ -115,9 +127,19 @@ export function createBatchBackend(options: { balance?: number | null; environme
         rowNumber: r.rowNumber, values: r.values, request: null, errors: {}, duplicates: [], externalId: '', state: 'not_sent' as const,
         journalId: null, transactionId: null, status: null, failedCode: null, fee: null, error: null, rehearsal: null,
       }));
-      const earlier = [...batches.values()].filter((d) => hashes.get(d.batch.id) === input.text).map((d) => ({ batchId: d.batch.id, fileName: d.batch.fileName, state: d.batch.state, createdAt: d.batch.createdAt }));
-      const detail = create(input.fileName, rows, earlier, input.paymentMethod ?? null);
+      const same = [...batches.values()].filter((d) => hashes.get(d.batch.id) === input.text);
+      const earlier = same.map((d) => ({ batchId: d.batch.id, fileName: d.batch.fileName, state: d.batch.state, createdAt: d.batch.createdAt }));
+      // As main: the same file sent before takes the ids its rows were sent under; those accepted are named as sent earlier.
+      const sentRows = same.find((d) => d.batch.state !== 'draft')?.rows ?? [];
+      const idOf = new Map(sentRows.map((r) => [r.rowNumber, r.externalId]));
+      const detail = create(input.fileName, rows.map((r) => (idOf.has(r.rowNumber) ? { ...r, values: { ...r.values, external_id: idOf.get(r.rowNumber)! } } : r)), earlier, input.paymentMethod ?? null);
       hashes.set(detail.batch.id, input.text);
+      const accepted = sentRows.filter((r) => r.state === 'accepted');
+      if (accepted.length > 0) {
+        sentIds.set(detail.batch.id, new Set(accepted.map((r) => r.rowNumber)));
+        batches.set(detail.batch.id, { ...detail, sentEarlier: sentEarlierOf(detail.batch.id) });
+        return ok(withoutRows(batches.get(detail.batch.id)!));
+      }
       return ok(withoutRows(detail));
     },
     'batches:get': (input) => (batches.has(input.batchId) ? ok(withoutRows(batches.get(input.batchId)!)) : fail('NOT_FOUND', 'no such batch')),
@@ -139,6 +161,19 @@ export function createBatchBackend(options: { balance?: number | null; environme
       const dropping = (r: BatchRow) => (input.invalid ? r.request === null : (input.rowNumbers ?? []).includes(r.rowNumber));
       const rows = batches.get(input.batchId)!.rows.filter((r) => !dropping(r));
       return ok(withoutRows(touch(input.batchId, {}, recheck(input.batchId, rows))));
+    },
+    'batches:renewSentIds': (input) => {
+      const stored = batches.get(input.batchId)!;
+      if (stored.batch.state !== 'draft') return fail('CONFLICT', 'only a draft can be changed');
+      const numbers = sentIds.get(input.batchId) ?? new Set<number>();
+      const renewed = stored.rows.filter((r) => numbers.has(r.rowNumber)).map((r) => ({ rowNumber: r.rowNumber, from: r.externalId, to: `${r.externalId}-n1` }));
+      if (input.dryRun || renewed.length === 0) return ok({ count: renewed.length, rows: renewed, applied: false, detail: withoutRows(stored) });
+      const to = new Map(renewed.map((r) => [r.rowNumber, r.to]));
+      const rows = stored.rows.map((r) => (to.has(r.rowNumber) ? { ...r, values: { ...r.values, external_id: to.get(r.rowNumber)! } } : r));
+      sentIds.delete(input.batchId);
+      const { sentEarlier: _gone, ...next } = touch(input.batchId, {}, recheck(input.batchId, rows));
+      batches.set(input.batchId, next);
+      return ok({ count: renewed.length, rows: renewed, applied: true, detail: withoutRows(next) });
     },
     'batches:invalidRows': (input) => ok(invalidRowsCsv(input.language, batches.get(input.batchId)!.rows, '20261123')),
     'batches:preview': (input) => ok(preview(input.batchId)),

@@ -56,6 +56,22 @@ export async function derivedExternalId(inJournal: (externalId: string) => Promi
   }
 }
 
+/**
+ * The new id of a row sent again on purpose as a new payout (batches:renewSentIds): `<id>-n<k>`,
+ * the first k no journal entry (`inJournal`, the store's, any state) and no id in `taken` uses;
+ * an id that is itself renewed (`X-n1`) gives `X-n2`, the root shortened so the whole fits the
+ * external id's maximum length. Never an id the journal holds: that one would only be linked.
+ */
+export async function renewedExternalId(inJournal: (externalId: string) => Promise<boolean>, externalId: string, taken: ReadonlySet<string>): Promise<string> {
+  const own = /^(.+)-n(\d{1,6})$/.exec(externalId);
+  const root = own ? own[1]! : externalId;
+  for (let n = own ? Number(own[2]) + 1 : 1; ; n += 1) {
+    const suffix = `-n${n}`;
+    const candidate = `${root.slice(0, LIMITS.externalIdMax - suffix.length)}${suffix}`;
+    if (!taken.has(candidate) && !(await inJournal(candidate))) return candidate;
+  }
+}
+
 /** Every payout entry of this environment that retries another, by the external id it retries (one scan). */
 export function retriesByOrigin(db: JournalDb, environment: string): Map<string, RetryEntry[]> {
   const rows = db

@@ -11,6 +11,7 @@ import { createBatchRunner, type BatchRunner, type RunnerHooks } from '../batch/
 import type { Context, HandlerImpls } from './context';
 import { detailOf, listBatches, reportFile, rowsPageOf, type BatchJournal } from './batch-read';
 import { dropRows, importBatch, invalidRowsFile, retryFailed, sendRemaining, updateRow } from './batch-draft';
+import { renewSentIds } from './batch-renew';
 import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
 import { cancelBatch, joinBatch, pauseBatch, resumeBatch } from './batch-controls';
 import { requireBatchSendable } from './approvals';
@@ -52,6 +53,7 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:retryFailed': async (input) => retryFailed(store, context, input),
     'batches:sendRemaining': async (input) => sendRemaining(store, context, input),
     'batches:report': async (input) => reportFile(store, input),
+    'batches:renewSentIds': async (input) => renewSentIds(logged, input),
   };
   return { handlers, runner };
 }

@@ -10,24 +10,31 @@ import { Dialog } from './Dialog';
 export function ConfirmDialog({
   title,
   children,
+  details,
   keepLabel,
   actLabel,
+  actDisabled = false,
   onClose,
   onConfirm,
 }: {
   title: string;
   /** What happens, in words (a paragraph). */
   children: ReactNode;
+  /** What it applies to, after the sentence (a list: not inside its paragraph). */
+  details?: ReactNode;
   /** The safe answer: closes and changes nothing. */
   keepLabel: string;
   /** The action, in words ("Cancel 40 rows"). */
   actLabel: string;
+  /** The action waits for what it applies to (read from main). */
+  actDisabled?: boolean;
   onClose: () => void;
   onConfirm: () => void;
 }) {
   return (
     <Dialog title={title} onClose={onClose}>
       <p>{children}</p>
+      {details}
       <div className="actions">
         <button type="button" className="secondary" onClick={onClose}>
           {keepLabel}
@@ -35,6 +42,7 @@ export function ConfirmDialog({
         <button
           type="button"
           className="danger"
+          disabled={actDisabled}
           onClick={() => {
             onClose();
             onConfirm();

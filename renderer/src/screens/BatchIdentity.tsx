@@ -3,8 +3,11 @@
  * under the same external id (and how they ended), a cancelled batch's rows left to send, and a
  * row that adopted an earlier payout or retries one.
  */
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { batchFigures, type BatchDetail, type BatchRow } from '../../../shared/api';
+import { batchFigures, type ApiFailure, type BatchDetail, type BatchRow, type RenewedIds } from '../../../shared/api';
+import { ErrorNotice } from '../components/common';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { useBatch } from '../stores';
 import { adoptedWords } from './adoptedParts';
@@ -16,12 +19,9 @@ const LISTED = 8;
 export function SentEarlierNotice({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
   const dropRows = useBatch((s) => s.dropRows);
-  const accept = useBatch((s) => s.acceptDuplicateFile);
-  const setAccept = useBatch((s) => s.setAcceptDuplicateFile);
+  const [renewing, setRenewing] = useState(false);
   const sent = detail.sentEarlier;
   if (!sent || sent.count === 0) return null;
-  // The same file sent before: its own notice already asks to confirm (one switch, not two).
-  const fileNotice = detail.importedBefore.some((earlier) => earlier.state !== 'draft');
   const n = (value: number) => formatCount(value);
   return (
     <div className="notice notice-warn" role="alert" data-testid="sent-earlier">
@@ -50,15 +50,65 @@ export function SentEarlierNotice({ detail }: { detail: BatchDetail }) {
             {t('identity.sendOnly', { count: sent.neverLeft, n: n(sent.neverLeft) })}
           </button>
         ) : null}
-        {fileNotice ? null : (
-          <label className="switch">
-            <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />
-            {t('identity.sendAll')}
-          </label>
-        )}
+        <button type="button" className="secondary small" onClick={() => setRenewing(true)}>
+          {t('identity.renew')}
+        </button>
       </div>
-      <p className="hint">{t('identity.sendAllHint')}</p>
+      <p className="hint">{t('identity.renewHint')}</p>
+      {renewing ? <RenewDialog onClose={() => setRenewing(false)} /> : null}
     </div>
+  );
+}
+
+/**
+ * "Send them as new payouts": the new external ids the rows sent earlier would take, asked of main
+ * without writing them (the first ones listed, the count in words), and that each is paid again.
+ */
+function RenewDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('batch');
+  const planRenewal = useBatch((s) => s.planRenewal);
+  const renewSentIds = useBatch((s) => s.renewSentIds);
+  const [plan, setPlan] = useState<{ value: RenewedIds | null; error: ApiFailure | null }>({ value: null, error: null });
+  useEffect(() => {
+    let current = true;
+    void planRenewal().then((result) => {
+      if (current && result) setPlan(result.ok ? { value: result.value, error: null } : { value: null, error: result.error });
+    });
+    return () => {
+      current = false;
+    };
+  }, [planRenewal]);
+  const count = plan.value?.count ?? 0;
+  const n = formatCount(count);
+  const listed = plan.value?.rows.slice(0, LISTED) ?? [];
+  const details = plan.error ? (
+    <ErrorNotice failure={plan.error} />
+  ) : plan.value ? (
+    <ul className="sent-earlier-list" data-testid="renew-list">
+      {listed.map((row) => (
+        <li key={row.rowNumber} className="mono">
+          {t('identity.renewRow', { row: row.rowNumber, from: row.from, to: row.to })}
+        </li>
+      ))}
+      {count > listed.length ? <li className="muted">{t('identity.sentMore', { n: formatCount(count - listed.length) })}</li> : null}
+    </ul>
+  ) : (
+    <p className="muted" role="status">
+      {t('identity.renewLoading')}
+    </p>
+  );
+  return (
+    <ConfirmDialog
+      title={t('identity.renewTitle', { count, n })}
+      keepLabel={t('identity.renewKeep')}
+      actLabel={t('identity.renewYes', { count, n })}
+      details={details}
+      actDisabled={count === 0}
+      onClose={onClose}
+      onConfirm={() => void renewSentIds()}
+    >
+      {t('identity.renewBody', { count, n })}
+    </ConfirmDialog>
   );
 }
 

@@ -21,6 +21,8 @@ export function DuplicateImportNotice({ detail }: { detail: BatchDetail }) {
   const earlier = detail.importedBefore.find((e) => e.state !== 'draft') ?? detail.importedBefore[0];
   if (!earlier) return null;
   const sent = earlier.state !== 'draft';
+  // Rows still under an id sent earlier are answered in their own notice: dropped, or sent as new payouts.
+  const choice = sent && !detail.sentEarlier;
   return (
     <div className="notice notice-warn" role="alert">
       <strong>{sent ? t('duplicateFile.title') : t('duplicateFile.titleDraft')}</strong>
@@ -29,7 +31,7 @@ export function DuplicateImportNotice({ detail }: { detail: BatchDetail }) {
         <button type="button" className="secondary small" onClick={() => void open(earlier.batchId)}>
           {t('duplicateFile.open')}
         </button>
-        {sent ? (
+        {choice ? (
           <>
             <label className="switch">
               <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} />

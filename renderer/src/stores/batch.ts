@@ -8,7 +8,7 @@
  * say which rows changed (a filtered list, a state change, a status seen after sending).
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchRowFilter, BatchSummary, JournalChanged, PaydeskApi, Result } from '../../../shared/api';
+import type { ApiFailure, BatchConfirmation, BatchDetail, BatchPreview, BatchProgress, BatchRow, BatchRowFilter, BatchSummary, JournalChanged, PaydeskApi, RenewedIds, Result } from '../../../shared/api';
 import { currentLanguage } from '../i18n';
 import { createPager, emptyPages, type PagedRows } from './pages';
 
@@ -67,6 +67,10 @@ export interface BatchState extends PagedRows<BatchRow> {
   editCell(rowNumber: number, column: string, value: string): Promise<ApiFailure | null>;
   dropRows(rows: number[] | 'invalid' | 'sent'): Promise<void>;
   invalidRowsCsv(): Promise<{ filename: string; csv: string } | null>;
+  /** The new external ids the open draft's rows sent earlier would take (nothing written): the dialog lists them. */
+  planRenewal(): Promise<Result<RenewedIds> | null>;
+  /** The open draft's rows sent earlier take new external ids: paid again as new payouts once the draft is confirmed. */
+  renewSentIds(): Promise<void>;
   /** `keepShown`: the totals stay on screen while they are computed again (Check the balance again). */
   runPreview(keepShown?: boolean): Promise<void>;
   rehearse(): Promise<void>;
@@ -286,6 +290,18 @@ export function createBatchStore(api: PaydeskApi) {
         const failure = tookDetail(await api.invoke('batches:dropRows', { batchId, ...which }));
         // "Send only the rows that never left" is the informed answer to "these rows were already sent".
         set(failure === null && rows === 'sent' ? { actionError: null, acceptDuplicateFile: true } : { actionError: failure });
+      },
+      async planRenewal() {
+        const batchId = get().openId;
+        return batchId ? api.invoke('batches:renewSentIds', { batchId, dryRun: true }) : null;
+      },
+      async renewSentIds() {
+        const batchId = get().openId;
+        if (!batchId) return;
+        const result = await api.invoke('batches:renewSentIds', { batchId });
+        const failure = result.ok ? tookDetail({ ok: true, value: result.value.detail }) : result.error;
+        // "Send them as new payouts" is the informed answer to "these rows were already sent", as dropping them is.
+        set(failure === null ? { actionError: null, acceptDuplicateFile: true } : { actionError: failure });
       },
       async invalidRowsCsv() {
         const batchId = get().openId;
