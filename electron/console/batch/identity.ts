@@ -1,6 +1,6 @@
 /**
- * The external id is a payout's identity, from the file to the service (the service's own
- * duplicate check is what makes "never paid twice" hold by construction):
+ * The external id is a payout's identity, from the file to the service (the journal, not the
+ * service, keeps an id from being sent twice: ../journal/payout-identity.ts):
  * - a row sent again keeps its id; only a payout that exists and ended failed/cancelled is
  *   retried under a new one, derived from it (`<id>-r1`, then `-r2`), so the two stay linked;
  * - a file imported again takes the ids its rows had the first time (rows without their own);
