@@ -1,4 +1,5 @@
 /** New payment: the form, local validation, the API's field errors, then the timeline. */
+import { AlreadySentAction } from '../components/AlreadySentAction';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { activeProfile } from '../stores/profiles';
@@ -31,13 +32,7 @@ export function PaymentScreen() {
     <Screen id="payment" title={t('title')} intro={profile ? t('introProfile', { name: profileName(profile), environment: t(`common:environment.${profile.environment}`) }) : t('intro')}>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('form')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
-        {failure?.code === 'ALREADY_SENT' && failure.journalId ? (
-          <div className="actions left before-fields">
-            <button type="button" className="secondary small" data-testid="open-existing" onClick={() => openTransaction(failure.journalId!)}>
-              {t('openExisting')}
-            </button>
-          </div>
-        ) : null}
+        <AlreadySentAction failure={failure} label={t('openExisting')} />
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payment" />
         <div className="actions">
           <button type="submit" className="primary" disabled={sending || form.refused || !maySend}>

@@ -2,6 +2,7 @@
  * New payout: the form, the wallet balance, then a confirmation step that restates recipient,
  * amount, fee, environment and profile (typed amount on live profiles) before anything is sent.
  */
+import { AlreadySentAction } from '../components/AlreadySentAction';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PayoutQuote } from '../../../shared/api';
@@ -67,13 +68,7 @@ export function PayoutScreen() {
       </div>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('title')}>
         {failure ? <ErrorNotice failure={failure} /> : null}
-        {failure?.code === 'ALREADY_SENT' && failure.journalId ? (
-          <div className="actions left before-fields">
-            <button type="button" className="secondary small" data-testid="open-existing" onClick={() => openTransaction(failure.journalId!)}>
-              {t('openExisting')}
-            </button>
-          </div>
-        ) : null}
+        <AlreadySentAction failure={failure} label={t('openExisting')} />
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval && held ? <AskApproval need={failure.approval} request={held} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />
         <div className="actions">
