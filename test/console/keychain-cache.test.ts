@@ -130,6 +130,22 @@ describe('a stalled keychain', () => {
     await vi.waitFor(async () => expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ description: 'keychain back' }) })), { timeout: 20_000, interval: 200 });
   });
 
+  it('holds at most one call to a stalled keychain: the next fail at once instead of piling up threads and D-Bus connections', async () => {
+    const vault = createVault(undefined, { timeoutMs: 500 });
+    const before = keyring.connections();
+    keyring.pause();
+    try {
+      for (let call = 0; call < 5; call += 1) {
+        const failure = await vault.useSecret(`pk_sandbox_payment_piled_${call}`).catch((error: unknown) => error);
+        expect((failure as VaultError).code).toBe('KEYCHAIN_UNRESPONSIVE');
+      }
+      expect(keyring.connections() - before).toBeLessThanOrEqual(1);
+    } finally {
+      keyring.resume();
+      vault.close();
+    }
+  });
+
   it('says so in English and French', () => {
     expect(english.errors.KEYCHAIN_UNRESPONSIVE.title).toMatch(/did not answer in time/);
     expect(french.errors.KEYCHAIN_UNRESPONSIVE.title).toMatch(/n’a pas répondu à temps/);

@@ -16,6 +16,8 @@ export interface ThrowawayKeyring {
   daemonPid: number;
   /** Points this process at the throwaway session; returns the way back. */
   use(): () => void;
+  /** How many connections the bus has now (unique names), the daemon's and dbus-send's own included. */
+  connections(): number;
   pause(): void;
   resume(): void;
   stop(): Promise<void>;
@@ -64,6 +66,10 @@ export async function startThrowawayKeyring(): Promise<ThrowawayKeyring> {
         if (before === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
         else process.env.DBUS_SESSION_BUS_ADDRESS = before;
       };
+    },
+    connections() {
+      const answer = spawnSync('dbus-send', ['--bus=' + address, '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.ListNames'], { encoding: 'utf8' });
+      return (answer.stdout.match(/string ":/g) ?? []).length;
     },
     pause() {
       process.kill(keyring.pid!, 'SIGSTOP');
