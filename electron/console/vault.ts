@@ -112,17 +112,22 @@ export function linuxKeychainAdvice(problem: KeychainProblem): string {
 function keychainUnavailable(error: unknown): VaultError {
   if (error instanceof KeychainUnresponsive) return new VaultError('KEYCHAIN_UNRESPONSIVE', keychainUnresponsiveMessage(error.timeoutMs));
   const detail = error instanceof Error ? error.message : '';
+  // D-Bus's own reply timeout (the Secret Service stopped or crashed mid-call): the same "did not answer", not a locked keychain.
+  if (NO_REPLY.test(detail)) return new VaultError('KEYCHAIN_UNRESPONSIVE', keychainUnresponsiveMessage(null));
   const problem = keychainProblemOf(detail);
   const message = process.platform === 'linux' ? linuxKeychainAdvice(problem) : noKeychainMessage();
   return new VaultError('NO_KEYCHAIN', message, problem);
 }
 
-/** What to tell the user when the keychain did not answer in time. */
-export function keychainUnresponsiveMessage(timeoutMs: number): string {
-  const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+/** D-Bus's "no reply" (its text says "blocked", which the problem sorting would read as locked). */
+const NO_REPLY = /did not receive a reply|NoReply|timeout was reached/i;
+
+/** What to tell the user when the keychain did not answer in time (`timeoutMs`: ours; null: D-Bus's own). */
+export function keychainUnresponsiveMessage(timeoutMs: number | null): string {
+  const within = timeoutMs === null ? 'in time' : `within ${Math.max(1, Math.round(timeoutMs / 1000))} s`;
   const which = process.platform === 'darwin' ? 'The macOS Keychain' : process.platform === 'win32' ? 'The Windows Credential Manager' : 'The keychain (gnome-keyring or KWallet)';
   return (
-    `${which} did not answer within ${seconds} s: nothing was sent. It may have stopped or be waiting for you to unlock it; ` +
+    `${which} did not answer ${within}: nothing was sent. It may have stopped or be waiting for you to unlock it; ` +
     'restart it or log in again, then try again. Secret keys already read keep working. ' + PLAIN_TEXT
   );
 }

@@ -52,6 +52,20 @@ describe('the vault on the real keychain', () => {
       },
     }));
     await expect(broken.hasSecret('pk_x')).rejects.toThrow(/gnome-keyring/);
+    // D-Bus's own reply timeout (a Secret Service stopped mid-call) is an unresponsive keychain, not a locked one ("blocked" in its text).
+    const noReply = createVault(() => ({
+      getPassword: () => {
+        throw new Error(
+          'Platform failure: DBus error: Did not receive a reply. Possible causes include: the remote application did not send a reply, the message bus security policy blocked the reply, the reply timeout expired, or the network connection was broken.',
+        );
+      },
+      setPassword: () => undefined,
+      deletePassword: () => false,
+    }));
+    const failure = await noReply.useSecret('pk_z').catch((error: unknown) => error);
+    expect((failure as VaultError).code).toBe('KEYCHAIN_UNRESPONSIVE');
+    expect((failure as VaultError).message).toMatch(/did not answer in time: nothing was sent/);
+    expect((failure as VaultError).message).not.toMatch(/DBus|D-Bus|reply/);
     const memory = memoryKeyring();
     const vault = createVault(memory);
     await vault.setSecret('pk_y', 'sk_y_12345678');
