@@ -5,8 +5,9 @@
  * for the Secret Service. When gnome-keyring stalls or crashes, that wait held main's event loop:
  * no HTTP, no IPC, no SIGTERM (issue 37 item 6). Here every call goes to a worker thread and gets
  * `timeoutMs` to answer; past it the caller gets KEYCHAIN_UNRESPONSIVE, the worker is terminated
- * (it exits once the native call returns) and the next call starts a fresh one. While an abandoned
- * worker still hangs, calls fail at once rather than pile up threads and D-Bus sockets.
+ * (it exits once the native call returns) and the next call starts a fresh one. While
+ * MAX_HUNG_WORKERS given-up workers still hang, calls fail at once rather than pile up threads and
+ * D-Bus sockets.
  * Why a worker thread and not a child process: docs/decisions/keychain-cached-and-off-main-thread.md.
  */
 import { createRequire } from 'node:module';
@@ -38,6 +39,9 @@ export class KeychainFailure extends Error {
 }
 
 export const KEYCHAIN_TIMEOUT_MS = 5_000;
+
+/** Given-up workers still stuck in a native call, each holding a thread and a D-Bus connection, beyond which calls fail at once. */
+export const MAX_HUNG_WORKERS = 3;
 
 type Operation = { op: 'get'; service: string; account: string } | { op: 'set'; service: string; account: string; password: string } | { op: 'delete'; service: string; account: string };
 type Answer = { id: number; ok: true; value: string | boolean | null } | { id: number; ok: false; message: string };
@@ -129,7 +133,7 @@ export function workerKeychain(options: WorkerKeychainOptions = {}): KeychainCal
   }
 
   function call(operation: Operation): Promise<string | boolean | null> {
-    if (hanging > 0) return Promise.reject(new KeychainUnresponsive(timeoutMs));
+    if (hanging >= MAX_HUNG_WORKERS) return Promise.reject(new KeychainUnresponsive(timeoutMs));
     const target = started();
     const id = nextId++;
     return new Promise((resolve, reject) => {
