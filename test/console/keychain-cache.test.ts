@@ -5,7 +5,7 @@
  * keychain answers KEYCHAIN_UNRESPONSIVE while timers, handlers and HTTP keep answering, and a
  * secret changed or deleted through the vault is read anew.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HUNG_WORKERS } from '../../electron/console/keychain-worker';
 import { createVault, KEYCHAIN_SERVICE, VaultError } from '../../electron/console/vault';
 import { english } from '../../shared/i18n/english';
@@ -135,8 +135,8 @@ describe('a stalled keychain', () => {
       clearInterval(timer);
       keyring.resume();
     }
-    // The hung worker is replaced: once the keychain answers again, so does the console.
-    await vi.waitFor(async () => expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ description: 'keychain back' }) })), { timeout: 20_000, interval: 200 });
+    // The hung workers were replaced: as soon as the keychain answers again, so does the console (a fresh worker asks it).
+    expectOk(await runtime.handlers['payments:create']({ request: paymentRequest({ description: 'keychain back' }) }));
   });
 
   it('holds a few calls to a stalled keychain at most: the next fail at once instead of piling up threads and D-Bus connections', async () => {
