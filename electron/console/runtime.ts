@@ -25,7 +25,7 @@ import { desktopIdOf } from './desktop-id';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
-import { createVault, osKeyring, type KeyringBackend } from './vault';
+import { createVault, type KeyringBackend } from './vault';
 import { takeConsoleHolder, type ConsoleHolder } from './batch/console-holder';
 
 export interface ConsoleRuntimeOptions {
@@ -34,7 +34,10 @@ export interface ConsoleRuntimeOptions {
   allowLive: boolean;
   version: string;
   settingsBackend?: SettingsBackend;
+  /** A keyring in process (tests); without it, the OS keychain through a worker thread. */
   keyring?: KeyringBackend;
+  /** The limit on each OS keychain call (KEYCHAIN_TIMEOUT_MS by default; tests shorten it). */
+  keychainTimeoutMs?: number;
   /** For Electron: better-sqlite3 built for Electron's ABI. */
   betterSqliteNativeBinding?: string;
   /**
@@ -173,11 +176,12 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   }
   for (const notice of settings.notices()) logger.warn('settings notice', { code: notice.code, backupPath: notice.backupPath });
 
+  const vault = createVault(options.keyring, { ...(options.keychainTimeoutMs !== undefined ? { timeoutMs: options.keychainTimeoutMs } : {}) });
   const abort = new AbortController();
   // Every pending watch or batch wait listens on it: thousands at once during a large batch.
   setMaxListeners(0, abort.signal);
   const core = createHandlerCore({
-    vault: createVault(options.keyring ?? osKeyring),
+    vault,
     settings,
     journal,
     storage,
@@ -281,6 +285,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       // Its runs have left: the next console on this folder has nothing of this one to end.
       consoles?.close();
       journal.close();
+      vault.close();
       unrouteProcessLog();
       await logger.close();
     },

@@ -53,12 +53,12 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   timer.unref?.();
 
   /** The profile an entry was sent with, if it can still be used for it; null skips the entry. */
-  function profileFor(entry: OpenEntry) {
+  async function profileFor(entry: OpenEntry) {
     try {
       const profile = context.resolveProfile(entry.profileId);
       if (profile.environment !== entry.environment) return null;
       context.requireAllowed(profile);
-      context.requireSecret(profile, entry.kind);
+      await context.requireSecret(profile, entry.kind);
       return profile;
     } catch {
       return null;
@@ -67,7 +67,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
 
   /** Follows one entry up; true when it changed, null when it cannot be followed now (no usable profile). */
   async function follow(entry: OpenEntry): Promise<boolean | null> {
-    const profile = profileFor(entry);
+    const profile = await profileFor(entry);
     if (!profile || deps.signal?.aborted) return null;
     if (entry.batchId && hooks.isBatchRunning(entry.batchId) && entry.state === 'outcome_unknown') return false;
     if (entry.state === 'known') {

@@ -3,13 +3,15 @@
  *
  * One entry per secret key, service `Paydesk`, account = the public key. Handlers get
  * `setSecret`/`hasSecret`/`deleteSecret`; only the HTTP client's `secretFor` gets `useSecret`.
- * There is no plain-text fallback: without a keychain every call fails with NO_KEYCHAIN.
+ * There is no plain-text fallback: without a keychain every call fails with NO_KEYCHAIN; a
+ * keychain that does not answer in time fails with KEYCHAIN_UNRESPONSIVE. Secrets read are kept
+ * in main's memory only (createVault says when they are forgotten).
  */
-import { Entry } from '@napi-rs/keyring';
+import { KeychainUnresponsive, workerKeychain, type KeychainCalls } from './keychain-worker';
 
 export const KEYCHAIN_SERVICE = 'Paydesk';
 
-/** The part of a keyring entry the vault uses (injectable so unit tests can run without one). */
+/** A keyring in process, synchronous (injectable so unit tests can run without the OS keychain). */
 export interface KeyringEntry {
   getPassword(): string | null;
   setPassword(password: string): void;
@@ -17,17 +19,10 @@ export interface KeyringEntry {
 }
 export type KeyringBackend = (service: string, account: string) => KeyringEntry;
 
-/**
- * The OS keychain. On Linux the store is pinned to the Secret Service: the library's default
- * silently falls back to the kernel's keyutils when no Secret Service answers, which keeps
- * secrets only until logout and would hide the missing keychain from the user.
- */
-export const osKeyring: KeyringBackend = (service, account) => new Entry(service, account, { linux: { store: 'secret-service' } });
-
 /** A failure the handlers turn into `{ ok: false, error: { code, message } }`. */
 export class VaultError extends Error {
   constructor(
-    readonly code: 'NO_KEYCHAIN' | 'SECRET_MISSING',
+    readonly code: 'NO_KEYCHAIN' | 'KEYCHAIN_UNRESPONSIVE' | 'SECRET_MISSING',
     message: string,
     /** For NO_KEYCHAIN: the cause, for logs (the library's own text is never kept). */
     readonly problem: KeychainProblem | null = null,
@@ -38,11 +33,13 @@ export class VaultError extends Error {
 }
 
 export interface Vault {
-  setSecret(publicKey: string, secret: string): void;
-  hasSecret(publicKey: string): boolean;
-  deleteSecret(publicKey: string): boolean;
+  setSecret(publicKey: string, secret: string): Promise<void>;
+  hasSecret(publicKey: string): Promise<boolean>;
+  deleteSecret(publicKey: string): Promise<boolean>;
   /** For the HTTP client's signer only: the secret key for a public key. */
-  useSecret(publicKey: string): string;
+  useSecret(publicKey: string): Promise<string>;
+  /** Forgets the kept secrets and stops the keychain's worker (the runtime's close). */
+  close(): void;
 }
 
 /** What to tell the user when the keychain cannot be used, per platform. */
@@ -109,66 +106,130 @@ export function linuxKeychainAdvice(problem: KeychainProblem): string {
 
 /**
  * Keyring errors that mean "no usable keychain" rather than "this entry is broken": no D-Bus
- * session, no Secret Service, no default collection, a locked keyring, access denied.
+ * session, no Secret Service, no default collection, a locked keyring, access denied. A keychain
+ * that does not answer in time says so (KEYCHAIN_UNRESPONSIVE).
  */
 function keychainUnavailable(error: unknown): VaultError {
+  if (error instanceof KeychainUnresponsive) return new VaultError('KEYCHAIN_UNRESPONSIVE', keychainUnresponsiveMessage(error.timeoutMs));
   const detail = error instanceof Error ? error.message : '';
+  // D-Bus's own reply timeout (the Secret Service stopped or crashed mid-call): the same "did not answer", not a locked keychain.
+  if (NO_REPLY.test(detail)) return new VaultError('KEYCHAIN_UNRESPONSIVE', keychainUnresponsiveMessage(null));
   const problem = keychainProblemOf(detail);
   const message = process.platform === 'linux' ? linuxKeychainAdvice(problem) : noKeychainMessage();
   return new VaultError('NO_KEYCHAIN', message, problem);
+}
+
+/** D-Bus's "no reply" (its text says "blocked", which the problem sorting would read as locked). */
+const NO_REPLY = /did not receive a reply|NoReply|timeout was reached/i;
+
+/** What to tell the user when the keychain did not answer in time (`timeoutMs`: ours; null: D-Bus's own). */
+export function keychainUnresponsiveMessage(timeoutMs: number | null): string {
+  const within = timeoutMs === null ? 'in time' : `within ${Math.max(1, Math.round(timeoutMs / 1000))} s`;
+  const which = process.platform === 'darwin' ? 'The macOS Keychain' : process.platform === 'win32' ? 'The Windows Credential Manager' : 'The keychain (gnome-keyring or KWallet)';
+  return (
+    `${which} did not answer ${within}: nothing was sent. It may have stopped or be waiting for you to unlock it; ` +
+    'restart it or log in again, then try again. Secret keys already read keep working. ' + PLAIN_TEXT
+  );
 }
 
 function checkPublicKey(publicKey: string): void {
   if (publicKey.trim() === '') throw new VaultError('SECRET_MISSING', 'The profile has no public key for this key type.');
 }
 
-export function createVault(keyring: KeyringBackend = osKeyring): Vault {
-  function entryFor(publicKey: string): KeyringEntry {
-    checkPublicKey(publicKey);
+/** A synchronous keyring (tests' memory keyring) behind the same asynchronous calls as the worker. */
+function inProcess(keyring: KeyringBackend): KeychainCalls {
+  return {
+    getPassword: async (service, account) => keyring(service, account).getPassword(),
+    setPassword: async (service, account, password) => keyring(service, account).setPassword(password),
+    deletePassword: async (service, account) => keyring(service, account).deletePassword(),
+    close: () => undefined,
+  };
+}
+
+export interface VaultOptions {
+  /** The limit on each keychain call (worker only; KEYCHAIN_TIMEOUT_MS by default). */
+  timeoutMs?: number;
+  /** Told of each call that reaches the keychain (tests count them). */
+  onKeychainCall?: (operation: 'get' | 'set' | 'delete') => void;
+}
+
+/**
+ * The vault. Without `keyring`, the OS keychain through a worker thread with a time limit
+ * (./keychain-worker.ts); with one, that keyring in process (tests).
+ *
+ * A secret read once is kept in this process's memory, per account, until it is set or deleted
+ * through this vault: a batch of 1,000 rows reads the keychain once, and a keychain that stops
+ * later does not stop secrets already read. Reads of the same account at once share one call.
+ * The kept secrets never leave this object (docs/decisions/keychain-cached-and-off-main-thread.md).
+ */
+export function createVault(keyring?: KeyringBackend, options: VaultOptions = {}): Vault {
+  const calls = keyring ? inProcess(keyring) : workerKeychain({ ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const known = new Map<string, string>();
+  const reading = new Map<string, Promise<string | null>>();
+  /** Bumped by every set or delete: a read that began before one is not kept. */
+  let generation = 0;
+
+  async function keychain<T>(operation: 'get' | 'set' | 'delete', run: () => Promise<T>): Promise<T> {
+    options.onKeychainCall?.(operation);
     try {
-      return keyring(KEYCHAIN_SERVICE, publicKey);
+      return await run();
     } catch (error) {
       throw keychainUnavailable(error);
     }
   }
 
-  function readSecret(publicKey: string): string | null {
-    const entry = entryFor(publicKey);
-    try {
-      return entry.getPassword();
-    } catch (error) {
-      throw keychainUnavailable(error);
-    }
+  function readSecret(publicKey: string): Promise<string | null> {
+    checkPublicKey(publicKey);
+    const kept = known.get(publicKey);
+    if (kept !== undefined) return Promise.resolve(kept);
+    const inFlight = reading.get(publicKey);
+    if (inFlight) return inFlight;
+    const startedAt = generation;
+    const read = keychain('get', () => calls.getPassword(KEYCHAIN_SERVICE, publicKey))
+      .then((secret) => {
+        if (secret !== null && startedAt === generation) known.set(publicKey, secret);
+        return secret;
+      })
+      .finally(() => {
+        if (reading.get(publicKey) === read) reading.delete(publicKey);
+      });
+    reading.set(publicKey, read);
+    return read;
+  }
+
+  function forget(publicKey: string): void {
+    generation += 1;
+    known.delete(publicKey);
+    reading.delete(publicKey);
   }
 
   return {
-    setSecret(publicKey, secret) {
-      const entry = entryFor(publicKey);
-      try {
-        entry.setPassword(secret);
-      } catch (error) {
-        throw keychainUnavailable(error);
-      }
+    async setSecret(publicKey, secret) {
+      checkPublicKey(publicKey);
+      forget(publicKey);
+      await keychain('set', () => calls.setPassword(KEYCHAIN_SERVICE, publicKey, secret));
+      known.set(publicKey, secret);
     },
-    hasSecret(publicKey) {
+    async hasSecret(publicKey) {
       if (publicKey.trim() === '') return false;
-      return readSecret(publicKey) !== null;
+      return (await readSecret(publicKey)) !== null;
     },
-    deleteSecret(publicKey) {
+    async deleteSecret(publicKey) {
       if (publicKey.trim() === '') return false;
-      const entry = entryFor(publicKey);
-      try {
-        return entry.deletePassword();
-      } catch (error) {
-        throw keychainUnavailable(error);
-      }
+      forget(publicKey);
+      return keychain('delete', () => calls.deletePassword(KEYCHAIN_SERVICE, publicKey));
     },
-    useSecret(publicKey) {
-      const secret = readSecret(publicKey);
+    async useSecret(publicKey) {
+      const secret = await readSecret(publicKey);
       if (secret === null) {
         throw new VaultError('SECRET_MISSING', `No secret key is stored in the keychain for ${publicKey}: add it in the profile's settings.`);
       }
       return secret;
+    },
+    close() {
+      known.clear();
+      reading.clear();
+      calls.close();
     },
   };
 }

@@ -14,6 +14,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure 
  * - NOT_SENT: the request could not be sent (connection refused, DNS...);
  * - BAD_RESPONSE: the server answered something that is not an envelope;
  * - NO_KEYCHAIN: no OS keychain available (message says what to install or unlock);
+ * - KEYCHAIN_UNRESPONSIVE: the OS keychain did not answer in time (stalled or crashed): nothing was sent;
  * - SECRET_MISSING: the profile's secret key is not in the keychain;
  * - CONFIRMATION_REQUIRED: a live payout without a valid confirmation token;
  * - LIVE_REFUSED: a live profile on a browser host started without --allow-live;
@@ -32,6 +33,7 @@ export const CONSOLE_ERROR_CODES = [
   'NOT_SENT',
   'BAD_RESPONSE',
   'NO_KEYCHAIN',
+  'KEYCHAIN_UNRESPONSIVE',
   'SECRET_MISSING',
   'CONFIRMATION_REQUIRED',
   'LIVE_REFUSED',

@@ -73,7 +73,7 @@ export type WorkspaceStatus =
   | { store: 'desktop' }
   | { store: 'workspace'; place: WorkspacePlace; state: 'open' | 'lost'; who: WorkspaceWho; schemaVersion: number }
   /** Chosen but not open: nothing is recorded anywhere until it opens or the person goes back to this desktop. */
-  | { store: 'workspace'; place: WorkspacePlace; state: 'fault'; fault: { code: WorkspaceFaultCode | 'NO_KEYCHAIN'; message: string } };
+  | { store: 'workspace'; place: WorkspacePlace; state: 'fault'; fault: { code: WorkspaceFaultCode | 'NO_KEYCHAIN' | 'KEYCHAIN_UNRESPONSIVE'; message: string } };
 
 export interface WorkspaceChannelResults {
   'workspace:status': WorkspaceStatus;

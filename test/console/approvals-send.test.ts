@@ -163,7 +163,7 @@ describe('a batch', () => {
       {
         resolveProfile: () => ({ ...SANDBOX, baseUrl: 'http://127.0.0.1:9/', headerWord: 'SVC', paymentPublicKey: 'pk', payoutPublicKey: 'pk', builtIn: true }),
         requireAllowed: () => undefined,
-        requireSecret: () => undefined,
+        requireSecret: async () => undefined,
         clientFor: () => ({}) as ConsoleClient,
         deps: { journal: runtime.journal, clock: runtime.clock, emit: () => undefined, storage: store },
       },

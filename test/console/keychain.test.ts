@@ -13,34 +13,33 @@ import { memoryKeyring } from '../helpers/memory-keyring';
 import { tempDir } from './helpers';
 
 describe('the vault on the real keychain', () => {
-  it('stores, finds, hands to the signer and deletes a secret under service Paydesk, account = public key', () => {
+  it('stores, finds, hands to the signer and deletes a secret under service Paydesk, account = public key', async () => {
     const vault = createVault();
     const publicKey = `pk_sandbox_payment_vault_${process.pid}`;
     const secret = 'sk_sandbox_payment_vault_roundtrip_1';
-    expect(vault.hasSecret(publicKey)).toBe(false);
-    vault.setSecret(publicKey, secret);
-    expect(vault.hasSecret(publicKey)).toBe(true);
+    expect(await vault.hasSecret(publicKey)).toBe(false);
+    await vault.setSecret(publicKey, secret);
+    expect(await vault.hasSecret(publicKey)).toBe(true);
     expect(findCredentials(KEYCHAIN_SERVICE).find((credential) => credential.account === publicKey)?.password).toBe(secret);
-    expect(vault.useSecret(publicKey)).toBe(secret);
-    vault.setSecret(publicKey, `${secret}-rotated`);
-    expect(vault.useSecret(publicKey)).toBe(`${secret}-rotated`);
-    expect(vault.deleteSecret(publicKey)).toBe(true);
-    expect(vault.deleteSecret(publicKey)).toBe(false);
-    expect(vault.hasSecret(publicKey)).toBe(false);
+    expect(await vault.useSecret(publicKey)).toBe(secret);
+    await vault.setSecret(publicKey, `${secret}-rotated`);
+    expect(await vault.useSecret(publicKey)).toBe(`${secret}-rotated`);
+    expect(await vault.deleteSecret(publicKey)).toBe(true);
+    expect(await vault.deleteSecret(publicKey)).toBe(false);
+    expect(await vault.hasSecret(publicKey)).toBe(false);
+    vault.close();
   });
 
-  it('says which secret is missing without quoting any secret', () => {
+  it('says which secret is missing without quoting any secret', async () => {
     const vault = createVault();
-    expect(() => vault.useSecret('pk_sandbox_payment_never_stored')).toThrow(VaultError);
-    try {
-      vault.useSecret('pk_sandbox_payment_never_stored');
-    } catch (error) {
-      expect((error as VaultError).code).toBe('SECRET_MISSING');
-      expect((error as VaultError).message).toContain('pk_sandbox_payment_never_stored');
-    }
+    const failure = await vault.useSecret('pk_sandbox_payment_never_stored').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(VaultError);
+    expect((failure as VaultError).code).toBe('SECRET_MISSING');
+    expect((failure as VaultError).message).toContain('pk_sandbox_payment_never_stored');
+    vault.close();
   });
 
-  it('maps a failing keyring backend to NO_KEYCHAIN (injected backend)', () => {
+  it('maps a failing keyring backend to NO_KEYCHAIN (injected backend)', async () => {
     const broken = createVault(() => ({
       getPassword: () => {
         throw new Error("Couldn't access platform storage: Secret Service: no result found");
@@ -52,10 +51,24 @@ describe('the vault on the real keychain', () => {
         throw new Error('locked');
       },
     }));
-    expect(() => broken.hasSecret('pk_x')).toThrow(/gnome-keyring/);
+    await expect(broken.hasSecret('pk_x')).rejects.toThrow(/gnome-keyring/);
+    // D-Bus's own reply timeout (a Secret Service stopped mid-call) is an unresponsive keychain, not a locked one ("blocked" in its text).
+    const noReply = createVault(() => ({
+      getPassword: () => {
+        throw new Error(
+          'Platform failure: DBus error: Did not receive a reply. Possible causes include: the remote application did not send a reply, the message bus security policy blocked the reply, the reply timeout expired, or the network connection was broken.',
+        );
+      },
+      setPassword: () => undefined,
+      deletePassword: () => false,
+    }));
+    const failure = await noReply.useSecret('pk_z').catch((error: unknown) => error);
+    expect((failure as VaultError).code).toBe('KEYCHAIN_UNRESPONSIVE');
+    expect((failure as VaultError).message).toMatch(/did not answer in time: nothing was sent/);
+    expect((failure as VaultError).message).not.toMatch(/DBus|D-Bus|reply/);
     const memory = memoryKeyring();
     const vault = createVault(memory);
-    vault.setSecret('pk_y', 'sk_y_12345678');
+    await vault.setSecret('pk_y', 'sk_y_12345678');
     expect(memory.entries.size).toBe(1);
   });
 });

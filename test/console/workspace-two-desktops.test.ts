@@ -39,7 +39,7 @@ afterAll(async () => {
   for (const host of hosts) await host.close();
   await engine?.stop();
   const vault = createVault();
-  for (const login of ['finance_demo', 'support_demo']) forgetWorkspacePassword(vault, workspace.connection(login));
+  for (const login of ['finance_demo', 'support_demo']) await forgetWorkspacePassword(vault, workspace.connection(login));
   await workspace?.stop();
 });
 

@@ -96,10 +96,10 @@ afterAll(async () => {
   const keys = engine ? sandboxKeys() : [];
   await engine?.stop();
   const vault = createVault();
-  for (const login of ['finance_demo', 'admin_demo']) forgetWorkspacePassword(vault, workspace.connection(login));
+  for (const login of ['finance_demo', 'admin_demo']) await forgetWorkspacePassword(vault, workspace.connection(login));
   // The engine's default keys are the same on every start and the keychain is the machine's: a secret left
   // here shows "Replace payment secret" instead of the key field to a later test (outcome-unknown.test.ts).
-  for (const key of keys) vault.deleteSecret(key.publicKey);
+  for (const key of keys) await vault.deleteSecret(key.publicKey);
   await workspace?.stop();
 });
 

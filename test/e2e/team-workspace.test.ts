@@ -82,7 +82,7 @@ afterAll(async () => {
   await shut();
   await browser?.close();
   const vault = createVault();
-  for (const login of ['finance_demo', 'support_demo']) forgetWorkspacePassword(vault, workspace.connection(login));
+  for (const login of ['finance_demo', 'support_demo']) await forgetWorkspacePassword(vault, workspace.connection(login));
   await workspace?.stop();
 });
 

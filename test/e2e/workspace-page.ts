@@ -59,7 +59,7 @@ export function useWorkspacePage(options: WorkspacePageOptions): WorkspacePage {
         const connection = { host: options.host(), port: team.workspaces.server.cluster.port, database: team.database, user: options.person, tls: 'off' as const };
         const vault = createVault(memoryKeyring());
         // The test cluster trusts its local logins: any password opens it, as the keychain's would.
-        saveWorkspacePassword(vault, connection, 'test-password');
+        await saveWorkspacePassword(vault, connection, 'test-password');
         team.session = await openWorkspaceSession({ connection, vault });
         return sessionPort(team.session);
       },

@@ -26,7 +26,7 @@ afterAll(() => workspaces.stop());
 async function desktop(person: Person, database: string) {
   const connection = { host: workspaces.server.cluster.host, port: workspaces.server.cluster.port, database, user: person, tls: 'off' as const };
   const vault = createVault(memoryKeyring());
-  saveWorkspacePassword(vault, connection, 'test-password');
+  await saveWorkspacePassword(vault, connection, 'test-password');
   return sessionPort(await openWorkspaceSession({ connection, vault }));
 }
 

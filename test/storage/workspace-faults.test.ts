@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all(sessions.map((session) => session.close()));
-  for (const connection of saved) forgetWorkspacePassword(vault, connection);
+  for (const connection of saved) await forgetWorkspacePassword(vault, connection);
   await workspace?.stop();
 });
 
@@ -47,7 +47,7 @@ async function freshWorkspace(name: string): Promise<string> {
 /** Opens `database` as `login`, its password saved in the OS keychain first. */
 async function open(login: string, database: string): Promise<WorkspaceSession> {
   const connection = workspace.connection(login, { database });
-  saveWorkspacePassword(vault, connection, workspace.passwords[login]!);
+  await saveWorkspacePassword(vault, connection, workspace.passwords[login]!);
   saved.push(connection);
   const session = await openWorkspaceSession({ connection, vault, log: (line) => log.push(line) });
   sessions.push(session);

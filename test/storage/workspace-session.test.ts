@@ -33,13 +33,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all(sessions.map((session) => session.close()));
-  for (const connection of saved) forgetWorkspacePassword(vault, connection);
+  for (const connection of saved) await forgetWorkspacePassword(vault, connection);
   await workspace?.stop();
 });
 
 /** Stores `password` for the connection's login in the OS keychain (removed after the file). */
-function remember(connection: WorkspaceConnection, password = workspace.passwords[connection.user]!): WorkspaceConnection {
-  saveWorkspacePassword(vault, connection, password);
+async function remember(connection: WorkspaceConnection, password = workspace.passwords[connection.user]!): Promise<WorkspaceConnection> {
+  await saveWorkspacePassword(vault, connection, password);
   saved.push(connection);
   return connection;
 }
@@ -56,7 +56,7 @@ describe('opening a team workspace', () => {
   it('opens with the password from the keychain and says who the login is and its roles, from the database', async () => {
     const opened = [];
     for (const login of ['finance_demo', 'support_demo', 'admin_demo', OWNER]) {
-      const session = await open(remember(workspace.connection(login)));
+      const session = await open(await remember(workspace.connection(login)));
       opened.push([session.who.login, session.who.roles, session.schemaVersion, session.migrated]);
       expectNoSecret([JSON.stringify(session), JSON.stringify(session.who)], secrets());
     }
@@ -76,14 +76,14 @@ describe('opening a team workspace', () => {
     expectNoSecret(log, secrets());
   });
 
-  it('refuses an empty password instead of storing it (the driver would fall back to PGPASSWORD)', () => {
+  it('refuses an empty password instead of storing it (the driver would fall back to PGPASSWORD)', async () => {
     const connection = workspace.connection('support_demo', { database: 'empty_password' });
     expect(() => saveWorkspacePassword(vault, connection, '')).toThrow(/empty/);
-    expect(vault.hasSecret(workspacePasswordAccount(connection))).toBe(false);
+    expect(await vault.hasSecret(workspacePasswordAccount(connection))).toBe(false);
   });
 
   it('refuses a wrong password (LOGIN_REFUSED) and a login with no password in the keychain (PASSWORD_MISSING)', async () => {
-    const wrong = remember(workspace.connection('support_demo', { database: 'postgres' }), 'a-wrong-password-7731');
+    const wrong = await remember(workspace.connection('support_demo', { database: 'postgres' }), 'a-wrong-password-7731');
     await expectFault(open(wrong), 'WORKSPACE_LOGIN_REFUSED', secrets());
     const missing = workspace.connection('admin_demo', { database: 'never_saved' });
     await expectFault(open(missing), 'WORKSPACE_PASSWORD_MISSING', secrets());
@@ -92,20 +92,20 @@ describe('opening a team workspace', () => {
 
   it('names a server that is not there (UNREACHABLE) and a database that does not exist (NO_DATABASE)', async () => {
     // A socket folder with no server in it: certain to be refused (a free TCP port could be taken meanwhile).
-    const nowhere = remember({ ...workspace.connection('finance_demo'), host: makeTempDir('paydesk-no-server-') });
+    const nowhere = await remember({ ...workspace.connection('finance_demo'), host: makeTempDir('paydesk-no-server-') });
     await expectFault(open(nowhere), 'WORKSPACE_UNREACHABLE', secrets());
-    await expectFault(open(remember(workspace.connection('finance_demo', { database: 'no_such_team' }))), 'WORKSPACE_NO_DATABASE', secrets());
+    await expectFault(open(await remember(workspace.connection('finance_demo', { database: 'no_such_team' }))), 'WORKSPACE_NO_DATABASE', secrets());
   });
 
   it('refuses a self-signed certificate without its CA (TLS_REFUSED) and opens over TLS with it', async () => {
-    const unverified = remember(workspace.connection('finance_demo', { tls: 'verify' }));
+    const unverified = await remember(workspace.connection('finance_demo', { tls: 'verify' }));
     await expectFault(open(unverified), 'WORKSPACE_TLS_REFUSED', secrets());
     const verified = workspace.connection('finance_demo', { tls: 'verify', ca: workspace.ca });
     // Giving the CA changes how the server is checked, not which keychain entry holds the password.
     expect(workspacePasswordAccount(verified)).toBe(workspacePasswordAccount(unverified));
     const owner = await workspace.owner();
     const earlier = (await owner.query(`SELECT array_agg(pid) AS pids FROM pg_stat_activity WHERE usename = 'finance_demo'`)).rows[0].pids ?? [];
-    const session = await open(remember(verified));
+    const session = await open(await remember(verified));
     expect(session.who).toEqual({ login: 'finance_demo', roles: ['finance'] });
     const { rows } = await owner.query(
       `SELECT bool_and(s.ssl) AS tls, count(*)::int AS n FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.usename = 'finance_demo' AND NOT a.pid = ANY($1)`,
@@ -119,7 +119,7 @@ describe('opening a team workspace', () => {
   it('refuses a login that has none of the Paydesk roles (NO_ROLE)', async () => {
     const owner = await workspace.owner();
     await owner.query(`CREATE ROLE nobody_demo LOGIN PASSWORD 'nobody-pass-4410'`);
-    await expectFault(open(remember(workspace.connection('nobody_demo'), 'nobody-pass-4410')), 'WORKSPACE_NO_ROLE', [...secrets(), 'nobody-pass-4410']);
+    await expectFault(open(await remember(workspace.connection('nobody_demo'), 'nobody-pass-4410')), 'WORKSPACE_NO_ROLE', [...secrets(), 'nobody-pass-4410']);
   });
 });
 
@@ -141,27 +141,27 @@ describe('the schema of the workspace being opened', () => {
     const owner = await workspace.owner('team_newer');
     await owner.query(`INSERT INTO paydesk_schema_migrations (version, name) VALUES ($1, 'from a newer Paydesk')`, [LATEST + 1]);
     const before = await versions('team_newer');
-    const refusal = await expectFault(open(remember(workspace.connection('finance_demo', { database: 'team_newer' }))), 'WORKSPACE_SCHEMA_NEWER', secrets());
+    const refusal = await expectFault(open(await remember(workspace.connection('finance_demo', { database: 'team_newer' }))), 'WORKSPACE_SCHEMA_NEWER', secrets());
     expect(refusal.detail).toContain(`version ${LATEST + 1}`);
-    await expectFault(open(remember(workspace.connection(OWNER, { database: 'team_newer' }))), 'WORKSPACE_SCHEMA_NEWER', secrets());
+    await expectFault(open(await remember(workspace.connection(OWNER, { database: 'team_newer' }))), 'WORKSPACE_SCHEMA_NEWER', secrets());
     expect(await versions('team_newer')).toEqual(before);
   });
 
   it('migrates an older workspace when its owner opens it, and refuses a person who may not', async () => {
     await workspaceAt('team_older', 10);
-    await expectFault(open(remember(workspace.connection('finance_demo', { database: 'team_older' }))), 'WORKSPACE_SCHEMA_OLDER', secrets());
+    await expectFault(open(await remember(workspace.connection('finance_demo', { database: 'team_older' }))), 'WORKSPACE_SCHEMA_OLDER', secrets());
     expect((await versions('team_older')).at(-1)).toBe(10);
-    const session = await open(remember(workspace.connection(OWNER, { database: 'team_older' })));
+    const session = await open(await remember(workspace.connection(OWNER, { database: 'team_older' })));
     expect(session.migrated).toEqual(PG_MIGRATIONS.filter((migration) => migration.version > 10).map((migration) => migration.version));
     expect(session.schemaVersion).toBe(LATEST);
-    const person = await open(remember(workspace.connection('finance_demo', { database: 'team_older' })));
+    const person = await open(await remember(workspace.connection('finance_demo', { database: 'team_older' })));
     expect([person.who.login, person.migrated]).toEqual(['finance_demo', []]);
   });
 
   it('leaves the workspace as it was when a migration fails (each migration is one transaction)', async () => {
     await workspaceAt('team_broken', LATEST);
     const broken = [...PG_MIGRATIONS, { version: LATEST + 1, name: 'half done', sql: 'CREATE TABLE half_done (x int); SELECT 1 / 0' }];
-    const refusal = await expectFault(open(remember(workspace.connection(OWNER, { database: 'team_broken' })), broken), 'WORKSPACE_MIGRATION_FAILED', secrets());
+    const refusal = await expectFault(open(await remember(workspace.connection(OWNER, { database: 'team_broken' })), broken), 'WORKSPACE_MIGRATION_FAILED', secrets());
     expect(refusal.detail).toMatch(/division by zero/);
     const owner = await workspace.owner('team_broken');
     expect((await owner.query(`SELECT to_regclass('half_done') AS t`)).rows[0].t).toBeNull();

@@ -83,18 +83,18 @@ export type RunnerClaims = Partial<ClaimOptions> & { watchMs?: number };
 export const STATE_WATCH_MS = 1_000;
 
 /** Prepare: whether the batch's profile may still send (it may have been edited or its key removed). */
-export function usableProfile(
+export async function usableProfile(
   context: Pick<Context, 'resolveProfile' | 'requireAllowed' | 'requireSecret'>,
   profileId: string,
   environment: string,
-): { profile: Profile } | { reason: string } {
+): Promise<{ profile: Profile } | { reason: string }> {
   try {
     const profile = context.resolveProfile(profileId);
     if (profile.environment !== environment) {
       throw new Error(`the profile "${profile.name}" now points at ${profile.environment}, but this batch was confirmed for ${environment}`);
     }
     context.requireAllowed(profile);
-    context.requireSecret(profile, 'payout');
+    await context.requireSecret(profile, 'payout');
     return { profile };
   } catch (error) {
     return { reason: `Cannot send: ${error instanceof Error ? error.message : 'the profile is not usable'}.` };
@@ -201,7 +201,7 @@ export function createBatchRunner(context: RunnerContext, hooks: RunnerHooks, gi
   async function runBatch(run: Run): Promise<End> {
     const summary = await storage.batches.summary(run.batchId);
     if (!summary) return null;
-    const usable = usableProfile(context, summary.profileId, summary.environment);
+    const usable = await usableProfile(context, summary.profileId, summary.environment);
     if ('reason' in usable) return { state: 'interrupted', extra: { reason: usable.reason } };
     const { profile } = usable;
     // Alive before it is `sending`: a console starting elsewhere must never find it sending and lifeless.

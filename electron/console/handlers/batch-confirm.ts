@@ -147,7 +147,7 @@ export async function prepareBatch(
   if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no row to send.');
   const profile = profiles.activeProfile();
   profiles.requireAllowed(profile);
-  profiles.requireSecret(profile, 'payout');
+  await profiles.requireSecret(profile, 'payout');
   await requireNotSentBefore(batches, batch, input.acceptDuplicateFile);
   const preview = await quote(batches, quoting, batchId, profile);
   if (preview.overBalance) throw overBalance(preview);
@@ -185,7 +185,7 @@ export async function startBatch(
   const batch = await requireDraft(batches, batchId);
   const profile = profiles.resolveProfile(batch.profileId);
   profiles.requireAllowed(profile);
-  profiles.requireSecret(profile, 'payout');
+  await profiles.requireSecret(profile, 'payout');
   try {
     // Only from draft, in the store's transaction: of two starts at once (two tokens, two desktops), one sends.
     await batches.setState(batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency, onlyFrom: 'draft' });

@@ -81,11 +81,11 @@ export interface Context {
   activeProfile(): ResolvedProfile;
   /** The workspace's team profiles as last read (./team-profile-book.ts); none on one desktop's journal. */
   teamProfiles: TeamProfileBook;
-  toProfile(stored: ResolvedProfile): Profile;
+  toProfile(stored: ResolvedProfile): Promise<Profile>;
   /** Refuses live profiles when this host was started without allowing them. */
   requireAllowed(profile: StoredProfile & { builtIn?: boolean; team?: boolean }): void;
   /** Fails with SECRET_MISSING before anything is written or sent. */
-  requireSecret(profile: ResolvedProfile, keyType: KeyType): void;
+  requireSecret(profile: ResolvedProfile, keyType: KeyType): Promise<void>;
   clientFor(profile: StoredProfile & { builtIn: boolean }): ConsoleClient;
   requireEngine(): SandboxControl;
 }
@@ -127,9 +127,9 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     return { ...stored, builtIn: false };
   }
 
-  function hasSecretSafe(publicKey: string): boolean {
+  async function hasSecretSafe(publicKey: string): Promise<boolean> {
     try {
-      return deps.vault.hasSecret(publicKey);
+      return await deps.vault.hasSecret(publicKey);
     } catch (error) {
       // Listing profiles must work without a keychain (the local sandbox needs none).
       if (error instanceof VaultError) return false;
@@ -155,8 +155,11 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
         return builtInProfile();
       }
     },
-    toProfile(stored) {
+    async toProfile(stored) {
       const { builtIn } = stored;
+      const [hasPaymentSecret, hasPayoutSecret] = builtIn
+        ? [stored.paymentPublicKey !== '', stored.payoutPublicKey !== '']
+        : await Promise.all([hasSecretSafe(stored.paymentPublicKey), hasSecretSafe(stored.payoutPublicKey)]);
       return {
         id: stored.id,
         name: stored.name,
@@ -167,8 +170,8 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
         payoutPublicKey: stored.payoutPublicKey,
         builtIn,
         ...teamProfiles.scopeOf(stored),
-        hasPaymentSecret: builtIn ? stored.paymentPublicKey !== '' : hasSecretSafe(stored.paymentPublicKey),
-        hasPayoutSecret: builtIn ? stored.payoutPublicKey !== '' : hasSecretSafe(stored.payoutPublicKey),
+        hasPaymentSecret,
+        hasPayoutSecret,
       };
     },
     requireAllowed(profile) {
@@ -177,15 +180,15 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
       }
       teamProfiles.requireTeamForLive(profile);
     },
-    requireSecret(profile, keyType) {
+    async requireSecret(profile, keyType) {
       const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
       if (profile.builtIn) {
         if (!deps.engine) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine is not running.');
         return;
       }
-      if (profile.team && (publicKey === '' || !deps.vault.hasSecret(publicKey))) throw teamProfiles.keysMissing(profile, keyType);
+      if (profile.team && (publicKey === '' || !(await deps.vault.hasSecret(publicKey)))) throw teamProfiles.keysMissing(profile, keyType);
       if (publicKey === '') throw new HandlerFailure('SECRET_MISSING', `"${profile.name}" has no ${keyType} public key: add it in the profile.`);
-      if (!deps.vault.hasSecret(publicKey)) {
+      if (!(await deps.vault.hasSecret(publicKey))) {
         throw new HandlerFailure('SECRET_MISSING', `The ${keyType} secret key of "${profile.name}" is not in the keychain: add it in the profile.`);
       }
     },

@@ -64,7 +64,7 @@ export function followUpHandlers(
   async function existsAsOtherKind(profile: ReturnType<Context['activeProfile']>, id: string, by: 'transaction_id' | 'external_id', kind: TransactionKind): Promise<boolean> {
     const other: TransactionKind = kind === 'payment' ? 'payout' : 'payment';
     try {
-      context.requireSecret(profile, other);
+      await context.requireSecret(profile, other);
     } catch {
       return false;
     }
@@ -77,7 +77,7 @@ export function followUpHandlers(
     async 'transactions:lookup'({ id, by, kind }) {
       const profile = context.activeProfile();
       context.requireAllowed(profile);
-      context.requireSecret(profile, kind);
+      await context.requireSecret(profile, kind);
       const client = context.clientFor(profile);
       const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
       if (isNotFound(result)) {
@@ -110,7 +110,7 @@ export function followUpHandlers(
       if (entry.transactionId === null) {
         throw new HandlerFailure('CONFLICT', `This ${entry.kind} has no transaction id yet (${entry.state}): look it up by its external id instead.`);
       }
-      context.requireSecret(profile, entry.kind);
+      await context.requireSecret(profile, entry.kind);
       const client = context.clientFor(profile);
       context.verifying.add(journalId);
       let result: Awaited<ReturnType<typeof client.verifyPayment>>;
@@ -136,7 +136,7 @@ export function followUpHandlers(
         throw new HandlerFailure('CONFLICT', `This ${entry.kind} is ${entry.state}, not outcome unknown: there is nothing to resolve.`);
       }
       if (entry.externalId === null) throw new HandlerFailure('CONFLICT', 'This entry has no external id to look it up by.');
-      context.requireSecret(profile, entry.kind);
+      await context.requireSecret(profile, entry.kind);
       const client = context.clientFor(profile);
       const by = { by: 'external_id' as const };
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId, by) : await client.retrievePayout(entry.externalId, by);

@@ -66,7 +66,7 @@ export function profileHandlers(
       const team = (await context.teamProfiles.refresh()).map((definition) => context.resolveProfile(definition.id));
       const teamIds = new Set(team.map((profile) => profile.id));
       const stored = deps.settings.profiles().filter((profile) => !teamIds.has(profile.id)).map((profile) => ({ ...profile, builtIn: false }));
-      return { profiles: [builtIn, ...team, ...stored].map(context.toProfile), activeId: context.activeProfile().id };
+      return { profiles: await Promise.all([builtIn, ...team, ...stored].map(context.toProfile)), activeId: context.activeProfile().id };
     },
 
     async 'profiles:save'(input) {
@@ -88,7 +88,7 @@ export function profileHandlers(
       for (const publicKey of [profile.paymentPublicKey, profile.payoutPublicKey]) {
         if (publicKey !== '' && !inUse.has(publicKey)) {
           try {
-            deps.vault.deleteSecret(publicKey);
+            await deps.vault.deleteSecret(publicKey);
           } catch (error) {
             deps.logger?.warn('could not delete a secret of a deleted profile', { error: error instanceof Error ? error.message : 'unknown' });
           }
@@ -107,7 +107,7 @@ export function profileHandlers(
 
     async 'secrets:set'({ profileId, keyType, secret }) {
       const publicKey = profileForSecret(profileId, keyType);
-      deps.vault.setSecret(publicKey, secret);
+      await deps.vault.setSecret(publicKey, secret);
       deps.emit('profiles:changed', { activeId: context.activeProfile().id });
       return { stored: true };
     },
@@ -116,12 +116,12 @@ export function profileHandlers(
       const profile = context.resolveProfile(profileId);
       if (profile.builtIn) return { stored: true };
       const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
-      return { stored: publicKey !== '' && deps.vault.hasSecret(publicKey) };
+      return { stored: publicKey !== '' && (await deps.vault.hasSecret(publicKey)) };
     },
 
     async 'secrets:delete'({ profileId, keyType }) {
       const publicKey = profileForSecret(profileId, keyType);
-      const deleted = deps.vault.deleteSecret(publicKey);
+      const deleted = await deps.vault.deleteSecret(publicKey);
       deps.emit('profiles:changed', { activeId: context.activeProfile().id });
       return { deleted };
     },
@@ -136,7 +136,7 @@ export function profileHandlers(
     async 'balance:get'() {
       const profile = context.activeProfile();
       context.requireAllowed(profile);
-      context.requireSecret(profile, 'payout');
+      await context.requireSecret(profile, 'payout');
       const result = await context.clientFor(profile).getBalance();
       if (result.kind === 'api-error' && result.code === 'ROUTE_NOT_FOUND') return { available: false, balance: null, currency: '' };
       if (result.kind !== 'success') throw readFailure(result);

@@ -95,7 +95,7 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
       const parsed = await parseMerchantFile(found.parts.join(''), utcOffsetMinutes, deps.signal);
       if (!parsed.ok) return { accepted: false, rows: parsed.rows, errorCount: parsed.errorCount, errors: parsed.errors, ignoredColumns: parsed.ignoredColumns };
       // Every key the rows need is checked before anything is saved or sent.
-      for (const kind of new Set(parsed.rows.map((row) => row.kind))) context.requireSecret(profile, kind);
+      for (const kind of new Set(parsed.rows.map((row) => row.kind))) await context.requireSecret(profile, kind);
       let chosen: { from: number; to: number; source: 'file' | 'picked' } | null = null;
       if (period) {
         chosen = { from: Date.parse(period.from), to: Date.parse(period.to), source: 'picked' };

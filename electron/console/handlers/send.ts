@@ -161,7 +161,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     async 'payments:create'({ request }) {
       const profile = context.activeProfile();
       context.requireAllowed(profile);
-      context.requireSecret(profile, 'payment');
+      await context.requireSecret(profile, 'payment');
       return initiate('payment', profile, request);
     },
 
@@ -173,7 +173,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
           fields: { typedAmount: [typedAmount === undefined ? 'is required for a live payout' : 'does not match the amount'] },
         });
       }
-      context.requireSecret(profile, 'payout');
+      await context.requireSecret(profile, 'payout');
       // Said before the confirmation: this external id is already a payout (the form opens it instead).
       // Advisory here (the confirmation writes nothing, and a workspace away must not stop it): the
       // write before the POST is the guard that decides.
@@ -213,7 +213,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         }[consumed.reason];
         throw new HandlerFailure('CONFIRMATION_REQUIRED', `Confirm the payout again: ${why}. Nothing was sent.`);
       }
-      context.requireSecret(profile, 'payout');
+      await context.requireSecret(profile, 'payout');
       return initiate('payout', profile, request);
     },
 
@@ -235,7 +235,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this ${entry.kind} was for ${entry.environment}.`);
       }
       context.requireAllowed(profile);
-      context.requireSecret(profile, entry.kind);
+      await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
       if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, entry.environment, request);
       await alreadySent(() => gated(() => journal.writeResend(journalId, now())));

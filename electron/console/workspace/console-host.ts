@@ -19,7 +19,7 @@ import { confSettingsBackend, createSettings } from '../settings';
 import { workspaceConnectionSchema, type WorkspaceConnection } from '../storage/postgres/connection';
 import { describeWorkspace, openWorkspaceSession, WorkspaceFaultError, type WorkspaceSession } from '../storage/postgres/workspace-session';
 import { saveWorkspacePassword, workspacePasswordAccount } from '../storage/postgres/workspace-password';
-import { createVault, osKeyring, VaultError, type Vault } from '../vault';
+import { createVault, VaultError, type Vault } from '../vault';
 import { readStoreChoice, saveStoreChoice, type StoreChoice } from './choice';
 import { sessionPort } from './session-port';
 import { desktopIdOf } from '../desktop-id';
@@ -56,7 +56,11 @@ function placeOf(connection: WorkspaceConnection) {
 function withPassword(vault: Vault, connection: WorkspaceConnection, password: string | undefined): Vault {
   if (password === undefined) return vault;
   const account = workspacePasswordAccount(connection);
-  return { ...vault, hasSecret: (key) => key === account || vault.hasSecret(key), useSecret: (key) => (key === account ? password : vault.useSecret(key)) };
+  return {
+    ...vault,
+    hasSecret: async (key) => key === account || (await vault.hasSecret(key)),
+    useSecret: async (key) => (key === account ? password : vault.useSecret(key)),
+  };
 }
 
 function failureOf(error: unknown): Result<never> {
@@ -67,7 +71,7 @@ function failureOf(error: unknown): Result<never> {
 
 export async function startConsoleHost(options: ConsoleHostOptions): Promise<ConsoleHost> {
   const { workspace: flagWorkspace, workspacePassword, ...runtimeOptions } = options;
-  const vault = createVault(options.keyring ?? osKeyring);
+  const vault = createVault(options.keyring, { ...(options.keychainTimeoutMs !== undefined ? { timeoutMs: options.keychainTimeoutMs } : {}) });
   const pushes = new TypedEmitter<PushEvents>({});
   let choice: StoreChoice = flagWorkspace ? { store: 'workspace', connection: workspaceConnectionSchema.parse(flagWorkspace) } : readStoreChoice(options.userDataDir);
   // The script's password is for the flag's workspace only.
@@ -176,7 +180,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         // Opened before anything changes: a workspace that does not answer leaves the console as it was.
         const session = await openSession(connection, input.password);
         try {
-          if (input.password !== undefined) saveWorkspacePassword(vault, connection, input.password);
+          if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
           saveStoreChoice(options.userDataDir, { store: 'workspace', connection });
         } catch (error) {
           await session.close();

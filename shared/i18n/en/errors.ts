@@ -36,6 +36,7 @@ export default {
   NOT_SENT: { title: 'The request could not be sent (no connection to the service).', next: 'Nothing reached the service. Check the network and the base URL, then try again.' },
   BAD_RESPONSE: { title: 'The service answered something the console cannot read.', next: 'Check the profile’s base URL; look the transaction up before sending again.' },
   NO_KEYCHAIN: { title: 'No keychain is available on this computer.', next: 'Install or unlock the system keychain, then try again.' },
+  KEYCHAIN_UNRESPONSIVE: { title: 'The keychain did not answer in time: nothing was sent.', next: 'The keychain (gnome-keyring, KWallet, Keychain or Credential Manager) may have stopped or be waiting to be unlocked. Restart or unlock it, then try again. Secret keys already read keep working.' },
   SECRET_MISSING: { title: 'This profile has no secret key in the keychain.', next: 'Enter the secret key in Settings.' },
   CONFIRMATION_REQUIRED: { title: 'This payout needs its confirmation step.', next: 'Review the payout again and confirm it.' },
   LIVE_REFUSED: { title: 'Live profiles are switched off in this browser session.', next: 'Restart the browser host with --allow-live, or use the desktop app.' },

@@ -38,6 +38,7 @@ export default {
   NOT_SENT: { title: 'La requête n’a pas pu être envoyée (pas de connexion au service).', next: 'Rien n’a atteint le service. Vérifiez le réseau et l’URL de base, puis réessayez.' },
   BAD_RESPONSE: { title: 'Le service a répondu quelque chose que la console ne sait pas lire.', next: 'Vérifiez l’URL de base du profil ; recherchez la transaction avant de la renvoyer.' },
   NO_KEYCHAIN: { title: 'Aucun trousseau de clés n’est disponible sur cet ordinateur.', next: 'Installez ou déverrouillez le trousseau du système, puis réessayez.' },
+  KEYCHAIN_UNRESPONSIVE: { title: 'Le trousseau de clés n’a pas répondu à temps : rien n’a été envoyé.', next: 'Le trousseau (gnome-keyring, KWallet, Trousseau ou Gestionnaire d’identification) s’est peut-être arrêté ou attend d’être déverrouillé. Relancez-le ou déverrouillez-le, puis réessayez. Les clés secrètes déjà lues restent utilisables.' },
   SECRET_MISSING: { title: 'Ce profil n’a pas de clé secrète dans le trousseau.', next: 'Saisissez la clé secrète dans les Paramètres.' },
   CONFIRMATION_REQUIRED: { title: 'Ce transfert doit passer par son étape de confirmation.', next: 'Relisez le transfert et confirmez-le.' },
   LIVE_REFUSED: { title: 'Les profils de production sont désactivés dans cette session de navigateur.', next: 'Relancez l’hôte navigateur avec --allow-live, ou utilisez l’application de bureau.' },

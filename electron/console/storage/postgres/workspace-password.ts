@@ -24,18 +24,18 @@ export class WorkspacePasswordError extends Error {
   }
 }
 
-/** Stores (or replaces) the login's password; an empty or oversized one is refused, not stored. */
-export function saveWorkspacePassword(vault: Vault, connection: WorkspaceConnection, password: string): void {
+/** Stores (or replaces) the login's password; an empty or oversized one is refused at once (thrown), not stored. */
+export function saveWorkspacePassword(vault: Vault, connection: WorkspaceConnection, password: string): Promise<void> {
   // An empty password would make the driver fall back to PGPASSWORD or ~/.pgpass: outside the keychain.
   if (typeof password !== 'string' || password.length === 0) throw new WorkspacePasswordError('The workspace password is empty: enter the password of your workspace login.');
   if (password.length > MAX_PASSWORD) throw new WorkspacePasswordError(`The workspace password is longer than ${MAX_PASSWORD} characters.`);
-  vault.setSecret(workspacePasswordAccount(connection), password);
+  return vault.setSecret(workspacePasswordAccount(connection), password);
 }
 
-export function hasWorkspacePassword(vault: Vault, connection: WorkspaceConnection): boolean {
+export function hasWorkspacePassword(vault: Vault, connection: WorkspaceConnection): Promise<boolean> {
   return vault.hasSecret(workspacePasswordAccount(connection));
 }
 
-export function forgetWorkspacePassword(vault: Vault, connection: WorkspaceConnection): boolean {
+export function forgetWorkspacePassword(vault: Vault, connection: WorkspaceConnection): Promise<boolean> {
   return vault.deleteSecret(workspacePasswordAccount(connection));
 }

@@ -43,7 +43,7 @@ import { workspacePasswordAccount } from './workspace-password';
 
 export type WorkspaceRole = keyof typeof ROLES;
 /** A workspace fault, or the keychain itself unavailable (the vault's own code and advice). */
-export type SessionFaultCode = WorkspaceFaultCode | 'NO_KEYCHAIN';
+export type SessionFaultCode = WorkspaceFaultCode | 'NO_KEYCHAIN' | 'KEYCHAIN_UNRESPONSIVE';
 
 export class WorkspaceFaultError extends Error {
   constructor(
@@ -152,7 +152,7 @@ export function isStoreAnswer(error: unknown): boolean {
 function faultOf(error: unknown, phase: 'opening' | 'open', secret: string | null): WorkspaceFaultError {
   if (error instanceof WorkspaceFaultError) return error;
   if (error instanceof VaultError) {
-    return error.code === 'NO_KEYCHAIN' ? new WorkspaceFaultError('NO_KEYCHAIN', error.message) : fault('WORKSPACE_PASSWORD_MISSING');
+    return error.code === 'SECRET_MISSING' ? fault('WORKSPACE_PASSWORD_MISSING') : new WorkspaceFaultError(error.code, error.message);
   }
   if (error instanceof WorkspaceSchemaError) return fault(FROM_SCHEMA[error.code], withoutSecret(error.message, secret));
   let code = FROM_CONNECTION[describeWorkspaceError(error).code];
@@ -221,7 +221,7 @@ export async function openWorkspaceSession(options: OpenWorkspaceOptions): Promi
   const where = describeWorkspace(connection);
   let password: string;
   try {
-    password = options.vault.useSecret(workspacePasswordAccount(connection));
+    password = await options.vault.useSecret(workspacePasswordAccount(connection));
   } catch (error) {
     const refusal = faultOf(error, 'opening', null);
     log(`workspace ${where}: not opened, ${refusal.code}`);
