@@ -67,6 +67,20 @@ function firstIssue(error: z.ZodError, data: unknown): string {
   return `${path}: ${issue.message}`;
 }
 
+/** The code a 429 without a readable one is recorded under (the engine's own, shared/contract/codes.ts). */
+export const BARE_429_CODE = 'RATE_LIMIT_EXCEEDED';
+
+function tooManyRequests<T>(status: number, headers: Headers, nowMs: number, detail: string): ClientResult<T> {
+  return {
+    kind: 'api-error',
+    httpStatus: status,
+    code: BARE_429_CODE,
+    message: `Too many requests (the 429 named no code: ${detail})`,
+    fields: null,
+    retryAfterSeconds: parseRetryAfter(headerValue(headers, 'retry-after'), nowMs),
+  };
+}
+
 export function interpretResponse<T>(
   status: number,
   headers: Headers,
@@ -74,7 +88,10 @@ export function interpretResponse<T>(
   dataSchema: z.ZodType<T> | null,
   nowMs: number,
 ): ClientResult<T> {
-  const bad = (detail: string): ClientResult<T> => ({ kind: 'bad-response', httpStatus: status, message: `HTTP ${status}: ${detail}` });
+  const unreadable = (detail: string): ClientResult<T> => ({ kind: 'bad-response', httpStatus: status, message: `HTTP ${status}: ${detail}` });
+  // A 429 is a refusal by its status alone (nothing was created: RFC 6585), whatever its body says:
+  // the spec names no code for it, and a gateway's or a bare one still means "wait, then send again".
+  const bad = (detail: string): ClientResult<T> => (status === 429 ? tooManyRequests(status, headers, nowMs, detail) : unreadable(detail));
   const text = body.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return bad('the response body is empty, not a JSON envelope');
   let parsed: unknown;

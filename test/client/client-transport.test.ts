@@ -168,6 +168,15 @@ describe('POST is never retried', () => {
     expect(result).toMatchObject({ kind: 'api-error', httpStatus: 429, retryAfterSeconds: 2 });
     expect(server.requests).toHaveLength(1);
   });
+
+  it('a 429 that names no code (a bare envelope, a gateway\'s HTML page) is still a refusal to wait for, never an unreadable answer', async () => {
+    server.reply(json(429, { success: false, message: 'Too Many Requests' }), raw(429, '<html><body>Too Many Requests</body></html>', { 'Content-Type': 'text/html', 'Retry-After': '7' }));
+    const bare = await clientFor(server.url).initiatePayout(paymentRequest);
+    expect(bare).toMatchObject({ kind: 'api-error', httpStatus: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfterSeconds: null });
+    const page = await clientFor(server.url).initiatePayout(paymentRequest);
+    expect(page).toMatchObject({ kind: 'api-error', httpStatus: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfterSeconds: 7 });
+    expect(server.requests).toHaveLength(2);
+  });
 });
 
 describe('GET survives network errors', () => {
