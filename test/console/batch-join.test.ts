@@ -82,7 +82,7 @@ let proxyB: GateProxy;
 beforeAll(async () => {
   workspaces = await startTestWorkspaces();
   database = await workspaces.create();
-  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(makeTempDir('paydesk-join-engine-'), 'sandbox.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
+  engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(makeTempDir('paydesk-join-engine-'), 'sandbox.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 }, variants: ['duplicates-accepted'] /* only the journal keeps a row from being paid twice */ });
   proxyA = await startGateProxy(engine.api.url);
   proxyB = await startGateProxy(engine.api.url);
   proxies.push(proxyA, proxyB);

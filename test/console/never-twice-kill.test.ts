@@ -45,7 +45,7 @@ describe('a retry killed mid-row, the start-up sweep with another retry draft wa
     });
 
   it('pays the retried row once, never retries it again, and the waiting draft adopts it', async () => {
-    engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 } });
+    engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir, 'engine.db'), settleMs: 0, rateLimit: { perKeyPerMinute: 0 }, variants: ['duplicates-accepted'] /* only the journal keeps a row from being paid twice */ });
     gate = await startGateProxy(engine.api.url);
     const keys = engine.api.applications()[0]!.keys.filter((key) => key.environment === 'sandbox');
     desk = await open();
