@@ -102,6 +102,11 @@ export interface BatchRow extends CheckedRow {
   alreadySent?: true;
   /** Adopted, and the service's transaction is not what this row asks (another recipient or amount). */
   adoptedDiffers?: AdoptedDifference;
+  /**
+   * The row names a payout another batch (or a single send: batchId null) already made: linked to it,
+   * never sent by this batch, counted there (counts.elsewhere).
+   */
+  paidBy?: { batchId: string | null; rowNumber: number | null };
   /** The external id of the failed payout this row retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
 }

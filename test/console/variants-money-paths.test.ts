@@ -64,6 +64,8 @@ describe.each(MATRIX.map((variant) => ({ variant, name: variant ?? 'duplicates-a
     expect(ids.map(engineCount)).toEqual([1, 1, 1]);
     const rows = (await withRows(runtime.handlers, again.batch.id)).rows;
     expect(rows.map((row) => [row.state, row.status, row.alreadySent ?? false])).toEqual(ids.map(() => ['accepted', 'completed', true]));
+    // Each names the batch and row that paid it.
+    expect(rows.map((row) => row.paidBy)).toEqual(rows.map((row) => ({ batchId: first.batch.id, rowNumber: row.rowNumber })));
     const firstRows = (await withRows(runtime.handlers, first.batch.id)).rows;
     expect(firstRows.map((row) => [row.state, row.status])).toEqual(ids.map(() => ['accepted', 'completed']));
     // Counted where they were paid: the second batch sent nothing and names them as paid elsewhere.

@@ -231,6 +231,27 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       expect((await store.journal.getEntry(a))?.batch).toEqual({ batchId: 'bt-3', rowNumber: first!.rowNumber });
     });
 
+    it('links a row naming a payout another batch made to it, never a second entry: paid by that batch and row, counted there only', async () => {
+      const rows = checkedRows(1, { prefix: 'lk' });
+      await store.batches.create({ id: 'lk-a', fileName: 'f.csv', fileHash: 'lk', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows, at: 1_000 });
+      await store.batches.create({ id: 'lk-b', fileName: 'f.csv', fileHash: 'lk', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows, at: 1_000 });
+      const row = rows[0]!;
+      const paid = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_100, batch: { id: 'lk-a', row: row.rowNumber } });
+      await store.journal.writeInitiateOutcome(paid, { kind: 'accepted', tx: serviceTx(row.request!, { status: 'completed' }), httpStatus: 200, message: null }, 1_200);
+      const refusal = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_300, batch: { id: 'lk-b', row: row.rowNumber } }).then(() => null, (error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ExternalIdKnown);
+      expect((refusal as ExternalIdKnown).known).toMatchObject({ journalId: paid, batchId: 'lk-a', rowNumber: row.rowNumber });
+      expect(await store.journal.linkRowToPayout({ id: 'lk-b', row: row.rowNumber }, paid)).toBe(true);
+      expect(await store.journal.linkRowToPayout({ id: 'lk-b', row: row.rowNumber }, paid)).toBe(false);
+      const [linked] = await store.batches.rowsByNumber('lk-b', [row.rowNumber]);
+      expect(linked).toMatchObject({ journalId: paid, state: 'accepted', alreadySent: true, paidBy: { batchId: 'lk-a', rowNumber: row.rowNumber } });
+      const [own] = await store.batches.rowsByNumber('lk-a', [row.rowNumber]);
+      expect(own?.paidBy).toBeUndefined();
+      expect((await store.batches.counts('lk-b')).counts).toMatchObject({ valid: 1, elsewhere: 1, accepted: 0 });
+      expect((await store.batches.counts('lk-a')).counts).toMatchObject({ valid: 1, elsewhere: 0, accepted: 1, completed: 1 });
+      expect((await store.journal.search({ externalId: row.externalId }, 0, 10)).total).toBe(1);
+    });
+
     it('writes one entry per batch row, ever: a second one is refused and nothing of it stays', async () => {
       await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1, { prefix: 'bt4' }), at: 1_000 });
       const [row] = await store.batches.rowsInState('bt-4', ['not_sent']);

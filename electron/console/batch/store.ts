@@ -61,6 +61,10 @@ interface RowDbRow {
   e_already_sent_at: number | null;
   /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
   e_adopted_tx: string | null;
+  /** 1 when the row's entry is another batch's (or a single send's): the row was linked to it, not sent. */
+  e_elsewhere?: number | null;
+  e_batch_id?: string | null;
+  e_batch_row?: number | null;
   retry_of: string | null;
 }
 
@@ -158,6 +162,7 @@ function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
     ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
+    ...(row.e_elsewhere ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row ?? null } } : {}),
   };
 }
 
@@ -165,7 +170,8 @@ const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
     -- A row linked to a payout another batch (or a single send) made: already sent earlier, never POSTed by this row.
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN e.id IS NOT NULL AND e.batch_id IS NOT b.id THEN e.created_at END AS e_already_sent_at,
-    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS NOT b.id) THEN e.transaction_json END AS e_adopted_tx
+    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS NOT b.id) THEN e.transaction_json END AS e_adopted_tx,
+    CASE WHEN e.id IS NOT NULL AND e.batch_id IS NOT b.id THEN 1 END AS e_elsewhere, e.batch_id AS e_batch_id, e.batch_row AS e_batch_row
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {

@@ -165,6 +165,11 @@ export function RowIdentity({ row }: { row: BatchRow }) {
           {t('identity.alreadySent')}
         </span>
       ) : null}
+      {row.paidBy ? (
+        <span className="muted small" data-testid="paid-by">
+          {row.paidBy.batchId ? t('identity.paidByBatch', { batch: row.paidBy.batchId, row: row.paidBy.rowNumber ?? '?' }) : t('identity.paidBySingle')}
+        </span>
+      ) : null}
       {row.retryOf ? <span className="muted small mono">{t('identity.retryOf', { id: row.retryOf })}</span> : null}
     </>
   );

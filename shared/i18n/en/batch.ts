@@ -296,8 +296,10 @@ export default {
     skipped: 'Not sent (cancelled)',
   },
   identity: {
+    paidByBatch: 'Paid by batch {{batch}}, row {{row}}: not sent again here',
+    paidBySingle: 'Paid by a single payout: not sent again here',
     alreadySent: 'Already sent earlier',
-    alreadySentHint: 'The service already had this external id: this row shows that payout, it was not paid again.',
+    alreadySentHint: 'This external id was already a payout (in the journal, or at the service): this row shows that payout, it was not paid again.',
     adoptedDiffers: 'Already sent earlier — to {{to}}, {{amount}} — not what this row asks ({{askedTo}}, {{askedAmount}})',
     adoptedDiffersHint: 'The service already had this external id for another payout: this row was not paid as asked, and nothing was sent for it.',
     retryOf: 'Retry of {{id}}',

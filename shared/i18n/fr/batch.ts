@@ -297,8 +297,10 @@ export default {
     skipped: 'Non envoyé (annulé)',
   },
   identity: {
+    paidByBatch: 'Payé par le lot {{batch}}, ligne {{row}} : pas renvoyé ici',
+    paidBySingle: 'Payé par un transfert unique : pas renvoyé ici',
     alreadySent: 'Déjà envoyé auparavant',
-    alreadySentHint: 'Le service avait déjà cet identifiant externe : cette ligne montre ce transfert, il n’a pas été payé à nouveau.',
+    alreadySentHint: 'Cet identifiant externe était déjà un transfert (dans le journal, ou au service) : cette ligne montre ce transfert, il n’a pas été payé à nouveau.',
     adoptedDiffers: 'Déjà envoyé auparavant — à {{to}}, {{amount}} — pas ce que demande cette ligne ({{askedTo}}, {{askedAmount}})',
     adoptedDiffersHint: 'Le service avait déjà cet identifiant externe pour un autre transfert : cette ligne n’a pas été payée comme demandé, et rien n’a été envoyé pour elle.',
     retryOf: 'Relance de {{id}}',

@@ -29,7 +29,9 @@ export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
     -- A row linked to a payout another batch (or a single send) made: already sent earlier, never POSTed by this row.
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN e.id IS NOT NULL AND e.batch_id IS DISTINCT FROM (SELECT bb.id FROM batches bb WHERE bb.seq = br.batch_seq) THEN e.created_at END AS e_already_sent_at,
-    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS DISTINCT FROM (SELECT bb.id FROM batches bb WHERE bb.seq = br.batch_seq)) THEN e.transaction_json END AS e_adopted_tx`;
+    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS DISTINCT FROM (SELECT bb.id FROM batches bb WHERE bb.seq = br.batch_seq)) THEN e.transaction_json END AS e_adopted_tx,
+    CASE WHEN e.id IS NOT NULL AND e.batch_id IS DISTINCT FROM (SELECT bb.id FROM batches bb WHERE bb.seq = br.batch_seq) THEN true END AS e_elsewhere,
+    e.batch_id AS e_batch_id, e.batch_row AS e_batch_row`;
 
 export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
@@ -50,6 +52,9 @@ export interface RowDbRow {
   e_transaction_id: string | null;
   e_last_error: string | null;
   e_already_sent_at: number | null;
+  e_elsewhere?: boolean | null;
+  e_batch_id?: string | null;
+  e_batch_row?: number | string | null;
   /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
   e_adopted_tx: string | null;
   retry_of: string | null;
@@ -75,6 +80,7 @@ export function toRow(row: RowDbRow): BatchRow {
     // As the SQLite store's toRow: a row that adopted an existing payout, and how it differs; the payout a retry retries.
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
     ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
+    ...(row.e_elsewhere ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row === null || row.e_batch_row === undefined ? null : Number(row.e_batch_row) } } : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
