@@ -40,6 +40,7 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
           pending: formatCount((p.processing ?? 0) + (p.inFlight ?? 0)),
         })}
       </p>
+      {p.elsewhere ? <p className="muted" data-testid="report-elsewhere">{t('report.elsewhere', { count: p.elsewhere, n: formatCount(p.elsewhere) })}</p> : null}
       {detail.adoptedDiffering ? (
         <div className="notice notice-warn" role="note" data-testid="adopted-differing">
           <strong>{t('report.adoptedDiffering', { count: detail.adoptedDiffering, n: formatCount(detail.adoptedDiffering) })}</strong>
