@@ -23,6 +23,7 @@ import { createVault, VaultError, type Vault } from '../vault';
 import { readStoreChoice, saveStoreChoice, type StoreChoice } from './choice';
 import { sessionPort } from './session-port';
 import { desktopIdOf } from '../desktop-id';
+import type { StoragePort } from '../storage/port';
 
 export interface ConsoleHostOptions extends Omit<ConsoleRuntimeOptions, 'openStorage'> {
   /** This run's workspace (the browser host's --workspace): used instead of the saved choice, not saved. */
@@ -164,6 +165,11 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     }
   }
 
+  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'return_workspace'): Promise<void> {
+    if (!store.audit) throw new HandlerFailure('CONFLICT', 'This workspace has no audit log: the console cannot record the move, so it does not make it.');
+    await store.audit.recordWorkspaceMove(move, { version: options.version, desktopId: desktopIdOf(options.userDataDir) });
+  }
+
   const implementations: { [C in WorkspaceChannel]: (input: never) => Promise<ChannelResults[C]> } = {
     'workspace:status': async () => current.status,
     'workspace:test': async (input: { connection: WorkspaceConnection; password?: string }) => {
@@ -180,6 +186,8 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         // Opened before anything changes: a workspace that does not answer leaves the console as it was.
         const session = await openSession(connection, input.password);
         try {
+          // The return is in the workspace's log before this desktop records there again.
+          if (choice.store === 'desktop') await session.write((store) => moveAudited(store, 'return_workspace'));
           if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
           saveStoreChoice(options.userDataDir, { store: 'workspace', connection });
         } catch (error) {
@@ -194,6 +202,13 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     'workspace:useDesktop': () =>
       change(async () => {
         await refuseWhileSending();
+        // Written in the workspace before anything changes: a line that cannot be written keeps the
+        // console where it is. A workspace not open (its fault at start, or lost) cannot hear it:
+        // leaving stays possible then (a team's desktop is never trapped), and the policy still
+        // holds through the profiles (team-profile-book.ts refuses the team's, and their copies).
+        if (current.kind === 'runtime' && current.session && current.session.state === 'open') {
+          await current.session.write((store) => moveAudited(store, 'leave_workspace'));
+        }
         saveStoreChoice(options.userDataDir, { store: 'desktop' });
         choice = { store: 'desktop' };
         await closeCurrent();

@@ -66,5 +66,12 @@ export function workspaceAudit(db: Queryable): AuditPort {
       // The subject is the login itself (who is stamped by the database, never sent).
       await db.query(`SELECT paydesk_audit('sign_in', session_user::text, NULL, jsonb_build_object('version', $1::text))`, [desktop.version]);
     },
+    async recordWorkspaceMove(move, desktop) {
+      // The remark says what the move means for the policy, for whoever reads the log later.
+      const remark = move === 'leave_workspace'
+        ? 'this desktop records on its own journal: the team approval policy does not cover what it sends with its own profiles; team profiles stay with the team'
+        : 'this desktop records in the team workspace again, under its approval policy';
+      await db.query(`SELECT paydesk_audit($1::text, session_user::text, NULL, jsonb_build_object('version', $2::text, 'desktop', $3::text), $4::text)`, [move, desktop.version, desktop.desktopId, remark]);
+    },
   };
 }
