@@ -22,7 +22,7 @@ export const AUDIT_ACTIONS = [
   'policy_change',
   'role_change',
   'leave_workspace',
-  'return_workspace',
+  'join_workspace',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -15,7 +15,7 @@ import { TypedEmitter } from '../../../shared/events';
 import { processLog } from '@paydesk/sandbox';
 import { fieldErrorsOf, HandlerFailure, type HandlerTable } from '../handlers';
 import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../runtime';
-import { confSettingsBackend, createSettings } from '../settings';
+import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID } from '../settings';
 import { workspaceConnectionSchema, type WorkspaceConnection } from '../storage/postgres/connection';
 import { describeWorkspace, openWorkspaceSession, WorkspaceFaultError, type WorkspaceSession } from '../storage/postgres/workspace-session';
 import { saveWorkspacePassword, workspacePasswordAccount } from '../storage/postgres/workspace-password';
@@ -165,7 +165,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     }
   }
 
-  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'return_workspace'): Promise<void> {
+  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'join_workspace'): Promise<void> {
     if (!store.audit) throw new HandlerFailure('CONFLICT', 'This workspace has no audit log: the console cannot record the move, so it does not make it.');
     await store.audit.recordWorkspaceMove(move, { version: options.version, desktopId: desktopIdOf(options.userDataDir) });
   }
@@ -187,7 +187,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         const session = await openSession(connection, input.password);
         try {
           // The return is in the workspace's log before this desktop records there again.
-          if (choice.store === 'desktop') await session.write((store) => moveAudited(store, 'return_workspace'));
+          if (choice.store === 'desktop') await session.write((store) => moveAudited(store, 'join_workspace'));
           if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
           saveStoreChoice(options.userDataDir, { store: 'workspace', connection });
         } catch (error) {
@@ -212,6 +212,9 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         saveStoreChoice(options.userDataDir, { store: 'desktop' });
         choice = { store: 'desktop' };
         await closeCurrent();
+        // A team profile stays with the team: this desktop re-opens on its built-in sandbox instead, in sight in the picker.
+        const settings = createSettings(options.settingsBackend ?? confSettingsBackend(options.userDataDir));
+        if (settings.teamProfilesSeen().some((seen) => seen.id === settings.activeProfileId())) settings.setActiveProfileId(LOCAL_SANDBOX_ID);
         current = await openOnChoice();
         return { reopened: true as const, status: current.status };
       }),

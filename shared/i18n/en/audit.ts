@@ -43,6 +43,6 @@ export default {
     policy_change: 'Changed the approval policy',
     role_change: 'Changed a role',
     leave_workspace: 'Left for this desktop only',
-    return_workspace: 'Came back to the workspace',
+    join_workspace: 'Came to the workspace from this desktop only',
   },
 };

@@ -46,7 +46,7 @@ const fr: Messages<typeof english> = {
     policy_change: 'A modifié la politique d’approbation',
     role_change: 'A modifié un rôle',
     leave_workspace: 'Est passé sur ce poste uniquement',
-    return_workspace: 'Est revenu dans l’espace',
+    join_workspace: 'Est venu dans l’espace depuis ce poste uniquement',
   },
 };
 export default fr;

@@ -70,7 +70,7 @@ export function workspaceAudit(db: Queryable): AuditPort {
       // The remark says what the move means for the policy, for whoever reads the log later.
       const remark = move === 'leave_workspace'
         ? 'this desktop records on its own journal: the team approval policy does not cover what it sends with its own profiles; team profiles stay with the team'
-        : 'this desktop records in the team workspace again, under its approval policy';
+        : 'this desktop records in the team workspace (first time or back), under its approval policy';
       await db.query(`SELECT paydesk_audit($1::text, session_user::text, NULL, jsonb_build_object('version', $2::text, 'desktop', $3::text), $4::text)`, [move, desktop.version, desktop.desktopId, remark]);
     },
   };
