@@ -17,6 +17,7 @@ import { createVault } from '../../electron/console/vault';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID } from '../../electron/console/settings';
 import { forgetWorkspacePassword } from '../../electron/console/storage/postgres/workspace-password';
 import { readStoreChoice } from '../../electron/console/workspace/choice';
+import { migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
 import { startConsoleHost, type ConsoleHost } from '../../electron/console/workspace/console-host';
 import { desktopIdOf } from '../../electron/console/desktop-id';
 import { makeTempDir } from '../temp-dir';
@@ -52,6 +53,7 @@ afterAll(async () => {
   await own?.stop();
   const vault = createVault();
   for (const login of ['finance_demo', 'admin_demo']) await forgetWorkspacePassword(vault, workspace.connection(login));
+  await forgetWorkspacePassword(vault, workspace.connection('finance_demo', { database: 'paydesk_leave_other' }));
   await workspace?.stop();
 });
 
@@ -72,6 +74,12 @@ async function secretsFor(host: ConsoleHost, profileId: string, engine: EngineHa
 /** Desktop A's lines of one action. */
 async function auditLines(action: string): Promise<Array<{ id: number; actor: string; after: Record<string, unknown>; remark: string }>> {
   const { rows } = await (await workspace.owner()).query(`SELECT id::int AS id, actor, after, remark FROM audit_log WHERE action = $1 AND after->>'desktop' = $2 ORDER BY id`, [action, desktopIdOf(dirs.a)]);
+  return rows;
+}
+
+/** Desktop A's lines of one action in another workspace database. */
+async function auditLinesIn(database: string, action: string): Promise<Array<{ actor: string; after: Record<string, unknown> }>> {
+  const { rows } = await (await workspace.owner(database)).query(`SELECT actor, after FROM audit_log WHERE action = $1 AND after->>'desktop' = $2 ORDER BY id`, [action, desktopIdOf(dirs.a)]);
   return rows;
 }
 
@@ -172,5 +180,18 @@ describe('leaving the workspace keeps the policy', () => {
     expect(back!.id).toBeGreaterThan(left!.id);
     expectOk(await a.handlers['profiles:activate']({ id: TEAM }));
     expectFail(await payout(a, 900_000, 'LEAVE-4'), 'APPROVAL_REQUIRED');
+  });
+
+  it('moving to another workspace is written in the one it leaves (to another workspace), then in the one it joins', async () => {
+    const owner = await workspace.owner();
+    await owner.query('CREATE DATABASE paydesk_leave_other');
+    await migrateWorkspace(await workspace.owner('paydesk_leave_other'));
+    const leftBefore = (await auditLines('leave_workspace')).length;
+    expectOk(await a.handlers['workspace:use']({ connection: workspace.connection('finance_demo', { database: 'paydesk_leave_other' }), password: workspace.passwords.finance_demo! }));
+    const left = await auditLines('leave_workspace');
+    expect(left).toHaveLength(leftBefore + 1);
+    expect(left.at(-1)).toMatchObject({ actor: 'finance_demo', after: { to: 'another workspace' } });
+    expect(left.at(-1)!.remark).toContain('records in another workspace');
+    expect(await auditLinesIn('paydesk_leave_other', 'join_workspace')).toMatchObject([{ actor: 'finance_demo', after: { desktop: desktopIdOf(dirs.a) } }]);
   });
 });

@@ -20,5 +20,5 @@ export interface AuditPort {
    * This desktop leaves the workspace for its own journal, or comes back to it: a line under the
    * login, written before the choice changes (postgres/leave-workspace-migration.ts).
    */
-  recordWorkspaceMove(move: 'leave_workspace' | 'join_workspace', desktop: { version: string; desktopId: string }): Promise<void>;
+  recordWorkspaceMove(move: 'leave_workspace' | 'join_workspace', desktop: { version: string; desktopId: string; to?: 'desktop' | 'another workspace' }): Promise<void>;
 }

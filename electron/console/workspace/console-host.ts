@@ -165,9 +165,9 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     }
   }
 
-  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'join_workspace'): Promise<void> {
+  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'join_workspace', to?: 'desktop' | 'another workspace'): Promise<void> {
     if (!store.audit) throw new HandlerFailure('CONFLICT', 'This workspace has no audit log: the console cannot record the move, so it does not make it.');
-    await store.audit.recordWorkspaceMove(move, { version: options.version, desktopId: desktopIdOf(options.userDataDir) });
+    await store.audit.recordWorkspaceMove(move, { version: options.version, desktopId: desktopIdOf(options.userDataDir), ...(to ? { to } : {}) });
   }
 
   const implementations: { [C in WorkspaceChannel]: (input: never) => Promise<ChannelResults[C]> } = {
@@ -186,8 +186,13 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         // Opened before anything changes: a workspace that does not answer leaves the console as it was.
         const session = await openSession(connection, input.password);
         try {
-          // The return is in the workspace's log before this desktop records there again.
-          if (choice.store === 'desktop') await session.write((store) => moveAudited(store, 'join_workspace'));
+          // Each move is in the log of the workspace it concerns before this desktop makes it: leaving
+          // one workspace for another is written in the one it leaves, coming in the one it joins.
+          const elsewhere = choice.store === 'desktop' || !samePlace(choice.connection, connection);
+          if (elsewhere && current.kind === 'runtime' && current.session && current.session.state === 'open') {
+            await current.session.write((store) => moveAudited(store, 'leave_workspace', 'another workspace'));
+          }
+          if (elsewhere) await session.write((store) => moveAudited(store, 'join_workspace'));
           if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
           saveStoreChoice(options.userDataDir, { store: 'workspace', connection });
         } catch (error) {
@@ -207,7 +212,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         // leaving stays possible then (a team's desktop is never trapped), and the policy still
         // holds through the profiles (team-profile-book.ts refuses the team's, and their copies).
         if (current.kind === 'runtime' && current.session && current.session.state === 'open') {
-          await current.session.write((store) => moveAudited(store, 'leave_workspace'));
+          await current.session.write((store) => moveAudited(store, 'leave_workspace', 'desktop'));
         }
         saveStoreChoice(options.userDataDir, { store: 'desktop' });
         choice = { store: 'desktop' };
@@ -272,6 +277,11 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
       await closeCurrent();
     },
   };
+}
+
+/** The same workspace database, whatever the login (another login there is not a move of this desktop). */
+function samePlace(a: WorkspaceConnection, b: WorkspaceConnection): boolean {
+  return a.host === b.host && a.port === b.port && a.database === b.database;
 }
 
 function sameWorkspace(a: WorkspaceConnection, b: WorkspaceConnection): boolean {
