@@ -72,6 +72,20 @@ const teamKeysSchema = z.strictObject({ paymentPublicKey: z.string().max(200), p
 /** The public keys this desktop uses with one team profile. */
 export type TeamKeys = z.infer<typeof teamKeysSchema>;
 
+const teamProfileSeenSchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(80),
+  environment: z.enum(ENVIRONMENTS),
+  baseUrl: z.string().min(1).max(500),
+  payoutPublicKey: z.string().max(200),
+});
+/**
+ * What this desktop keeps of a team profile once read from the workspace, so that the team's
+ * policy still binds it after "This desktop only" (docs/decisions/leaving-keeps-the-policy.md):
+ * where it sends and with which public key, never a secret.
+ */
+export type TeamProfileSeen = z.infer<typeof teamProfileSeenSchema>;
+
 const settingsDocumentSchema = z.strictObject({
   version: z.literal(1),
   activeProfileId: z.string().min(1).max(200),
@@ -86,6 +100,8 @@ const settingsDocumentSchema = z.strictObject({
    * the definitions themselves are the workspace's, and no secret is ever written here.
    */
   teamKeys: z.record(z.string().min(1).max(200), teamKeysSchema).optional(),
+  /** The team profiles as last read from a workspace (absent before issue 36): kept while this desktop records on its own. */
+  teamProfilesSeen: z.array(teamProfileSeenSchema).max(1000).optional(),
 });
 export type SettingsDocument = z.infer<typeof settingsDocumentSchema>;
 
@@ -107,6 +123,9 @@ export interface Settings {
   /** This desktop's public keys for a team profile (null: none given yet). */
   teamKeys(profileId: string): TeamKeys | null;
   setTeamKeys(profileId: string, keys: TeamKeys): void;
+  /** The team profiles as last read from a workspace, with this desktop's payout public key for each. */
+  teamProfilesSeen(): TeamProfileSeen[];
+  setTeamProfilesSeen(seen: TeamProfileSeen[]): void;
   language(): LanguagePreference;
   setLanguage(language: LanguagePreference): void;
   theme(): ThemePreference;
@@ -201,6 +220,10 @@ export function createSettings(backend: SettingsBackend, now: () => number = Dat
     },
     setTeamKeys(profileId, keys) {
       persist({ ...document, teamKeys: { ...document.teamKeys, [profileId]: { paymentPublicKey: keys.paymentPublicKey, payoutPublicKey: keys.payoutPublicKey } } });
+    },
+    teamProfilesSeen: () => (document.teamProfilesSeen ?? []).map((seen) => ({ ...seen })),
+    setTeamProfilesSeen(seen) {
+      persist({ ...document, teamProfilesSeen: seen.map(({ id, name, environment, baseUrl, payoutPublicKey }) => ({ id, name, environment, baseUrl, payoutPublicKey })) });
     },
     language: () => document.language ?? 'system',
     setLanguage(language) {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/types';
 
-/** Every action the log records (migration 20's CHECK). */
+/** Every action the log records (migration 20's CHECK, and 42's two moves of a desktop). */
 export const AUDIT_ACTIONS = [
   'sign_in',
   'import',
@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'void_approval',
   'policy_change',
   'role_change',
+  'leave_workspace',
+  'join_workspace',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

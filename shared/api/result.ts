@@ -25,6 +25,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure 
  * - TEAM_KEYS_MISSING: a team profile this desktop has no keys for yet (profileId: add them in Settings);
  * - PROFILE_DESKTOP_ONLY: on a team workspace, a desktop's own live profile (live money goes through team profiles);
  * - TEAM_PROFILES_UNAVAILABLE: a team profile operation on this desktop's own journal (no team there);
+ * - TEAM_POLICY_APPLIES: on this desktop's own journal, a team profile, or a desktop profile sending with a team profile's payout key (the team's approval policy still covers it);
  * - ALREADY_SENT: the journal already holds this external id as a payout or payment (journalId: open it); never sent twice.
  */
 export const CONSOLE_ERROR_CODES = [
@@ -46,6 +47,7 @@ export const CONSOLE_ERROR_CODES = [
   'TEAM_PROFILES_UNAVAILABLE',
   'SANDBOX_ELSEWHERE',
   'ALREADY_SENT',
+  'TEAM_POLICY_APPLIES',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
 

@@ -118,6 +118,8 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     // On a workspace a team profile of this id wins over a desktop's own of the same id (one it published).
     const team = teamProfiles.resolve(id);
     if (team) return team;
+    // Off the workspace, a team profile (or this desktop's own of the same id, the one it published) stays the team's.
+    teamProfiles.refuseTeamOffWorkspace(id);
     const stored = deps.settings.profile(id);
     if (!stored && teamProfiles.onWorkspace()) {
       // A colleague's entry made with a profile of their desktop only: say so, not just "no profile".
@@ -182,6 +184,9 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
     },
     async requireSecret(profile, keyType) {
       const publicKey = keyType === 'payment' ? profile.paymentPublicKey : profile.payoutPublicKey;
+      // Every payout and batch send asks for the payout secret first (so do a payout's Look up and
+      // Verify): off the workspace, a team profile's payout key stays under the team's policy.
+      if (keyType === 'payout') teamProfiles.refuseTeamPayoutKey(profile);
       if (profile.builtIn) {
         if (!deps.engine) throw new HandlerFailure('SANDBOX_UNAVAILABLE', 'The local sandbox engine is not running.');
         return;

@@ -12,7 +12,7 @@ import type { KeyType } from '../../../shared/contract';
 import type { Profile } from '../../../shared/api';
 import type { TeamProfile } from '../storage/team-profiles-port';
 import type { StoragePort } from '../storage/port';
-import type { Settings, StoredProfile, TeamKeys } from '../settings';
+import type { Settings, StoredProfile, TeamKeys, TeamProfileSeen } from '../settings';
 import { HandlerFailure } from './failure';
 
 type Resolved = StoredProfile & { builtIn: boolean; team?: boolean };
@@ -32,6 +32,17 @@ export interface TeamProfileBook {
   scopeOf(profile: Resolved): Pick<Profile, 'scope'>;
   /** On a workspace money moves in live only through a team profile: a desktop's own live profile is refused. */
   requireTeamForLive(profile: { id: string; name: string; environment: string; builtIn?: boolean; team?: boolean }): void;
+  /**
+   * On this desktop's own journal, a team profile read earlier (kept in settings.json) is never
+   * usable: it belongs to the team and its approval policy (docs/decisions/leaving-keeps-the-policy.md).
+   */
+  refuseTeamOffWorkspace(id: string): void;
+  /**
+   * On this desktop's own journal, a desktop profile that sends payouts with a team profile's
+   * payout public key (its environment's, whatever address it names) is refused: the team's
+   * approval policy covers that account.
+   */
+  refuseTeamPayoutKey(profile: { name: string; environment: string; baseUrl: string; payoutPublicKey: string; builtIn?: boolean; team?: boolean }): void;
   /** The failure when this desktop has no keys for a team profile yet (the screens offer to add them). */
   keysMissing(profile: Resolved, keyType: KeyType): HandlerFailure;
 }
@@ -47,12 +58,21 @@ export function teamProfileBook(deps: { storage: StoragePort; settings: Settings
     return published ? { paymentPublicKey: published.paymentPublicKey, payoutPublicKey: published.payoutPublicKey } : { paymentPublicKey: '', payoutPublicKey: '' };
   }
 
+  /** What stays on this desktop of the team's profiles when it leaves: where they send and this desktop's payout key, never a secret. */
+  function keepSeen(): void {
+    const seen: TeamProfileSeen[] = definitions.map(({ id, name, environment, baseUrl }) => ({ id, name, environment, baseUrl, payoutPublicKey: keysOf(id).payoutPublicKey }));
+    if (JSON.stringify(seen) !== JSON.stringify(deps.settings.teamProfilesSeen())) deps.settings.setTeamProfilesSeen(seen);
+  }
+
+  const policyWords = 'the team’s approval policy covers it, and on this desktop only nobody can approve what it sends';
+
   return {
     onWorkspace,
     known: () => [...definitions],
     async refresh() {
       if (!onWorkspace()) return (definitions = []);
       definitions = await deps.storage.teamProfiles!.list();
+      keepSeen();
       return [...definitions];
     },
     resolve(id) {
@@ -73,6 +93,27 @@ export function teamProfileBook(deps: { storage: StoragePort; settings: Settings
         'PROFILE_DESKTOP_ONLY',
         `"${profile.name}" is this desktop's own live profile: on a team workspace live payouts go through a team profile, so every colleague can follow them up. Ask an admin to publish it to the team, or pick a team profile.`,
         { profileId: profile.id },
+      );
+    },
+    refuseTeamOffWorkspace(id) {
+      if (onWorkspace()) return;
+      const seen = deps.settings.teamProfilesSeen().find((profile) => profile.id === id);
+      if (!seen) return;
+      throw new HandlerFailure(
+        'TEAM_POLICY_APPLIES',
+        `"${seen.name}" is a team profile: it belongs to the team workspace and its approval policy, and this console records on this desktop only, where nobody can approve. Choose the team workspace again (Settings → Team workspace) to use it.`,
+        { profileId: id },
+      );
+    },
+    refuseTeamPayoutKey(profile) {
+      if (onWorkspace() || profile.builtIn || profile.team || profile.payoutPublicKey === '') return;
+      const match = deps.settings
+        .teamProfilesSeen()
+        .find((seen) => seen.environment === profile.environment && (seen.payoutPublicKey === profile.payoutPublicKey || keysOf(seen.id).payoutPublicKey === profile.payoutPublicKey));
+      if (!match) return;
+      throw new HandlerFailure(
+        'TEAM_POLICY_APPLIES',
+        `"${profile.name}" uses the payout public key of the team profile "${match.name}" (${match.environment}, ${match.baseUrl}): ${policyWords}. Send it from the team workspace (Settings → Team workspace), or give this profile a key of this desktop's own.`,
       );
     },
     keysMissing(profile, keyType) {

@@ -63,6 +63,8 @@ export function teamProfileHandlers(context: Context): HandlerImpls<'teamProfile
       const profile = context.resolveProfile(profileId);
       checkKeyShapes({ environment: profile.environment, paymentPublicKey, payoutPublicKey });
       deps.settings.setTeamKeys(profileId, { paymentPublicKey, payoutPublicKey });
+      // Read again: what this desktop keeps of the team's profiles names the payout key it now uses.
+      await context.teamProfiles.refresh();
       changed();
       return { stored: true };
     },

@@ -16,4 +16,9 @@ export interface AuditPort {
    * cannot see itself; every other is written by its triggers, postgres/audit-actions-migration.ts).
    */
   recordSignIn(desktop: { version: string }): Promise<void>;
+  /**
+   * This desktop leaves the workspace for its own journal, or comes back to it: a line under the
+   * login, written before the choice changes (postgres/leave-workspace-migration.ts).
+   */
+  recordWorkspaceMove(move: 'leave_workspace' | 'join_workspace', desktop: { version: string; desktopId: string; to?: 'desktop' | 'another workspace' }): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { TypedEmitter } from '../../../shared/events';
 import { processLog } from '@paydesk/sandbox';
 import { fieldErrorsOf, HandlerFailure, type HandlerTable } from '../handlers';
 import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../runtime';
-import { confSettingsBackend, createSettings } from '../settings';
+import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID } from '../settings';
 import { workspaceConnectionSchema, type WorkspaceConnection } from '../storage/postgres/connection';
 import { describeWorkspace, openWorkspaceSession, WorkspaceFaultError, type WorkspaceSession } from '../storage/postgres/workspace-session';
 import { saveWorkspacePassword, workspacePasswordAccount } from '../storage/postgres/workspace-password';
@@ -23,6 +23,7 @@ import { createVault, VaultError, type Vault } from '../vault';
 import { readStoreChoice, saveStoreChoice, type StoreChoice } from './choice';
 import { sessionPort } from './session-port';
 import { desktopIdOf } from '../desktop-id';
+import type { StoragePort } from '../storage/port';
 
 export interface ConsoleHostOptions extends Omit<ConsoleRuntimeOptions, 'openStorage'> {
   /** This run's workspace (the browser host's --workspace): used instead of the saved choice, not saved. */
@@ -164,6 +165,11 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     }
   }
 
+  async function moveAudited(store: StoragePort, move: 'leave_workspace' | 'join_workspace', to?: 'desktop' | 'another workspace'): Promise<void> {
+    if (!store.audit) throw new HandlerFailure('CONFLICT', 'This workspace has no audit log: the console cannot record the move, so it does not make it.');
+    await store.audit.recordWorkspaceMove(move, { version: options.version, desktopId: desktopIdOf(options.userDataDir), ...(to ? { to } : {}) });
+  }
+
   const implementations: { [C in WorkspaceChannel]: (input: never) => Promise<ChannelResults[C]> } = {
     'workspace:status': async () => current.status,
     'workspace:test': async (input: { connection: WorkspaceConnection; password?: string }) => {
@@ -180,6 +186,13 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         // Opened before anything changes: a workspace that does not answer leaves the console as it was.
         const session = await openSession(connection, input.password);
         try {
+          // Each move is in the log of the workspace it concerns before this desktop makes it: leaving
+          // one workspace for another is written in the one it leaves, coming in the one it joins.
+          const elsewhere = choice.store === 'desktop' || !samePlace(choice.connection, connection);
+          if (elsewhere && current.kind === 'runtime' && current.session && current.session.state === 'open') {
+            await current.session.write((store) => moveAudited(store, 'leave_workspace', 'another workspace'));
+          }
+          if (elsewhere) await session.write((store) => moveAudited(store, 'join_workspace'));
           if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
           saveStoreChoice(options.userDataDir, { store: 'workspace', connection });
         } catch (error) {
@@ -194,9 +207,19 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
     'workspace:useDesktop': () =>
       change(async () => {
         await refuseWhileSending();
+        // Written in the workspace before anything changes: a line that cannot be written keeps the
+        // console where it is. A workspace not open (its fault at start, or lost) cannot hear it:
+        // leaving stays possible then (a team's desktop is never trapped), and the policy still
+        // holds through the profiles (team-profile-book.ts refuses the team's, and their copies).
+        if (current.kind === 'runtime' && current.session && current.session.state === 'open') {
+          await current.session.write((store) => moveAudited(store, 'leave_workspace', 'desktop'));
+        }
         saveStoreChoice(options.userDataDir, { store: 'desktop' });
         choice = { store: 'desktop' };
         await closeCurrent();
+        // A team profile stays with the team: this desktop re-opens on its built-in sandbox instead, in sight in the picker.
+        const settings = createSettings(options.settingsBackend ?? confSettingsBackend(options.userDataDir));
+        if (settings.teamProfilesSeen().some((seen) => seen.id === settings.activeProfileId())) settings.setActiveProfileId(LOCAL_SANDBOX_ID);
         current = await openOnChoice();
         return { reopened: true as const, status: current.status };
       }),
@@ -254,6 +277,11 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
       await closeCurrent();
     },
   };
+}
+
+/** The same workspace database, whatever the login (another login there is not a move of this desktop). */
+function samePlace(a: WorkspaceConnection, b: WorkspaceConnection): boolean {
+  return a.host === b.host && a.port === b.port && a.database === b.database;
 }
 
 function sameWorkspace(a: WorkspaceConnection, b: WorkspaceConnection): boolean {

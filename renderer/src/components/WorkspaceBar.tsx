@@ -11,6 +11,7 @@ import { chunk, useChunk } from '../chunks';
 import { useWorkspace } from '../stores';
 import { mayFollowUp, maySend } from '../stores/workspace';
 import { ErrorNotice, Loading } from './common';
+import { LeaveWorkspaceDialog } from './LeaveWorkspaceDialog';
 import '../workspace.css';
 
 // The form carries zod (the connection's schema): loaded only when the banner opens it (issue 28).
@@ -62,6 +63,7 @@ export function WorkspaceFaultBanner() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [changing, setChanging] = useState(false);
+  const [confirmDesktop, setConfirmDesktop] = useState(false);
   if (status?.store !== 'workspace' || status.state === 'open') return null;
   // The words come from the code's catalogue entry, in the reader's language (main's English is the same sentence).
   const fault: ApiFailure = { code: status.state === 'fault' ? status.fault.code : 'WORKSPACE_CONNECTION_LOST', message: '' };
@@ -87,11 +89,18 @@ export function WorkspaceFaultBanner() {
         <button type="button" className="secondary" aria-expanded={changing} onClick={() => setChanging((c) => !c)}>
           {t('fault.change')}
         </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => void useDesktop().then((result) => !result.ok && setFailure(result.error))}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => setConfirmDesktop(true)}>
           {t('useDesktop')}
         </button>
       </div>
       {changing ? <WorkspaceForm /> : null}
+      {confirmDesktop ? (
+        <LeaveWorkspaceDialog
+          workspaceOpen={false}
+          onClose={() => setConfirmDesktop(false)}
+          onConfirm={() => void useDesktop().then((result) => !result.ok && setFailure(result.error))}
+        />
+      ) : null}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLocalWorkspaceHost, workspaceConnectionInputSchema, type ApiFailure, type WorkspaceConnectionInput, type WorkspaceStatus, type WorkspaceWho } from '../../../shared/api';
 import { toFieldErrors, type FieldErrors } from '../../../shared/contract';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LeaveWorkspaceDialog } from '../components/LeaveWorkspaceDialog';
 import { ErrorNotice, Field, describedBy } from '../components/common';
 import { useWorkspace } from '../stores';
 
@@ -170,10 +170,8 @@ export function WorkspaceSetting({ idPrefix = 'ws' }: { idPrefix?: string }) {
         </div>
       </form>
       {confirmDesktop ? (
-        <ConfirmDialog
-          title={t('useDesktopConfirmTitle')}
-          keepLabel={t('keep')}
-          actLabel={t('useDesktopConfirm')}
+        <LeaveWorkspaceDialog
+          workspaceOpen={status?.store === 'workspace' && status.state === 'open'}
           onClose={() => setConfirmDesktop(false)}
           onConfirm={() => {
             setBusy('desktop');
@@ -182,9 +180,7 @@ export function WorkspaceSetting({ idPrefix = 'ws' }: { idPrefix?: string }) {
               if (!result.ok) setFailure(result.error);
             });
           }}
-        >
-          {t('useDesktopConfirmBody')}
-        </ConfirmDialog>
+        />
       ) : null}
     </section>
   );

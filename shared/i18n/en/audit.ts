@@ -42,5 +42,7 @@ export default {
     void_approval: 'Approval voided',
     policy_change: 'Changed the approval policy',
     role_change: 'Changed a role',
+    leave_workspace: 'Left for this desktop only',
+    join_workspace: 'Came to the workspace from this desktop only',
   },
 };

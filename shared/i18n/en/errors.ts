@@ -50,6 +50,10 @@ export default {
     next: 'Verify or look it up from the desktop that made it; ask the colleague who made it, if it was not you.',
   },
   PROFILE_DESKTOP_ONLY: { title: 'This live profile is this desktop’s only: on a team workspace live money goes through a team profile.', next: 'Pick a team profile, or ask an admin to publish this one to the team.' },
+  TEAM_POLICY_APPLIES: {
+    title: 'This profile is the team’s, or sends with a team profile’s payout key: the team’s approval policy covers it, and on this desktop alone no one can approve.',
+    next: 'Choose the team workspace again in Settings → Team workspace to send with it, or use a profile with this desktop’s own keys.',
+  },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Team profiles exist only on a team workspace.', next: 'Choose a team workspace in Settings; on this desktop’s own journal every profile is this desktop’s.' },
   HOST_UNREACHABLE: { title: 'This page lost its connection to the console host.', next: 'Check that the console is still running, then reload the page. Look transactions up before sending again.' },
   HOST_TOKEN_MISSING: { title: 'This page has no valid access token for the console host.', next: 'Open the exact URL the console printed when it started.' },

@@ -31,6 +31,12 @@ export default {
   useDesktopConfirmBody: 'The console re-opens on this desktop’s own journal. What the team workspace holds stays there; this desktop will not see it until you choose the workspace again.',
   useDesktopConfirm: 'Use this desktop only',
   keep: 'Cancel',
+  leave: {
+    policy: 'The team’s approval policy does not apply to this desktop’s own profiles: what you send with them from here goes at once, with no one to approve it.',
+    teamProfiles: 'Team profiles stay with the team: none of them can be used from this desktop only, nor can a profile of this desktop that uses a team profile’s payout key.',
+    notAudited: 'The workspace is not open, so it cannot write this move in its audit log now; coming back is written there.',
+    audited: 'Leaving is written in the team workspace’s audit log under your login before the console re-opens; coming back is written too.',
+  },
   testedAs: 'Connected as {{login}}, role {{roles}}.',
   reopenNote: 'Using a workspace re-opens the console on it; the window loads again. Pause batches being sent first.',
   role: {

@@ -45,6 +45,8 @@ const fr: Messages<typeof english> = {
     void_approval: 'Approbation annulée',
     policy_change: 'A modifié la politique d’approbation',
     role_change: 'A modifié un rôle',
+    leave_workspace: 'Est passé sur ce poste uniquement',
+    join_workspace: 'Est venu dans l’espace depuis ce poste uniquement',
   },
 };
 export default fr;

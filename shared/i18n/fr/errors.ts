@@ -52,6 +52,10 @@ export default {
     next: 'Vérifiez-la ou recherchez-la depuis le poste qui l’a faite ; demandez au collègue qui l’a faite, si ce n’est pas vous.',
   },
   PROFILE_DESKTOP_ONLY: { title: 'Ce profil de production n’existe que sur ce poste : dans un espace d’équipe, l’argent réel passe par un profil d’équipe.', next: 'Choisissez un profil d’équipe, ou demandez à un administrateur de publier celui-ci pour l’équipe.' },
+  TEAM_POLICY_APPLIES: {
+    title: 'Ce profil est celui de l’équipe, ou envoie avec la clé de transfert d’un profil d’équipe : la politique d’approbation de l’équipe le couvre, et sur ce poste seul personne ne peut approuver.',
+    next: 'Choisissez à nouveau l’espace d’équipe dans Paramètres → Espace d’équipe pour envoyer avec lui, ou utilisez un profil avec les propres clés de ce poste.',
+  },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Les profils d’équipe n’existent que dans un espace d’équipe.', next: 'Choisissez un espace d’équipe dans les Paramètres ; dans le journal propre à ce poste, chaque profil est celui de ce poste.' },
   HOST_UNREACHABLE: { title: 'Cette page a perdu sa connexion à l’hôte de la console.', next: 'Vérifiez que la console tourne toujours, puis rechargez la page. Recherchez les transactions avant de les renvoyer.' },
   HOST_TOKEN_MISSING: { title: 'Cette page n’a pas de jeton d’accès valide pour l’hôte de la console.', next: 'Ouvrez l’URL exacte que la console a affichée au démarrage.' },

@@ -34,6 +34,12 @@ const fr: Messages<typeof en> = {
   useDesktopConfirmBody: 'La console se rouvre sur le propre journal de ce poste. Ce que contient l’espace d’équipe y reste ; ce poste ne le verra plus tant que vous ne choisirez pas l’espace à nouveau.',
   useDesktopConfirm: 'Utiliser ce poste uniquement',
   keep: 'Annuler',
+  leave: {
+    policy: 'La politique d’approbation de l’équipe ne s’applique pas aux propres profils de ce poste : ce que vous envoyez avec eux d’ici part aussitôt, sans personne pour l’approuver.',
+    teamProfiles: 'Les profils d’équipe restent à l’équipe : aucun ne peut servir depuis ce poste uniquement, pas plus qu’un profil de ce poste qui utilise la clé de transfert d’un profil d’équipe.',
+    notAudited: 'L’espace n’est pas ouvert : il ne peut pas inscrire ce départ dans son journal d’audit maintenant ; le retour y sera inscrit.',
+    audited: 'Le départ est inscrit dans le journal d’audit de l’espace d’équipe sous votre identifiant avant que la console ne se rouvre ; le retour l’est aussi.',
+  },
   testedAs: 'Connecté en tant que {{login}}, rôle {{roles}}.',
   reopenNote: 'Utiliser un espace rouvre la console sur celui-ci ; la fenêtre se recharge. Mettez d’abord en pause les lots en cours d’envoi.',
   role: {

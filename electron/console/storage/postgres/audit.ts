@@ -66,5 +66,18 @@ export function workspaceAudit(db: Queryable): AuditPort {
       // The subject is the login itself (who is stamped by the database, never sent).
       await db.query(`SELECT paydesk_audit('sign_in', session_user::text, NULL, jsonb_build_object('version', $1::text))`, [desktop.version]);
     },
+    async recordWorkspaceMove(move, desktop) {
+      // The remark says what the move means for the policy, for whoever reads the log later.
+      const to = move === 'leave_workspace' ? (desktop.to ?? 'desktop') : null;
+      const remark = to === 'desktop'
+        ? 'this desktop records on its own journal: the team approval policy does not cover what it sends with its own profiles; team profiles stay with the team'
+        : to === 'another workspace'
+          ? 'this desktop records in another workspace: this team approval policy does not cover what it sends there; team profiles stay with the team'
+          : 'this desktop records in the team workspace (first time or back), under its approval policy';
+      await db.query(
+        `SELECT paydesk_audit($1::text, session_user::text, NULL, jsonb_strip_nulls(jsonb_build_object('version', $2::text, 'desktop', $3::text, 'to', $4::text)), $5::text)`,
+        [move, desktop.version, desktop.desktopId, to, remark],
+      );
+    },
   };
 }
