@@ -97,6 +97,7 @@ function useDetailText() {
     if (status) return t('detail.verified', { status: t(`serviceStatus.${status}`) });
     if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return t('detail.payoutLookup');
     if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
+    if (detail.startsWith('TEAM_JOURNAL:')) return t('detail.teamJournal');
     if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
     return detail;
   };
