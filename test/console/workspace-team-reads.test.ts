@@ -13,12 +13,27 @@ import { english } from '../../shared/i18n/english';
 import { french } from '../../shared/i18n/french';
 import type { TransactionRequest } from '../../shared/contract';
 import { expectOk, nextEvent, paymentRequest } from './helpers';
-import { reconcile, type Runtime } from './reconcile-fixtures';
+import { createAtService, merchantClient, reconcile, request, type Runtime } from './reconcile-fixtures';
 import { useWorkspaceConsoles, type TestConsole } from './workspace-consoles';
 import { FAILING } from './never-twice-helpers';
 
 const team = useWorkspaceConsoles();
 const DAY = 86_400_000;
+
+/** A payout the team sent through another sandbox profile (kofi's, on a team profile): written as his login would. */
+async function teamProfilePayout(id: string, state: 'known' | 'outcome_unknown'): Promise<void> {
+  const sql = await team.workspaces.connectAs('kofi', team.database);
+  try {
+    await sql.query(
+      `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, transaction_id, status, amount, currency, phone_number, payment_method,
+         customer_first_name, customer_last_name, customer_email, created_at, updated_at)
+       VALUES ($1, 'team-sandbox', 'Team sandbox', 'sandbox', 'payout', $2, $3, $4, $5, 900, 'XAF', '+237650000001', 'momo_cm', 'Awa', 'Ngo', 'awa@example.com', $6, $6)`,
+      [id, state, `EXT-${id}`, state === 'known' ? `TE_${id}` : null, state === 'known' ? 'processing' : null, Date.now()],
+    );
+  } finally {
+    await sql.end();
+  }
+}
 
 async function pay(desk: TestConsole, overrides: Partial<TransactionRequest>): Promise<JournalTransaction> {
   const request = paymentRequest(overrides);
@@ -49,6 +64,12 @@ describe('a payout known to the team', () => {
     const bEngine = await b.handlers['transactions:lookup']({ id: 'TEAM-NOT-SENT', by: 'external_id', kind: 'payout' });
     expect(expectOk(bEngine).found).toBe(false);
 
+    // B's engine holds a payout of its own with A's processing one's external id: never taken for the team's.
+    await createAtService(b, merchantClient(b), 'payout', request('TEAM-PROCESSING', 3400, '+237650000001'));
+    // kofi's payouts on a team profile: B reconciles its local sandbox, which does not know them.
+    await teamProfilePayout('kofi-known', 'known');
+    await teamProfilePayout('kofi-unknown', 'outcome_unknown');
+
     // Look up, by external id and by transaction id: the team's journal answers first, and says so.
     for (const [entry, by, id] of [
       [failed, 'external_id', 'TEAM-FAILED'],
@@ -59,21 +80,26 @@ describe('a payout known to the team', () => {
       const found = expectOk(await b.handlers['transactions:lookup']({ id, by, kind: 'payout' }));
       expect(found).toMatchObject({ found: true, source: 'team_journal', transaction: { id: entry.id, status: entry.status, externalId: entry.externalId } });
     }
-    // The kind and the environment still count: a payout is not a payment.
+    expect(expectOk(await b.handlers['transactions:lookup']({ id: 'EXT-kofi-known', by: 'external_id', kind: 'payout' }))).toMatchObject({ found: true, source: 'team_journal', transaction: { id: 'kofi-known' } });
+    // The kind still counts: a payout is not a payment.
     expect(expectOk(await b.handlers['transactions:lookup']({ id: 'TEAM-FAILED', by: 'external_id', kind: 'payment' })).found).toBe(false);
+    expect(expectOk(await b.handlers['transactions:lookup']({ id: failed.transactionId!, by: 'transaction_id', kind: 'payment' })).found).toBe(false);
     // Looking up changed nothing in the team's journal.
     expect(await team.stateOf(failed.id)).toBe('known');
     expect(await team.stateOf(processing.id)).toBe('known');
 
     // Reconcile on B: both from the team's journal, neither missing; their transaction ids in the export.
-    const summary = await reconcile(b, ['external_id,kind,amount,expected_status', 'TEAM-FAILED,payout,1200,failed', 'TEAM-PROCESSING,payout,3400,', 'TEAM-NEVER,payout,10,'].join('\n'));
-    expect(summary).toMatchObject({ status: 'done', totalRows: 3, checkedRows: 3 });
+    const summary = await reconcile(b, ['external_id,kind,amount,expected_status', 'TEAM-FAILED,payout,1200,failed', 'TEAM-PROCESSING,payout,3400,', 'EXT-kofi-known,payout,900,', 'EXT-kofi-unknown,payout,900,', 'TEAM-NEVER,payout,10,'].join('\n'));
+    expect(summary).toMatchObject({ status: 'done', totalRows: 5, checkedRows: 5 });
     const rows = expectOk(await b.handlers['reconcile:rows']({ id: summary.id, offset: 0, limit: 10 })).rows;
     expect(rows.map((row) => [row.externalId, row.category, row.journalId, row.transactionId])).toEqual([
       ['TEAM-FAILED', 'matched', failed.id, failed.transactionId],
       ['TEAM-PROCESSING', 'processing_recent', processing.id, processing.transactionId],
+      ['EXT-kofi-known', 'processing_recent', 'kofi-known', 'TE_kofi-known'],
+      ['EXT-kofi-unknown', 'not_checked', 'kofi-unknown', null],
       ['TEAM-NEVER', 'missing_at_service', null, null],
     ]);
+    expect(rows.slice(0, 4).map((row) => row.detail?.startsWith('TEAM_JOURNAL:') ?? false)).toEqual([false, true, true, true]);
     expect(summary.categories.missing_at_service.count).toBe(1);
     const csv = expectOk(await b.handlers['reconcile:export']({ id: summary.id, language: 'en' })).csv;
     const line = csv.split('\r\n').find((text) => text.includes('TEAM-PROCESSING'))!;
