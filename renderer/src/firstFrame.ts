@@ -157,7 +157,7 @@ export function firstFrame(data: OverviewResult, language: Language, version?: s
   const head = h(
     'header',
     { class: 'screen-head ov-head' },
-    h('div', {}, h('h1', { id: 'overview-title' }, t('title')), h('p', { class: 'muted' }, t('intro', { profile: profileName, environment: t(`common:environment.${profile.environment}`) }))),
+    h('div', {}, h('h1', { id: 'overview-title' }, t('title')), h('p', { class: 'muted' }, t(data.journal === 'team' ? 'introTeam' : 'intro', { profile: profileName, environment: t(`common:environment.${profile.environment}`) }))),
     h('div', { class: 'ov-refresh' }, h('span', { class: 'muted small' }, t('updated', { time: formatDateTime(data.generatedAt) })), ' ', h('button', { type: 'button', class: 'secondary small' }, ` ${t('refresh')}`)),
   );
   const grid = h(

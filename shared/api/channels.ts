@@ -348,7 +348,8 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
   'payouts:prepare': PayoutQuote;
   'payouts:initiate': JournalTransaction;
   'transactions:lookup':
-    | { found: true; transaction: JournalTransaction }
+    /** `source`: where it was found: the team's journal (a workspace reads it first) or the service (then recorded). */
+    | { found: true; transaction: JournalTransaction; source: 'team_journal' | 'service' }
     /** `otherKind`: the id exists as the other kind (a payout looked up as a payment, or the reverse). */
     | { found: false; environment: string; profileName: string; otherKind?: TransactionKind };
   'transactions:get': TransactionDetail;

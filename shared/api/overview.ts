@@ -94,6 +94,8 @@ export interface OverviewResult {
   days: OverviewDay[];
   /** Still `processing` more than STUCK_AFTER_MINUTES after creation, oldest first. */
   stuck: { rows: JournalTransaction[]; total: number; olderThanMinutes: number };
+  /** Whose journal the figures are: the team's on a workspace (every login's entries of the profile), else this desktop's (set by `overview:get`). */
+  journal?: 'team' | 'desktop';
 }
 
 function addAmount(target: CurrencyAmount[], currency: string, amount: number): void {

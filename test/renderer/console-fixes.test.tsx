@@ -122,7 +122,7 @@ describe('Verify', () => {
         current = detail({ status: 'completed' });
         return ok({ message: 'Payment completed.', transaction: current.transaction });
       },
-      'transactions:lookup': () => ok({ found: true as const, transaction: current.transaction }),
+      'transactions:lookup': () => ok({ found: true as const, transaction: current.transaction, source: 'service' as const }),
     });
     const { user } = await renderApp(api, { screen: 'timeline', journalId: 'j1' });
     await user.click(await screen.findByRole('button', { name: 'Verify' }));
@@ -141,7 +141,7 @@ describe('Lookup of the wrong kind', () => {
       'transactions:lookup': (input) =>
         input.kind === 'payment'
           ? ok({ found: false as const, environment: 'sandbox', profileName: 'Local sandbox', otherKind: 'payout' as const })
-          : ok({ found: true as const, transaction: journal({ kind: 'payout', amount: 20_000 }) }),
+          : ok({ found: true as const, transaction: journal({ kind: 'payout', amount: 20_000 }), source: 'service' as const }),
       'transactions:get': () => ok(detail({ kind: 'payout', amount: 20_000 })),
     });
     localStorage.clear();

@@ -61,6 +61,12 @@ describe('the first frame', () => {
     });
   }
 
+  it('says whose journal the figures are, as the Overview does: the team’s on a workspace', () => {
+    expect(firstFrame({ ...figures(), journal: 'team' }, 'en').textContent).toContain('from the team’s journal');
+    expect(firstFrame({ ...figures(), journal: 'team' }, 'fr').textContent).toContain('d’après le journal de l’équipe');
+    expect(firstFrame({ ...figures(), journal: 'desktop' }, 'en').textContent).toContain('from this console’s journal');
+  });
+
   it('lists the screens App.tsx lists, and is not interactive', () => {
     const frame = firstFrame(figures(), 'en');
     expect(FIRST_FRAME_NAV).toHaveLength(12);

@@ -20,7 +20,7 @@ describe('Lookup', () => {
 
   it('remembers the id type toggle and opens the timeline of a found transaction', async () => {
     const api = createFakeApi({
-      'transactions:lookup': () => ok({ found: true as const, transaction: journal({ id: 'j7' }) }),
+      'transactions:lookup': () => ok({ found: true as const, transaction: journal({ id: 'j7' }), source: 'service' as const }),
       'transactions:get': () => ok({ transaction: journal({ id: 'j7' }), timeline: [] }),
     });
     const first = await renderApp(api, { screen: 'lookup' });
@@ -31,6 +31,19 @@ describe('Lookup', () => {
     await user.type(screen.getByRole('searchbox', { name: 'External id' }), 'ext-1');
     await user.click(screen.getByRole('button', { name: 'Look up' }));
     expect(await screen.findByRole('heading', { level: 1, name: '25,000 XAF' })).toBeTruthy();
+  });
+
+  it('says a payout was found in the team’s journal (a colleague’s), never "not found"', async () => {
+    const api = createFakeApi({
+      'transactions:lookup': () => ok({ found: true as const, transaction: journal({ id: 'j9', kind: 'payout' }), source: 'team_journal' as const }),
+      'transactions:get': () => ok({ transaction: journal({ id: 'j9', kind: 'payout' }), timeline: [] }),
+    });
+    const { user } = await renderApp(api, { screen: 'lookup' });
+    await user.click(screen.getByRole('radio', { name: 'Payout' }));
+    await user.click(screen.getByRole('radio', { name: 'External id' }));
+    await user.type(screen.getByRole('searchbox', { name: 'External id' }), 'TEAM-1{Enter}');
+    expect(await screen.findByText(/^Found in the team’s journal/)).toBeTruthy();
+    expect(screen.queryByText(/not found/)).toBeNull();
   });
 
   it('asks for an id instead of sending an empty lookup', async () => {

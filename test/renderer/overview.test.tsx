@@ -81,6 +81,25 @@ describe('Overview screen', () => {
     expect(await within(screen.getByRole('region', { name: 'Wallet balance' })).findByText('100,000 XAF')).toBeTruthy();
   });
 
+  it('says whose journal the figures are: this console’s on a desktop, the team’s on a workspace (English and French)', async () => {
+    const api = createFakeApi({ 'overview:get': () => ok({ ...figures(TODAY), journal: 'team' as const }) });
+    await openApp(api);
+    expect(await screen.findByText(/from the team’s journal/)).toBeTruthy();
+    expect(screen.queryByText(/from this console’s journal/)).toBeNull();
+    cleanup();
+    const french = createFakeApi({
+      'overview:get': () => ok({ ...figures(TODAY), journal: 'team' as const }),
+      'app:info': () => ok({ version: '0.1.0', transport: 'browser' as const, activeProfileId: 'local', allowLive: true, language: 'fr' as const, theme: 'system' as const }),
+    });
+    render(<App api={french} stores={createStores(french)} />);
+    expect(await screen.findByText(/d’après le journal de l’équipe/)).toBeTruthy();
+    cleanup();
+    await applyLanguage('en');
+    const desktop = createFakeApi({ 'overview:get': () => ok({ ...figures(TODAY), journal: 'desktop' as const }) });
+    await openApp(desktop);
+    expect(await screen.findByText(/from this console’s journal/)).toBeTruthy();
+  });
+
   it('says so when nothing failed and nothing is stuck, and when the service has no balance', async () => {
     const api = createFakeApi({
       'overview:get': () => ok(figures([group('completed', 1, 500)], [])),

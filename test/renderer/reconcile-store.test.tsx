@@ -10,6 +10,8 @@ import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { createFakeApi, ok } from './fakeApi';
 import { renderApp } from './render';
+import { reconcileNote } from '../../renderer/src/screens/ReconcileReport';
+import { applyLanguage, t as tg } from '../../renderer/src/i18n';
 
 afterEach(cleanup);
 
@@ -136,5 +138,16 @@ describe('reconcile screen: columns read past', () => {
     act(() => stores.reconcile.setState({ upload: { phase: 'done', percent: 100, failure: null, rejected: { accepted: false, rows: 2, errorCount: 1, errors: [{ row: 3, column: 'amount', code: 'amount_format', message: 'must be a whole number' }], ignoredColumns: ['merchant_note'] } } }));
     const refused = await screen.findByText('The file was not imported: 1 error.');
     expect(refused.closest('.reconcile-errors')?.textContent).toContain('Column read past (Paydesk does not use it): merchant_note');
+  });
+});
+
+describe('reconcile report: a row from the team’s journal', () => {
+  it('says the row was answered from the team’s journal, in English and in French, not the runner’s code', async () => {
+    const detail = "TEAM_JOURNAL: from the team's journal, the service here does not know it";
+    await applyLanguage('en');
+    expect(reconcileNote(detail, (key, options) => String(tg(`reconcile:${key}` as never, options as never)))).toBe('from the team’s journal: this desktop’s service does not hold this payment or payout');
+    await applyLanguage('fr');
+    expect(reconcileNote(detail, (key, options) => String(tg(`reconcile:${key}` as never, options as never)))).toBe('d’après le journal de l’équipe : le service de ce poste ne connaît pas cette transaction');
+    await applyLanguage('en');
   });
 });

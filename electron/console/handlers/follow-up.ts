@@ -73,10 +73,28 @@ export function followUpHandlers(
     return result.kind === 'success' && transactionOf(result.data) !== null;
   }
 
+  /**
+   * On a team workspace, the team's entry for this id (any profile, same kind and environment): a
+   * payout a colleague sent (on their desktop's own sandbox, say) is the team's, never "not found"
+   * because this desktop's service does not know it (docs/decisions/team-screens-read-the-journal-first.md).
+   * By external id, only an entry that may be money counts (a refused attempt created nothing).
+   */
+  async function teamEntry(id: string, by: 'transaction_id' | 'external_id', kind: TransactionKind, environment: JournalTransaction['environment']): Promise<JournalTransaction | null> {
+    if (!context.teamProfiles.onWorkspace()) return null;
+    if (by === 'external_id') {
+      const known = await journal.knownPayout(kind, environment, id);
+      return known ? journal.getEntry(known.journalId) : null;
+    }
+    const held = await journal.findByTransactionId(id);
+    return held.find((entry) => entry.kind === kind && entry.environment === environment) ?? null;
+  }
+
   return {
     async 'transactions:lookup'({ id, by, kind }) {
       const profile = context.activeProfile();
       context.requireAllowed(profile);
+      const known = await teamEntry(id, by, kind, profile.environment);
+      if (known) return { found: true, transaction: known, source: 'team_journal' };
       await context.requireSecret(profile, kind);
       const client = context.clientFor(profile);
       const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
@@ -96,7 +114,7 @@ export function followUpHandlers(
         at: now(),
       });
       changed(entry);
-      return { found: true, transaction: entry };
+      return { found: true, transaction: entry, source: 'service' };
     },
 
     async 'transactions:get'({ journalId }) {

@@ -13,11 +13,13 @@ export function overviewHandlers(context: Context): HandlerImpls<'overview:get'>
       const profile = context.activeProfile();
       context.requireAllowed(profile);
       try {
-        return await deps.storage.journal.overview({
+        const figures = await deps.storage.journal.overview({
           profile: { id: profile.id, name: profile.name, environment: profile.environment },
           dayBoundaries: input.dayBoundaries.map((iso) => Date.parse(iso)),
           now: deps.clock.now(),
         });
+        // The screen says whose figures they are: on a workspace, every login's entries of the profile.
+        return { ...figures, journal: context.teamProfiles.onWorkspace() ? 'team' : 'desktop' };
       } catch (error) {
         if (error instanceof OverviewOverflowError) {
           throw new HandlerFailure('CONFLICT', 'A total on the Overview is too large to show exactly; narrow the period in History instead.');

@@ -46,6 +46,7 @@ export async function exportReport(
     if (verified) return words.detail.verified.replace('{{status}}', words.serviceStatus[verified]);
     if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return words.detail.payoutLookup;
     if (detail.startsWith('from the journal:')) return words.detail.fromJournal;
+    if (detail.startsWith('TEAM_JOURNAL:')) return words.detail.teamJournal;
     if (detail.startsWith('VERIFY_UNAVAILABLE:')) return words.detail.verifyUnavailable;
     return detail;
   };

@@ -18,6 +18,8 @@ import type { UnknownToMerchant } from '../storage/reconcile-rows-port';
 import type { RowOutcome, StoredRow } from './store';
 
 const CHUNK_ROWS = 250;
+/** A row's detail when the team's journal answered it (the report names it in both languages). */
+export const TEAM_JOURNAL = 'TEAM_JOURNAL:';
 /** Journal entries read per page while looking for the ones the file does not have. */
 const CANDIDATES_PAGE = 5000;
 /** How many times one row waits out a 429 before it is reported as not checked. */
@@ -143,9 +145,36 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
   /** Where a payout can be looked up: the local engine has `GET /v1/payouts/{id}`; the spec does not. */
   const canAskAbout = (profile: Profile, kind: 'payment' | 'payout') => kind === 'payment' || profile.builtIn;
 
+  /**
+   * A workspace's entry for a merchant row the profile's own entries miss: any entry of the team
+   * holding the external id as money in this kind and environment (another profile, a colleague's
+   * desktop), so a payout the team sent is matched, never "missing" (team-screens-read-the-journal-first.md).
+   */
+  async function teamEntryFor(profile: Profile, kind: 'payment' | 'payout', externalId: string): Promise<JournalTransaction | null> {
+    if (!context.teamProfiles.onWorkspace()) return null;
+    const known = await journal.knownPayout(kind, profile.environment, externalId);
+    return known ? journal.getEntry(known.journalId) : null;
+  }
+
+  /** Whether the team's entry may name money: a payout the team sent is never "missing at the service". */
+  const mayBeMoney = (entry: JournalTransaction | null): entry is JournalTransaction =>
+    entry !== null && (entry.state === 'pending' || entry.state === 'outcome_unknown' || entry.state === 'known');
+
+  /** The row answered from the team's journal (the service here does not know it, or cannot be asked). */
+  function fromTeamJournal(row: StoredRow, entry: JournalTransaction, minutes: number, why: string): RowOutcome {
+    if (entry.state === 'known' && entry.status !== null) return outcomeFromEntry(row, entry, now(), minutes, `${TEAM_JOURNAL} from the team's journal,${why}`);
+    return notChecked(row, `${TEAM_JOURNAL} from the team's journal,${why}; it is ${entry.state === 'pending' ? 'being sent' : 'sent with an unknown outcome'}`, entry);
+  }
+
   async function checkRow(id: string, profile: Profile, row: StoredRow, gate: { resumeAt: number }, signal: AbortSignal, minutes: number): Promise<RowOutcome | null> {
-    const entry = row.external_id === null ? null : await store.entryFor(profile, row.kind, row.external_id);
+    const entry = row.external_id === null ? null : ((await store.entryFor(profile, row.kind, row.external_id)) ?? (await teamEntryFor(profile, row.kind, row.external_id)));
     if (entry && entry.state === 'known' && entry.status !== null && isFinalStatus(entry.status)) return outcomeFromEntry(row, entry, now(), minutes);
+    const onWorkspace = context.teamProfiles.onWorkspace();
+    if (onWorkspace && mayBeMoney(entry)) {
+      // A colleague's local-sandbox payout lives in their desktop's engine: this one's would say "not found".
+      const heldElsewhereBy = (await journal.getForFollowUp(entry.id))?.heldElsewhereBy;
+      if (heldElsewhereBy) return fromTeamJournal(row, entry, minutes, ` it lives in the local sandbox of ${heldElsewhereBy}'s desktop`);
+    }
     if (!canAskAbout(profile, row.kind)) {
       if (entry && entry.state === 'known' && entry.status !== null) return outcomeFromEntry(row, entry, now(), minutes, 'from the journal: this service has no payout look-up');
       return notChecked(row, 'PAYOUT_LOOKUP_UNAVAILABLE: this service has no payout look-up by external id, and the journal does not know this payout', entry);
@@ -156,6 +185,7 @@ export function createReconcileRunner(context: Context, options: { concurrency?:
     const result = await ask(id, gate, signal, () => (row.kind === 'payment' ? client.retrievePayment(externalId, by) : client.retrievePayout(externalId, by)));
     if (result === null) return null;
     if (isNotFound(result)) {
+      if (onWorkspace && mayBeMoney(entry)) return fromTeamJournal(row, entry, minutes, ' the service here does not know it');
       return { category: 'missing_at_service', journalId: entry?.id ?? null, transactionId: null, serviceStatus: null, serviceAmount: null, serviceCreatedAt: null, currency: null, detail: null };
     }
     if (result.kind !== 'success') return notChecked(row, describe(result), entry);

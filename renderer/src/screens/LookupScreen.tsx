@@ -62,7 +62,8 @@ export function LookupScreen() {
       setFieldError(null);
       const result = await lookup({ id, by, kind: lookupKind });
       if (!result.ok) setOutcome({ failure: result.error });
-      else if (result.value.found) openTransaction(result.value.transaction.id);
+      // The page says where it was found: the team's journal (a colleague's payout) or the service.
+      else if (result.value.found) openTransaction(result.value.transaction.id, { foundIn: result.value.source });
       else {
         const environment = tg(result.value.environment === 'live' ? 'common:environment.live' : 'common:environment.sandbox');
         setOutcome({

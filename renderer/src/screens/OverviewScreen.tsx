@@ -190,7 +190,7 @@ export function OverviewScreen() {
           <h1 id="overview-title">{t('title')}</h1>
           {data ? (
             <p className="muted">
-              {t('intro', { profile: storedProfileName(data.profile.id, data.profile.name), environment: t(`common:environment.${data.profile.environment}`) })}
+              {t(data.journal === 'team' ? 'introTeam' : 'intro', { profile: storedProfileName(data.profile.id, data.profile.name), environment: t(`common:environment.${data.profile.environment}`) })}
             </p>
           ) : null}
         </div>

@@ -88,18 +88,21 @@ function CategoryCards() {
 const SERVICE_STATUSES = ['initiated', 'processing', 'completed', 'failed', 'cancelled'] as const;
 
 /** The note of a row in the user's language; a service error stays as the service wrote it (code: message). */
+export function reconcileNote(detail: string | null, t: (key: string, options?: Record<string, string>) => string): string {
+  if (detail === null) return '';
+  const verified = /^verified: (\w+)$/.exec(detail)?.[1];
+  const status = SERVICE_STATUSES.find((s) => s === verified);
+  if (status) return t('detail.verified', { status: t(`serviceStatus.${status}`) });
+  if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return t('detail.payoutLookup');
+  if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
+  if (detail.startsWith('TEAM_JOURNAL:')) return t('detail.teamJournal');
+  if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
+  return detail;
+}
+
 function useDetailText() {
   const { t } = useTranslation('reconcile');
-  return (detail: string | null): string => {
-    if (detail === null) return '';
-    const verified = /^verified: (\w+)$/.exec(detail)?.[1];
-    const status = SERVICE_STATUSES.find((s) => s === verified);
-    if (status) return t('detail.verified', { status: t(`serviceStatus.${status}`) });
-    if (detail.startsWith('PAYOUT_LOOKUP_UNAVAILABLE:')) return t('detail.payoutLookup');
-    if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
-    if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
-    return detail;
-  };
+  return (detail: string | null): string => reconcileNote(detail, (key, options) => String(t(key as never, options as never)));
 }
 
 function RowLine({ row }: { row: ReconciliationRow }) {

@@ -72,6 +72,7 @@ export function TimelineScreen() {
   const { t: tr } = useTranslation('transaction');
   const journalId = useUi((s) => s.journalId);
   const navigate = useUi((s) => s.navigate);
+  const foundIn = useUi((s) => s.params.foundIn);
   const entry = useTransactions((s) => (journalId ? s.entries[journalId] : undefined));
   const progress = useTransactions((s) => (journalId ? s.progress[journalId] : undefined));
   const verify = useTransactions((s) => (journalId ? s.verify[journalId] : undefined));
@@ -136,6 +137,11 @@ export function TimelineScreen() {
           ) : null}
         </div>
       </header>
+      {foundIn === 'team_journal' || foundIn === 'service' ? (
+        <p className="notice notice-info" role="status">
+          {tr(`foundIn.${foundIn}`)}
+        </p>
+      ) : null}
       {canVerify ? <FollowUpRefusedNote what="verify" /> : null}
       {tx.kind === 'payout' && tx.externalId ? <ApprovalTrail subject={{ environment: tx.environment, externalId: tx.externalId }} /> : null}
       {watching ? (

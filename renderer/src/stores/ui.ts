@@ -27,7 +27,8 @@ export interface Route {
 export interface UiState extends Route {
   prefill: Prefill | null;
   navigate(screen: Screen): void;
-  openTransaction(journalId: string): void;
+  /** `params`: what the transaction's page says of how it was opened (Look up's `foundIn`). */
+  openTransaction(journalId: string, params?: ScreenParams): void;
   /** Back/Forward or an address typed in: the whole place at once (the router calls it). */
   goTo(route: Route): void;
   /** The open screen's parameters changed (a filter typed): same place, new parameters. */
@@ -48,8 +49,8 @@ export function createUiStore(initial: Partial<Pick<UiState, 'screen' | 'journal
     navigate(screen) {
       set({ screen, params: NO_PARAMS });
     },
-    openTransaction(journalId) {
-      set({ screen: 'timeline', journalId, params: NO_PARAMS });
+    openTransaction(journalId, params = NO_PARAMS) {
+      set({ screen: 'timeline', journalId, params });
     },
     goTo(route) {
       // Only the transaction screen's address names a transaction: elsewhere the last one is kept

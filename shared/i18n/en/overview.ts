@@ -2,6 +2,7 @@
 export default {
   title: 'Overview',
   intro: 'Today and the last 7 days of {{profile}} ({{environment}}), from this console’s journal: the transactions it sent, looked up or verified.',
+  introTeam: 'Today and the last 7 days of {{profile}} ({{environment}}), from the team’s journal: the transactions every member sent, looked up or verified. The balance is this desktop’s wallet.',
   updated: 'Updated {{time}}',
   refresh: 'Refresh',
   loading: 'Loading the overview',

@@ -115,6 +115,7 @@ export default {
     verified: 'verified: {{status}}',
     payoutLookup: 'not checked: this service has no payout look-up, and the journal does not know this payout',
     fromJournal: 'from the journal: this service has no payout look-up',
+    teamJournal: 'from the team’s journal: this desktop’s service does not hold this payment or payout',
     verifyUnavailable: 'Verify could not ask about this row',
   },
   kind: { payment: 'payment', payout: 'payout' },

@@ -8,6 +8,10 @@ export default {
   status: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },
   noStatus: 'no status',
   unknownStatus: 'unknown',
+  foundIn: {
+    team_journal: 'Found in the team’s journal: a member of the team sent or recorded it. Verify asks the service for its latest status.',
+    service: 'Found at the service, and recorded in the journal.',
+  },
   verify: {
     button: 'Verify',
     busy: 'Verifying…',

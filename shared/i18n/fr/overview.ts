@@ -5,6 +5,7 @@ import type { Messages } from '../types';
 export default {
   title: 'Aperçu',
   intro: 'Aujourd’hui et les 7 derniers jours de {{profile}} ({{environment}}), d’après le journal de cette console : les transactions qu’elle a envoyées, recherchées ou vérifiées.',
+  introTeam: 'Aujourd’hui et les 7 derniers jours de {{profile}} ({{environment}}), d’après le journal de l’équipe : les transactions que ses membres ont envoyées, recherchées ou vérifiées. Le solde est celui du portefeuille de ce poste.',
   updated: 'Mis à jour {{time}}',
   refresh: 'Actualiser',
   loading: 'Chargement de l’aperçu',

@@ -117,6 +117,7 @@ export default {
     verified: 'vérifié : {{status}}',
     payoutLookup: 'non vérifié : ce service ne permet pas de rechercher un transfert, et le journal ne le connaît pas',
     fromJournal: 'd’après le journal : ce service ne permet pas de rechercher un transfert',
+    teamJournal: 'd’après le journal de l’équipe : le service de ce poste ne connaît pas cette transaction',
     verifyUnavailable: 'la vérification n’a pas pu interroger l’opérateur pour cette ligne',
   },
   kind: { payment: 'paiement', payout: 'transfert' },

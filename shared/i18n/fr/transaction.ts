@@ -10,6 +10,10 @@ export default {
   status: { initiated: 'initiée', processing: 'en cours', completed: 'réussie', failed: 'échouée', cancelled: 'annulée' },
   noStatus: 'aucun statut',
   unknownStatus: 'inconnu',
+  foundIn: {
+    team_journal: 'Trouvée dans le journal de l’équipe : un membre de l’équipe l’a envoyée ou enregistrée. Vérifier demande au service son dernier statut.',
+    service: 'Trouvée auprès du service, et enregistrée dans le journal.',
+  },
   verify: {
     button: 'Vérifier',
     busy: 'Vérification…',
