@@ -32,6 +32,7 @@ export default {
   useDesktopConfirm: 'Use this desktop only',
   keep: 'Cancel',
   testedAs: 'Connected as {{login}}, role {{roles}}.',
+  passwordKept: 'The password that worked is kept in the system keychain: Use this workspace does not ask for it again.',
   reopenNote: 'Using a workspace re-opens the console on it; the window loads again. Pause batches being sent first.',
   role: {
     finance: 'finance',

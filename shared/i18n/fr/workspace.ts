@@ -35,6 +35,7 @@ const fr: Messages<typeof en> = {
   useDesktopConfirm: 'Utiliser ce poste uniquement',
   keep: 'Annuler',
   testedAs: 'Connecté en tant que {{login}}, rôle {{roles}}.',
+  passwordKept: 'Le mot de passe qui a fonctionné est gardé dans le trousseau du système : Utiliser cet espace ne le redemande pas.',
   reopenNote: 'Utiliser un espace rouvre la console sur celui-ci ; la fenêtre se recharge. Mettez d’abord en pause les lots en cours d’envoi.',
   role: {
     finance: 'finance',
