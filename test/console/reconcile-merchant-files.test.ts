@@ -56,11 +56,11 @@ describe('a duplicate in the merchant\'s records on the report', () => {
 
     const english = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, category: 'duplicate_in_records', language: 'en' }));
     expect(english.csv.split('\r\n')[1]).toBe(
-      '"3","ord-45","payment","45000","paid","","Duplicate in your records","","","","XAF","the same external id as row 2 of your file: one of the two lines is likely an error (row 2 was checked, this one was not)"',
+      '"3","ord-45","payment","45000","paid","","Duplicate in your records","","","","XAF","duplicate of row 2, same external id (row 2 was checked, this one was not)"',
     );
     const french = expectOk(await runtime.handlers['reconcile:export']({ id: summary.id, language: 'fr' }));
     const line = french.csv.split('\r\n').find((text) => text.startsWith('"3",'))!;
     expect(line).toContain('"En double dans vos relevés"');
-    expect(line).toContain('la même référence externe que la ligne 2 de votre fichier');
+    expect(line).toContain('doublon de la ligne 2, même référence externe');
   });
 });

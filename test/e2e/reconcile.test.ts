@@ -158,7 +158,7 @@ describe('Reconcile', () => {
       await card.click();
       const note = page.locator('.rc-col-detail', { hasText: 'ligne 2' }).first();
       await note.waitFor();
-      expect(await note.textContent()).toBe('la même référence externe que la ligne 2 de votre fichier : l’une des deux lignes est sans doute une erreur (la ligne 2 a été vérifiée, celle-ci non)');
+      expect(await note.textContent()).toBe('doublon de la ligne 2, même référence externe (la ligne 2 a été vérifiée, celle-ci non)');
       await page.locator('.reconcile-report').evaluate((element) => element.scrollIntoView());
       await screenshot(page, 'reconcile-duplicate-fr');
       expect(h.pageErrors).toEqual([]);

@@ -116,7 +116,7 @@ export default {
     payoutLookup: 'not checked: this service has no payout look-up, and the journal does not know this payout',
     fromJournal: 'from the journal: this service has no payout look-up',
     verifyUnavailable: 'Verify could not ask about this row',
-    duplicateOf: 'the same external id as row {{row}} of your file: one of the two lines is likely an error (row {{row}} was checked, this one was not)',
+    duplicateOf: 'duplicate of row {{row}}, same external id (row {{row}} was checked, this one was not)',
   },
   kind: { payment: 'payment', payout: 'payout' },
   serviceStatus: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },

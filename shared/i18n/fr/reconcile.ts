@@ -118,7 +118,7 @@ export default {
     payoutLookup: 'non vérifié : ce service ne permet pas de rechercher un transfert, et le journal ne le connaît pas',
     fromJournal: 'd’après le journal : ce service ne permet pas de rechercher un transfert',
     verifyUnavailable: 'la vérification n’a pas pu interroger l’opérateur pour cette ligne',
-    duplicateOf: 'la même référence externe que la ligne {{row}} de votre fichier : l’une des deux lignes est sans doute une erreur (la ligne {{row}} a été vérifiée, celle-ci non)',
+    duplicateOf: 'doublon de la ligne {{row}}, même référence externe (la ligne {{row}} a été vérifiée, celle-ci non)',
   },
   kind: { payment: 'paiement', payout: 'transfert' },
   serviceStatus: { initiated: 'initié', processing: 'en cours', completed: 'réussi', failed: 'échoué', cancelled: 'annulé' },
