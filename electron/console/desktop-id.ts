@@ -10,7 +10,7 @@
  * start, while the engine's transactions outlive the process.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@paydesk/sandbox';
 import { DESKTOP_SETTING } from './storage/postgres/desktop-and-profiles-migration';
@@ -46,6 +46,8 @@ export function desktopIdOf(userDataDir: string, logger?: Logger): string {
   const id = `desktop-${randomUUID()}`;
   // Written aside then renamed: a console killed mid-write leaves no half of an id.
   const aside = `${path}.${process.pid}.tmp`;
+  // A workspace console asks for the id before the runtime made the data folder (a new --user-data).
+  mkdirSync(userDataDir, { recursive: true, mode: 0o700 });
   writeFileSync(aside, `${JSON.stringify({ id })}\n`, { mode: 0o600 });
   renameSync(aside, path);
   return id;

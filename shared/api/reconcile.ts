@@ -26,6 +26,8 @@ export const DEFAULT_RECONCILE_CONCURRENCY = 4;
  * - status_differs: the status the merchant expects is not the service's final status;
  * - missing_at_service: neither the journal nor the service knows this external id;
  * - unknown_to_merchant: in the journal for the period, not in the file;
+ * - duplicate_in_records: the file's later row with the same kind and external id as an earlier
+ *   one (the earlier row is matched; this one is not looked up, its note names the earlier row);
  * - still_processing: processing at the service for at least N minutes;
  * - processing_recent: processing, younger than N minutes (not yet a concern);
  * - not_checked: the service could not be asked (an error, or no payout look-up on that service).
@@ -36,6 +38,7 @@ export const RECONCILE_CATEGORIES = [
   'status_differs',
   'missing_at_service',
   'unknown_to_merchant',
+  'duplicate_in_records',
   'still_processing',
   'processing_recent',
   'not_checked',
@@ -162,6 +165,10 @@ export interface ReconciliationRow {
   /** Why it is not checked, or a note (e.g. "verified"). */
   detail: string | null;
 }
+
+/** The note of a `duplicate_in_records` row: the earlier row of the file (worded by the screen and the export). */
+export const duplicateNote = (earlierRow: number): string => `duplicate of row ${earlierRow}`;
+export const DUPLICATE_NOTE = /^duplicate of row (\d+)$/;
 
 /** Why a cell or the file was refused: the renderer words it from its catalogue (`rowError.<code>`). */
 export const RECONCILE_ROW_ERROR_CODES = [

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import type { WorkspaceFaultCode } from './workspace-faults';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/;
+/** A sentence, not a fragment: it is shown alone under the field. */
+export const IDENTIFIER_RULE = 'Use only letters, digits, _, $ and -, starting with a letter or _, at most 63 characters.';
 const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
 
 /** A server on this machine may be reached without TLS; any other only with its certificate verified. */
@@ -20,8 +22,8 @@ export const workspaceConnectionInputSchema = z
   .strictObject({
     host: z.string().trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
     port: z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535'),
-    database: z.string().regex(IDENTIFIER, 'letters, digits, _ $ -, starting with a letter or _, at most 63'),
-    user: z.string().regex(IDENTIFIER, 'letters, digits, _ $ -, starting with a letter or _, at most 63'),
+    database: z.string().regex(IDENTIFIER, IDENTIFIER_RULE),
+    user: z.string().regex(IDENTIFIER, IDENTIFIER_RULE),
     tls: z.enum(['verify', 'off']),
     /** The PEM text of the CA that signed the server's certificate (a managed PostgreSQL's), when it is not a system authority. */
     ca: z
@@ -42,7 +44,7 @@ const password = z.string().min(1, 'is required').max(1000, 'must be at most 100
 export const WORKSPACE_CHANNEL_INPUTS = {
   /** Where this console records now, and as whom. */
   'workspace:status': z.strictObject({}),
-  /** Connects once and says who the login is and its role (or the fault); changes nothing. */
+  /** Connects once and says who the login is and its role (or the fault); a password that opened it is kept in the keychain for Use. */
   'workspace:test': z.strictObject({ connection: workspaceConnectionInputSchema, password }),
   /** Connects; when it answers, saves the choice (without the password) and the console re-opens on it. */
   'workspace:use': z.strictObject({ connection: workspaceConnectionInputSchema, password }),
@@ -70,7 +72,8 @@ export interface WorkspacePlace {
 }
 
 export type WorkspaceStatus =
-  | { store: 'desktop' }
+  /** `last`: the workspace this desktop left, so its fields are offered again (never the password). */
+  | { store: 'desktop'; last?: WorkspacePlace }
   | { store: 'workspace'; place: WorkspacePlace; state: 'open' | 'lost'; who: WorkspaceWho; schemaVersion: number }
   /** Chosen but not open: nothing is recorded anywhere until it opens or the person goes back to this desktop. */
   | { store: 'workspace'; place: WorkspacePlace; state: 'fault'; fault: { code: WorkspaceFaultCode | 'NO_KEYCHAIN' | 'KEYCHAIN_UNRESPONSIVE'; message: string } };

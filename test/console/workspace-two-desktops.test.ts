@@ -150,7 +150,8 @@ describe('two desktops on one team workspace', () => {
     expect(expectOk(await again.handlers['workspace:retry']({})).status).toMatchObject({ state: 'open' });
     expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(1);
     // Explicitly back to this desktop: its own journal, which never held the team's payout.
-    expect(expectOk(await again.handlers['workspace:useDesktop']({})).status).toEqual({ store: 'desktop' });
+    // The workspace's fields stay offered for next time (workspace-first-setup.test.ts), never its password.
+    expect(expectOk(await again.handlers['workspace:useDesktop']({})).status).toEqual({ store: 'desktop', last: expect.objectContaining({ user: 'finance_demo', port: workspace.port }) });
     expect(expectOk(await again.handlers['transactions:search']({ query: { externalId } })).total).toBe(0);
     expect(JSON.parse(readFileSync(join(dirA, WORKSPACE_CHOICE_FILE), 'utf8'))).toEqual({ store: 'desktop' });
     expect(existsSync(join(dirA, 'journal.db'))).toBe(true);

@@ -143,4 +143,27 @@ describe('Reconcile', () => {
       rmSync(bad, { force: true });
     }
   }, 60_000);
+
+  it('reads `5 000` and files one external id twice as a duplicate in the merchant’s records, both lines named (fr)', async () => {
+    const twice = join(tmpdir(), `paydesk-twice-${process.pid}.csv`);
+    writeFileSync(twice, 'external_id;kind;amount;expected_status\norder-1;payment;5 000;payé\norder-1;payment;5000;payé\n');
+    try {
+      await page.getByLabel('Fichier CSV').setInputFiles(twice);
+      await page.getByRole('button', { name: 'Importer et rapprocher' }).click();
+      await page.locator('.reconcile-progress .pill-done').waitFor();
+      const card = page.locator('.reconcile-card[data-category="duplicate_in_records"]');
+      await expect.poll(() => card.locator('.reconcile-card-count').textContent()).toBe('1');
+      expect(await card.locator('.reconcile-card-title').textContent()).toBe('En double dans vos relevés');
+      expect(await page.locator('.reconcile-card[data-category="matched"] .reconcile-card-count').textContent()).toBe('1');
+      await card.click();
+      const note = page.locator('.rc-col-detail', { hasText: 'ligne 2' }).first();
+      await note.waitFor();
+      expect(await note.textContent()).toBe('doublon de la ligne 2, même référence externe (la ligne 2 a été vérifiée, celle-ci non)');
+      await page.locator('.reconcile-report').evaluate((element) => element.scrollIntoView());
+      await screenshot(page, 'reconcile-duplicate-fr');
+      expect(h.pageErrors).toEqual([]);
+    } finally {
+      rmSync(twice, { force: true });
+    }
+  }, 60_000);
 });

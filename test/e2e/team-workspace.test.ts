@@ -97,12 +97,12 @@ describe('Settings → Team workspace', () => {
     await page.locator('#ws-password').fill(workspace.passwords.finance_demo!);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('Connected as finance_demo, role finance.').waitFor();
-    // The password left the page once sent.
+    await page.getByText('The password that worked is kept in the system keychain: Use this workspace does not ask for it again.').waitFor();
+    // The password left the page once sent; main kept it, so Use right after needs no retyping (issue 37).
     expect(await page.locator('#ws-password').inputValue()).toBe('');
     await page.locator('.workspace-setting').scrollIntoViewIfNeeded();
     await screenshot(page, 'workspace-settings-en-light');
     await noSeriousAxe('en/light settings');
-    await page.locator('#ws-password').fill(workspace.passwords.finance_demo!);
     await page.getByRole('button', { name: 'Use this workspace' }).click();
     await page.locator('.workspace-badge[data-state="open"]').waitFor();
     expect(await page.locator('.workspace-badge').textContent()).toBe(`Team · ${workspace.database} finance_demo · finance`);
@@ -177,4 +177,26 @@ describe('Settings → Team workspace', () => {
     await expect.poll(() => page.locator('.workspace-fault-banner').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('back to this desktop only, the form still holds the workspace’s fields; a login’s rule is a sentence (en, dark)', async () => {
+    await go('settings');
+    await page.locator('.workspace-setting').getByRole('button', { name: 'Use this desktop only' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Use this desktop only' }).click();
+    await expect.poll(() => page.locator('.workspace-badge').textContent()).toBe('This desktop');
+    await page.reload();
+    await go('settings');
+    expect(await page.locator('#ws-host').inputValue()).toBe('localhost');
+    expect(await page.locator('#ws-port').inputValue()).toBe(String(workspace.port));
+    expect(await page.locator('#ws-database').inputValue()).toBe(workspace.database);
+    expect(await page.locator('#ws-user').inputValue()).toBe('support_demo');
+    expect(await page.locator('#ws-password').inputValue()).toBe('');
+    await page.locator('#ws-user').fill('jean mbarga');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.locator('#ws-user-error').waitFor();
+    expect(await page.locator('#ws-user-error').textContent()).toBe('Use only letters, digits, _, $ and -, starting with a letter or _, at most 63 characters.');
+    await page.locator('.workspace-setting').scrollIntoViewIfNeeded();
+    await screenshot(page, 'workspace-back-to-desktop-en-dark');
+    await noSeriousAxe('en/dark back to desktop');
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * Runs and rows live in the store (this desktop's journal or a team workspace: storage/port.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { RECONCILE_MAX_CHARS } from '../../../shared/api/reconcile';
+import { duplicateNote, RECONCILE_MAX_CHARS } from '../../../shared/api/reconcile';
 import { parseMerchantFile } from '../reconcile/parse';
 import { createReconcileRunner, type ReconcileRunner } from '../reconcile/runner';
 import { exportReport } from '../reconcile/export';
@@ -127,6 +127,12 @@ export function reconcileHandlers(context: Context, runner: ReconcileRunner = cr
       } catch (error) {
         if (deps.signal?.aborted) throw new HandlerFailure('INTERNAL', 'The console is closing: the file was not saved. Import it again.');
         throw error;
+      }
+      // A duplicate in the merchant's own records is a finding of its own, filed before matching starts (never looked up).
+      const duplicates = parsed.rows.filter((row) => typeof row.duplicateOf === 'number');
+      if (duplicates.length > 0) {
+        const outcome = (row: (typeof duplicates)[number]) => ({ category: 'duplicate_in_records' as const, journalId: null, transactionId: null, serviceStatus: null, serviceAmount: null, serviceCreatedAt: null, currency: null, detail: duplicateNote(row.duplicateOf!) });
+        await store.saveOutcomes(id, duplicates.map((row) => ({ rowNumber: row.row, outcome: outcome(row) })), now());
       }
       await runner.match(id);
       return { accepted: true, reconciliation: await summary(id) };

@@ -5,7 +5,7 @@
  */
 import { writeCsv, type CsvValue } from '../../../shared/csv';
 import { resources, type Language } from '../../../shared/i18n';
-import type { ReconcileCategory } from '../../../shared/api/reconcile';
+import { DUPLICATE_NOTE, type ReconcileCategory } from '../../../shared/api/reconcile';
 import type { ReconcileRows } from '../storage/reconcile-rows-port';
 import type { StoredRow } from './store';
 
@@ -48,6 +48,8 @@ export async function exportReport(
     if (detail.startsWith('from the journal:')) return words.detail.fromJournal;
     if (detail.startsWith('TEAM_JOURNAL:')) return words.detail.teamJournal;
     if (detail.startsWith('VERIFY_UNAVAILABLE:')) return words.detail.verifyUnavailable;
+    const earlier = DUPLICATE_NOTE.exec(detail)?.[1];
+    if (earlier) return words.detail.duplicateOf.replaceAll('{{row}}', earlier);
     return detail;
   };
   const value = (row: StoredRow, column: (typeof COLUMNS)[number]): CsvValue => {

@@ -6,10 +6,14 @@
  * `25,000` written without quotes must not be read as 25. Columns Paydesk does not know are read
  * past and named on the report (merchant exports always carry some: docs/decisions/
  * reconcile-extra-columns.md); a header problem does not hide the cell errors of the same file.
+ * Amounts are read as bulk payouts read them (`45 000` is 45000). One external id twice for the
+ * same kind is not a refusal: the later row is kept with `duplicateOf` (the earlier row), and the
+ * report files it as "duplicate in your records" (docs/decisions/reconcile-duplicate-in-file.md).
  */
 import { z } from 'zod';
 import { cellCountProblem, readCsvInChunks } from '../../../shared/csv';
 import { EXTERNAL_ID_PATTERN, LIMITS } from '../../../shared/contract/schemas';
+import { parseAmount } from '../../../shared/batch/validate';
 import {
   expectedStatusOf,
   RECONCILE_MAX_ERRORS,
@@ -47,6 +51,8 @@ export interface MerchantRow {
   dateMs: number | null;
   /** A date without a time covers the whole day: the period ends at its last millisecond. */
   dateEndMs: number | null;
+  /** The earlier row of the file with the same kind and external id: this one is a finding, not looked up. */
+  duplicateOf?: number | null;
 }
 
 export type ParseResult =
@@ -79,10 +85,14 @@ const cellSchemas = {
     if (!kind) ctx.addIssue({ code: 'custom', message: CELL_MESSAGES.kind! });
     return kind ?? 'payment';
   }),
+  // The bulk payouts' rule (shared/batch/validate.ts): digits, grouping spaces allowed (`45 000`), no decimals.
   amount: z
     .string()
-    .regex(/^\d+$/, CELL_MESSAGES.amount_format)
-    .transform(Number)
+    .transform((text, ctx) => {
+      const read = parseAmount(text);
+      if (!read.ok) ctx.addIssue({ code: 'custom', message: CELL_MESSAGES.amount_format! });
+      return read.ok ? read.amount : 0;
+    })
     .pipe(z.number().int().min(1, CELL_MESSAGES.amount_min).max(1_000_000_000_000, CELL_MESSAGES.amount_max)),
 };
 
@@ -219,11 +229,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
     if (errorCount > errorsBefore) continue;
     const key = `${parsed.kind as string}:${parsed.external_id as string}`;
     const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      fail(rowNumber, 'external_id', 'duplicate_row', `appears twice for a ${parsed.kind as string} (rows ${earlier} and ${rowNumber})`, { kind: parsed.kind as string, first: earlier, second: rowNumber });
-      continue;
-    }
-    seen.set(key, rowNumber);
+    if (earlier === undefined) seen.set(key, rowNumber);
     rows.push({
       row: rowNumber,
       externalId: parsed.external_id as string,
@@ -234,6 +240,7 @@ export async function parseMerchantFile(input: string, utcOffsetMinutes: number,
       dateRaw,
       dateMs: date?.from ?? null,
       dateEndMs: date?.to ?? null,
+      duplicateOf: earlier ?? null,
     });
   }
   if (dataRows === 0) fail(2, 'file', 'no_rows', 'has no rows under the header');

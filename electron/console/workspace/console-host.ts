@@ -24,6 +24,7 @@ import { readStoreChoice, saveStoreChoice, type StoreChoice } from './choice';
 import { sessionPort } from './session-port';
 import { desktopIdOf } from '../desktop-id';
 import type { StoragePort } from '../storage/port';
+import { placeOf, readLastWorkspace, saveLastWorkspace } from './last-workspace';
 
 export interface ConsoleHostOptions extends Omit<ConsoleRuntimeOptions, 'openStorage'> {
   /** This run's workspace (the browser host's --workspace): used instead of the saved choice, not saved. */
@@ -49,9 +50,6 @@ type Current =
 type WorkspaceChannel = 'workspace:status' | 'workspace:test' | 'workspace:use' | 'workspace:useDesktop' | 'workspace:retry';
 const WORKSPACE_CHANNELS = new Set<Channel>(['workspace:status', 'workspace:test', 'workspace:use', 'workspace:useDesktop', 'workspace:retry']);
 
-function placeOf(connection: WorkspaceConnection) {
-  return { host: connection.host, port: connection.port, database: connection.database, user: connection.user, tls: connection.tls, hasCa: connection.ca !== undefined };
-}
 
 /** A keychain that answers this one workspace login with the password given (a form's, or a script's), and the real one otherwise. */
 function withPassword(vault: Vault, connection: WorkspaceConnection, password: string | undefined): Vault {
@@ -96,7 +94,10 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
   async function runtimeOn(session: WorkspaceSession | null, connection: WorkspaceConnection | null): Promise<Current> {
     const runtime = await createConsoleRuntime({ ...runtimeOptions, ...(session ? { openStorage: () => sessionPort(session) } : {}) });
     const unrelay = relay(runtime);
-    if (!session || !connection) return { kind: 'runtime', runtime, status: { store: 'desktop' }, session: null, unrelay };
+    if (!session || !connection) {
+      const last = readLastWorkspace(options.userDataDir);
+      return { kind: 'runtime', runtime, status: { store: 'desktop', ...(last ? { last } : {}) }, session: null, unrelay };
+    }
     const who = { login: session.who.login, roles: [...session.who.roles] };
     const place = placeOf(connection);
     return {
@@ -176,7 +177,12 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
       const connection = workspaceConnectionSchema.parse(input.connection);
       const session = await openSession(connection, input.password);
       const answer = { who: { login: session.who.login, roles: [...session.who.roles] }, schemaVersion: session.schemaVersion };
-      await session.close();
+      try {
+        // The password that opened it is kept, as Use keeps it: the form empties its field after the test.
+        if (input.password !== undefined) await saveWorkspacePassword(vault, connection, input.password);
+      } finally {
+        await session.close();
+      }
       return answer;
     },
     'workspace:use': (input: { connection: WorkspaceConnection; password?: string }) =>
@@ -214,6 +220,7 @@ export async function startConsoleHost(options: ConsoleHostOptions): Promise<Con
         if (current.kind === 'runtime' && current.session && current.session.state === 'open') {
           await current.session.write((store) => moveAudited(store, 'leave_workspace', 'desktop'));
         }
+        if (choice.store === 'workspace') saveLastWorkspace(options.userDataDir, choice.connection);
         saveStoreChoice(options.userDataDir, { store: 'desktop' });
         choice = { store: 'desktop' };
         await closeCurrent();

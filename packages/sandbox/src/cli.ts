@@ -43,7 +43,7 @@ export class UsageError extends Error {
 export const SEED_EXAMPLE_FILE = fileURLToPath(new URL('../seed.example.json', import.meta.url));
 
 export const USAGE = `Usage: paydesk-sandbox [options]
-       (npx @paydesk/sandbox [options]; in the Paydesk repository: npm run sandbox -- [options])
+       (npx paydesk-sandbox [options] once the packed tarball is installed; in the Paydesk repository: npm run sandbox -- [options])
 
 Options:
   --host ADDRESS    address to listen on (default 127.0.0.1; anything else exposes the sandbox)

@@ -63,6 +63,8 @@ const PATTERNS: MessagePatterns<FieldKey> = [
   [/^Invalid ISO datetime$/, 'dateTime', []],
   [/^Invalid URL$/, 'url', []],
   [/^Invalid option: expected one of/, 'invalidChoice', []],
+  // a workspace's database and login (shared/api/workspace.ts)
+  [/^Use only letters, digits, _, \$ and -, starting with a letter or _, at most 63 characters\.$/, 'workspaceIdentifier', []],
 ];
 
 /** An English sentence matched against a table of (pattern, catalogue key, names of its captures). */

@@ -4,7 +4,7 @@
  * of the rows still processing, and CSV export.
  */
 import { useTranslation } from 'react-i18next';
-import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
+import { DUPLICATE_NOTE, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconciliationRow } from '../../../shared/api/reconcile';
 import { isListedStatus } from '../../../shared/contract/codes';
 import { Empty, ErrorNotice, statusLabel, storedProfileName } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
@@ -97,6 +97,8 @@ export function reconcileNote(detail: string | null, t: (key: string, options?: 
   if (detail.startsWith('from the journal:')) return t('detail.fromJournal');
   if (detail.startsWith('TEAM_JOURNAL:')) return t('detail.teamJournal');
   if (detail.startsWith('VERIFY_UNAVAILABLE:')) return t('detail.verifyUnavailable');
+  const earlier = DUPLICATE_NOTE.exec(detail)?.[1];
+  if (earlier) return t('detail.duplicateOf', { row: earlier });
   return detail;
 }
 

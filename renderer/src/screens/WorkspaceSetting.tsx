@@ -1,7 +1,8 @@
 /**
  * Settings → Team workspace: where this console records. The form connects once to test (who you
  * are and your role, or the fault's words), then "Use this workspace" re-opens the console on it.
- * The password goes to main once and is kept in the system keychain there; it is never shown back.
+ * The password goes to main once (Test connection or Use) and is kept in the system keychain there;
+ * it is never shown back, and Use after a test needs it no more.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +23,9 @@ interface FormValues {
 }
 
 function initialValues(status: WorkspaceStatus | null): FormValues {
-  if (status?.store === 'workspace') {
-    const place = status.place;
+  // On this desktop only: the workspace it left, so choosing it again needs the password at most.
+  const place = status?.store === 'workspace' ? status.place : status?.last;
+  if (place) {
     return { host: place.host, port: String(place.port), database: place.database, user: place.user, tls: place.tls, ca: null, password: '' };
   }
   return { host: '127.0.0.1', port: '5432', database: 'paydesk_team', user: '', tls: 'off', ca: null, password: '' };
@@ -125,7 +127,7 @@ export function WorkspaceSetting({ idPrefix = 'ws' }: { idPrefix?: string }) {
       {failure ? <ErrorNotice failure={failure} /> : null}
       {tested ? (
         <div className="notice notice-info" role="status">
-          {t('testedAs', { login: tested.login, roles: roleWords(tested) })}
+          {t('testedAs', { login: tested.login, roles: roleWords(tested) })} {t('passwordKept')}
         </div>
       ) : null}
       <form noValidate onSubmit={(e) => { e.preventDefault(); void run('use'); }}>

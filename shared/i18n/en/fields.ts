@@ -42,5 +42,6 @@ export default {
   methodRequired: 'is required: add a payment_method column or choose a method for the batch',
   spreadsheetPhone: 'was turned into a number by a spreadsheet: format the column as text and write it as +237…',
   sameExternalId: 'is the same as row {{row}}: the service accepts an external id once',
+  workspaceIdentifier: 'Use only letters, digits, _, $ and -, starting with a letter or _, at most 63 characters.',
   invalid: 'is not valid',
 } as const;

@@ -38,6 +38,7 @@ export default {
     audited: 'Leaving is written in the team workspace’s audit log under your login before the console re-opens; coming back is written too.',
   },
   testedAs: 'Connected as {{login}}, role {{roles}}.',
+  passwordKept: 'The password that worked is kept in the system keychain: Use this workspace does not ask for it again.',
   reopenNote: 'Using a workspace re-opens the console on it; the window loads again. Pause batches being sent first.',
   role: {
     finance: 'finance',

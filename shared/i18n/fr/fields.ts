@@ -41,5 +41,6 @@ export default {
   methodRequired: 'est obligatoire : ajoutez une colonne moyen_de_paiement ou choisissez un moyen de paiement pour le lot',
   spreadsheetPhone: 'a été transformé en nombre par un tableur : mettez la colonne au format texte et écrivez-le +237…',
   sameExternalId: 'est identique à la ligne {{row}} : le service n’accepte une référence externe qu’une seule fois',
+  workspaceIdentifier: 'Utilisez uniquement des lettres, des chiffres, _, $ et -, en commençant par une lettre ou _, 63 caractères au plus.',
   invalid: 'n’est pas valide',
 } as const satisfies Messages<typeof en>;

@@ -41,6 +41,7 @@ const fr: Messages<typeof en> = {
     audited: 'Le départ est inscrit dans le journal d’audit de l’espace d’équipe sous votre identifiant avant que la console ne se rouvre ; le retour l’est aussi.',
   },
   testedAs: 'Connecté en tant que {{login}}, rôle {{roles}}.',
+  passwordKept: 'Le mot de passe qui a fonctionné est gardé dans le trousseau du système : Utiliser cet espace ne le redemande pas.',
   reopenNote: 'Utiliser un espace rouvre la console sur celui-ci ; la fenêtre se recharge. Mettez d’abord en pause les lots en cours d’envoi.',
   role: {
     finance: 'finance',
