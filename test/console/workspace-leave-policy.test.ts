@@ -130,7 +130,7 @@ describe('leaving the workspace keeps the policy', () => {
     expect(expectOk(await a.handlers['workspace:status']({}))).toMatchObject({ store: 'workspace', state: 'open' });
     expect(await auditLines('leave_workspace')).toEqual([]);
 
-    expect(expectOk(await a.handlers['workspace:useDesktop']({})).status).toEqual({ store: 'desktop' });
+    expect(expectOk(await a.handlers['workspace:useDesktop']({})).status).toMatchObject({ store: 'desktop' });
     const [left] = await auditLines('leave_workspace');
     expect(left).toMatchObject({ actor: 'finance_demo', after: { desktop: desktopIdOf(dirs.a), version: '0.0.0-test' } });
     expect(left!.remark).toContain('team approval policy does not cover');

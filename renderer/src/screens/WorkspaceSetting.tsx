@@ -45,6 +45,13 @@ export function WorkspaceSetting({ idPrefix = 'ws' }: { idPrefix?: string }) {
   const useDesktop = useWorkspace((s) => s.useDesktop);
   const roleWords = useRoleWords();
   const [values, setValues] = useState<FormValues>(() => initialValues(status));
+  // The status may arrive after the form is drawn (a reload): its place fills the fields once, unless the person typed first.
+  const [filledFrom, setFilledFrom] = useState<WorkspaceStatus | null>(status);
+  const [typed, setTyped] = useState(false);
+  if (status !== filledFrom) {
+    setFilledFrom(status);
+    if (!typed && filledFrom === null) setValues(initialValues(status));
+  }
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [tested, setTested] = useState<WorkspaceWho | null>(null);
@@ -53,6 +60,7 @@ export function WorkspaceSetting({ idPrefix = 'ws' }: { idPrefix?: string }) {
   const id = (key: string) => `${idPrefix}-${key}`;
 
   function change<K extends keyof FormValues>(key: K, value: FormValues[K]) {
+    setTyped(true);
     setValues((v) => {
       const next = { ...v, [key]: value };
       // TLS off is offered for this machine only: another host is always verified.
