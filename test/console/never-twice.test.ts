@@ -352,7 +352,10 @@ describe('a single payout whose external id is a batch row\'s', () => {
     // The other way: a single payout first, then a batch row with its id.
     const single = { ...paymentRequest({ external_id: 'SGL-1', phone_number: '+237685000002', amount: 300 }), payment_method: 'momo_cm' };
     const quoted = expectOk(await runtime.handlers['payouts:prepare']({ request: single }));
-    expectOk(await runtime.handlers['payouts:initiate']({ request: single, confirmationToken: quoted.confirmationToken }));
+    const paidSingle = expectOk(await runtime.handlers['payouts:initiate']({ request: single, confirmationToken: quoted.confirmationToken }));
+    // Its final status comes by the engine's push (a linked row reads nothing at the service): waited for, not timed.
+    const statusOf = () => (runtime.journal.prepare('SELECT status FROM entries WHERE id = ?').get(paidSingle.id) as { status: string | null }).status;
+    await until(runtime, ['transaction:changed'], () => statusOf() === 'completed');
     const batch = await importFile('single-2.csv', file(1, 'single', { ids: () => 'SGL-1', phone: () => '+237685000002' }));
     await send(batch.batch.id, { acceptDuplicateFile: true });
     expect((await withRows(runtime.handlers, batch.batch.id)).rows.map((row) => row.alreadySent ?? false)).toEqual([true]);
