@@ -166,12 +166,14 @@ function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
   };
 }
 
+/** The row names a payout another batch (or a single send) made: linked to it, never POSTed by this row. */
+const LINKED_ELSEWHERE = 'e.id IS NOT NULL AND e.batch_id IS NOT b.id';
+
 const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state, e.status AS e_status, e.failed_code AS e_failed_code,
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
-    -- A row linked to a payout another batch (or a single send) made: already sent earlier, never POSTed by this row.
-    CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN e.id IS NOT NULL AND e.batch_id IS NOT b.id THEN e.created_at END AS e_already_sent_at,
-    CASE WHEN e.already_sent_at IS NOT NULL OR (e.id IS NOT NULL AND e.batch_id IS NOT b.id) THEN e.transaction_json END AS e_adopted_tx,
-    CASE WHEN e.id IS NOT NULL AND e.batch_id IS NOT b.id THEN 1 END AS e_elsewhere, e.batch_id AS e_batch_id, e.batch_row AS e_batch_row
+    CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN ${LINKED_ELSEWHERE} THEN e.created_at END AS e_already_sent_at,
+    CASE WHEN e.already_sent_at IS NOT NULL OR (${LINKED_ELSEWHERE}) THEN e.transaction_json END AS e_adopted_tx,
+    CASE WHEN ${LINKED_ELSEWHERE} THEN 1 END AS e_elsewhere, e.batch_id AS e_batch_id, e.batch_row AS e_batch_row
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {

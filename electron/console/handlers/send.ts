@@ -17,9 +17,7 @@ import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } fro
 import { isFinal, isNotFound, transactionOf } from './outcomes';
 import { gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
-import { ExternalIdKnown, type KnownPayout as HeldPayout } from '../journal/payout-identity';
-
-type KnownPayout = HeldPayout & { message?: string };
+import { ExternalIdKnown } from '../journal/payout-identity';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -132,20 +130,20 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
   }
 
   /** ALREADY_SENT, naming the payout the external id already is (the screen opens it). */
-  function alreadySentFailure(known: KnownPayout): HandlerFailure {
-    return new HandlerFailure('ALREADY_SENT', `${known.message ?? ''}`.trim() || 'Already sent.', { journalId: known.journalId });
+  function alreadySentFailure(refusal: ExternalIdKnown): HandlerFailure {
+    return new HandlerFailure('ALREADY_SENT', refusal.message, { journalId: refusal.known.journalId });
   }
 
   async function refuseKnown(kind: TransactionKind, environment: Environment, externalId: string): Promise<void> {
     const known = await journal.knownPayout(kind, environment, externalId);
-    if (known) throw alreadySentFailure({ ...known, message: new ExternalIdKnown(known).message });
+    if (known) throw alreadySentFailure(new ExternalIdKnown(known));
   }
 
   async function alreadySent<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof ExternalIdKnown) throw alreadySentFailure({ ...error.known, message: error.message });
+      if (error instanceof ExternalIdKnown) throw alreadySentFailure(error);
       throw error;
     }
   }

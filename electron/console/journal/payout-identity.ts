@@ -83,16 +83,17 @@ export function knownPayoutOf(entry: HeldEntry, phase: KnownPayout['phase']): Kn
  * of this profile's attempts continued; else a new entry.
  */
 export function decideIdentity(entries: readonly HeldEntry[], profileId: string): IdentityDecision {
-  for (const entry of entries) {
-    const phase = mayBeMoney(entry);
-    if (phase) return { kind: 'known', known: knownPayoutOf(entry, phase) };
-  }
+  const known = firstKnown(entries);
+  if (known) return { kind: 'known', known };
   const own = entries.find((entry) => entry.profile_id === profileId);
   return own ? { kind: 'continue', entry: own } : { kind: 'new' };
 }
 
 /** The first entry among these that may be money, as a KnownPayout (a draft's rows, the form's check). */
 export function firstKnown(entries: readonly HeldEntry[]): KnownPayout | null {
-  const decision = decideIdentity(entries, '\u0000');
-  return decision.kind === 'known' ? decision.known : null;
+  for (const entry of entries) {
+    const phase = mayBeMoney(entry);
+    if (phase) return knownPayoutOf(entry, phase);
+  }
+  return null;
 }

@@ -42,7 +42,7 @@ const CLAIM = {
        UPDATE batch_rows br SET claim_holder = $2, lease_until = paydesk_now_ms() + $4
        FROM picked WHERE br.batch_seq = picked.batch_seq AND br.row_number = picked.row_number
        RETURNING br.*)
-     SELECT ${ROW_COLUMNS_SQL} FROM claimed br LEFT JOIN entries e ON e.id = br.journal_id ORDER BY br.row_number`,
+     SELECT ${ROW_COLUMNS_SQL} FROM claimed br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id ORDER BY br.row_number`,
 };
 
 /**

@@ -3,7 +3,8 @@
  * the watcher, the same as the SQLite journal's (../../journal/reads.ts, ../../journal/answers.ts),
  * each write one transaction with its entry locked (FOR UPDATE) like ./journal.ts.
  */
-import { firstKnown, type HeldEntry } from '../../journal/payout-identity';
+import { firstKnown } from '../../journal/payout-identity';
+import { entriesHolding } from './journal';
 import { randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../../../shared/contract';
 import type { JournalTransaction } from '../../../../shared/api';
@@ -37,14 +38,7 @@ async function entryOf(c: Queryable, id: string): Promise<JournalTransaction> {
 /** `observe` is the workspace journal's recordObserved (one transaction of its own). */
 export function workspaceFollowUps(pool: WorkspacePool, observe: JournalPort['recordObserved']): FollowUpJournal {
   return {
-    async knownPayout(kind, environment, externalId) {
-      const { rows } = await pool.query<HeldEntry & { created_at: string | number; batch_row: string | number | null }>(
-        `SELECT id, profile_id, profile_name, kind, external_id, state, resolution, last_error, status, batch_id, batch_row, created_at FROM entries
-         WHERE external_id = $1 AND kind = $2 AND environment = $3 ORDER BY created_at DESC, seq DESC`,
-        [externalId, kind, environment],
-      );
-      return firstKnown(rows.map((row) => ({ ...row, created_at: Number(row.created_at), batch_row: row.batch_row === null ? null : Number(row.batch_row) })));
-    },
+    knownPayout: async (kind, environment, externalId) => firstKnown(await entriesHolding(pool, externalId, kind, environment, false)),
     async getForFollowUp(id) {
       // Another login's local-sandbox entry lives in that desktop's own engine (LOCAL_SANDBOX_OWNED).
       const { rows } = await pool.query<EntryRow & { held_elsewhere_by: string | null }>(

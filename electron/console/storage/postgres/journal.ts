@@ -168,15 +168,16 @@ function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['stat
 }
 
 /**
- * Every entry holding this external id in its environment and kind (any profile), newest first,
- * locked, so two desktops sending one external id take turns: the second reads the entries as the
- * first left them. ../../journal/payout-identity.ts decides (the same rule as the SQLite journal's).
+ * Every entry holding this external id in its environment and kind (any profile), newest first;
+ * `lock`ed for a write, so two desktops sending one external id take turns: the second reads the
+ * entries as the first left them. ../../journal/payout-identity.ts decides (the same rule as the
+ * SQLite journal's).
  */
-async function entriesHolding(c: Queryable, externalId: string, kind: string, environment: string): Promise<HeldEntry[]> {
+export async function entriesHolding(c: Queryable, externalId: string, kind: string, environment: string, lock = true): Promise<HeldEntry[]> {
   const { rows } = await c.query<HeldEntry & { created_at: string | number; batch_row: string | number | null }>(
     `SELECT id, profile_id, profile_name, kind, external_id, state, resolution, last_error, status, batch_id, batch_row, created_at FROM entries
      WHERE external_id = $1 AND kind = $2 AND environment = $3
-     ORDER BY created_at DESC, seq DESC FOR UPDATE`,
+     ORDER BY created_at DESC, seq DESC${lock ? ' FOR UPDATE' : ''}`,
     [externalId, kind, environment],
   );
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at), batch_row: row.batch_row === null ? null : Number(row.batch_row) }));
@@ -330,7 +331,7 @@ async function asExternalIdKnown(pool: WorkspacePool, error: unknown, input: Req
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
   const externalId = input.request.external_id;
   if (code !== '23505' || constraint !== 'entries_one_per_payout' || !externalId) return error;
-  const decision = decideIdentity(await inTransaction(pool, (c) => entriesHolding(c, externalId, input.kind, input.profile.environment)), input.profile.id);
+  const decision = decideIdentity(await entriesHolding(pool, externalId, input.kind, input.profile.environment, false), input.profile.id);
   return decision.kind === 'known' ? new ExternalIdKnown(decision.known) : error;
 }
 
