@@ -2,7 +2,8 @@
  * One config, three builds into dist/ (what electron-builder.yml packages):
  * - `vite build`: the renderer (renderer/ -> dist/renderer), with relative asset paths so it loads
  *   from the app:// protocol in Electron and from the browser host alike;
- * - `vite build --mode main`: the Electron main process (electron/shell/main.ts -> dist/main, ESM);
+ * - `vite build --mode main`: the Electron main process (electron/shell/main.ts -> dist/main, ESM),
+ *   the team workspace's migration files bundled in (scripts/vite-workspace-migrations.ts);
  * - `vite build --mode preload`: the preload (electron/shell/preload.ts -> dist/preload, CommonJS,
  *   as sandboxed preloads must be).
  * Also the vitest configuration: Node tests, and renderer component tests in jsdom.
@@ -13,6 +14,7 @@ import { defineConfig } from 'vitest/config';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
+import { bundleWorkspaceMigrations } from './scripts/vite-workspace-migrations';
 
 const nodeExternals = [
   'electron',
@@ -85,6 +87,7 @@ export default defineConfig(({ mode }) => {
     const preload = mode === 'preload';
     return {
       resolve,
+      plugins: preload ? [] : [bundleWorkspaceMigrations()],
       build: {
         outDir: preload ? 'dist/preload' : 'dist/main',
         emptyOutDir: true,

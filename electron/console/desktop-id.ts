@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@paydesk/sandbox';
-import { DESKTOP_SETTING } from './storage/postgres/desktop-and-profiles-migration';
+import { DESKTOP_SETTING } from './storage/postgres/schema-names';
 
 export const DESKTOP_FILE = 'desktop.json';
 

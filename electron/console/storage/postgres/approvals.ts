@@ -6,7 +6,7 @@
  */
 import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
-import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
+import { APPROVAL_SQLSTATE } from './schema-names';
 import { describeWorkspaceError } from './connection';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 
