@@ -3,7 +3,7 @@
  *
  * Under Node (vitest, tsx: `npm run team:local`, `npm run team:import`, the browser host, the
  * benches) they are read from the folder beside this module. The Electron main process is one
- * bundle: its build replaces this module by the same files' text (scripts/vite-workspace-migrations.ts),
+ * bundle: its build replaces this module by the same files' text (vite.config.ts bundleWorkspaceMigrations),
  * so a packaged app reads no file to migrate.
  */
 import { readdirSync, readFileSync } from 'node:fs';
