@@ -41,7 +41,7 @@ describe('the workspace schema snapshot', () => {
 
   it('shows a grant, a column grant, a policy, a function\'s settings and a trigger changed', async () => {
     await client.query(`GRANT UPDATE ON approval_tiers TO paydesk_finance`);
-    await client.query(`GRANT UPDATE (amount) ON batch_rows TO paydesk_support`);
+    await client.query(`GRANT UPDATE (request) ON batch_rows TO paydesk_support`);
     await client.query(`ALTER POLICY entries_change ON entries USING (state <> 'known')`);
     await client.query(`ALTER FUNCTION paydesk_approve(bigint, text, text) RESET search_path`);
     await client.query(`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
@@ -49,7 +49,7 @@ describe('the workspace schema snapshot', () => {
     const added = changed.split('\n').filter((line) => !snapshot.split('\n').includes(line));
     expect(added).toEqual(expect.arrayContaining([
       'GRANT SELECT, UPDATE ON TABLE approval_tiers TO paydesk_finance;',
-      'GRANT UPDATE (amount) ON TABLE batch_rows TO paydesk_support;',
+      'GRANT UPDATE (request) ON TABLE batch_rows TO paydesk_support;',
       '  USING ((state <> \'known\'::text))',
       '-- paydesk_approve(bigint,text,text): SECURITY DEFINER (runs as <owner>); no fixed settings',
     ]));
