@@ -1,23 +1,31 @@
-/**
- * Workspace migration 34: the audit log holds every action of issue 25 item 5, written by the
- * database on the rows that change (a modified client cannot skip them), `session_user` as who
- * (audit_log's own trigger, migration 20). Until now only approvals, policy and role changes were
- * written; the desktops' hooks (`paydesk_audit`) were never called. Now:
- * - `import`: a batch inserted (a file, or a retry draft of failed rows), at commit (a deferred
- *   trigger: its rows are inserted after it in the same transaction), with its row count;
- * - `confirm`: a draft's confirmation, the only write that sets a draft's state to draft again
- *   (`batches:prepare` binds it to the profile it is confirmed under; draft edits never set `state`);
- * - `send`, `pause`, `cancel`: a batch moved into `sending` (start, resume, remaining rows),
- *   `paused` or `cancelled`, with its state before and after; a single payment or payout written
- *   `pending` (first sent, or sent again with the same external id); a batch's rows are its batch's
- *   `send` (one line per batch, not per row: ten thousand rows would bury the people's actions);
- * - `sign_in` is the console's (nothing in the database sees a desktop open it before PostgreSQL 17's
- *   login event triggers): `recordSignIn` of the audit port, at start (../audit-port.ts).
- * And an entry's money identity never changes once written, whoever asks (ENTRY_IDENTITY_SQL).
- */
-import type { PgMigration } from './pg-migration';
+-- Migration 34: every action of a person in the audit log; an entry keeps its money identity
+--
+-- Workspace migration 34: the audit log holds every action of issue 25 item 5, written by the
+-- database on the rows that change (a modified client cannot skip them), `session_user` as who
+-- (audit_log's own trigger, migration 20). Until now only approvals, policy and role changes were
+-- written; the desktops' hooks (`paydesk_audit`) were never called. Now:
+-- - `import`: a batch inserted (a file, or a retry draft of failed rows), at commit (a deferred
+--   trigger: its rows are inserted after it in the same transaction), with its row count;
+-- - `confirm`: a draft's confirmation, the only write that sets a draft's state to draft again
+--   (`batches:prepare` binds it to the profile it is confirmed under; draft edits never set `state`);
+-- - `send`, `pause`, `cancel`: a batch moved into `sending` (start, resume, remaining rows),
+--   `paused` or `cancelled`, with its state before and after; a single payment or payout written
+--   `pending` (first sent, or sent again with the same external id); a batch's rows are its batch's
+--   `send` (one line per batch, not per row: ten thousand rows would bury the people's actions);
+-- - `sign_in` is the console's (nothing in the database sees a desktop open it before PostgreSQL 17's
+--   login event triggers): `recordSignIn` of the audit port, at start (electron/console/storage/audit-port.ts).
+-- And an entry's money identity never changes once written, whoever asks (below).
+--
+-- An entry's money identity, by any login, raw SQL included (a finance login may UPDATE entries:
+-- the console's own writes need it). Never: its environment, kind or profile, nor its external id
+-- once it has one (a payment may get the service's); its transaction id is never removed (the
+-- service's answer is read again as it comes, so it is not frozen). Its amount and currency
+-- only while it is being sent with no answer yet (`pending`, no transaction id: a payout that
+-- created nothing continued with the request as it is sent now) or with the service's first
+-- answer (the transaction id arriving with them); once the service answered, never again. The
+-- WHEN keeps the console's every status write (which lists amount and currency, unchanged) from
+-- calling the function.
 
-const AUDITED_ACTIONS_SQL = `
   CREATE FUNCTION paydesk_audit_batch_import() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
   BEGIN
     PERFORM paydesk_audit_write('import', 'batch:' || NEW.id, NULL,
@@ -59,20 +67,7 @@ const AUDITED_ACTIONS_SQL = `
     FOR EACH ROW WHEN (NEW.batch_id IS NULL AND NEW.state = 'pending') EXECUTE FUNCTION paydesk_audit_entry_sent();
   CREATE TRIGGER entries_sent_again_audited AFTER UPDATE OF state ON entries
     FOR EACH ROW WHEN (NEW.batch_id IS NULL AND NEW.state = 'pending' AND OLD.state IS DISTINCT FROM 'pending') EXECUTE FUNCTION paydesk_audit_entry_sent();
-`;
 
-/**
- * An entry's money identity, by any login, raw SQL included (a finance login may UPDATE entries:
- * the console's own writes need it). Never: its environment, kind or profile, nor its external id
- * once it has one (a payment may get the service's); its transaction id is never removed (the
- * service's answer is read again as it comes, so it is not frozen). Its amount and currency
- * only while it is being sent with no answer yet (`pending`, no transaction id: a payout that
- * created nothing continued with the request as it is sent now) or with the service's first
- * answer (the transaction id arriving with them); once the service answered, never again. The
- * WHEN keeps the console's every status write (which lists amount and currency, unchanged) from
- * calling the function.
- */
-const ENTRY_IDENTITY_SQL = `
   CREATE FUNCTION paydesk_entry_identity() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF NEW.environment IS DISTINCT FROM OLD.environment OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.profile_id IS DISTINCT FROM OLD.profile_id
@@ -90,10 +85,3 @@ const ENTRY_IDENTITY_SQL = `
     FOR EACH ROW WHEN (NEW.amount IS DISTINCT FROM OLD.amount OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.external_id IS DISTINCT FROM OLD.external_id
       OR NEW.transaction_id IS DISTINCT FROM OLD.transaction_id OR NEW.environment IS DISTINCT FROM OLD.environment OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.profile_id IS DISTINCT FROM OLD.profile_id)
     EXECUTE FUNCTION paydesk_entry_identity();
-`;
-
-export const AUDIT_ACTIONS_MIGRATION: PgMigration = {
-  version: 34,
-  name: 'every action of a person in the audit log; an entry keeps its money identity',
-  sql: AUDITED_ACTIONS_SQL + ENTRY_IDENTITY_SQL,
-};

@@ -1,56 +1,55 @@
-/**
- * Workspace migration 41: the money no longer goes around the gates (issue 36 item 1;
- * docs/team-workspace.md "Gates"). Migration 39 fixed the functions' search_path; here:
- *
- * - **A batch-tagged entry is the entry of that batch's row.** The entry's gate (migrations 21, 30,
- *   35) checked the batch a payout's entry named, not that the entry was one of its rows, and its
- *   "nothing binds this batch" shortcut passed a batch id that does not exist: a finance login
- *   wrote a pending payout of any amount to any phone by tagging it with an approved batch's id,
- *   an unknown one or an empty draft's. Now an entry with a `batch_id` must be the entry of that
- *   batch's row `batch_row` (its request and external id the row's, the row linked to no other
- *   entry) and the row held by no other login's live claim; else it is refused before any
- *   shortcut. The approval checks that follow are migration 35's.
- * - **An entry's gate runs on every write that changes what it sends**, a pending entry's amount,
- *   phone, currency, external id, environment or batch link included (before, an UPDATE of a
- *   pending entry that left its request alone passed without a check).
- * - **Every entry sent is audited**, a batch's rows too (migration 34 left them to their batch's
- *   one `send` line, and so left out any entry tagged with a batch), and so is a pending entry whose
- *   request, amount, phone, currency or batch link changes.
- * - **Support never sends nor changes money.** Migration 7 granted support UPDATE of `state`,
- *   `amount`, `currency` and `transaction_id` (a follow-up writes the service's answer), under a
- *   policy `USING (true)`: a support login moved an entry back to `pending` (what lets a POST
- *   leave) and, inventing a transaction id, set an outcome-unknown entry's amount. A login that is
- *   not finance now never moves an entry to `pending`, never changes its amount or currency, and
- *   writes a transaction id only with the service's answer that makes the entry `known` (a Look up
- *   or a Verify that found it).
- */
-import type { PgMigration } from './pg-migration';
-import { FIX_SEARCH_PATHS, SET_SEARCH_PATH } from './fixed-search-path-migration';
+-- Migration 41: a batch-tagged entry is its batch row's; every entry sent is audited; support never sends nor changes money
+--
+-- Workspace migration 41: the money no longer goes around the gates (issue 36 item 1;
+-- docs/team-workspace.md "Gates"). Migration 39 fixed the functions' search_path; here:
+--
+-- - **A batch-tagged entry is the entry of that batch's row.** The entry's gate (migrations 21, 30,
+--   35) checked the batch a payout's entry named, not that the entry was one of its rows, and its
+--   "nothing binds this batch" shortcut passed a batch id that does not exist: a finance login
+--   wrote a pending payout of any amount to any phone by tagging it with an approved batch's id,
+--   an unknown one or an empty draft's. Now an entry with a `batch_id` must be the entry of that
+--   batch's row `batch_row` (its request and external id the row's, the row linked to no other
+--   entry) and the row held by no other login's live claim; else it is refused before any
+--   shortcut. The approval checks that follow are migration 35's.
+-- - **An entry's gate runs on every write that changes what it sends**, a pending entry's amount,
+--   phone, currency, external id, environment or batch link included (before, an UPDATE of a
+--   pending entry that left its request alone passed without a check).
+-- - **Every entry sent is audited**, a batch's rows too (migration 34 left them to their batch's
+--   one `send` line, and so left out any entry tagged with a batch), and so is a pending entry whose
+--   request, amount, phone, currency or batch link changes.
+-- - **Support never sends nor changes money.** Migration 7 granted support UPDATE of `state`,
+--   `amount`, `currency` and `transaction_id` (a follow-up writes the service's answer), under a
+--   policy `USING (true)`: a support login moved an entry back to `pending` (what lets a POST
+--   leave) and, inventing a transaction id, set an outcome-unknown entry's amount. A login that is
+--   not finance now never moves an entry to `pending`, never changes its amount or currency, and
+--   writes a transaction id only with the service's answer that makes the entry `known` (a Look up
+--   or a Verify that found it).
+--
+-- A SQL function with its own search_path is never inlined and is parsed and planned again in
+-- every statement that calls it (migration 35's finding): the two on the batch path become
+-- PL/pgSQL, whose plans are kept for the session. `paydesk_now_ms` is in every claim, renewal
+-- and release and in batch_rows' row-level security; `paydesk_audit_write` writes every line of
+-- the database's own. Same results, same grants.
+--
+-- Support's follow-ups write the service's answer (status, fee, a transaction id), never what is
+-- sent. Called only when a column support may write and must not change does, by a login that is
+-- not finance (the WHEN, evaluated without a call: the batch path's answers, finance's, never call
+-- it). The function asks again, so it holds whatever trigger calls it.
 
-/**
- * A SQL function with its own search_path is never inlined and is parsed and planned again in
- * every statement that calls it (migration 35's finding): the two on the batch path become
- * PL/pgSQL, whose plans are kept for the session. `paydesk_now_ms` is in every claim, renewal
- * and release and in batch_rows' row-level security; `paydesk_audit_write` writes every line of
- * the database's own. Same results, same grants.
- */
-const SPEED_SQL = `
-  CREATE OR REPLACE FUNCTION paydesk_now_ms() RETURNS bigint LANGUAGE plpgsql VOLATILE ${SET_SEARCH_PATH} AS $$
+  CREATE OR REPLACE FUNCTION paydesk_now_ms() RETURNS bigint LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, public, pg_temp AS $$
   BEGIN
     RETURN (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
   END $$;
   CREATE OR REPLACE FUNCTION paydesk_audit_write(p_action text, p_subject text, p_before jsonb, p_after jsonb, p_remark text) RETURNS bigint
-    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   DECLARE
     written bigint;
   BEGIN
     INSERT INTO audit_log (action, subject, before, after, remark) VALUES (p_action, p_subject, p_before, p_after, p_remark) RETURNING id INTO written;
     RETURN written;
   END $$;
-`;
 
-const ENTRY_GATE_SQL = `
-  CREATE OR REPLACE FUNCTION paydesk_gate_entry() RETURNS trigger LANGUAGE plpgsql ${SET_SEARCH_PATH} AS $$
+  CREATE OR REPLACE FUNCTION paydesk_gate_entry() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
   DECLARE
     req jsonb := coalesce(NEW.request::jsonb, '{}'::jsonb);
     bound record;
@@ -98,12 +97,10 @@ const ENTRY_GATE_SQL = `
   DROP TRIGGER entries_approval_gate ON entries;
   CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, batch_id, batch_row ON entries
     FOR EACH ROW WHEN (NEW.kind = 'payout' AND NEW.state = 'pending') EXECUTE FUNCTION paydesk_gate_entry();
-`;
 
-const AUDIT_SQL = `
   -- Once a batch row now: the line written here (the function is the owner's), not through
   -- paydesk_audit_write, one call less with its own search_path.
-  CREATE OR REPLACE FUNCTION paydesk_audit_entry_sent() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  CREATE OR REPLACE FUNCTION paydesk_audit_entry_sent() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   BEGIN
     INSERT INTO audit_log (action, subject, before, after) VALUES ('send', 'entry:' || NEW.id,
       CASE WHEN TG_OP = 'UPDATE' THEN jsonb_build_object('state', OLD.state, 'resolution', OLD.resolution, 'amount', OLD.amount, 'currency', OLD.currency,
@@ -120,16 +117,8 @@ const AUDIT_SQL = `
     FOR EACH ROW WHEN (NEW.state = 'pending' AND (OLD.state IS DISTINCT FROM 'pending'
       OR (NEW.request, NEW.amount, NEW.currency, NEW.phone_number, NEW.batch_id, NEW.batch_row) IS DISTINCT FROM (OLD.request, OLD.amount, OLD.currency, OLD.phone_number, OLD.batch_id, OLD.batch_row)))
     EXECUTE FUNCTION paydesk_audit_entry_sent();
-`;
 
-/**
- * Support's follow-ups write the service's answer (status, fee, a transaction id), never what is
- * sent. Called only when a column support may write and must not change does, by a login that is
- * not finance (the WHEN, evaluated without a call: the batch path's answers, finance's, never call
- * it). The function asks again, so it holds whatever trigger calls it.
- */
-const SUPPORT_SQL = `
-  CREATE FUNCTION paydesk_support_follows_up() RETURNS trigger LANGUAGE plpgsql ${SET_SEARCH_PATH} AS $$
+  CREATE FUNCTION paydesk_support_follows_up() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
   BEGIN
     IF pg_has_role(session_user, 'paydesk_finance', 'MEMBER') THEN RETURN NEW; END IF;
     IF NEW.state = 'pending' AND OLD.state IS DISTINCT FROM 'pending' THEN
@@ -149,10 +138,16 @@ const SUPPORT_SQL = `
       OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.transaction_id IS DISTINCT FROM OLD.transaction_id)
       AND NOT pg_has_role(session_user, 'paydesk_finance', 'MEMBER'))
     EXECUTE FUNCTION paydesk_support_follows_up();
-`;
 
-export const WORKSPACE_GATES_MIGRATION: PgMigration = {
-  version: 41,
-  name: 'a batch-tagged entry is its batch row\'s; every entry sent is audited; support never sends nor changes money',
-  sql: SPEED_SQL + ENTRY_GATE_SQL + AUDIT_SQL + SUPPORT_SQL + FIX_SEARCH_PATHS,
-};
+  DO $fix$
+  DECLARE
+    f regprocedure;
+  BEGIN
+    FOR f IN
+      SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+      WHERE p.pronamespace = 'public'::regnamespace AND p.prokind IN ('f', 'p')
+        AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend d WHERE d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+    LOOP
+      EXECUTE pg_catalog.format('ALTER ROUTINE %s SET search_path = pg_catalog, public, pg_temp', f);
+    END LOOP;
+  END $fix$;

@@ -1,21 +1,16 @@
-/**
- * Workspace migration 38, the twin of the SQLite journal's 10 (one entry per payout): the journal
- * is the only guard against paying twice (../../journal/payout-identity.ts, issue 35). A unique
- * index on the payout's key (external id, kind, profile, environment) makes a second entry for one
- * payout impossible, whatever a desktop's client does: two desktops writing the same external id
- * at once, the second's INSERT waits for the first's transaction and then fails (23505), and the
- * store answers it as the guard's own refusal (ExternalIdKnown). Older entries written twice for one
- * payout fold into its best entry (known first, then unknown, then pending; the oldest); entries
- * holding another transaction at the service (paid twice by a service that accepted the id again)
- * stay, marked legacy_duplicate, outside the index. Run by the workspace's owner, whom row-level
- * security does not restrict.
- */
-import type { PgMigration } from './pg-migration';
+-- Migration 38: one entry per payout
+--
+-- Workspace migration 38, the twin of the SQLite journal's 10 (one entry per payout): the journal
+-- is the only guard against paying twice (electron/console/journal/payout-identity.ts, issue 35). A unique
+-- index on the payout's key (external id, kind, profile, environment) makes a second entry for one
+-- payout impossible, whatever a desktop's client does: two desktops writing the same external id
+-- at once, the second's INSERT waits for the first's transaction and then fails (23505), and the
+-- store answers it as the guard's own refusal (ExternalIdKnown). Older entries written twice for one
+-- payout fold into its best entry (known first, then unknown, then pending; the oldest); entries
+-- holding another transaction at the service (paid twice by a service that accepted the id again)
+-- stay, marked legacy_duplicate, outside the index. Run by the workspace's owner, whom row-level
+-- security does not restrict.
 
-export const ONE_ENTRY_PER_PAYOUT_MIGRATION: PgMigration = {
-  version: 38,
-  name: 'one entry per payout',
-  sql: `
     ALTER TABLE entries ADD COLUMN legacy_duplicate boolean;
     CREATE TEMP TABLE payout_keep ON COMMIT DROP AS
       SELECT g.profile_id, g.environment, g.kind, g.external_id,
@@ -42,5 +37,4 @@ export const ONE_ENTRY_PER_PAYOUT_MIGRATION: PgMigration = {
     DELETE FROM entries WHERE seq IN (SELECT from_seq FROM payout_moves);
     CREATE UNIQUE INDEX entries_one_per_payout ON entries (external_id, kind, profile_id, environment)
       WHERE external_id IS NOT NULL AND legacy_duplicate IS NULL;
-  `,
-};
+  

@@ -1,26 +1,17 @@
-/**
- * The workspace's own migrations (7 and later): what only a shared database has.
- * - Roles: `paydesk_finance` sends, `paydesk_support` reads, verifies and reconciles,
- *   `paydesk_admin` keeps the team settings (and, with CREATEROLE given by whoever runs the server,
- *   the people). Each person logs in as their own PostgreSQL login, a member of one or more of them.
- * - Who did what: `created_by` / `updated_by` / `recorded_by` / `claimed_by` are written by
- *   triggers from `session_user`, never from a value the client sends (a modified client cannot
- *   write another name: the trigger overwrites it).
- * - Row claims on batch rows with a lease on the database's clock, guarded by row-level security:
- *   a live claim can only be renewed or released by the login that holds it.
- * - Change events: NOTIFY `paydesk_changes` with a small JSON payload on every write other
- *   desktops show (delivered at commit, so a listener never sees an uncommitted change).
- */
-import type { PgMigration } from './pg-migration';
+-- Migration 7: team roles, who did what, row claims, change events
+--
+-- The workspace's own migrations (7 and later): what only a shared database has.
+-- - Roles: `paydesk_finance` sends, `paydesk_support` reads, verifies and reconciles,
+--   `paydesk_admin` keeps the team settings (and, with CREATEROLE given by whoever runs the server,
+--   the people). Each person logs in as their own PostgreSQL login, a member of one or more of them.
+-- - Who did what: `created_by` / `updated_by` / `recorded_by` / `claimed_by` are written by
+--   triggers from `session_user`, never from a value the client sends (a modified client cannot
+--   write another name: the trigger overwrites it).
+-- - Row claims on batch rows with a lease on the database's clock, guarded by row-level security:
+--   a live claim can only be renewed or released by the login that holds it.
+-- - Change events: NOTIFY `paydesk_changes` with a small JSON payload on every write other
+--   desktops show (delivered at commit, so a listener never sees an uncommitted change).
 
-export const CHANGES_CHANNEL = 'paydesk_changes';
-export const ROLES = { finance: 'paydesk_finance', support: 'paydesk_support', admin: 'paydesk_admin' } as const;
-
-export const TEAM_MIGRATIONS: readonly PgMigration[] = [
-  {
-    version: 7,
-    name: 'team roles, who did what, row claims, change events',
-    sql: `
       -- Roles are the cluster's, shared by its databases: created once.
       DO $$ BEGIN
         IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'paydesk_finance') THEN CREATE ROLE paydesk_finance NOLOGIN; END IF;
@@ -96,7 +87,7 @@ export const TEAM_MIGRATIONS: readonly PgMigration[] = [
       DECLARE
         changed jsonb := to_jsonb(NEW);
       BEGIN
-        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object(
+        PERFORM pg_notify('paydesk_changes', json_build_object(
           'table', TG_TABLE_NAME,
           'id', coalesce(changed->>'id', changed->>'key'),
           'batchId', CASE TG_TABLE_NAME WHEN 'batches' THEN changed->>'id' ELSE changed->>'batch_id' END
@@ -121,6 +112,4 @@ export const TEAM_MIGRATIONS: readonly PgMigration[] = [
         last_error, transaction_json, updated_at) ON entries TO paydesk_support;
       GRANT INSERT, UPDATE, DELETE ON reconciliations, reconciliation_rows TO paydesk_finance, paydesk_support;
       GRANT INSERT, UPDATE ON team_settings TO paydesk_admin;
-    `,
-  },
-];
+    

@@ -1,35 +1,27 @@
-/**
- * Workspace migration 30: a policy changed while a request waits ends in one clear state
- * (issue 25 item 7; docs/decisions/approval-races.md).
- *
- * - **A request still waiting binds the send**, whatever the policy says now: a policy lowered
- *   (or a tier deleted) never lets a waiting batch or payout go without its approvals. The maker
- *   who wants the new rules withdraws the request first (audited), then sends.
- * - **A policy raised applies to what has not been sent yet**: a waiting request is raised (as
- *   in 21), and an approved one whose money has not left (a payout with no entry; a batch with a
- *   valid row not yet sent, neither cancelled nor done) goes back to awaiting with what the policy
- *   asks now; the approvals it had still count. The change is audited on the request.
- *
- * - **An approved request whose money has left is not withdrawn** (PD014): it would say nothing
- *   left. A batch halfway sent may be: its remaining rows are then refused.
- * - **A send and a policy raised at the same moment take turns**: the entry's gate holds the
- *   approved request in share mode before it checks it, so a reopening never misses a send that
- *   is still committing, and a send never passes on an approval being reopened.
- *
- * The gate functions, the entry's gate and the request rules are migrations 28's and 21's with these
- * steps added; the SQLSTATEs are 28's (PD001: DETAIL names the request that waits).
- */
-import type { PgMigration } from './pg-migration';
-import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
+-- Migration 30: a policy changed while a request waits: the waiting request binds, a raised one reopens what is unsent; what was sent is not withdrawn
+--
+-- Workspace migration 30: a policy changed while a request waits ends in one clear state
+-- (issue 25 item 7; docs/decisions/approval-races.md).
+--
+-- - **A request still waiting binds the send**, whatever the policy says now: a policy lowered
+--   (or a tier deleted) never lets a waiting batch or payout go without its approvals. The maker
+--   who wants the new rules withdraws the request first (audited), then sends.
+-- - **A policy raised applies to what has not been sent yet**: a waiting request is raised (as
+--   in 21), and an approved one whose money has not left (a payout with no entry; a batch with a
+--   valid row not yet sent, neither cancelled nor done) goes back to awaiting with what the policy
+--   asks now; the approvals it had still count. The change is audited on the request.
+--
+-- - **An approved request whose money has left is not withdrawn** (PD014): it would say nothing
+--   left. A batch halfway sent may be: its remaining rows are then refused.
+-- - **A send and a policy raised at the same moment take turns**: the entry's gate holds the
+--   approved request in share mode before it checks it, so a reopening never misses a send that
+--   is still committing, and a send never passes on an approval being reopened.
+--
+-- The gate functions, the entry's gate and the request rules are migrations 28's and 21's with these
+-- steps added; the SQLSTATEs are 28's (PD001: DETAIL names the request that waits).
+--
+-- What a waiting request needs, as PD001's DETAIL (the console's needOf reads it).
 
-const S = APPROVAL_SQLSTATE;
-
-/** What a waiting request needs, as PD001's DETAIL (the console's needOf reads it). */
-const WAITING_DETAIL = (subject: 'batch' | 'payout') =>
-  `json_build_object('subject', '${subject}', ${subject === 'batch' ? `'batchId', w.batch_id` : `'externalId', w.external_id`}, 'environment', w.environment,
-          'currency', w.currency, 'amount', w.amount, 'rows', w.row_count, 'approvals', w.approvals_required, 'approverRole', w.approver_role, 'requestId', w.id)::text`;
-
-const RACES_SQL = `
   CREATE OR REPLACE FUNCTION paydesk_assert_batch_send(p_batch_seq bigint, p_currency text) RETURNS void
     LANGUAGE plpgsql STABLE SET search_path = public, pg_temp AS $$
   DECLARE
@@ -45,14 +37,15 @@ const RACES_SQL = `
     IF FOUND THEN
       RAISE EXCEPTION 'batch % (total %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
         b.id, w.amount, w.approvals_required, w.approver_role, w.id, w.approvals_given
-        USING ERRCODE = '${S.approvalRequired}', DETAIL = ${WAITING_DETAIL('batch')};
+        USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'batch', 'batchId', w.batch_id, 'environment', w.environment,
+          'currency', w.currency, 'amount', w.amount, 'rows', w.row_count, 'approvals', w.approvals_required, 'approverRole', w.approver_role, 'requestId', w.id)::text;
     END IF;
     IF NOT EXISTS (SELECT FROM approval_tiers WHERE environment = b.environment AND approvals > 0) THEN RETURN; END IF;
     SELECT * INTO r FROM approval_requests WHERE batch_id = b.id AND state = 'approved';
     IF FOUND AND (p_currency IS NULL OR r.currency = p_currency) THEN
       IF r.digest <> paydesk_batch_digest(p_batch_seq, r.currency) THEN
         RAISE EXCEPTION 'batch % changed after it was approved: nothing is sent until it is approved again', b.id
-          USING ERRCODE = '${S.changedSinceApproval}', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'requestId', r.id)::text;
+          USING ERRCODE = 'PD002', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'requestId', r.id)::text;
       END IF;
       RETURN;
     END IF;
@@ -60,7 +53,7 @@ const RACES_SQL = `
     need := paydesk_approval_need(b.environment, p_currency, t.total);
     IF need.approvals > 0 THEN
       RAISE EXCEPTION 'batch % (total %) needs % approval(s) by % before it is sent', b.id, t.total, need.approvals, need.approver_role
-        USING ERRCODE = '${S.approvalRequired}', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'environment', b.environment,
+        USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'environment', b.environment,
           'amount', t.total, 'rows', t.row_count, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
     END IF;
   END $$;
@@ -76,7 +69,8 @@ const RACES_SQL = `
     IF FOUND THEN
       RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
         w.amount, w.currency, p_external_id, w.approvals_required, w.approver_role, w.id, w.approvals_given
-        USING ERRCODE = '${S.approvalRequired}', DETAIL = ${WAITING_DETAIL('payout')};
+        USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', w.external_id, 'environment', w.environment,
+          'currency', w.currency, 'amount', w.amount, 'rows', w.row_count, 'approvals', w.approvals_required, 'approverRole', w.approver_role, 'requestId', w.id)::text;
     END IF;
     IF need.approvals = 0 THEN RETURN; END IF;
     IF EXISTS (SELECT FROM approval_requests WHERE subject = 'payout' AND state = 'approved' AND environment = p_environment
@@ -85,7 +79,7 @@ const RACES_SQL = `
       RETURN;
     END IF;
     RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent', p_amount, p_currency, p_external_id, need.approvals, need.approver_role
-      USING ERRCODE = '${S.approvalRequired}', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
+      USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
         'currency', p_currency, 'amount', p_amount, 'rows', 1, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
   END $$;
 
@@ -169,7 +163,7 @@ const RACES_SQL = `
       END IF;
       -- Withdrawn, it would say nothing left while its money did (a batch halfway may still be).
       IF NEW.state = 'withdrawn' AND OLD.state = 'approved' AND paydesk_request_sent(OLD) THEN
-        RAISE EXCEPTION 'approval request % was already sent: it can no longer be withdrawn', OLD.id USING ERRCODE = '${S.alreadySent}';
+        RAISE EXCEPTION 'approval request % was already sent: it can no longer be withdrawn', OLD.id USING ERRCODE = 'PD014';
       END IF;
       IF reopened THEN
         -- Waiting again: no one has decided it now.
@@ -206,10 +200,3 @@ const RACES_SQL = `
     END LOOP;
     RETURN NULL;
   END $$;
-`;
-
-export const APPROVAL_RACES_MIGRATION: PgMigration = {
-  version: 30,
-  name: 'a policy changed while a request waits: the waiting request binds, a raised one reopens what is unsent; what was sent is not withdrawn',
-  sql: RACES_SQL,
-};

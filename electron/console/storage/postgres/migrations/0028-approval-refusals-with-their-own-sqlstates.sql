@@ -1,31 +1,19 @@
-/**
- * Workspace migration 28: the approval rules' refusals get SQLSTATEs of their own, so the console
- * tells "this needs an approval" from "your role may not do this" without reading English
- * sentences (docs/decisions/approvals-port.md). The rules are migration 21's, unchanged; the
- * functions are replaced with the same logic, the same messages, and these codes:
- *
- *   PD001 sending needs approval (DETAIL: JSON of what is needed)   PD002 changed after approval
- *   PD010 the maker votes on their own request                      PD011 the request no longer waits
- *   PD012 the voter is not of the approving role                    PD013 not what the approver saw
- *
- * A custom class ("PD") is no standard SQLSTATE class, so no other error shares it.
- */
-import type { PgMigration } from './pg-migration';
+-- Migration 28: approval refusals with their own SQLSTATEs
+--
+-- Workspace migration 28: the approval rules' refusals get SQLSTATEs of their own, so the console
+-- tells "this needs an approval" from "your role may not do this" without reading English
+-- sentences (docs/decisions/approvals-port.md). The rules are migration 21's, unchanged; the
+-- functions are replaced with the same logic, the same messages, and these codes:
+--
+--   PD001 sending needs approval (DETAIL: JSON of what is needed)   PD002 changed after approval
+--   PD010 the maker votes on their own request                      PD011 the request no longer waits
+--   PD012 the voter is not of the approving role                    PD013 not what the approver saw
+--
+-- A custom class ("PD") is no standard SQLSTATE class, so no other error shares it.
+--
+-- PD014 (migration 30): an approved request whose money has left is not withdrawn.
+-- The codes are APPROVAL_SQLSTATE in electron/console/storage/postgres/schema-names.ts.
 
-export const APPROVAL_SQLSTATE = {
-  approvalRequired: 'PD001',
-  changedSinceApproval: 'PD002',
-  ownRequest: 'PD010',
-  notWaiting: 'PD011',
-  notApprover: 'PD012',
-  notWhatWasSeen: 'PD013',
-  /** Migration 30: an approved request whose money has left is not withdrawn. */
-  alreadySent: 'PD014',
-} as const;
-
-const S = APPROVAL_SQLSTATE;
-
-const REFUSAL_SQL = `
   CREATE OR REPLACE FUNCTION paydesk_assert_batch_send(p_batch_seq bigint, p_currency text) RETURNS void
     LANGUAGE plpgsql STABLE SET search_path = public, pg_temp AS $$
   DECLARE
@@ -40,7 +28,7 @@ const REFUSAL_SQL = `
     IF FOUND AND (p_currency IS NULL OR r.currency = p_currency) THEN
       IF r.digest <> paydesk_batch_digest(p_batch_seq, r.currency) THEN
         RAISE EXCEPTION 'batch % changed after it was approved: nothing is sent until it is approved again', b.id
-          USING ERRCODE = '${S.changedSinceApproval}', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'requestId', r.id)::text;
+          USING ERRCODE = 'PD002', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'requestId', r.id)::text;
       END IF;
       RETURN;
     END IF;
@@ -48,7 +36,7 @@ const REFUSAL_SQL = `
     need := paydesk_approval_need(b.environment, p_currency, t.total);
     IF need.approvals > 0 THEN
       RAISE EXCEPTION 'batch % (total %) needs % approval(s) by % before it is sent', b.id, t.total, need.approvals, need.approver_role
-        USING ERRCODE = '${S.approvalRequired}', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'environment', b.environment,
+        USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'environment', b.environment,
           'amount', t.total, 'rows', t.row_count, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
     END IF;
   END $$;
@@ -65,7 +53,7 @@ const REFUSAL_SQL = `
       RETURN;
     END IF;
     RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent', p_amount, p_currency, p_external_id, need.approvals, need.approver_role
-      USING ERRCODE = '${S.approvalRequired}', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
+      USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
         'currency', p_currency, 'amount', p_amount, 'rows', 1, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
   END $$;
 
@@ -80,14 +68,14 @@ const REFUSAL_SQL = `
     SELECT * INTO r FROM approval_requests WHERE id = NEW.request_id FOR UPDATE;
     IF r.state <> 'awaiting' THEN
       RAISE EXCEPTION 'approval request % is already %: nothing more can be decided', r.id, r.state
-        USING ERRCODE = '${S.notWaiting}', DETAIL = json_build_object('state', r.state, 'decidedBy', r.decided_by)::text;
+        USING ERRCODE = 'PD011', DETAIL = json_build_object('state', r.state, 'decidedBy', r.decided_by)::text;
     END IF;
     IF NEW.voter = r.requested_by THEN
-      RAISE EXCEPTION 'the person who asked (%) cannot approve or reject their own request', r.requested_by USING ERRCODE = '${S.ownRequest}';
+      RAISE EXCEPTION 'the person who asked (%) cannot approve or reject their own request', r.requested_by USING ERRCODE = 'PD010';
     END IF;
     IF NOT pg_has_role(NEW.voter, r.approver_role, 'MEMBER') THEN
       RAISE EXCEPTION 'approval request % is decided by %: % is not one', r.id, r.approver_role, NEW.voter
-        USING ERRCODE = '${S.notApprover}', DETAIL = json_build_object('approverRole', r.approver_role)::text;
+        USING ERRCODE = 'PD012', DETAIL = json_build_object('approverRole', r.approver_role)::text;
     END IF;
     RETURN NEW;
   END $$;
@@ -103,7 +91,7 @@ const REFUSAL_SQL = `
     IF NOT FOUND THEN RAISE EXCEPTION 'no approval request %', p_id USING ERRCODE = 'no_data_found'; END IF;
     INSERT INTO approval_votes (request_id, vote, remark) VALUES (p_id, 'approve', p_remark);
     IF p_digest IS DISTINCT FROM r.digest OR r.digest IS DISTINCT FROM paydesk_current_digest(r) THEN
-      RAISE EXCEPTION 'approval request % is not what you saw (it changed): look at it again', p_id USING ERRCODE = '${S.notWhatWasSeen}';
+      RAISE EXCEPTION 'approval request % is not what you saw (it changed): look at it again', p_id USING ERRCODE = 'PD013';
     END IF;
     counted := paydesk_approvals_counted(p_id);
     UPDATE approval_requests SET approvals_given = counted, state = CASE WHEN counted >= approvals_required THEN 'approved' ELSE state END
@@ -112,6 +100,3 @@ const REFUSAL_SQL = `
       jsonb_build_object('state', done.state, 'approvals', done.approvals_given), p_remark);
     RETURN done.state;
   END $$;
-`;
-
-export const APPROVAL_REFUSAL_MIGRATIONS: readonly PgMigration[] = [{ version: 28, name: 'approval refusals with their own SQLSTATEs', sql: REFUSAL_SQL }];

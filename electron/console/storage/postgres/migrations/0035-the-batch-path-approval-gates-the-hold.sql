@@ -1,28 +1,25 @@
-/**
- * Workspace migration 35: the approval gates of the batch path, the same refusals for less of the
- * server's CPU (issue 24 item 6; docs/team-workspace.md "Figures"). A PostgreSQL batch row cost the
- * server ~1 ms of CPU, and the gates were ~230 µs of it (bench/storage-profile.ts):
- *
- * - **The entry's hold on its approval** (migration 30) was a SQL function with SECURITY DEFINER
- *   and its own search_path: such a function is never inlined and its statement is parsed and
- *   planned again at every call (~120 µs a row). Now PL/pgSQL (its plans kept for the session),
- *   one statement per subject so each uses its own index; the same rows held FOR SHARE.
- * - **The claim gate** (migration 20) ran on every UPDATE of batch_rows that left a claim in
- *   place, so also when a row's entry is linked to it (once per row, the entry's own gate having
- *   just checked the same batch). Now it checks the rows whose claim was taken or renewed (holder,
- *   login or lease changed, or a row new to the statement): what a claim is. A row's link, edit
- *   or release writes no claim; the money's gate is the entry's, which every send still passes.
- * - **Both gates first ask, in one statement, whether anything binds the batch at all**: a
- *   request awaiting or approved for it, or a tier asking approvals in its environment. When
- *   nothing does, paydesk_assert_batch_send would have returned without refusing and the hold
- *   would have held nothing: both are skipped. When something does, both run as before.
- * - **A batch row's change event** (migration 32) for a row's link to its entry (once per row):
- *   its `journal_id` changed, so it is an event, told without comparing the whole row first.
- */
-import type { PgMigration } from './pg-migration';
-import { CHANGES_CHANNEL } from './team-migrations';
+-- Migration 35: the batch path approval gates: the hold in PL/pgSQL, the claim gate on claims only, both skipped when nothing binds the batch; a linked row told without a whole-row comparison
+--
+-- Workspace migration 35: the approval gates of the batch path, the same refusals for less of the
+-- server's CPU (issue 24 item 6; docs/team-workspace.md "Figures"). A PostgreSQL batch row cost the
+-- server ~1 ms of CPU, and the gates were ~230 µs of it (bench/storage-profile.ts):
+--
+-- - **The entry's hold on its approval** (migration 30) was a SQL function with SECURITY DEFINER
+--   and its own search_path: such a function is never inlined and its statement is parsed and
+--   planned again at every call (~120 µs a row). Now PL/pgSQL (its plans kept for the session),
+--   one statement per subject so each uses its own index; the same rows held FOR SHARE.
+-- - **The claim gate** (migration 20) ran on every UPDATE of batch_rows that left a claim in
+--   place, so also when a row's entry is linked to it (once per row, the entry's own gate having
+--   just checked the same batch). Now it checks the rows whose claim was taken or renewed (holder,
+--   login or lease changed, or a row new to the statement): what a claim is. A row's link, edit
+--   or release writes no claim; the money's gate is the entry's, which every send still passes.
+-- - **Both gates first ask, in one statement, whether anything binds the batch at all**: a
+--   request awaiting or approved for it, or a tier asking approvals in its environment. When
+--   nothing does, paydesk_assert_batch_send would have returned without refusing and the hold
+--   would have held nothing: both are skipped. When something does, both run as before.
+-- - **A batch row's change event** (migration 32) for a row's link to its entry (once per row):
+--   its `journal_id` changed, so it is an event, told without comparing the whole row first.
 
-const SQL = `
   CREATE OR REPLACE FUNCTION paydesk_hold_approval(p_batch_id text, p_environment text, p_external_id text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
   BEGIN
@@ -85,11 +82,11 @@ const SQL = `
   BEGIN
     IF TG_OP = 'INSERT' THEN
       FOR changed_batch IN SELECT b.id FROM batches b WHERE b.seq IN (SELECT batch_seq FROM rows_added) LOOP
-        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+        PERFORM pg_notify('paydesk_changes', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
       END LOOP;
     ELSIF TG_OP = 'DELETE' THEN
       FOR changed_batch IN SELECT b.id FROM batches b WHERE b.seq IN (SELECT batch_seq FROM rows_removed) LOOP
-        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+        PERFORM pg_notify('paydesk_changes', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
       END LOOP;
     ELSE
       FOR changed_batch IN
@@ -98,15 +95,8 @@ const SQL = `
           WHERE n.journal_id IS DISTINCT FROM o.journal_id
             OR NOT (jsonb_populate_record(o, jsonb_build_object('claimed_by', n.claimed_by, 'claim_holder', n.claim_holder, 'lease_until', n.lease_until)) *= n))
       LOOP
-        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
+        PERFORM pg_notify('paydesk_changes', json_build_object('table', 'batch_rows', 'id', changed_batch, 'batchId', changed_batch)::text);
       END LOOP;
     END IF;
     RETURN NULL;
   END $$;
-`;
-
-export const BATCH_GATE_SPEED_MIGRATION: PgMigration = {
-  version: 35,
-  name: 'the batch path approval gates: the hold in PL/pgSQL, the claim gate on claims only, both skipped when nothing binds the batch; a linked row told without a whole-row comparison',
-  sql: SQL,
-};

@@ -1,26 +1,22 @@
-/**
- * Four eyes on the money, as rules the workspace's database enforces (issue 25), so a modified
- * client, a second desktop or raw SQL as a finance login cannot move a covered sum alone. Not
- * used by the console yet: no screen, no setting (docs/team-workspace.md, "Approvals").
- *
- * - 20: the audit log (append-only: no role may change or delete a line; a trigger refuses it
- *   even for the owner) and the approval policy (amount tiers per environment and currency →
- *   0, 1 or 2 approvals by a role; admin-only, every edit audited with before/after).
- * - 21: approval requests and their votes (./approval-requests-sql.ts), and the sending gate:
- *   claiming a batch's rows or writing a payout's entry is refused, in that same transaction,
- *   unless the policy needs nothing or an approval binds the digest of exactly what is sent.
- *
- * Numbered from 20 to leave room for the workspace's other migrations (docs/decisions/
- * approvals-in-the-database.md). Who acts is always `session_user` (SECURITY DEFINER functions
- * keep it: only current_user changes), never a name the client sends.
- */
-import type { PgMigration } from './pg-migration';
-import { APPROVAL_REQUESTS_SQL } from './approval-requests-sql';
+-- Migration 20: audit log and approval policy
+--
+-- Four eyes on the money, as rules the workspace's database enforces (issue 25), so a modified
+-- client, a second desktop or raw SQL as a finance login cannot move a covered sum alone. Not
+-- used by the console yet: no screen, no setting (docs/team-workspace.md, "Approvals").
+--
+-- - 20: the audit log (append-only: no role may change or delete a line; a trigger refuses it
+--   even for the owner) and the approval policy (amount tiers per environment and currency →
+--   0, 1 or 2 approvals by a role; admin-only, every edit audited with before/after).
+-- - 21: approval requests and their votes (migration 21), and the sending gate:
+--   claiming a batch's rows or writing a payout's entry is refused, in that same transaction,
+--   unless the policy needs nothing or an approval binds the digest of exactly what is sent.
+--
+-- Numbered from 20 to leave room for the workspace's other migrations (docs/decisions/
+-- approvals-in-the-database.md). Who acts is always `session_user` (SECURITY DEFINER functions
+-- keep it: only current_user changes), never a name the client sends.
+--
+-- paydesk_audit: what a desktop may record itself; approve, reject, withdraw, policy and role changes are written by the database alone.
 
-/** What a desktop may record itself; approve, reject, withdraw, policy and role changes are written by the database alone. */
-export const AUDIT_HOOKS = ['sign_in', 'import', 'confirm', 'send', 'pause', 'cancel'] as const;
-
-const AUDIT_AND_POLICY_SQL = `
   CREATE TABLE audit_log (
     id bigserial PRIMARY KEY,
     at timestamptz NOT NULL DEFAULT clock_timestamp(),
@@ -61,7 +57,7 @@ const AUDIT_AND_POLICY_SQL = `
   CREATE FUNCTION paydesk_audit(p_action text, p_subject text, p_before jsonb DEFAULT NULL, p_after jsonb DEFAULT NULL, p_remark text DEFAULT NULL) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
   BEGIN
-    IF p_action IS NULL OR NOT p_action = ANY (ARRAY['${AUDIT_HOOKS.join("', '")}']) THEN
+    IF p_action IS NULL OR NOT p_action = ANY (ARRAY['sign_in', 'import', 'confirm', 'send', 'pause', 'cancel']) THEN
       RAISE EXCEPTION 'a desktop cannot record "%" in the audit log: only the database writes it', p_action USING ERRCODE = 'insufficient_privilege';
     END IF;
     RETURN paydesk_audit_write(p_action, p_subject, p_before, p_after, p_remark);
@@ -124,9 +120,3 @@ const AUDIT_AND_POLICY_SQL = `
   REVOKE ALL ON FUNCTION paydesk_set_role(text, text, boolean) FROM PUBLIC;
   -- Everyone may call it and be told plainly; only an admin gets past the first line.
   GRANT EXECUTE ON FUNCTION paydesk_set_role(text, text, boolean) TO paydesk_finance, paydesk_support, paydesk_admin;
-`;
-
-export const APPROVAL_MIGRATIONS: readonly PgMigration[] = [
-  { version: 20, name: 'audit log and approval policy', sql: AUDIT_AND_POLICY_SQL },
-  { version: 21, name: 'approval requests and the sending gate', sql: APPROVAL_REQUESTS_SQL },
-];
