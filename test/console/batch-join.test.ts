@@ -67,10 +67,7 @@ async function desktop(person: Person, proxy: GateProxy): Promise<Runtime> {
       ],
     }),
     openStorage: async () => workspaces.storeAs(person, database),
-    // A long lease: claims are renewed every few minutes, never inside the moment the approval test
-    // raises the policy (a renewal then is refused by the claim gate and stops A's run, as a raised
-    // policy should: under load that moment lasted seconds and the batch ended interrupted).
-    batchClaims: { leaseMs: 600_000, watchMs: 200 },
+    batchClaims: { leaseMs: 30_000, watchMs: 200 },
   });
   runtimes.push(runtime);
   for (const key of keys) expectOk(await runtime.handlers['secrets:set']({ profileId: PROFILE, keyType: key.type, secret: key.secretKey }));
