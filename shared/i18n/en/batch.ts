@@ -278,6 +278,8 @@ export default {
     retriedAlready: 'The failed rows of this batch were retried already in the batch “{{name}}”, and those retries were sent.',
     notCancelled: 'Only a cancelled batch’s remaining rows are sent this way (this batch is: {{state}}).',
     nothingRemaining: 'This batch has no row left to send.',
+    movedAlready: 'The remaining rows of this batch were moved to the batch “{{name}}”: it sends them.',
+    rowsStillClaimed: 'A desktop that was sending this batch still holds {{count}} of its remaining rows: try again once it has let them go (within two minutes).',
     draftOnly: 'Only a batch still being checked can be changed (this batch is: {{state}}).',
     noSentRows: 'This batch has no row that was sent earlier.',
     noInvalidRows: 'This batch has no row with errors to drop.',

@@ -279,6 +279,8 @@ export default {
     retriedAlready: 'Les lignes en échec de ce lot ont déjà été relancées dans le lot « {{name}} », et ces relances ont été envoyées.',
     notCancelled: 'Seules les lignes restantes d’un lot annulé s’envoient ainsi (ce lot est : {{state}}).',
     nothingRemaining: 'Ce lot n’a plus aucune ligne à envoyer.',
+    movedAlready: 'Les lignes restantes de ce lot ont été déplacées vers le lot « {{name}} » : c’est lui qui les envoie.',
+    rowsStillClaimed: 'Un poste qui envoyait ce lot tient encore {{count}} de ses lignes restantes : réessayez quand il les aura libérées (dans les deux minutes).',
     draftOnly: 'Seul un lot encore en vérification peut être modifié (ce lot est : {{state}}).',
     noSentRows: 'Ce lot n’a aucune ligne déjà envoyée.',
     noInvalidRows: 'Ce lot n’a aucune ligne en erreur à retirer.',

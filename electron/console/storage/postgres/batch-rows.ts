@@ -33,7 +33,8 @@ export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN ${LINKED_ELSEWHERE} THEN e.created_at END AS e_already_sent_at,
     CASE WHEN e.already_sent_at IS NOT NULL OR (${LINKED_ELSEWHERE}) THEN e.transaction_json END AS e_adopted_tx,
     CASE WHEN ${LINKED_ELSEWHERE} THEN true END AS e_elsewhere,
-    e.batch_id AS e_batch_id, e.batch_row AS e_batch_row`;
+    e.batch_id AS e_batch_id, e.batch_row AS e_batch_row,
+    (SELECT mb.file_name FROM batches mb WHERE mb.id = br.moved_to) AS moved_name`;
 
 export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
@@ -60,6 +61,9 @@ export interface RowDbRow {
   /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
   e_adopted_tx: string | null;
   retry_of: string | null;
+  /** The batch this row was moved to (a cancelled batch's remaining rows), and its file name. */
+  moved_to?: string | null;
+  moved_name?: string | null;
 }
 
 export function toRow(row: RowDbRow): BatchRow {
@@ -82,7 +86,8 @@ export function toRow(row: RowDbRow): BatchRow {
     // As the SQLite store's toRow: a row that adopted an existing payout, and how it differs; the payout a retry retries.
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
     ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
-    ...(row.e_elsewhere ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row === null || row.e_batch_row === undefined ? null : Number(row.e_batch_row) } } : {}),
+    ...(row.moved_to ? { movedTo: { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to } } : {}),
+    ...(row.e_elsewhere && !row.moved_to ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row === null || row.e_batch_row === undefined ? null : Number(row.e_batch_row) } } : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
