@@ -21,7 +21,7 @@ import type { JournalDb, JournalProfile } from '../journal/entries';
 import { phaseSql } from '../journal/phase';
 import { adoptedDiffers } from '../journal/rows';
 import { BATCH_STATE_TABLE } from '../states/tables';
-import { BatchStateChanged } from '../storage/batch-drafts-port';
+import { BatchStateChanged, RowsStillClaimed } from '../storage/batch-drafts-port';
 
 interface BatchDbRow {
   seq: number;
@@ -443,7 +443,7 @@ export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId:
  * batch is not cancelled. A moved row is never sent by the old batch: the claim skips it, linkRow
  * refuses it, and the journal's triggers refuse its entry going pending (migration 11).
  */
-export function moveRemainingRows(db: JournalDb, fromId: string, make: (remaining: BatchRow[]) => NewBatchInput): NewBatchInput | null {
+export function moveRemainingRows(db: JournalDb, fromId: string, make: (remaining: BatchRow[]) => NewBatchInput, held: (rowNumber: number) => boolean = () => false): NewBatchInput | null {
   return db.transaction(() => {
     const from = batchRow(db, fromId);
     if (!from) throw new Error(`batch ${fromId} does not exist`);
@@ -451,6 +451,8 @@ export function moveRemainingRows(db: JournalDb, fromId: string, make: (remainin
     const remaining = (db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.moved_to IS NULL) WHERE row_state = 'not_sent' ORDER BY row_number`).all(fromId) as (RowDbRow & {
       row_state: BatchRowState;
     })[]).map(toRow);
+    const claimed = remaining.filter((row) => held(row.rowNumber)).length;
+    if (claimed > 0) throw new RowsStillClaimed(fromId, claimed);
     if (remaining.length === 0) return null;
     const made = make(remaining);
     createBatch(db, made);

@@ -187,7 +187,7 @@ export async function sendRemaining({ batches, now }: BatchJournal, profiles: Ac
   const at = now();
   let made: NewBatch | null;
   try {
-    made = await batches.moveRemaining(batchId, (remaining) =>
+    made = await batches.moveRemaining(batchId, at, (remaining) =>
       newBatchOf(profiles, batch, {
         fileName: remainingName(batch.fileName),
         rows: remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) })),

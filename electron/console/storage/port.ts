@@ -179,9 +179,10 @@ export interface BatchPort extends BatchDraftsPort, BatchRunsPort {
    * builds of them, in one transaction (docs/decisions/a-row-belongs-to-one-batch.md): the draft
    * written, each old row marked moved to it and never sent by the old batch. Null (nothing
    * written) when no row remains; BatchStateChanged when the batch is not cancelled;
-   * RowsStillClaimed when a desktop's live claim still holds one of them.
+   * RowsStillClaimed when a desktop's live claim still holds one of them (a lease live at `at`;
+   * a workspace reads its database's clock).
    */
-  moveRemaining(fromId: string, make: (remaining: BatchRow[]) => NewBatch): Promise<NewBatch | null>;
+  moveRemaining(fromId: string, at: number, make: (remaining: BatchRow[]) => NewBatch): Promise<NewBatch | null>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */
   list(limit?: number): Promise<BatchSummary[]>;

@@ -130,7 +130,11 @@ function sqliteBatches(db: JournalDb): BatchPort {
   return {
     ...sqliteBatchDrafts(db),
     create: async (input) => createBatch(db, input),
-    moveRemaining: async (fromId, make) => moveRemainingRows(db, fromId, make),
+    async moveRemaining(fromId, at, make) {
+      // A row this console's runner still holds under a live lease may still be written by it: nothing moves until it lets go.
+      const leases = leasesOf(fromId);
+      return moveRemainingRows(db, fromId, make, (rowNumber) => (leases.get(rowNumber)?.until ?? 0) > at);
+    },
     summary: async (id) => getSummary(db, id),
     list: async (limit) => listSummaries(db, limit),
     earlierImports: async (fileHash, exceptId) => earlierImports(db, fileHash, exceptId),

@@ -187,7 +187,7 @@ export function workspaceBatches(pool: WorkspacePool): Omit<BatchPort, keyof Bat
     });
   return {
     create: (input) => inTransaction(pool, async (c) => insertBatch(c, input)),
-    moveRemaining: (fromId, make) => inTransaction(pool, async (c) => moveRemainingRows(c, fromId, make)),
+    moveRemaining: (fromId, _at, make) => inTransaction(pool, async (c) => moveRemainingRows(c, fromId, make)),
     async summary(id) {
       const { rows } = await pool.query<BatchDbRow>('SELECT * FROM batches WHERE id = $1', [id]);
       return rows[0] ? toSummary(pool, rows[0]) : null;
