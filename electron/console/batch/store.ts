@@ -155,7 +155,17 @@ export function rowInputs(db: JournalDb, id: string): { rowNumber: number; value
   ).map((row) => ({ rowNumber: row.row_number, values: JSON.parse(row.cells) as BatchRowValues, errors: JSON.parse(row.errors) as FieldErrors }));
 }
 
+/**
+ * A row moved to another batch, as this batch shows it: not sent by it, with nothing of the
+ * payout its earlier attempt became there (that batch counts and reports it), and where it went.
+ */
+export function asMoved(row: BatchRow, movedTo: NonNullable<BatchRow['movedTo']>): BatchRow {
+  const { alreadySent: _adopted, adoptedDiffers: _differs, paidBy: _paidBy, ...rest } = row;
+  return { ...rest, state: 'not_sent', journalId: null, transactionId: null, status: null, failedCode: null, fee: null, error: null, movedTo };
+}
+
 function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
+  if (row.moved_to) return asMoved(toRow({ ...row, moved_to: null }), { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to });
   const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
   return {
     rowNumber: row.row_number,
@@ -175,8 +185,7 @@ function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
     ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
-    ...(row.e_elsewhere && !row.moved_to ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row ?? null } } : {}),
-    ...(row.moved_to ? { movedTo: { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to } } : {}),
+    ...(row.e_elsewhere ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row ?? null } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { FieldErrors } from '../../../../shared/contract';
 import type { BatchRow, BatchRowState, BatchRowValues, RehearsalRowResult } from '../../../../shared/api';
 import { NOT_SENT_CODE } from '../../journal/phase';
 import { adoptedDiffers } from '../../journal/rows';
+import { asMoved } from '../../batch/store';
 import type { NewBatchRow } from '../batch-drafts-port';
 import type { Queryable } from './db';
 
@@ -67,6 +68,8 @@ export interface RowDbRow {
 }
 
 export function toRow(row: RowDbRow): BatchRow {
+  // As the SQLite store's: a moved row shows where it went, nothing of the payout it became there.
+  if (row.moved_to) return asMoved(toRow({ ...row, moved_to: null }), { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to });
   const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
   return {
     rowNumber: row.row_number,
@@ -86,8 +89,7 @@ export function toRow(row: RowDbRow): BatchRow {
     // As the SQLite store's toRow: a row that adopted an existing payout, and how it differs; the payout a retry retries.
     ...(row.e_already_sent_at ? { alreadySent: true as const } : {}),
     ...(row.e_already_sent_at ? adoptedDiffers(row.request, row.e_adopted_tx) : {}),
-    ...(row.moved_to ? { movedTo: { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to } } : {}),
-    ...(row.e_elsewhere && !row.moved_to ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row === null || row.e_batch_row === undefined ? null : Number(row.e_batch_row) } } : {}),
+    ...(row.e_elsewhere ? { paidBy: { batchId: row.e_batch_id ?? null, rowNumber: row.e_batch_row === null || row.e_batch_row === undefined ? null : Number(row.e_batch_row) } } : {}),
     ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
