@@ -15,12 +15,12 @@ const countsArb = fc
   });
 
 describe('batch figures', () => {
-  it('add up: sent = accepted + failed + unknown + in flight, and valid = sent + remaining + rows paid elsewhere', () => {
+  it('add up: sent = accepted + failed + unknown + in flight, and valid = sent + remaining + rows paid elsewhere + rows moved to another batch', () => {
     fc.assert(
       fc.property(countsArb, (counts) => {
         const f = batchFigures(counts);
         expect(f.sent).toBe(f.accepted + f.failed + f.unknown + f.inFlight);
-        expect(counts.valid).toBe(f.sent + f.remaining + f.elsewhere);
+        expect(counts.valid).toBe(f.sent + f.remaining + f.elsewhere + f.moved);
         expect(f.accepted).toBe(f.completed + f.processing);
       }),
     );
