@@ -303,6 +303,7 @@ export default {
     rejected: 'Refused',
     outcome_unknown: 'Outcome unknown',
     skipped: 'Not sent (cancelled)',
+    moved: 'Moved',
   },
   identity: {
     paidByBatch: 'Paid by batch {{batch}}, row {{row}}: not sent again here',

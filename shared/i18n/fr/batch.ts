@@ -304,6 +304,7 @@ export default {
     rejected: 'Refusé',
     outcome_unknown: 'Résultat inconnu',
     skipped: 'Non envoyé (annulé)',
+    moved: 'Déplacée',
   },
   identity: {
     paidByBatch: 'Payé par le lot {{batch}}, ligne {{row}} : pas renvoyé ici',
