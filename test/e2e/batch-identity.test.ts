@@ -134,6 +134,8 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     expect(await table.getByText('Not sent (cancelled)').count()).toBe(0);
     await page.getByTestId('report-moved').getByText(`${remaining} rows were moved to the batch “primes (remaining).csv”`, { exact: false }).waitFor();
     await screenshot(page, 'identity-4b-moved-to');
+    await links.first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'identity-4c-moved-rows');
     await links.first().click();
     await page.getByRole('heading', { level: 1, name: 'primes (remaining).csv' }).waitFor();
   });
