@@ -117,3 +117,43 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     expect(await store.batches.summary('ST-2')).toBeNull();
   });
 });
+
+describe('PostgreSQL: a second desktop writing an old row\'s entry while the move runs', () => {
+  it('the move waits for it: the row it sends stays the old batch\'s (pending there), the rest move', async () => {
+    const database = await workspaces.create();
+    const store = workspaces.storeAs('tester', database);
+    const rows = checkedRows(4, { prefix: 'RC' });
+    const base = { fileHash: 'rc', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, at: 1_000 };
+    await store.batches.create({ ...base, id: 'RC-1', fileName: 'rc.csv', rows });
+    await store.batches.setState('RC-1', 'sending', 1_050, { started: true });
+    // Row 2 met a 429 (nothing created): its entry is sent again by a desktop that had it in hand.
+    const attempt = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[0]!.request!, currency: 'XAF', at: 1_100, batch: { id: 'RC-1', row: 2 } });
+    await store.journal.writeInitiateOutcome(attempt, { kind: 'retry-later', error: { code: 'RATE_LIMITED', message: 'slow down', httpStatus: 429 }, retryAfterSeconds: 1 }, 1_200);
+    await store.batches.setState('RC-1', 'cancelled', 1_300, { finished: true });
+    const other = await workspaces.connectAs('tester', database);
+    try {
+      await other.query('BEGIN');
+      // The other desktop's resend, not committed yet: the entry goes pending (the trigger locks its row).
+      await other.query(`UPDATE entries SET state = 'pending', last_error = NULL WHERE id = $1`, [attempt]);
+      const moving = store.batches.moveRemaining('RC-1', 1_400, (remaining) => ({
+        ...base,
+        id: 'RC-2',
+        fileName: 'rc (remaining).csv',
+        retryOf: 'RC-1',
+        rows: remaining.map((row) => ({ rowNumber: row.rowNumber, values: row.values, request: row.request, errors: {}, duplicates: [], externalId: row.externalId })),
+      }));
+      let settled = false;
+      void moving.finally(() => (settled = true));
+      // The move is held by the other desktop's lock until it commits (a read of the lock tables, not a sleep).
+      await expect.poll(async () => (await other.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)).rows[0].n, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(settled).toBe(false);
+      await other.query('COMMIT');
+      const made = await moving;
+      expect(made?.rows.map((row) => row.rowNumber)).toEqual([3, 4, 5]);
+    } finally {
+      await other.end();
+    }
+    expect((await store.batches.counts('RC-1')).counts).toMatchObject({ pending: 1, moved: 3, notSent: 0 });
+    expect((await store.journal.getEntry(attempt))?.batch).toEqual({ batchId: 'RC-1', rowNumber: 2 });
+  });
+});
