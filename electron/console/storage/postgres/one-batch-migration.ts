@@ -36,6 +36,6 @@ const ONE_BATCH_SQL = `
 
 export const ONE_BATCH_MIGRATION: PgMigration = {
   version: 47,
-  name: "a row belongs to one batch: a cancelled batch's remaining rows move to the batch made of them",
+  name: 'a row belongs to one batch',
   sql: ONE_BATCH_SQL,
 };
