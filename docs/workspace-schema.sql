@@ -4,7 +4,7 @@
 -- electron/console/storage/postgres/migrations/*.sql; test/storage/schema-snapshot.test.ts fails when
 -- it differs. Do not edit it: change the migrations, then run the script again.
 
--- Schema version 42. `<owner>` is the login that ran the migrations: it owns every table and
+-- Schema version 47. `<owner>` is the login that ran the migrations: it owns every table and
 -- function, so holds every privilege on them, and a SECURITY DEFINER function runs as it. Each
 -- person's login is a member of the roles below; a privilege not granted here is refused.
 
@@ -150,7 +150,8 @@ CREATE TABLE batch_rows (
   claimed_by text,
   claim_holder text,
   lease_until bigint,
-  retry_of text
+  retry_of text,
+  moved_to text
 );
 ALTER TABLE batch_rows ADD CONSTRAINT batch_rows_batch_seq_fkey FOREIGN KEY (batch_seq) REFERENCES batches(seq) ON DELETE CASCADE;
 ALTER TABLE batch_rows ADD CONSTRAINT batch_rows_pkey PRIMARY KEY (batch_seq, row_number);
@@ -320,6 +321,7 @@ GRANT UPDATE (state, resolution, transaction_id, external_id, status, failed_cod
 CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text) EXECUTE FUNCTION paydesk_gate_entry();
 CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_notify_entry_change();
 CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries FOR EACH ROW WHEN (new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.external_id IS DISTINCT FROM old.external_id OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.profile_id IS DISTINCT FROM old.profile_id) EXECUTE FUNCTION paydesk_entry_identity();
+CREATE TRIGGER entries_moved_row_unsent BEFORE INSERT OR UPDATE OF state, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL) EXECUTE FUNCTION paydesk_moved_row_unsent();
 CREATE TRIGGER entries_search_text BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_search_text_changed BEFORE UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries FOR EACH ROW WHEN (old.external_id IS DISTINCT FROM new.external_id OR old.phone_number IS DISTINCT FROM new.phone_number OR old.customer_first_name IS DISTINCT FROM new.customer_first_name OR old.customer_last_name IS DISTINCT FROM new.customer_last_name) EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_sent_again_audited AFTER UPDATE OF state, request, amount, currency, phone_number, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state IS DISTINCT FROM 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_audit_entry_sent();
@@ -907,6 +909,27 @@ REVOKE EXECUTE ON FUNCTION paydesk_hold_approval(text,text,text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_hold_approval(text,text,text) TO paydesk_admin;
 GRANT EXECUTE ON FUNCTION paydesk_hold_approval(text,text,text) TO paydesk_finance;
 GRANT EXECUTE ON FUNCTION paydesk_hold_approval(text,text,text) TO paydesk_support;
+
+-- paydesk_moved_row_unsent(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_moved_row_unsent()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    moved text;
+  BEGIN
+    IF NEW.state <> 'pending' OR NEW.batch_id IS NULL THEN RETURN NEW; END IF;
+    -- Locked whatever its moved_to: a move in progress is waited for, then its value read.
+    SELECT br.moved_to INTO moved FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
+      WHERE b.id = NEW.batch_id AND br.row_number = NEW.batch_row FOR SHARE OF br;
+    IF moved IS NOT NULL THEN
+      RAISE EXCEPTION 'batch % row % was moved to batch %: it is never sent by this one', NEW.batch_id, NEW.batch_row, moved USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_moved_row_unsent() TO PUBLIC;
 
 -- paydesk_notify_audit(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_notify_audit()

@@ -17,9 +17,9 @@ export type { PgMigration };
 
 /**
  * SQLite journal version → the workspace version with the same meaning (test/storage/migrations.test.ts
- * checks the names match): SQLite 1–6 → 1–6 · 7 is the workspace's own · SQLite 7 → 8 · 8 → 9 · 9 → 10 · 10 → 38.
+ * checks the names match): SQLite 1–6 → 1–6 · 7 is the workspace's own · SQLite 7 → 8 · 8 → 9 · 9 → 10 · 10 → 38 · 11 → 47.
  */
-export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9, 9: 10, 10: 38 };
+export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9, 9: 10, 10: 38, 11: 47 };
 
 /** `0021-approval-requests-and-the-sending-gate.sql`: four digits, the version; then words. */
 const FILE_NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.sql$/;
