@@ -142,9 +142,11 @@ function MoneyFacts({ tx }: { tx: JournalTransaction }) {
   const charged = (value: number | null) =>
     notCharged ? <span className="muted">{tr('facts.notCharged', { kind: tr(`kindWord.${tx.kind}`) })}</span> : value === null ? notYet : formatMoney(value, tx.currency);
   if (tx.kind === 'payout') {
+    // "Sent" only once the service says it went through; a failed or cancelled payout sent nothing.
+    const amountLabel = tx.status === 'completed' ? 'facts.amountSent' : notCharged ? 'facts.amountAsked' : 'facts.amount';
     return (
       <>
-        <dt>{tr('facts.amountSent')}</dt>
+        <dt>{tr(amountLabel)}</dt>
         <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
         <dt>{tr('facts.fee')}</dt>
         <dd>{charged(fee)}</dd>
