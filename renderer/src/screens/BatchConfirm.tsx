@@ -34,6 +34,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const rehearsing = useBatch((s) => s.rehearsing.running);
   const rehearsalProgress = useBatch((s) => (s.progress?.mode === 'rehearsal' ? s.progress : null));
   const cancelButton = useRef<HTMLButtonElement>(null);
+  const refusal = useRef<HTMLDivElement>(null);
   const facts = confirmation ?? preview;
   const currency = facts.currency;
   const typedAmount = parseAmount(typed, currency);
@@ -45,6 +46,12 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   useLayoutEffect(() => {
     cancelButton.current?.focus();
   }, []);
+
+  // A refusal takes focus: Send is spent or disabled by then, and focus would fall to <body>
+  // with the reason read by no one (issue 37 item 7).
+  useEffect(() => {
+    if (failure) refusal.current?.focus();
+  }, [failure]);
 
   // Sandbox: the token is asked for at once. Live: only after the total has been typed.
   useEffect(() => {
@@ -98,7 +105,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   }
 
   return (
-    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (busy ? undefined : onClose())}>
+    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (busy ? undefined : onClose())} wide>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -110,7 +117,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
             {t('confirm.liveWarning', { count: facts.count, n: formatCount(facts.count) })}
           </p>
         ) : null}
-        <dl className="facts">
+        <dl className="facts facts-pairs">
           <dt>{t('confirm.profile')}</dt>
           <dd>{storedProfileName(facts.profileId, facts.profileName)}</dd>
           <dt>{t('confirm.environment')}</dt>
@@ -151,7 +158,11 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           </Field>
         ) : null}
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
-        {failure ? <ErrorNotice failure={failure} /> : null}
+        {failure ? (
+          <div ref={refusal} tabIndex={-1} className="refusal" data-testid="batch-confirm-refusal">
+            <ErrorNotice failure={failure} />
+          </div>
+        ) : null}
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch' ? <AskApproval need={failure.approval} /> : null}
         <SendRefusedNote />
         <div className="actions">
