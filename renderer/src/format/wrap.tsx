@@ -17,10 +17,11 @@ export function breakableAddress(text: string): ReactNode {
   const at = text.lastIndexOf('@');
   const parts = at < 0 ? [text] : [text.slice(0, at + 1), ...text.slice(at + 1).split(/(?<=\.)/)];
   if (parts.length === 1) return text;
+  // Each piece unbreakable (a hyphen inside the name would break it too): lines break only between pieces.
   return parts.map((part, index) => (
     <Fragment key={index}>
       {index > 0 ? <wbr /> : null}
-      {part}
+      <span className="nobreak">{part}</span>
     </Fragment>
   ));
 }

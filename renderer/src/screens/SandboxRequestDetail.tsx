@@ -48,7 +48,8 @@ export function SandboxRequestDetail({ record, onClose }: { record: InspectedReq
   useLayoutEffect(() => {
     const target = heading.current;
     if (!target) return;
-    target.scrollIntoView?.({ block: 'start' });
+    // The section, whose scroll margin keeps it clear of the sticky top bar.
+    (target.closest('section') ?? target).scrollIntoView?.({ block: 'start' });
     target.focus({ preventScroll: true });
   }, [record.id]);
   return (
