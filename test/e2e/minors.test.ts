@@ -123,10 +123,19 @@ describe.each(['en', 'fr'] as const)('the minors in %s', (language) => {
     await page.getByRole('button', { name: language === 'en' ? 'Review and send' : 'Relire et envoyer' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: language === 'en' ? /^Send \d+ payouts$/ : /^Envoyer \d+ transferts$/ }).waitFor({ timeout: STATE_TIMEOUT });
-    const size = await dialog.evaluate((el) => ({ height: el.getBoundingClientRect().height, bottom: el.getBoundingClientRect().bottom, scroll: el.scrollHeight, client: el.clientHeight }));
+    // The batch changes under the open confirmation (a colleague's edit): Send is refused, the reason shown in the dialog.
+    const batchId = (await call('batches:list', {})).batches.find((b) => b.fileName === fileName)!.id;
+    await call('batches:updateRow', { batchId, rowNumber: 5, values: { description: `Prime ${language}` } });
+    await dialog.getByRole('button', { name: language === 'en' ? /^Send \d+ payouts$/ : /^Envoyer \d+ transferts$/ }).click();
+    const refusal = dialog.getByTestId('batch-confirm-refusal');
+    await refusal.waitFor({ timeout: STATE_TIMEOUT });
+    // Focus on the reason, never left on <body> by the spent Send.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'batch-confirm-refusal');
+    // Facts, the refusal, Send and Cancel all inside an 800 px window, with nothing to scroll to.
+    const size = await dialog.evaluate((el) => ({ bottom: el.getBoundingClientRect().bottom, scroll: el.scrollHeight, client: el.clientHeight }));
     expect(size.scroll).toBeLessThanOrEqual(size.client + 1);
     expect(size.bottom).toBeLessThanOrEqual(800);
-    await screenshot(page, `minors-batch-confirm-1280-${language}`);
+    await screenshot(page, `minors-batch-confirm-refused-1280-${language}`);
     await dialog.getByRole('button', { name: language === 'en' ? 'Cancel' : 'Annuler' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
