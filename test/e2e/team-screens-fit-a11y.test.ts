@@ -15,8 +15,8 @@ import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
 import { useWorkspacePage, type WorkspacePage } from './workspace-page';
 
-// A policy no payout here reaches: the payouts below are sent at once, and land in the team's journal.
-const team: WorkspacePage = useWorkspacePage({ person: 'tester', tiers: [{ minAmount: 50_000_000, approvals: 1 }], viewport: { width: 1280, height: 800 } });
+// A policy the payouts below stay under (sent at once, into the team's journal) and the batch at the end goes over.
+const team: WorkspacePage = useWorkspacePage({ person: 'tester', tiers: [{ minAmount: 1_000_000, approvals: 1 }], viewport: { width: 1280, height: 800 } });
 let page: Page;
 
 async function call<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelResults[C]> {
@@ -90,5 +90,30 @@ describe('the team screens at 1920×1080', () => {
       await screenshot(page, `team-${screen}-1920`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  }, 120_000);
+});
+
+describe('a batch held for approval, confirmed at 1280×800', () => {
+  it('the refusal takes focus and the whole dialog, with the ask for approval, stays inside the window', async () => {
+    await choosePreferences(page, 'en', 'light');
+    const fileName = `primes-equipe-${process.pid}.csv`;
+    const header = 'phone_number,amount,first_name,last_name,email,description';
+    const rows = Array.from({ length: 4 }, (_, i) => `+2376510000${i + 10},600000,Chantal,Essomba,chantal${i}@example.com,Prime de fin d’année`);
+    await call('batches:import', { fileName, text: `${[header, ...rows].join('\n')}\n`, paymentMethod: 'momo_cm' });
+    await go('#/batches');
+    await page.locator('.batch-list tr', { hasText: fileName }).locator('button').first().click();
+    await page.locator('main h1', { hasText: fileName }).waitFor();
+    await page.getByRole('button', { name: 'Review and send' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Send 4 payouts' }).click();
+    const refusal = dialog.getByTestId('batch-confirm-refusal');
+    await refusal.waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'batch-confirm-refusal');
+    // No "Details:" repeating what the ask for approval says, and no raw figure ("2400000").
+    expect(await refusal.textContent()).not.toMatch(/Details|\d{5,}|\(s\)/);
+    const size = await dialog.evaluate((el) => ({ bottom: el.getBoundingClientRect().bottom, scroll: el.scrollHeight, client: el.clientHeight }));
+    await screenshot(page, 'team-batch-confirm-approval-1280-en');
+    expect(size.scroll).toBeLessThanOrEqual(size.client + 1);
+    expect(size.bottom).toBeLessThanOrEqual(800);
   }, 120_000);
 });

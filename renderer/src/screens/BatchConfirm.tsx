@@ -36,6 +36,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const cancelButton = useRef<HTMLButtonElement>(null);
   const refusal = useRef<HTMLDivElement>(null);
   const facts = confirmation ?? preview;
+  const askApproval = failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch';
   const currency = facts.currency;
   const typedAmount = parseAmount(typed, currency);
   const typedMatches = 'amount' in typedAmount && typedAmount.amount === preview.totalDebit;
@@ -160,10 +161,11 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
         {failure ? (
           <div ref={refusal} tabIndex={-1} className="refusal" data-testid="batch-confirm-refusal">
-            <ErrorNotice failure={failure} />
+            {/* The ask for approval below says what is needed: main's English sentence would say it a second time as "Details". */}
+            <ErrorNotice failure={askApproval ? { ...failure, message: '' } : failure} />
           </div>
         ) : null}
-        {failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch' ? <AskApproval need={failure.approval} /> : null}
+        {askApproval && failure?.approval ? <AskApproval need={failure.approval} /> : null}
         <SendRefusedNote />
         <div className="actions">
           <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={fire.busy}>
