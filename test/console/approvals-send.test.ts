@@ -61,7 +61,7 @@ describe('a single payout', () => {
     const refused = expectFail(await sendPayout(request), 'APPROVAL_REQUIRED');
     const need = refused.approval!;
     expect(need).toMatchObject({ subject: 'payout', environment: 'sandbox', currency: 'XAF', amount: 150_000, rows: 1, approvals: 1, approverRole: 'finance' });
-    expect(refused.message).toMatch(/needs 1 approval\(s\) by finance before it is sent: ask for approval first\. Nothing was sent\./);
+    expect(refused.message).toMatch(/needs 1 approval by finance before it is sent: ask for approval first\. Nothing was sent\./);
     expect(await payoutsInWorkspace()).toEqual([]);
 
     // Asked from the send form: the request keeps the external id the approval binds.
@@ -127,7 +127,7 @@ describe('a batch', () => {
     await newBatch('b-start');
     const refused = expectFail(await runtime.handlers['batches:start']({ batchId: 'b-start', confirmationToken: 'x'.repeat(20) }), 'APPROVAL_REQUIRED');
     expect(refused.approval).toMatchObject({ subject: 'batch', batchId: 'b-start', amount: 210_000, rows: 20, approvals: 1 });
-    expect(refused.message).toMatch(/This batch \(20 row\(s\), total 210000\) needs 1 approval\(s\) by finance/);
+    expect(refused.message).toMatch(/This batch \(20 rows, total 210,000\) needs 1 approval by finance/);
     expect((await store.batches.summary('b-start'))!.state).toBe('draft');
   });
 
@@ -190,7 +190,7 @@ describe('a batch', () => {
     await runner.settled('b-runner');
     const summary = (await store.batches.summary('b-runner'))!;
     expect(summary.state).toBe('interrupted');
-    expect(summary.stateReason).toMatch(/^Sending stopped: This batch \(20 row\(s\), total 210000\) needs 1 approval\(s\) by finance/);
+    expect(summary.stateReason).toMatch(/^Sending stopped: This batch \(20 rows, total 210,000\) needs 1 approval by finance/);
     expect(summary.counts.notSent).toBe(20);
   });
 });
