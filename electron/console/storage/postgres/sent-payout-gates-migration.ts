@@ -93,6 +93,29 @@ const FROZEN_SQL = `
     EXECUTE FUNCTION paydesk_sent_entry_frozen();
 `;
 
+/**
+ * Migration 34's identity rule, the same but for one case: an attempt that created nothing (refused,
+ * not sent) continued with the request as it is sent now moves back to `pending` and takes that
+ * request in ONE statement (postgres/journal.ts continueAttempt), so that the gates see the entry as
+ * it is sent; migration 34 let the amount change only once the entry was already pending. What a
+ * sent entry may not do is the next trigger's.
+ */
+const IDENTITY_SQL = `
+  CREATE OR REPLACE FUNCTION paydesk_entry_identity() RETURNS trigger LANGUAGE plpgsql ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    IF NEW.environment IS DISTINCT FROM OLD.environment OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.profile_id IS DISTINCT FROM OLD.profile_id
+       OR (OLD.external_id IS NOT NULL AND NEW.external_id IS DISTINCT FROM OLD.external_id)
+       OR (OLD.transaction_id IS NOT NULL AND NEW.transaction_id IS NULL) THEN
+      RAISE EXCEPTION 'entry %: its environment, kind, profile and external id never change once written, nor is its transaction id removed', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF (NEW.amount IS DISTINCT FROM OLD.amount OR NEW.currency IS DISTINCT FROM OLD.currency)
+       AND NOT (OLD.transaction_id IS NULL AND (OLD.state = 'pending' OR NEW.state = 'pending' OR NEW.transaction_id IS NOT NULL)) THEN
+      RAISE EXCEPTION 'entry %: its amount and currency change only while it is being sent, or with the service''s first answer', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+  END $$;
+`;
+
 /** What a pending entry sends is its request: the columns are read from it. */
 const PENDING_SQL = `
   CREATE FUNCTION paydesk_pending_entry_is_its_request() RETURNS trigger LANGUAGE plpgsql ${SET_SEARCH_PATH} AS $$
@@ -195,5 +218,5 @@ const CLAIMS_SQL = `
 export const SENT_PAYOUT_GATES_MIGRATION: PgMigration = {
   version: 44,
   name: 'a sent payout never changes, its timeline append-only; a pending entry is its request; a batch\'s move voids its approval; a batch row\'s entry under the writer\'s own claim, claims only while sending',
-  sql: FROZEN_SQL + PENDING_SQL + TIMELINE_SQL + VOID_ON_MOVE_SQL + CLAIMS_SQL + FIX_SEARCH_PATHS,
+  sql: IDENTITY_SQL + FROZEN_SQL + PENDING_SQL + TIMELINE_SQL + VOID_ON_MOVE_SQL + CLAIMS_SQL + FIX_SEARCH_PATHS,
 };
