@@ -55,7 +55,7 @@ const FROZEN_SQL = `
       IF (NEW.batch_id, NEW.batch_row) IS DISTINCT FROM (OLD.batch_id, OLD.batch_row) AND NEW.state <> 'pending' THEN
         RAISE EXCEPTION 'entry % may have reached the service: its batch row changes only when it is sent again', OLD.id USING ERRCODE = 'check_violation';
       END IF;
-      IF NEW.state = 'pending' AND NOT (OLD.state = 'outcome_unknown' AND OLD.resolution = 'not_found' AND OLD.transaction_id IS NULL) THEN
+      IF NEW.state = 'pending' AND NOT (OLD.state = 'outcome_unknown' AND OLD.resolution IS NOT DISTINCT FROM 'not_found' AND OLD.transaction_id IS NULL) THEN
         RAISE EXCEPTION 'entry % may have reached the service: it is sent again only after a look-up found nothing under its external id', OLD.id
           USING ERRCODE = 'check_violation';
       END IF;
@@ -68,16 +68,17 @@ const FROZEN_SQL = `
     END IF;
     -- The money of an answer is the answer's: an amount or currency changes with the first one (or
     -- while pending, as its request: the next trigger), a fee or net amount to what it says.
+    -- IS NOT TRUE throughout: a key the answer lacks (NULL) is no answer, never a pass.
     IF (NEW.amount, NEW.currency) IS DISTINCT FROM (OLD.amount, OLD.currency) AND NEW.state <> 'pending'
-       AND NOT (OLD.transaction_id IS NULL AND NEW.transaction_id IS NOT NULL AND answer IS NOT NULL
-                AND jsonb_typeof(answer->'amount') = 'number' AND (answer->>'amount')::numeric = NEW.amount AND answer->>'currency' = NEW.currency) THEN
+       AND (OLD.transaction_id IS NULL AND NEW.transaction_id IS NOT NULL AND answer IS NOT NULL
+            AND jsonb_typeof(answer->'amount') = 'number' AND (answer->>'amount')::numeric = NEW.amount AND answer->>'currency' = NEW.currency) IS NOT TRUE THEN
       RAISE EXCEPTION 'entry %: its amount and currency change only with the service''s first answer, to that answer''s', OLD.id USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.state = 'pending' AND ${SENT('OLD')} AND (NEW.amount, NEW.currency) IS DISTINCT FROM (OLD.amount, OLD.currency) THEN
       RAISE EXCEPTION 'entry % may have reached the service: its amount and currency never change', OLD.id USING ERRCODE = 'check_violation';
     END IF;
-    IF (NEW.fee IS DISTINCT FROM OLD.fee AND NOT (jsonb_typeof(answer->'fee') = 'number' AND (answer->>'fee')::numeric = NEW.fee))
-       OR (NEW.net_amount IS DISTINCT FROM OLD.net_amount AND NOT (jsonb_typeof(answer->'net_amount') = 'number' AND (answer->>'net_amount')::numeric = NEW.net_amount)) THEN
+    IF (NEW.fee IS DISTINCT FROM OLD.fee AND (jsonb_typeof(answer->'fee') = 'number' AND (answer->>'fee')::numeric = NEW.fee) IS NOT TRUE)
+       OR (NEW.net_amount IS DISTINCT FROM OLD.net_amount AND (jsonb_typeof(answer->'net_amount') = 'number' AND (answer->>'net_amount')::numeric = NEW.net_amount) IS NOT TRUE) THEN
       RAISE EXCEPTION 'entry %: its fee and net amount are the service''s answer''s, written with it', OLD.id USING ERRCODE = 'check_violation';
     END IF;
     RETURN NEW;
@@ -126,12 +127,12 @@ const PENDING_SQL = `
       RAISE EXCEPTION 'entry %: a pending entry carries the request it sends', NEW.id USING ERRCODE = 'check_violation';
     END IF;
     req := NEW.request::jsonb;
-    IF jsonb_typeof(req) <> 'object' OR jsonb_typeof(req->'amount') <> 'number' OR (req->>'amount')::numeric <> NEW.amount
-       OR NEW.currency <> '${REQUEST_CURRENCY}' OR req ? 'currency'
-       OR req->>'phone_number' IS DISTINCT FROM NEW.phone_number OR req->>'external_id' IS NULL OR req->>'external_id' IS DISTINCT FROM NEW.external_id
-       OR req->>'payment_method' IS DISTINCT FROM NEW.payment_method
-       OR req->'customer'->>'first_name' IS DISTINCT FROM NEW.customer_first_name OR req->'customer'->>'last_name' IS DISTINCT FROM NEW.customer_last_name
-       OR req->'customer'->>'email' IS DISTINCT FROM NEW.customer_email THEN
+    -- Every column equal (IS NOT TRUE: a key the request lacks, NULL, is a disagreement, never a pass).
+    IF (jsonb_typeof(req) = 'object' AND jsonb_typeof(req->'amount') = 'number' AND (req->>'amount')::numeric = NEW.amount
+        AND NEW.currency = '${REQUEST_CURRENCY}' AND NOT req ? 'currency'
+        AND req->>'phone_number' = NEW.phone_number AND req->>'external_id' = NEW.external_id AND req->>'payment_method' = NEW.payment_method
+        AND req->'customer'->>'first_name' = NEW.customer_first_name AND req->'customer'->>'last_name' = NEW.customer_last_name
+        AND req->'customer'->>'email' = NEW.customer_email) IS NOT TRUE THEN
       RAISE EXCEPTION 'entry %: a pending entry''s amount, currency (%), recipient and external id are its request''s', NEW.id, '${REQUEST_CURRENCY}'
         USING ERRCODE = 'check_violation';
     END IF;
