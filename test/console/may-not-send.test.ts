@@ -35,14 +35,14 @@ async function counted(): Promise<{ entries: number; sent: number; claims: numbe
 /** Every send a screen offers, as `login`'s console: each refused with MAY_NOT_SEND, in words that say why. */
 async function everySendRefused(login: TestConsole, batchId: string, journalId: string): Promise<string[]> {
   const refusals = [
-    await login.handlers['payments:create']({ request: request('NS-PAYMENT') }),
-    await login.handlers['payouts:prepare']({ request: request('NS-PAYOUT') }),
-    await login.handlers['payouts:initiate']({ request: request('NS-PAYOUT'), confirmationToken: 'any-token' }),
-    await login.handlers['transactions:resend']({ journalId }),
-    await login.handlers['batches:prepare']({ batchId }),
-    await login.handlers['batches:start']({ batchId, confirmationToken: 'any-token' }),
-    await login.handlers['batches:resume']({ batchId }),
-  ].map((result) => expectFail(result, 'MAY_NOT_SEND').message);
+    expectFail(await login.handlers['payments:create']({ request: request('NS-PAYMENT') }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['payouts:prepare']({ request: request('NS-PAYOUT') }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['payouts:initiate']({ request: request('NS-PAYOUT'), confirmationToken: 'any-token' }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['transactions:resend']({ journalId }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['batches:prepare']({ batchId }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['batches:start']({ batchId, confirmationToken: 'any-token' }), 'MAY_NOT_SEND'),
+    expectFail(await login.handlers['batches:resume']({ batchId }), 'MAY_NOT_SEND'),
+  ].map((failure) => failure.message);
   // Help send says it in the batch's own words (batch:refusal.joinMayNotSend).
   expect(expectFail(await login.handlers['batches:join']({ batchId }), 'WORKSPACE_NO_PERMISSION').reason).toEqual({ key: 'joinMayNotSend', params: {} });
   return refusals;

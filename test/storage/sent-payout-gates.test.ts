@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { approve, askBatch, insertPayoutEntry, requestRow, setPolicy } from './approval-helpers';
 import { claimRow, insertRowEntry, insertTaggedEntry, sendingBatch } from './gate-helpers';
-import { payoutRequest } from './fixtures';
+import { checkedRows, payoutRequest } from './fixtures';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -22,7 +22,10 @@ let owner: pg.Client;
 beforeAll(async () => {
   workspaces = await startTestWorkspaces();
   database = await workspaces.create();
-  [fatou, kofi, samuel, adele] = await Promise.all(['fatou', 'kofi', 'samuel', 'adele'].map((login) => workspaces.connectAs(login as 'fatou', database)));
+  fatou = await workspaces.connectAs('fatou', database);
+  kofi = await workspaces.connectAs('kofi', database);
+  samuel = await workspaces.connectAs('samuel', database);
+  adele = await workspaces.connectAs('adele', database);
   owner = await workspaces.server.connect(undefined, database);
 }, 60_000);
 afterAll(async () => {
@@ -213,7 +216,7 @@ describe('a batch row\'s entry and its claim', () => {
   it('is claimed only while its batch is being sent; a live claim is still renewed and released after a Pause', async () => {
     const store = workspaces.storeAs('fatou', database);
     await store.batches.create({ id: 'drafted', fileName: 'd.csv', fileHash: 'd', profile: { id: 'p1', name: 'Acme', environment: 'sandbox' }, paymentMethod: null, concurrency: 1, retryOf: null,
-      rows: (await import('./fixtures')).checkedRows(2), at: 1 });
+      rows: checkedRows(2), at: 1 });
     for (const client of [fatou, kofi, owner]) await expect(claimRow(client, 'drafted', 2)).rejects.toThrow(/claimed only while their batch is being sent \(it is draft\)/);
     await expect(insertTaggedEntry(fatou, { id: 'd-2', batchId: 'drafted', batchRow: 2, amount: 1_000, externalId: 'B-1' })).rejects.toThrow(/only under a live claim/);
     await store.batches.setState('drafted', 'sending', 1);
