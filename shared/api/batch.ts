@@ -107,6 +107,12 @@ export interface BatchRow extends CheckedRow {
    * never sent by this batch, counted there (counts.elsewhere).
    */
   paidBy?: { batchId: string | null; rowNumber: number | null };
+  /**
+   * The row was moved, not sent, to the batch made of a cancelled batch's remaining rows
+   * (batches:sendRemaining): that batch holds and counts it, this one never sends it (counts.moved;
+   * docs/decisions/a-row-belongs-to-one-batch.md).
+   */
+  movedTo?: { batchId: string; fileName: string };
   /** The external id of the failed payout this row retries (its own is derived: `<id>-r1`). */
   retryOf?: string;
 }
@@ -155,6 +161,8 @@ export interface BatchCounts {
    * this batch, and counted there only (docs/decisions/journal-is-the-idempotency-guard.md).
    */
   elsewhere: number;
+  /** Valid rows moved to another batch (a cancelled batch's remaining rows): that batch sends and counts them. */
+  moved: number;
 }
 
 /**
@@ -178,12 +186,15 @@ export interface BatchFigures {
   settled: boolean;
   /** Rows linked to a payout sent earlier elsewhere (another batch, a single send): not sent, not counted here. */
   elsewhere: number;
+  /** Rows moved to the batch of this one's remaining rows: sent and counted there only. */
+  moved: number;
 }
 
 export function batchFigures(counts: BatchCounts): BatchFigures {
   const remaining = counts.notSent;
   return {
-    sent: counts.valid - remaining - counts.elsewhere,
+    // valid = sent + remaining + elsewhere + moved: a moved row is the other batch's, never this one's.
+    sent: counts.valid - remaining - counts.elsewhere - counts.moved,
     accepted: counts.completed + counts.processing,
     completed: counts.completed,
     failed: counts.rejected + counts.failed + counts.cancelled,
@@ -194,6 +205,7 @@ export function batchFigures(counts: BatchCounts): BatchFigures {
     final: counts.completed + counts.failed + counts.cancelled,
     settled: remaining === 0 && counts.pending === 0 && counts.unknown === 0 && counts.processing === 0,
     elsewhere: counts.elsewhere,
+    moved: counts.moved,
   };
 }
 
@@ -393,6 +405,8 @@ export interface BatchProgress {
   settled?: boolean;
   /** Rows linked to a payout sent earlier elsewhere: not sent by this batch, counted where they were paid. */
   elsewhere?: number;
+  /** Rows moved to the batch of this one's remaining rows: sent and counted there only. */
+  moved?: number;
   /** While the runner waits out the service's 429/503 Retry-After: when the wait ends (ISO time). */
   waitingUntil?: string | null;
   /** The same wait with what the service said (maintenance, rate limit), so the screen can say it. */

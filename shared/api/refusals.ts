@@ -10,6 +10,8 @@ export const BATCH_REFUSALS = [
   'retriedAlready',
   'notCancelled',
   'nothingRemaining',
+  'movedAlready',
+  'rowsStillClaimed',
   'draftOnly',
   'noSentRows',
   'noInvalidRows',

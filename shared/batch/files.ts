@@ -67,6 +67,8 @@ export function invalidRowsCsv(language: Language, rows: readonly BatchRow[], st
 
 /** A row's state in words; a row that adopted an earlier payout, or retries one, says so (issue 23). */
 function rowStateText(words: (typeof resources)[Language]['batchCsv'], row: BatchRow): string {
+  // Moved to the batch of the remaining rows: that batch's report holds its payout, never this one's.
+  if (row.movedTo) return words.movedTo.replace('{{name}}', row.movedTo.fileName).replace('{{batchId}}', row.movedTo.batchId);
   const parts: string[] = [words.rowStates[row.state]];
   if (row.alreadySent) parts.push(words.alreadySent);
   // Adopted, yet another recipient or amount: the accountant must not read this row as paid.

@@ -61,7 +61,7 @@ describe('a single payout', () => {
     const refused = expectFail(await sendPayout(request), 'APPROVAL_REQUIRED');
     const need = refused.approval!;
     expect(need).toMatchObject({ subject: 'payout', environment: 'sandbox', currency: 'XAF', amount: 150_000, rows: 1, approvals: 1, approverRole: 'finance' });
-    expect(refused.message).toMatch(/needs 1 approval\(s\) by finance before it is sent: ask for approval first\. Nothing was sent\./);
+    expect(refused.message).toMatch(/needs 1 approval by finance before it is sent: ask for approval first\. Nothing was sent\./);
     expect(await payoutsInWorkspace()).toEqual([]);
 
     // Asked from the send form: the request keeps the external id the approval binds.
@@ -127,7 +127,7 @@ describe('a batch', () => {
     await newBatch('b-start');
     const refused = expectFail(await runtime.handlers['batches:start']({ batchId: 'b-start', confirmationToken: 'x'.repeat(20) }), 'APPROVAL_REQUIRED');
     expect(refused.approval).toMatchObject({ subject: 'batch', batchId: 'b-start', amount: 210_000, rows: 20, approvals: 1 });
-    expect(refused.message).toMatch(/This batch \(20 row\(s\), total 210000\) needs 1 approval\(s\) by finance/);
+    expect(refused.message).toMatch(/This batch \(20 rows, total 210,000\) needs 1 approval by finance/);
     expect((await store.batches.summary('b-start'))!.state).toBe('draft');
   });
 
@@ -155,6 +155,23 @@ describe('a batch', () => {
     expect(expectFail(await runtime.handlers['batches:start']({ batchId: 'b-first-retry', confirmationToken: 'x'.repeat(20) }), 'APPROVAL_REQUIRED').approval!.request).toEqual({ id: retry.id, state: 'awaiting' });
   });
 
+  it('sends a cancelled approved batch’s remaining rows, moved to a new batch, only once that batch is approved on its own (issue 37 item 3)', async () => {
+    await store.batches.create({ id: 'b-cut', fileName: 'b-cut.csv', fileHash: 'b-cut', profile: SANDBOX, paymentMethod: 'momo_cm', concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
+    const asked = (await as('fatou').askBatch('b-cut', 'XAF'))!;
+    await as('kofi').approve(asked.id, asked.digest);
+    await store.batches.setState('b-cut', 'sending', 2, { started: true });
+    await store.batches.setState('b-cut', 'cancelled', 3, { finished: true });
+    const moved = expectOk(await runtime.handlers['batches:sendRemaining']({ batchId: 'b-cut' }));
+    expect((await store.batches.counts('b-cut')).counts).toMatchObject({ moved: 20, notSent: 0 });
+    expect(expectFail(await runtime.handlers['batches:start']({ batchId: moved.batch.id, confirmationToken: 'x'.repeat(20) }), 'APPROVAL_REQUIRED').approval).toMatchObject({
+      subject: 'batch',
+      batchId: moved.batch.id,
+      amount: 210_000,
+      rows: 20,
+    });
+    expect((await store.batches.summary(moved.batch.id))!).toMatchObject({ state: 'draft', counts: { valid: 20 } });
+  });
+
   it('stops in the runner with the approval’s reason when the claim is refused, nothing sent', async () => {
     await newBatch('b-runner');
     await store.batches.setState('b-runner', 'sending', 2, { started: true });
@@ -173,7 +190,7 @@ describe('a batch', () => {
     await runner.settled('b-runner');
     const summary = (await store.batches.summary('b-runner'))!;
     expect(summary.state).toBe('interrupted');
-    expect(summary.stateReason).toMatch(/^Sending stopped: This batch \(20 row\(s\), total 210000\) needs 1 approval\(s\) by finance/);
+    expect(summary.stateReason).toMatch(/^Sending stopped: This batch \(20 rows, total 210,000\) needs 1 approval by finance/);
     expect(summary.counts.notSent).toBe(20);
   });
 });

@@ -60,6 +60,7 @@ describe('journal migration 6', () => {
     db.prepare(`INSERT INTO timeline (entry_seq, type, at, status) SELECT seq, 'webhook_received', 2000, 'failed' FROM entries WHERE id = ?`).run(id);
     // The file as version 5 left it: without the columns later migrations add.
     db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
+    db.exec('DROP TRIGGER entries_moved_row_insert; DROP TRIGGER entries_moved_row_update; ALTER TABLE batch_rows DROP COLUMN moved_to;');
     db.exec('DROP INDEX entries_one_per_payout; ALTER TABLE entries DROP COLUMN legacy_duplicate;');
     db.exec('DROP INDEX entries_adopted; ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
     db.pragma('user_version = 5');
@@ -78,6 +79,7 @@ describe('journal migration 7', () => {
     const file = `${tempDir()}/journal.db`;
     const db = openJournal(file);
     db.exec('ALTER TABLE reconciliations DROP COLUMN ignored_columns');
+    db.exec('DROP TRIGGER entries_moved_row_insert; DROP TRIGGER entries_moved_row_update; ALTER TABLE batch_rows DROP COLUMN moved_to;');
     db.exec('DROP INDEX entries_one_per_payout; ALTER TABLE entries DROP COLUMN legacy_duplicate;');
     db.exec('DROP INDEX entries_adopted; ALTER TABLE entries DROP COLUMN already_sent_at; ALTER TABLE entries DROP COLUMN retry_of; ALTER TABLE batch_rows DROP COLUMN retry_of;');
     db.pragma('user_version = 6');

@@ -81,7 +81,8 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     await page.getByRole('button', { name: 'Open batch primes.csv, Cancelled' }).click();
     const notice = page.getByTestId('cancelled-remaining');
     await notice.getByText(`The remaining ${remaining} rows will not be sent`).waitFor();
-    await notice.getByText(/make a new batch of these rows with their own external ids/).waitFor();
+    await notice.getByText(/move these rows to a new batch, with their own external ids/).waitFor();
+    await notice.getByText(/the new batch needs its own/).waitFor();
     await screenshot(page, 'identity-1-cancelled');
   });
 
@@ -121,6 +122,24 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     await screenshot(page, 'identity-4-remaining-sent');
   });
 
+  it('shows the cancelled batch\'s moved rows as "moved to" the new batch (a link), counted there only (issue 37 item 3)', async () => {
+    await page.getByRole('button', { name: '← All batches' }).click();
+    await page.getByRole('button', { name: 'Open batch primes.csv, Cancelled' }).click();
+    await page.getByTestId('cancelled-remaining').getByText(`The ${remaining} rows left when this batch was cancelled were moved to the batch “primes (remaining).csv” (Done)`, { exact: false }).waitFor();
+    const counters = page.locator('.batch-counters');
+    await counters.getByText('Moved to another batch').waitFor();
+    const table = page.getByRole('table', { name: /Rows of the batch/ });
+    const links = table.getByRole('button', { name: 'Moved to batch “primes (remaining).csv”' });
+    await expect.poll(() => links.count()).toBe(remaining);
+    expect(await table.getByText('Not sent (cancelled)').count()).toBe(0);
+    await page.getByTestId('report-moved').getByText(`${remaining} rows were moved to the batch “primes (remaining).csv”`, { exact: false }).waitFor();
+    await screenshot(page, 'identity-4b-moved-to');
+    await links.first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'identity-4c-moved-rows');
+    await links.first().click();
+    await page.getByRole('heading', { level: 1, name: 'primes (remaining).csv' }).waitFor();
+  });
+
   it('sends the re-imported file as new payouts: new external ids listed old → new, confirmed, each row paid again under its new id only', async () => {
     await page.getByRole('button', { name: '← All batches' }).click();
     await page.getByRole('button', { name: 'Open batch primes.csv, To check' }).last().click(); // the first re-import (the list is newest first)
@@ -157,7 +176,7 @@ describe('a cancelled batch\'s remaining rows in Chromium', () => {
     if (await back.count()) await back.click();
     await page.getByRole('button', { name: 'Ouvrir le lot primes.csv, Annulé' }).click();
     // Sent as their own batch: the cancelled batch now says where they went.
-    await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restées à l’annulation de ce lot ont formé le lot « primes (remaining).csv » (Terminé).`).waitFor();
+    await page.getByTestId('cancelled-remaining').getByText(`Les ${remaining} lignes restées à l’annulation de ce lot ont été déplacées vers le lot « primes (remaining).csv » (Terminé)`, { exact: false }).waitFor();
     await screenshot(page, 'identity-5-french');
     // Dark theme: the notice and the batch sent as new payouts read, with no serious axe finding.
     await page.getByRole('navigation', { name: 'Écrans' }).getByRole('button', { name: 'Paramètres' }).click();

@@ -56,7 +56,7 @@ describe('the Audit screen', () => {
     await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(api.callsOf('audit:export')).toEqual([{ filter: sent, language: 'en' }]);
-    expect(await screen.findByText('2 line(s) exported to paydesk-audit-2026-11-25.csv.')).toBeTruthy();
+    expect(await screen.findByText('2 lines exported to paydesk-audit-2026-11-25.csv.')).toBeTruthy();
     expect(created).toHaveLength(1);
   });
 

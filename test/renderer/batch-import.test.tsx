@@ -109,10 +109,11 @@ describe('New batch: import and validation table', () => {
     // The Drop button went with the rows: focus is on the section's heading, not lost to <body>.
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Rows' })));
     expect(api.callsOf('batches:dropRows')).toEqual([{ batchId: 'b1', invalid: true }]);
-    expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toBeTruthy();
-    expect(screen.getByText('No rows match this filter.')).toBeTruthy();
-    await user.click(screen.getByRole('radio', { name: 'All rows (2)' }));
-    expect(within(table()).getAllByRole('row')).toHaveLength(3);
+    // The Invalid list is empty now: the filter falls back to All, never "No rows match this filter" (issue 37 item 7).
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'All rows (2)' })).toHaveProperty('checked', true));
+    expect(screen.getByRole('radio', { name: 'Invalid (0)' })).toHaveProperty('disabled', true);
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(3));
+    expect(screen.queryByText('No rows match this filter.')).toBeNull();
   });
 
   it('flags the same phone and amount, and a repeated external id, on the rows concerned', async () => {
@@ -124,7 +125,12 @@ describe('New batch: import and validation table', () => {
     ].join('\n');
     await importCsv(text);
     const rows = within(table()).getAllByRole('row');
-    expect(within(rows[1]!).getByText('Same phone and amount as row 3 · Same external_id as row 4')).toBeTruthy();
+    const flag = within(rows[1]!).getByText('Same phone and amount as row 3 · Same external_id as row 4');
+    // Its own place under the row, not inside the Metadata cell (issue 37 item 7).
+    expect(flag.closest('[role="cell"]')!.className).toContain('row-flags');
+    const cells = within(rows[1]!).getAllByRole('cell');
+    expect(cells.find((cell) => cell.classList.contains('row-flags'))).toBe(cells[cells.length - 1]);
+    for (const cell of cells.slice(0, -1)) expect(cell.textContent).not.toMatch(/Same phone|Same external_id/);
     expect(within(rows[2]!).getByText('Same phone and amount as row 2')).toBeTruthy();
     expect(within(rows[3]!).getByText(/is the same as row 2/)).toBeTruthy();
     expect(screen.getByText('3 rows look like duplicates. Check them before sending.')).toBeTruthy();

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchProgress } from '../../shared/api';
 import { createBatchBackend, withLayout } from './batchFake';
-import { createFakeApi, profile } from './fakeApi';
+import { createFakeApi, fail, profile } from './fakeApi';
 import { renderApp } from './render';
 
 afterEach(cleanup);
@@ -79,6 +79,20 @@ describe('Bulk payouts: rehearse, confirm once, send', () => {
     // The same table, now read-only: not a new one mounted and measured when sending starts (issue 28).
     await waitFor(() => expect(within(table).queryAllByRole('button', { name: /^Edit / })).toHaveLength(0));
     expect(screen.getByRole('table', { name: /Rows of the batch/ })).toBe(table);
+  });
+
+  it('a refused Send puts focus on the reason, never on <body> (issue 37 item 7)', async () => {
+    const backend = createBatchBackend();
+    const api = createFakeApi({ ...backend.handlers, 'batches:start': () => fail('INSUFFICIENT_FUNDS', 'Insufficient funds') });
+    const view = await renderApp(api, { screen: 'batches' });
+    await view.user.upload(await screen.findByLabelText('CSV file of payouts'), new File([CSV], 'october.csv', { type: 'text/csv' }));
+    await within(await screen.findByRole('region', { name: 'Preview' })).findByText('60,750 XAF');
+    await view.user.click(screen.getByRole('button', { name: 'Review and send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm batch' });
+    await view.user.click(await within(dialog).findByRole('button', { name: 'Send 3 payouts' }));
+    const refusal = await within(dialog).findByTestId('batch-confirm-refusal');
+    await waitFor(() => expect(document.activeElement).toBe(refusal));
+    expect(within(refusal).getByRole('alert').textContent).toContain('The wallet balance does not cover the amount plus the fee.');
   });
 
   it('waits for a rehearsal still running before Send, then shows its result (issue 23 item 4)', async () => {

@@ -28,7 +28,7 @@ export function withLayout() {
 const FEE = (amount: number) => Math.round(amount * 0.01) + 50;
 
 export function countsOf(rows: readonly BatchRow[]): BatchCounts {
-  const c: BatchCounts = { rows: rows.length, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0 };
+  const c: BatchCounts = { rows: rows.length, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0, moved: 0 };
   for (const row of rows) {
     if (Object.keys(row.errors).length) c.invalid += 1;
     else c.valid += 1;

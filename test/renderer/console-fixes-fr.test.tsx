@@ -51,6 +51,6 @@ describe('in French', () => {
     await renderFrench(api, { screen: 'payout' });
     expect(await screen.findByRole('status', { name: /PRODUCTION, refusée dans cet hôte navigateur/ })).toBeTruthy();
     expect(screen.getByRole('alert', { name: /Cet hôte navigateur refuse les profils de production/ })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Vérifier le transfert' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Relire le transfert' })).toHaveProperty('disabled', true);
   });
 });

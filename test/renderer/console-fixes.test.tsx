@@ -38,6 +38,9 @@ describe('a failed transaction', () => {
     await screen.findByRole('status', { name: 'Status: Cancelled' });
     expect(factOf('Fee')).toBe('Not charged (the payout did not go through)');
     expect(factOf('Total taken from the wallet')).toBe('Not charged (the payout did not go through)');
+    // Nothing was sent: the amount is the one asked (issue 37 item 7).
+    expect(factOf('Amount asked')).toBe('25,000 XAF');
+    expect(screen.queryByText('Amount sent')).toBeNull();
   });
 });
 
@@ -58,6 +61,21 @@ describe('the timeline', () => {
 });
 
 describe('a payout', () => {
+  it('a failed payout reads "Amount asked", one still processing "Amount", never "Amount sent"', async () => {
+    let status: 'failed' | 'processing' = 'failed';
+    const api = createFakeApi({ 'transactions:get': () => ok(detail({ kind: 'payout', status, failedCode: status === 'failed' ? 'PAYER_NOT_FOUND' : null, amount: 750_000 })) });
+    const view = await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    await screen.findByRole('status', { name: 'Status: Failed' });
+    expect(factOf('Amount asked')).toBe('750,000 XAF');
+    expect(screen.queryByText('Amount sent')).toBeNull();
+    view.unmount();
+    status = 'processing';
+    await renderApp(api, { screen: 'timeline', journalId: 'j1' });
+    await screen.findByRole('status', { name: 'Status: Processing' });
+    expect(factOf('Amount')).toBe('750,000 XAF');
+    expect(screen.queryByText('Amount sent')).toBeNull();
+  });
+
   it('speaks of a recipient and shows amount sent, fee and total taken from the wallet', async () => {
     const api = createFakeApi({ 'transactions:get': () => ok(detail({ kind: 'payout', status: 'completed', amount: 20_000, fee: 250, netAmount: 19_750 })) });
     await renderApp(api, { screen: 'timeline', journalId: 'j1' });

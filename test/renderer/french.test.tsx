@@ -67,8 +67,10 @@ describe('in French', () => {
     await user.click(screen.getByRole('button', { name: 'Demander le paiement' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Un problème est survenu.')).toBeTruthy();
-    expect(plain(alert.textContent)).toContain('Détails : The gateway said no.');
-    expect(within(alert).getByText('The gateway said no.').getAttribute('lang')).toBe('en');
+    expect(plain(alert.textContent)).toContain('Message d’origine (en anglais) : The gateway said no.');
+    const quote = within(alert).getByText('The gateway said no.');
+    expect(quote.tagName).toBe('Q');
+    expect(quote.getAttribute('lang')).toBe('en');
     expect(within(alert).getByText('Code SOMETHING_NEW')).toBeTruthy();
   });
 

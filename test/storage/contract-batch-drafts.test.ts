@@ -65,7 +65,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     // Sent as a runner sends: the batch `sending`, each row under its claim (writeRowRequest).
     expect(await store.batches.progressCounts('rd-1')).toEqual({
       state: 'sending',
-      counts: { rows: 4, valid: 3, invalid: 1, duplicates: 0, notSent: 1, pending: 0, accepted: 1, rejected: 1, unknown: 0, completed: 0, failed: 1, cancelled: 0, processing: 0, elsewhere: 0 },
+      counts: { rows: 4, valid: 3, invalid: 1, duplicates: 0, notSent: 1, pending: 0, accepted: 1, rejected: 1, unknown: 0, completed: 0, failed: 1, cancelled: 0, processing: 0, elsewhere: 0, moved: 0 },
     });
     // The Failed list: refused, or created and then failed.
     expect(await store.batches.rowsPage('rd-1', 'failed', 0, 10)).toMatchObject({ total: 2, rows: [{ rowNumber: 2, status: 'failed', failedCode: 'NOT_ENOUGH_FUNDS' }, { rowNumber: 3, state: 'rejected', error: { code: 'INSUFFICIENT_FUNDS' } }] });

@@ -1,5 +1,5 @@
 /**
- * Migration 44 (postgres/sent-payout-gates-migration.ts; issue 36 item 1), in raw SQL as each role
+ * Migration 44 (postgres/migrations/0044-a-sent-payout-never-changes.sql; issue 36 item 1), in raw SQL as each role
  * that tries it, the table's owner included: a sent payout never changes (what it asked, its money
  * but with the service's first answer, its timeline); a pending entry is its request; a batch's
  * profile or environment change voids its approval; a batch row's entry is written only under the

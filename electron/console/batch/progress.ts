@@ -69,6 +69,7 @@ export async function progressOf(batches: BatchPort, batchId: string, mode: Batc
     settled: figures.settled,
     inFlight: figures.inFlight,
     elsewhere: figures.elsewhere,
+    moved: figures.moved,
     waitingUntil: wait?.until ?? null,
     waitingFor: wait,
     // A Pause or Cancel is written at once; until the run has ended, it is still settling.

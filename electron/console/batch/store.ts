@@ -21,7 +21,7 @@ import type { JournalDb, JournalProfile } from '../journal/entries';
 import { phaseSql } from '../journal/phase';
 import { adoptedDiffers } from '../journal/rows';
 import { BATCH_STATE_TABLE } from '../states/tables';
-import { BatchStateChanged } from '../storage/batch-drafts-port';
+import { BatchStateChanged, RowsStillClaimed } from '../storage/batch-drafts-port';
 
 interface BatchDbRow {
   seq: number;
@@ -66,6 +66,9 @@ interface RowDbRow {
   e_batch_id?: string | null;
   e_batch_row?: number | null;
   retry_of: string | null;
+  /** The batch this row was moved to (a cancelled batch's remaining rows), and its file name. */
+  moved_to?: string | null;
+  moved_name?: string | null;
 }
 
 /**
@@ -102,10 +105,20 @@ function insertRows(db: JournalDb, seq: number, rows: readonly NewRow[]): void {
   }
 }
 
-export function createBatch(
-  db: JournalDb,
-  input: { id: string; fileName: string; fileHash: string; profile: JournalProfile; paymentMethod: string | null; concurrency: number; retryOf: string | null; rows: readonly NewRow[]; at: number },
-): void {
+/** A new batch as it is written: a draft and its checked rows. */
+export interface NewBatchInput {
+  id: string;
+  fileName: string;
+  fileHash: string;
+  profile: JournalProfile;
+  paymentMethod: string | null;
+  concurrency: number;
+  retryOf: string | null;
+  rows: readonly NewRow[];
+  at: number;
+}
+
+export function createBatch(db: JournalDb, input: NewBatchInput): void {
   db.transaction(() => {
     const result = db
       .prepare(
@@ -142,7 +155,17 @@ export function rowInputs(db: JournalDb, id: string): { rowNumber: number; value
   ).map((row) => ({ rowNumber: row.row_number, values: JSON.parse(row.cells) as BatchRowValues, errors: JSON.parse(row.errors) as FieldErrors }));
 }
 
+/**
+ * A row moved to another batch, as this batch shows it: not sent by it, with nothing of the
+ * payout its earlier attempt became there (that batch counts and reports it), and where it went.
+ */
+export function asMoved(row: BatchRow, movedTo: NonNullable<BatchRow['movedTo']>): BatchRow {
+  const { alreadySent: _adopted, adoptedDiffers: _differs, paidBy: _paidBy, ...rest } = row;
+  return { ...rest, state: 'not_sent', journalId: null, transactionId: null, status: null, failedCode: null, fee: null, error: null, movedTo };
+}
+
 function toRow(row: RowDbRow & { row_state: BatchRowState }): BatchRow {
+  if (row.moved_to) return asMoved(toRow({ ...row, moved_to: null }), { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to });
   const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
   return {
     rowNumber: row.row_number,
@@ -173,7 +196,8 @@ const ROWS_SQL = `SELECT br.*, ${ROW_STATE_SQL} AS row_state, e.state AS e_state
     e.fee AS e_fee, e.transaction_id AS e_transaction_id, e.last_error AS e_last_error,
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN ${LINKED_ELSEWHERE} THEN e.created_at END AS e_already_sent_at,
     CASE WHEN e.already_sent_at IS NOT NULL OR (${LINKED_ELSEWHERE}) THEN e.transaction_json END AS e_adopted_tx,
-    CASE WHEN ${LINKED_ELSEWHERE} THEN 1 END AS e_elsewhere, e.batch_id AS e_batch_id, e.batch_row AS e_batch_row
+    CASE WHEN ${LINKED_ELSEWHERE} THEN 1 END AS e_elsewhere, e.batch_id AS e_batch_id, e.batch_row AS e_batch_row,
+    (SELECT mb.file_name FROM batches mb WHERE mb.id = br.moved_to) AS moved_name
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
 
 export function loadRows(db: JournalDb, id: string): BatchRow[] {
@@ -239,7 +263,7 @@ const notSentStatements = new WeakMap<JournalDb, { iterate(...params: unknown[])
  */
 export function rowsNotSentFrom(db: JournalDb, id: string, from: number, limit: number, held: (rowNumber: number) => boolean): BatchRow[] {
   let statement = notSentStatements.get(db);
-  if (!statement) notSentStatements.set(db, (statement = db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.row_number >= ?) WHERE row_state = 'not_sent' ORDER BY row_number`)));
+  if (!statement) notSentStatements.set(db, (statement = db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.moved_to IS NULL AND br.row_number >= ?) WHERE row_state = 'not_sent' ORDER BY row_number`)));
   const rows = statement.iterate(id, from) as IterableIterator<RowDbRow & { row_state: BatchRowState }>;
   const found: BatchRow[] = [];
   for (const row of rows) {
@@ -263,12 +287,12 @@ export function countRows(db: JournalDb, id: string, withAmount = true): { count
   const groups = db
     .prepare(
       `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate, (br.journal_id IS NOT NULL AND e.batch_id IS NOT b.id) AS elsewhere,
-         COUNT(*) AS n, ${withAmount ? `SUM(COALESCE(json_extract(br.request, '$.amount'), 0))` : '0'} AS amount
+         br.moved_to IS NOT NULL AS moved, COUNT(*) AS n, ${withAmount ? `SUM(COALESCE(json_extract(br.request, '$.amount'), 0))` : '0'} AS amount
        FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
-       WHERE b.id = ? GROUP BY 1, 2, 3, 4, 5`,
+       WHERE b.id = ? GROUP BY 1, 2, 3, 4, 5, 6`,
     )
-    .all(id) as { row_state: BatchRowState; status: string | null; valid: number; duplicate: number; elsewhere: number | null; n: number; amount: number }[];
-  const counts: BatchCounts = { rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0 };
+    .all(id) as { row_state: BatchRowState; status: string | null; valid: number; duplicate: number; elsewhere: number | null; moved: number; n: number; amount: number }[];
+  const counts: BatchCounts = { rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0, moved: 0 };
   let totalAmount = 0;
   for (const group of groups) {
     counts.rows += group.n;
@@ -279,6 +303,11 @@ export function countRows(db: JournalDb, id: string, withAmount = true): { count
     }
     counts.valid += group.n;
     totalAmount += group.amount;
+    // Moved before linked elsewhere: a moved row's earlier attempt now names the batch it moved to.
+    if (group.moved) {
+      counts.moved += group.n;
+      continue;
+    }
     if (group.elsewhere) {
       counts.elsewhere += group.n;
       continue;
@@ -411,7 +440,39 @@ function writeState(db: JournalDb, id: string, state: BatchState, at: number, ex
  * row has an entry already (or does not exist): the caller undoes the entry, a row has one, ever.
  */
 export function linkRow(db: JournalDb, id: string, rowNumber: number, journalId: string): boolean {
-  return db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ? AND journal_id IS NULL').run(journalId, id, rowNumber).changes === 1;
+  // A row moved to another batch is that batch's: never linked (so never sent) here.
+  return db.prepare('UPDATE batch_rows SET journal_id = ? WHERE batch_seq = (SELECT seq FROM batches WHERE id = ?) AND row_number = ? AND journal_id IS NULL AND moved_to IS NULL').run(journalId, id, rowNumber).changes === 1;
+}
+
+/**
+ * A cancelled batch's remaining rows (valid, not sent, not moved) moved to a new draft made of
+ * them (`make`), in ONE transaction: the draft and its rows written, each old row marked moved to
+ * it, and a moved row's earlier attempt that created nothing (a 429) pointed at the new batch,
+ * whose row continues it. Null (nothing written) when no row remains; BatchStateChanged when the
+ * batch is not cancelled. A moved row is never sent by the old batch: the claim skips it, linkRow
+ * refuses it, and the journal's triggers refuse its entry going pending (migration 11).
+ */
+export function moveRemainingRows(db: JournalDb, fromId: string, make: (remaining: BatchRow[]) => NewBatchInput, held: (rowNumber: number) => boolean = () => false): NewBatchInput | null {
+  return db.transaction(() => {
+    const from = batchRow(db, fromId);
+    if (!from) throw new Error(`batch ${fromId} does not exist`);
+    if (from.state !== 'cancelled') throw new BatchStateChanged(fromId, from.state);
+    const remaining = (db.prepare(`SELECT * FROM (${ROWS_SQL} WHERE b.id = ? AND br.request IS NOT NULL AND br.moved_to IS NULL) WHERE row_state = 'not_sent' ORDER BY row_number`).all(fromId) as (RowDbRow & {
+      row_state: BatchRowState;
+    })[]).map(toRow);
+    const claimed = remaining.filter((row) => held(row.rowNumber)).length;
+    if (claimed > 0) throw new RowsStillClaimed(fromId, claimed);
+    if (remaining.length === 0) return null;
+    const made = make(remaining);
+    createBatch(db, made);
+    const move = db.prepare('UPDATE batch_rows SET moved_to = ? WHERE batch_seq = ? AND row_number = ? AND moved_to IS NULL');
+    const repoint = db.prepare('UPDATE entries SET batch_id = ? WHERE id = ? AND batch_id IS ?');
+    for (const row of remaining) {
+      if (move.run(made.id, from.seq, row.rowNumber).changes !== 1) throw new Error(`batch ${fromId} row ${row.rowNumber} was moved meanwhile`);
+      if (row.journalId) repoint.run(made.id, row.journalId, fromId);
+    }
+    return made;
+  })();
 }
 
 export function saveRehearsal(db: JournalDb, id: string, summary: RehearsalSummary, results: ReadonlyMap<number, RehearsalRowResult>, at: number): void {

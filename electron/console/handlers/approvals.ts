@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionRequest } from '../../../shared/contract';
 import type { ApprovalNeed, ApprovalRequest, Channel } from '../../../shared/api';
+import { englishCount, englishMoney } from '../../../shared/money';
 import { ApprovalRefusal, type ApprovalsPort } from '../storage/approvals-port';
 import { gateRefusalOf } from '../storage/postgres/approvals';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
@@ -18,8 +19,10 @@ type ApprovalChannel = Extract<Channel, `approvals:${string}`>;
 
 /** The English sentence of a send the policy holds back (the screen words it from `approval`). */
 function neededSentence(need: ApprovalNeed): string {
-  const what = need.subject === 'batch' ? `This batch (${need.rows} row(s), total ${need.amount}${need.currency ? ` ${need.currency}` : ''})` : `This payout of ${need.amount}${need.currency ? ` ${need.currency}` : ''}`;
-  const who = `${need.approvals} approval(s) by ${need.approverRole === 'admin' ? 'an admin' : 'finance'}`;
+  // Grouped figures and real plurals: this sentence is read as it is (an English screen's details, the logs).
+  const money = englishMoney(need.amount, need.currency);
+  const what = need.subject === 'batch' ? `This batch (${englishCount(need.rows, 'row', 'rows')}, total ${money})` : `This payout of ${money}`;
+  const who = `${englishCount(need.approvals, 'approval', 'approvals')} by ${need.approverRole === 'admin' ? 'an admin' : 'finance'}`;
   const next = need.request?.state === 'awaiting' ? `its request #${need.request.id} is waiting for approval` : 'ask for approval first';
   return `${what} needs ${who} before it is sent: ${next}. Nothing was sent.`;
 }

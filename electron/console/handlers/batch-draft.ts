@@ -11,7 +11,8 @@ import { checkRows, invalidRowsCsv, parseBatchCsv, type RowInput } from '../../.
 import type { Language } from '../../../shared/i18n';
 import { remainingName } from '../batch/identity';
 import { failedRows, retryName, retryRows } from '../batch/retry-plan';
-import type { NewBatchRow } from '../storage/batch-drafts-port';
+import { BatchStateChanged, RowsStillClaimed, type NewBatchRow } from '../storage/batch-drafts-port';
+import type { NewBatch } from '../storage/port';
 import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
 import type { Context } from './context';
@@ -173,33 +174,62 @@ export async function retryFailed({ batches, now }: BatchJournal, profiles: Acti
 }
 
 /**
- * `batches:sendRemaining`: a cancelled batch's rows never sent, as a new draft with their own
- * external ids (never created at the service), confirmed through the batch's usual steps.
+ * `batches:sendRemaining`: a cancelled batch's rows never sent MOVED to a new draft with their own
+ * external ids (never created at the service), confirmed through the batch's usual steps: the new
+ * batch holds and counts them, the old one shows them as moved (one transaction in the store;
+ * docs/decisions/a-row-belongs-to-one-batch.md). A second ask finds none left: it names the batch
+ * they moved to.
  */
 export async function sendRemaining({ batches, now }: BatchJournal, profiles: ActiveProfile, input: { batchId: string }): Promise<BatchDetail> {
   const { batchId } = input;
   const batch = await summaryOf(batches, batchId);
-  if (batch.state !== 'cancelled') {
-    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a cancelled batch's remaining rows are sent this way.`, { reason: { key: 'notCancelled', params: { state: batch.state } } });
+  if (batch.state !== 'cancelled') throw notCancelled(batchId, batch.state);
+  const at = now();
+  let made: NewBatch | null;
+  try {
+    made = await batches.moveRemaining(batchId, at, (remaining) =>
+      newBatchOf(profiles, batch, {
+        fileName: remainingName(batch.fileName),
+        rows: remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) })),
+        now: at,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof BatchStateChanged) throw notCancelled(batchId, error.state);
+    if (error instanceof RowsStillClaimed) {
+      throw new HandlerFailure('CONFLICT', `${error.count} remaining row(s) of batch ${batchId} are still held by a desktop that was sending them: try again once it has let them go.`, {
+        reason: { key: 'rowsStillClaimed', params: { count: error.count } },
+      });
+    }
+    throw error;
   }
-  const remaining = (await batches.rows(batchId)).filter((row) => row.request !== null && row.state === 'not_sent');
-  if (remaining.length === 0) throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`, { reason: { key: 'nothingRemaining', params: {} } });
-  const rows = remaining.map((row) => ({ rowNumber: row.rowNumber, values: { ...row.values, external_id: row.externalId }, ...(row.retryOf ? { retryOf: row.retryOf } : {}) }));
-  return newDraftOf(batches, profiles, batch, { fileName: remainingName(batch.fileName), rows, now: now() });
+  if (!made) {
+    const movedTo = await batches.batchMadeFrom(batchId, remainingName(batch.fileName));
+    if (movedTo) {
+      throw new HandlerFailure('CONFLICT', `The remaining rows of batch ${batchId} were moved to batch “${movedTo.fileName}” (${movedTo.batchId}): it sends them.`, {
+        reason: { key: 'movedAlready', params: { name: movedTo.fileName, batchId: movedTo.batchId } },
+      });
+    }
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} has no row left to send.`, { reason: { key: 'nothingRemaining', params: {} } });
+  }
+  return detailOf(batches, made.id);
 }
 
-/** A new draft made of an earlier batch's rows (retry, remaining), linked to it. */
-async function newDraftOf(
-  batches: BatchJournal['batches'],
+function notCancelled(batchId: string, state: BatchSummary['state']): HandlerFailure {
+  return new HandlerFailure('CONFLICT', `Batch ${batchId} is ${state}: only a cancelled batch's remaining rows are sent this way.`, { reason: { key: 'notCancelled', params: { state } } });
+}
+
+/** A new batch (a draft) made of an earlier batch's rows (retry, remaining), linked to it. */
+function newBatchOf(
   profiles: ActiveProfile,
   batch: BatchSummary,
   input: { fileName: string; rows: { rowNumber: number; values: BatchRowValues; retryOf?: string }[]; now: number },
-): Promise<BatchDetail> {
+): NewBatch {
   const profile = profiles.activeProfile();
   const id = newBatchId(input.now);
   const links = new Map(input.rows.map((row) => [row.rowNumber, row.retryOf]));
   const checked: NewBatchRow[] = checkRows(input.rows, { batchId: id, defaultPaymentMethod: batch.paymentMethod }).map((row) => ({ ...row, retryOf: links.get(row.rowNumber) }));
-  await batches.create({
+  return {
     id,
     fileName: input.fileName,
     fileHash: sha256(canonicalJson({ from: batch.id, fileName: input.fileName, rows: input.rows.map((row) => row.values) })),
@@ -209,6 +239,17 @@ async function newDraftOf(
     retryOf: batch.id,
     rows: checked,
     at: input.now,
-  });
-  return detailOf(batches, id);
+  };
+}
+
+/** A new draft made of an earlier batch's rows (a retry of its failed rows), linked to it. */
+async function newDraftOf(
+  batches: BatchJournal['batches'],
+  profiles: ActiveProfile,
+  batch: BatchSummary,
+  input: { fileName: string; rows: { rowNumber: number; values: BatchRowValues; retryOf?: string }[]; now: number },
+): Promise<BatchDetail> {
+  const made = newBatchOf(profiles, batch, input);
+  await batches.create(made);
+  return detailOf(batches, made.id);
 }

@@ -265,6 +265,29 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         WHERE external_id IS NOT NULL AND legacy_duplicate IS NULL;
     `,
   },
+  {
+    version: 11,
+    name: 'a row belongs to one batch',
+    // A cancelled batch's remaining rows are moved to the batch made of them (issue 37 item 3;
+    // docs/decisions/a-row-belongs-to-one-batch.md): the old row keeps its place and says where it
+    // went (moved_to, that batch's id), and is never sent by the old batch again. The triggers hold
+    // that whatever path writes the entry: an entry becomes pending (its request about to leave)
+    // only for a row that was not moved; the move points a moved row's earlier attempt (a 429) at
+    // the new batch, whose row continues it.
+    sql: `
+      ALTER TABLE batch_rows ADD COLUMN moved_to TEXT;
+      CREATE TRIGGER entries_moved_row_insert BEFORE INSERT ON entries
+        WHEN NEW.state = 'pending' AND NEW.batch_id IS NOT NULL AND EXISTS (
+          SELECT 1 FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
+          WHERE b.id = NEW.batch_id AND br.row_number = NEW.batch_row AND br.moved_to IS NOT NULL)
+      BEGIN SELECT RAISE(ABORT, 'this batch row was moved to another batch: it is never sent by this one'); END;
+      CREATE TRIGGER entries_moved_row_update BEFORE UPDATE OF state, batch_id, batch_row ON entries
+        WHEN NEW.state = 'pending' AND NEW.batch_id IS NOT NULL AND EXISTS (
+          SELECT 1 FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
+          WHERE b.id = NEW.batch_id AND br.row_number = NEW.batch_row AND br.moved_to IS NOT NULL)
+      BEGIN SELECT RAISE(ABORT, 'this batch row was moved to another batch: it is never sent by this one'); END;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {

@@ -55,6 +55,17 @@ export class BatchStateChanged extends Error {
   }
 }
 
+/** Rows a batch's remaining rows move would take are still held by a desktop's live claim (a workspace): nothing was moved. */
+export class RowsStillClaimed extends Error {
+  constructor(
+    readonly batchId: string,
+    readonly count: number,
+  ) {
+    super(`${count} row(s) of batch ${batchId} are still held by a desktop that was sending them`);
+    this.name = 'RowsStillClaimed';
+  }
+}
+
 export interface BatchDraftsPort {
   /** Every row of a batch, whole, in row order (with the adopted and retry marks). */
   rows(id: string): Promise<BatchRow[]>;

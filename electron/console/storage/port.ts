@@ -174,6 +174,15 @@ export interface RowClaim {
 /** Batches, their rows and runs (Bulk payouts, the batch runner); the screens' drafts and reads in ./batch-drafts-port.ts. */
 export interface BatchPort extends BatchDraftsPort, BatchRunsPort {
   create(input: NewBatch): Promise<void>;
+  /**
+   * A cancelled batch's remaining rows (valid, not sent, not moved) moved to the draft `make`
+   * builds of them, in one transaction (docs/decisions/a-row-belongs-to-one-batch.md): the draft
+   * written, each old row marked moved to it and never sent by the old batch. Null (nothing
+   * written) when no row remains; BatchStateChanged when the batch is not cancelled;
+   * RowsStillClaimed when a desktop's live claim still holds one of them (a lease live at `at`;
+   * a workspace reads its database's clock).
+   */
+  moveRemaining(fromId: string, at: number, make: (remaining: BatchRow[]) => NewBatch): Promise<NewBatch | null>;
   summary(id: string): Promise<BatchSummary | null>;
   /** Newest first. */
   list(limit?: number): Promise<BatchSummary[]>;

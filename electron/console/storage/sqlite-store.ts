@@ -34,7 +34,7 @@ import {
 import { journalWrites } from '../journal/group-commit';
 import { OPEN_STATUS_SQL, type EntryRow } from '../journal/rows';
 import { searchJournal } from '../journal/search';
-import { batchState, countRows, createBatch, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
+import { batchState, countRows, createBatch, moveRemainingRows, earlierImports, getSummary, linkRow, listSummaries, markInterruptedBatches, rowsInState, rowsNotSentFrom, setState } from '../batch/store';
 import { createReconciliation, markInterrupted, setStatus } from '../reconcile/store';
 import type { MerchantRow } from '../reconcile/parse';
 import { sqliteBatchDrafts } from './sqlite-batch-drafts';
@@ -130,6 +130,11 @@ function sqliteBatches(db: JournalDb): BatchPort {
   return {
     ...sqliteBatchDrafts(db),
     create: async (input) => createBatch(db, input),
+    async moveRemaining(fromId, at, make) {
+      // A row this console's runner still holds under a live lease may still be written by it: nothing moves until it lets go.
+      const leases = leasesOf(fromId);
+      return moveRemainingRows(db, fromId, make, (rowNumber) => (leases.get(rowNumber)?.until ?? 0) > at);
+    },
     summary: async (id) => getSummary(db, id),
     list: async (limit) => listSummaries(db, limit),
     earlierImports: async (fileHash, exceptId) => earlierImports(db, fileHash, exceptId),

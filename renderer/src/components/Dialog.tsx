@@ -63,7 +63,7 @@ function restoreFocus(opener: HTMLElement | null): void {
 
 const FOCUSABLE = 'input, select, textarea, button:not([disabled]), a[href], [tabindex="0"]';
 
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({ title, onClose, children, wide = false }: { title: string; onClose: () => void; children: ReactNode; /** Room for facts in two pairs of columns (a batch's confirmation fits 800 px). */ wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -113,7 +113,7 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   }
   return (
     <div className="backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title" ref={ref} tabIndex={-1} onKeyDown={onKeyDown}>
+      <div className={wide ? 'dialog dialog-wide' : 'dialog'} role="dialog" aria-modal="true" aria-labelledby="dialog-title" ref={ref} tabIndex={-1} onKeyDown={onKeyDown}>
         <h2 id="dialog-title">{title}</h2>
         {children}
       </div>

@@ -5,7 +5,7 @@ import type { ApiFailure, JournalState, Profile } from '../../../shared/api';
 import { LOCAL_SANDBOX_PROFILE_ID } from '../../../shared/api/types';
 import { isListedStatus, type ServiceStatus } from '../../../shared/contract/codes';
 import { useTranslation } from 'react-i18next';
-import { ERROR_MESSAGES, describeFailure } from '../messages/errors';
+import { ERROR_MESSAGES, describeFailure, messageBeyond } from '../messages/errors';
 import { translateFieldErrors } from '../messages/fields';
 import { currentLanguage, t as translate } from '../i18n';
 import { TeamKeysAction } from './TeamKeysAction';
@@ -108,20 +108,31 @@ export function ErrorNotice({ failure, title, next }: { failure: ApiFailure; tit
   // the code has no sentence of its own (then it is all there is to read).
   const known = Object.hasOwn(ERROR_MESSAGES, failure.code);
   // A refusal with its reason says it in the reader's language already (main's English repeats it).
-  const details = !failure.reason && failure.message && failure.message !== human.title && (currentLanguage() === 'en' || !known) ? failure.message : null;
+  const english = currentLanguage() === 'en';
+  const details = !failure.reason && (english || !known) ? messageBeyond(failure.message, [title, human.title, whatNext]) : null;
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title ?? human.title}</strong>
       {title ? <p>{human.title}</p> : null}
       <p>{whatNext}</p>
       <TeamKeysAction failure={failure} />
-      {details ? (
-        <p className="muted">
-          {t('details')} <span lang={currentLanguage() === 'en' ? undefined : 'en'}>{details}</span>
-        </p>
-      ) : null}
+      {details ? <OriginalWords words={details} label={english ? t('details') : t('originalWords')} /> : null}
       <p className="code">{t('code', { code: failure.code })}</p>
     </div>
+  );
+}
+
+/**
+ * The service's (or main's) own English words under our sentence: labelled, quoted and marked
+ * English, so a French reader sees at once they are quoted as said, not the console speaking.
+ */
+export function OriginalWords({ words, label }: { words: string; label?: string }) {
+  const { t } = useTranslation('components');
+  const english = currentLanguage() === 'en';
+  return (
+    <p className="muted original-words">
+      {label ?? (english ? t('details') : t('originalWords'))} {english ? <span>{words}</span> : <q lang="en">{words}</q>}
+    </p>
   );
 }
 

@@ -5,20 +5,9 @@
  */
 import { formatLocale } from '../i18n/locale';
 
-const digitsCache = new Map<string, number>();
+import { minorDigits } from '../../../shared/money';
 
-export function minorDigits(currency: string): number {
-  let digits = digitsCache.get(currency);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 0;
-    } catch {
-      digits = 0;
-    }
-    digitsCache.set(currency, digits);
-  }
-  return digits;
-}
+export { minorDigits };
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 function numberFormat(locale: string, digits: number, currency?: string): Intl.NumberFormat {

@@ -9,14 +9,19 @@ export function moneyInCell(text: string): string {
   return text.replace(/[\u00a0\u202f ](?=[^\d\s\u00a0\u202f]+$)/u, ' ');
 }
 
-/** An e-mail (or a dotted name) with line-break opportunities after @ and each dot. */
+/**
+ * An e-mail with line-break opportunities after its @ and after each dot of its domain: the part
+ * before the @ is a name ("jean.mbarga1") and stays whole (a narrow column cuts it with an ellipsis).
+ */
 export function breakableAddress(text: string): ReactNode {
-  const parts = text.split(/(?<=[@.])/);
+  const at = text.lastIndexOf('@');
+  const parts = at < 0 ? [text] : [text.slice(0, at + 1), ...text.slice(at + 1).split(/(?<=\.)/)];
   if (parts.length === 1) return text;
+  // Each piece unbreakable (a hyphen inside the name would break it too): lines break only between pieces.
   return parts.map((part, index) => (
     <Fragment key={index}>
       {index > 0 ? <wbr /> : null}
-      {part}
+      <span className="nobreak">{part}</span>
     </Fragment>
   ));
 }

@@ -71,3 +71,21 @@ export function describeFailedCode(code: string | null, kind: 'payment' | 'payou
   if (Object.hasOwn(FAILED_MESSAGES, code)) return t(`failed:${code as FailedCode}`);
   return t('common:failedWithCode', { code });
 }
+
+/** Letters and digits only, lower case: two sentences differing in quotes, apostrophes or spaces read the same. */
+const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * What a failure's own message says beyond the sentences already on screen (its title, what to do
+ * next, the screen's title), or null when it only repeats them: main often sends the code's title
+ * and next step as its message (a workspace fault does), and "Details:" then read the title again.
+ */
+export function messageBeyond(message: string | null | undefined, shown: readonly (string | null | undefined)[]): string | null {
+  if (!message?.trim()) return null;
+  const said = shown.filter((text): text is string => Boolean(text?.trim()));
+  let rest = message;
+  for (const sentence of said) rest = rest.split(sentence).join(' ');
+  const left = bare(rest);
+  if (left === '' || said.some((sentence) => bare(sentence).includes(left)) || bare(said.join(' ')).includes(bare(message))) return null;
+  return rest === message ? message : rest.trim();
+}

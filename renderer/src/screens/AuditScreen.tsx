@@ -10,6 +10,7 @@ import { AUDIT_ACTIONS, changeSummary, type AuditEntry } from '../../../shared/a
 import { Screen } from '../components/Screen';
 import { ErrorNotice, Loading } from '../components/common';
 import { downloadCsv } from '../components/download';
+import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { currentLanguage } from '../i18n';
 import { useAudit } from '../stores';
@@ -147,7 +148,7 @@ export function AuditScreen() {
           </div>
           {state.exported ? (
             <div className="notice notice-info" role="status">
-              {t('exported', { rows: state.exported.rows, filename: state.exported.filename })}
+              {t('exported', { count: state.exported.rows, n: formatCount(state.exported.rows), filename: state.exported.filename })}
             </div>
           ) : null}
           {state.error ? <ErrorNotice failure={state.error} /> : null}

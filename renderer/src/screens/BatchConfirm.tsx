@@ -34,7 +34,9 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   const rehearsing = useBatch((s) => s.rehearsing.running);
   const rehearsalProgress = useBatch((s) => (s.progress?.mode === 'rehearsal' ? s.progress : null));
   const cancelButton = useRef<HTMLButtonElement>(null);
+  const refusal = useRef<HTMLDivElement>(null);
   const facts = confirmation ?? preview;
+  const askApproval = failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch';
   const currency = facts.currency;
   const typedAmount = parseAmount(typed, currency);
   const typedMatches = 'amount' in typedAmount && typedAmount.amount === preview.totalDebit;
@@ -45,6 +47,12 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   useLayoutEffect(() => {
     cancelButton.current?.focus();
   }, []);
+
+  // A refusal takes focus: Send is spent or disabled by then, and focus would fall to <body>
+  // with the reason read by no one (issue 37 item 7).
+  useEffect(() => {
+    if (failure) refusal.current?.focus();
+  }, [failure]);
 
   // Sandbox: the token is asked for at once. Live: only after the total has been typed.
   useEffect(() => {
@@ -98,7 +106,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
   }
 
   return (
-    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (busy ? undefined : onClose())}>
+    <Dialog title={live ? t('confirm.titleLive') : t('confirm.title')} onClose={() => (busy ? undefined : onClose())} wide>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -110,7 +118,7 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
             {t('confirm.liveWarning', { count: facts.count, n: formatCount(facts.count) })}
           </p>
         ) : null}
-        <dl className="facts">
+        <dl className="facts facts-pairs">
           <dt>{t('confirm.profile')}</dt>
           <dd>{storedProfileName(facts.profileId, facts.profileName)}</dd>
           <dt>{t('confirm.environment')}</dt>
@@ -151,8 +159,13 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           </Field>
         ) : null}
         {confirmation ? <p className="hint">{t('confirm.once')}</p> : null}
-        {failure ? <ErrorNotice failure={failure} /> : null}
-        {failure?.code === 'APPROVAL_REQUIRED' && failure.approval?.subject === 'batch' ? <AskApproval need={failure.approval} /> : null}
+        {failure ? (
+          <div ref={refusal} tabIndex={-1} className="refusal" data-testid="batch-confirm-refusal">
+            {/* The ask for approval below says what is needed: main's English sentence would say it a second time as "Details". */}
+            <ErrorNotice failure={askApproval ? { ...failure, message: '' } : failure} />
+          </div>
+        ) : null}
+        {askApproval && failure?.approval ? <AskApproval need={failure.approval} /> : null}
         <SendRefusedNote />
         <div className="actions">
           <button type="button" className="secondary" ref={cancelButton} onClick={onClose} disabled={fire.busy}>

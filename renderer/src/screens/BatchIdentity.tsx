@@ -153,8 +153,16 @@ export function CancelledRemainingNotice({ detail }: { detail: BatchDetail }) {
 /** Under a row's result: it adopted an earlier payout, or it retries one (under a derived id). */
 export function RowIdentity({ row }: { row: BatchRow }) {
   const { t } = useTranslation('batch');
+  const open = useBatch((s) => s.open);
+  const movedTo = row.movedTo;
   return (
     <>
+      {movedTo ? (
+        // The row is the other batch's now: a link there, where it is sent and counted.
+        <button type="button" className="link small" title={t('identity.movedToHint')} data-testid="moved-to" onClick={() => void open(movedTo.batchId)}>
+          {t('identity.movedTo', { name: movedTo.fileName })}
+        </button>
+      ) : null}
       {row.alreadySent && row.adoptedDiffers ? (
         // Adopted, yet not this row's payout: said in full, the status beside it is someone else's payment.
         <strong className="cell-warn" title={t('identity.adoptedDiffersHint')} data-testid="adopted-differs">

@@ -29,6 +29,7 @@ export function progressFromCounts(detail: BatchDetail): BatchProgress {
     inFlight: figures.inFlight,
     settled: figures.settled,
     elsewhere: figures.elsewhere,
+    moved: figures.moved,
   };
 }
 
@@ -213,6 +214,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         <Counter label={t('progress.unknown')} value={formatCount(p.unknown)} tone={p.unknown ? 'warn' : undefined} />
         <Counter label={t('progress.remaining')} value={formatCount(p.remaining)} />
         {p.elsewhere ? <Counter label={t('progress.elsewhere')} value={formatCount(p.elsewhere)} /> : null}
+        {p.moved ? <Counter label={t('progress.moved')} value={formatCount(p.moved)} /> : null}
         <Counter label={t('progress.rate')} value={<RateValue p={p} />} />
         <Counter label={t('progress.timeLeft')} value={secondsLeft !== null && !stopping && state === 'sending' ? t('progress.timeLeftValue', { duration: duration(secondsLeft) }) : '—'} />
       </div>

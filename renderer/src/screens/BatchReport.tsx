@@ -40,6 +40,11 @@ export function BatchReportCard({ detail }: { detail: BatchDetail }) {
           pending: formatCount((p.processing ?? 0) + (p.inFlight ?? 0)),
         })}
       </p>
+      {p.moved ? (
+        <p className="muted" data-testid="report-moved">
+          {t('report.moved', { count: p.moved, n: formatCount(p.moved), name: detail.remainingBatch?.fileName ?? '' })}
+        </p>
+      ) : null}
       {p.elsewhere ? <p className="muted" data-testid="report-elsewhere">{t('report.elsewhere', { count: p.elsewhere, n: formatCount(p.elsewhere) })}</p> : null}
       {detail.adoptedDiffering ? (
         <div className="notice notice-warn" role="note" data-testid="adopted-differing">

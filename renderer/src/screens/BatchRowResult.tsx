@@ -17,7 +17,9 @@ function FailureCode({ code, why }: { code: string | null; why: string | null })
   ) : null;
 }
 
-export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped'; unlisted?: string } {
+export function rowOutcome(row: BatchRow, batchState: BatchState): { tone: string; key: 'pending' | 'sending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'rejected' | 'outcome_unknown' | 'skipped' | 'moved'; unlisted?: string } {
+  // Moved to the batch of the remaining rows: that batch's now, whatever became of its payout there.
+  if (row.movedTo) return { tone: 'cancelled', key: 'moved' };
   switch (row.state) {
     case 'not_sent':
       return batchState === 'cancelled' || batchState === 'done' ? { tone: 'cancelled', key: 'skipped' } : { tone: 'known', key: 'pending' };

@@ -56,6 +56,9 @@ function DropInvalidConfirm({ count, onClose, onDrop }: { count: number; onClose
   );
 }
 
+/** Filters whose rows only go away (dropped, fixed): empty, they have nothing to show. */
+const SHRINKING: ReadonlySet<RowFilter> = new Set(['invalid', 'duplicates', 'wouldFail']);
+
 export function BatchRows({ detail }: { detail: BatchDetail }) {
   const { t } = useTranslation('batch');
   const filter = useBatch((s) => s.filter);
@@ -97,6 +100,13 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
   if (!draft) filters.push(['failed', failed]);
   // Shown when there are some (or while it is the list shown, so it can be left).
   if (!draft && (unknown > 0 || filter === 'unknown')) filters.push(['unknown', unknown]);
+  // A list that only shrinks (the invalid rows dropped, duplicates fixed, the rehearsal gone with the
+  // draft) and is now empty, or no longer offered, is left for All: never "No rows match this filter" on a full batch.
+  const shownFilter = filters.find(([name]) => name === filter);
+  const emptied = filter !== 'all' && (!shownFilter || (SHRINKING.has(filter) && shownFilter[1] === 0));
+  useEffect(() => {
+    if (emptied) setFilter('all');
+  }, [emptied, setFilter]);
 
   // Stable across renders: the table's rows are drawn again only when they change.
   const onEdit = useCallback(
@@ -131,7 +141,7 @@ export function BatchRows({ detail }: { detail: BatchDetail }) {
           <legend>{t('table.filter.label')}</legend>
           {filters.map(([name, n]) => (
             <label key={name}>
-              <input type="radio" name="batch-filter" value={name} checked={filter === name} onChange={() => setFilter(name)} />
+              <input type="radio" name="batch-filter" value={name} checked={filter === name} disabled={SHRINKING.has(name) && n === 0 && filter !== name} onChange={() => setFilter(name)} />
               {t(`table.filter.${name}`, { n: formatCount(n) })}
             </label>
           ))}

@@ -212,11 +212,6 @@ const Row = memo(function Row({
             {others.join(' · ')}
           </span>
         ) : null}
-        {duplicates ? (
-          <span className="cell-warn" title={duplicates}>
-            {duplicates}
-          </span>
-        ) : null}
       </div>
       <div className="batch-cell" role="cell">
         <BatchRowResult row={row} batchState={batchState} />
@@ -228,6 +223,12 @@ const Row = memo(function Row({
           </button>
         ) : null}
       </div>
+      {duplicates ? (
+        // A line of its own under the row's values, across the columns: the warning is about the whole row, not its metadata.
+        <div className="batch-cell row-flags" role="cell" aria-colspan={COLUMNS.length - 1}>
+          <span className="cell-warn">{duplicates}</span>
+        </div>
+      ) : null}
     </>
   );
 });

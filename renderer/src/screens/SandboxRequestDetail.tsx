@@ -2,7 +2,7 @@
  * One recorded request: what was answered, the diagnosis in plain words, the canonical string
  * the sandbox signed, the body received, and a curl command that sends it correctly signed.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, SignedExample } from '../../../shared/api';
 import type { InspectedRequest } from '../../../shared/contract';
@@ -41,10 +41,21 @@ function Reproduce({ record }: { record: InspectedRequest }) {
 export function SandboxRequestDetail({ record, onClose }: { record: InspectedRequest; onClose: () => void }) {
   const { t } = useTranslation('inspector');
   const diagnosis = record.diagnosis;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The detail is drawn under the list, often below the window's edge after a long list: the row
+  // opened is brought into view and its heading takes focus, so the click visibly did something and
+  // a keyboard user reads on from there (issue 37 item 7).
+  useLayoutEffect(() => {
+    const target = heading.current;
+    if (!target) return;
+    // The section, whose scroll margin keeps it clear of the sticky top bar.
+    (target.closest('section') ?? target).scrollIntoView?.({ block: 'start' });
+    target.focus({ preventScroll: true });
+  }, [record.id]);
   return (
     <section className="request-detail" aria-labelledby="request-detail-title">
       <div className="list-bar">
-        <h3 id="request-detail-title" className="mono">{t('detail.title', { method: record.method, path: record.path })}</h3>
+        <h3 id="request-detail-title" className="mono" ref={heading} tabIndex={-1}>{t('detail.title', { method: record.method, path: record.path })}</h3>
         <button type="button" className="secondary small" onClick={onClose} aria-label={t('detail.close')}>{t('detail.closeButton')}</button>
       </div>
       <p>

@@ -19,8 +19,12 @@ export function diagnosisSentence(t: T, diagnosis: AuthDiagnosis, record: Pick<I
         : t('diagnosis.timestampAhead', { seconds: diagnosis.skewSeconds, tolerance: diagnosis.toleranceSeconds });
     case 'api-key':
       switch (diagnosis.reason) {
-        case 'unknown':
+        case 'unknown': {
+          // A key pasted with an auth scheme before it ("Bearer pk_…") is named as such, not as an unknown key.
+          const scheme = /^(bearer|basic|token|apikey)\s+/i.exec(record.publicKey ?? '');
+          if (scheme) return t('diagnosis.keyBearer', { prefix: scheme[0].trimEnd(), key: (record.publicKey ?? '').slice(scheme[0].length).trim() });
           return t('diagnosis.keyUnknown', { key: record.publicKey ?? '' });
+        }
         case 'inactive':
           return t('diagnosis.keyInactive');
         case 'wrong-type':

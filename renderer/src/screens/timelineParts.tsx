@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { ALREADY_EXISTS_CODE, type JournalTransaction, type TimelineEvent } from '../../../shared/api/types';
 import { chargesNothing } from '../../../shared/contract/charges';
 import { isListedStatus } from '../../../shared/contract/codes';
-import { CopyButton } from '../components/common';
+import { CopyButton, OriginalWords } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { t } from '../i18n';
+import { currentLanguage, t } from '../i18n';
 import { describeServiceError } from '../messages/errors';
 import { adoptedWords } from './adoptedParts';
 
@@ -56,7 +56,10 @@ const JOURNAL_NOTES = new Set([
   'verified',
 ]);
 
-function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string | null {
+/** Our own sentence, or the service's words kept as it said them (quoted and labelled in French). */
+type EventDetail = string | { theirs: string };
+
+function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): EventDetail | null {
   // The service's initiate message speaks of a customer approving a prompt, for payouts too:
   // a payout's recipient approves nothing, it receives money.
   // Both are said in the user's language rather than quoting the service's English sentence.
@@ -70,7 +73,7 @@ function eventDetail(event: TimelineEvent, kind: 'payment' | 'payout'): string |
   const title = eventTitle(event).toLowerCase();
   const message = event.message?.toLowerCase() ?? '';
   if (!message || title.includes(message) || message.includes(title) || JOURNAL_NOTES.has(message)) return null;
-  return event.message;
+  return { theirs: event.message ?? '' };
 }
 
 /** Newest first, whatever order the events arrive in. */
@@ -93,7 +96,10 @@ export function Timeline({ events, kind = 'payment' }: { events: readonly Timeli
               <time dateTime={event.at} className="muted">
                 {formatDateTime(event.at)}
               </time>
-              {detail ? <div className="event-detail">{detail}</div> : null}
+              {typeof detail === 'string' ? <div className="event-detail">{detail}</div> : null}
+              {detail !== null && typeof detail === 'object' ? (
+                currentLanguage() === 'en' ? <div className="event-detail">{detail.theirs}</div> : <div className="event-detail"><OriginalWords words={detail.theirs} /></div>
+              ) : null}
               {event.httpStatus ? <div className="muted small">{tr('event.http', { status: event.httpStatus })}</div> : null}
             </div>
           </li>
@@ -136,9 +142,11 @@ function MoneyFacts({ tx }: { tx: JournalTransaction }) {
   const charged = (value: number | null) =>
     notCharged ? <span className="muted">{tr('facts.notCharged', { kind: tr(`kindWord.${tx.kind}`) })}</span> : value === null ? notYet : formatMoney(value, tx.currency);
   if (tx.kind === 'payout') {
+    // "Sent" only once the service says it went through; a failed or cancelled payout sent nothing.
+    const amountLabel = tx.status === 'completed' ? 'facts.amountSent' : notCharged ? 'facts.amountAsked' : 'facts.amount';
     return (
       <>
-        <dt>{tr('facts.amountSent')}</dt>
+        <dt>{tr(amountLabel)}</dt>
         <dd className="amount">{formatMoney(tx.amount, tx.currency)}</dd>
         <dt>{tr('facts.fee')}</dt>
         <dd>{charged(fee)}</dd>

@@ -45,4 +45,5 @@ export default {
   alreadySent: 'already sent earlier',
   adoptedDiffers: 'NOT what this row asks: sent earlier to {{to}}, {{amount}} {{currency}}',
   retryOf: 'retry of {{id}}',
+  movedTo: 'moved to batch “{{name}}” ({{batchId}}): sent and reported there',
 } as const;

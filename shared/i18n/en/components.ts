@@ -4,6 +4,8 @@ export default {
   copyFailed: 'Not copied: the clipboard refused. Select the text and copy it by hand.',
   /** Followed by the service's or main's own message, in English. */
   details: 'Details:',
+  /** A French reader's label for the same words, quoted as said (English). */
+  originalWords: 'The service’s words:',
   code: 'Code {{code}}',
   /** The built-in profile's name (main calls it "Local sandbox"). */
   localSandbox: 'Local sandbox',

@@ -63,6 +63,8 @@ export default {
     keyUnknown: 'This sandbox has no key “{{key}}”. Copy the public key from the Engine card above.',
     keyInactive: 'This key is disabled. Enable it, or use another key.',
     keyWrongType: 'This is a {{keyType}} key, and this endpoint needs a {{required}} key: /v1/payments uses the Payment key, /v1/payouts and /v1/balance the Payout key.',
+    /** The key sent with an HTTP auth scheme in front (pasted from another API's example). */
+    keyBearer: 'The Authorization header starts with “{{prefix}}” before the key: this service takes the public key alone, with no “Bearer ” or other prefix. Send “{{key}}” by itself.',
     keySecretSent: 'The Authorization header carried a secret key (not recorded here). Send the public key (pk_…) in it: the secret key only signs, and never travels.',
     keyEnvironment: 'The key belongs to the {{keyEnvironment}} environment, but the environment header says {{headerEnvironment}}.',
     ipWhitelist: 'This key accepts requests only from {{whitelist}}; this one came from {{address}}.',

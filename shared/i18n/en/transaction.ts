@@ -87,6 +87,8 @@ export default {
     openPaidLater: 'Open the paid entry',
     amount: 'Amount',
     amountSent: 'Amount sent',
+    /** A payout that failed or was cancelled: nothing was sent. */
+    amountAsked: 'Amount asked',
     fee: 'Fee',
     net: 'Net amount',
     total: 'Total taken from the wallet',

@@ -43,4 +43,5 @@ export default {
   alreadySent: 'déjà envoyé auparavant',
   adoptedDiffers: 'PAS ce que demande cette ligne : envoyé auparavant à {{to}}, {{amount}} {{currency}}',
   retryOf: 'relance de {{id}}',
+  movedTo: 'déplacée vers le lot « {{name}} » ({{batchId}}) : envoyée et rapportée là-bas',
 } as const satisfies Messages<typeof en>;

@@ -5,6 +5,7 @@ export default {
   copyLabel: 'Copier {{label}}',
   copyFailed: 'Non copié\u00a0: le presse-papiers a refusé. Sélectionnez le texte et copiez-le à la main.',
   details: 'Détails\u00a0:',
+  originalWords: 'Message d’origine (en anglais)\u00a0:',
   code: 'Code {{code}}',
   localSandbox: 'Bac à sable local',
   resizeColumn: 'Redimensionner la colonne {{column}} (← → ; un double-clic rétablit toutes les colonnes)',

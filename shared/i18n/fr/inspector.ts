@@ -64,6 +64,7 @@ export default {
     keyUnknown: 'Ce bac à sable n’a pas de clé « {{key}} ». Copiez la clé publique depuis la carte Moteur ci-dessus.',
     keyInactive: 'Cette clé est désactivée. Réactivez-la ou utilisez-en une autre.',
     keyWrongType: 'C’est une clé {{keyType}}, alors que ce point d’accès exige une clé {{required}} : /v1/payments utilise la clé de paiement, /v1/payouts et /v1/balance la clé de transfert.',
+    keyBearer: 'L’en-tête Authorization commence par « {{prefix}} » avant la clé : ce service attend la clé publique seule, sans « Bearer » ni autre préfixe. Envoyez « {{key}} » seule.',
     keySecretSent: 'L’en-tête Authorization contenait une clé secrète (non enregistrée ici). Mettez-y la clé publique (pk_…) : la clé secrète sert uniquement à signer et ne circule jamais.',
     keyEnvironment: 'La clé appartient à l’environnement {{keyEnvironment}}, mais l’en-tête d’environnement indique {{headerEnvironment}}.',
     ipWhitelist: 'Cette clé n’accepte que les requêtes venant de {{whitelist}} ; celle-ci venait de {{address}}.',

@@ -3,7 +3,7 @@ import type en from '../en/payout';
 
 export default {
   title: 'Nouveau transfert',
-  intro: 'Envoyez de l’argent du portefeuille vers le compte mobile money d’un bénéficiaire. Vous le vérifierez avant l’envoi.',
+  intro: 'Envoyez de l’argent du portefeuille vers le compte mobile money d’un bénéficiaire. Vous le relirez avant l’envoi.',
   balance: 'Solde du portefeuille',
   balanceOf: 'Solde du portefeuille · {{name}}',
   loadingBalance: 'Chargement du solde',
@@ -11,7 +11,7 @@ export default {
   balanceUnavailable: 'Solde indisponible ; le service le vérifie à l’envoi.',
   balanceRefused: 'Pas de solde : cet hôte navigateur ne se connecte pas aux profils de production.',
   refresh: 'Actualiser le solde',
-  review: 'Vérifier le transfert',
+  review: 'Relire le transfert',
   openExisting: 'Ouvrir ce transfert',
   preparing: 'Préparation…',
   confirm: {

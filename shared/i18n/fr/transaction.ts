@@ -88,6 +88,7 @@ export default {
     openPaidLater: 'Ouvrir l’entrée payée',
     amount: 'Montant',
     amountSent: 'Montant envoyé',
+    amountAsked: 'Montant demandé',
     fee: 'Frais',
     net: 'Montant net',
     total: 'Total prélevé sur le portefeuille',

@@ -7,6 +7,7 @@ import type { FieldErrors } from '../../../../shared/contract';
 import type { BatchRow, BatchRowState, BatchRowValues, RehearsalRowResult } from '../../../../shared/api';
 import { NOT_SENT_CODE } from '../../journal/phase';
 import { adoptedDiffers } from '../../journal/rows';
+import { asMoved } from '../../batch/store';
 import type { NewBatchRow } from '../batch-drafts-port';
 import type { Queryable } from './db';
 
@@ -33,7 +34,8 @@ export const ROW_COLUMNS_SQL = `br.*, ${ROW_STATE_SQL} AS row_state, e.status AS
     CASE WHEN e.already_sent_at IS NOT NULL THEN e.already_sent_at WHEN ${LINKED_ELSEWHERE} THEN e.created_at END AS e_already_sent_at,
     CASE WHEN e.already_sent_at IS NOT NULL OR (${LINKED_ELSEWHERE}) THEN e.transaction_json END AS e_adopted_tx,
     CASE WHEN ${LINKED_ELSEWHERE} THEN true END AS e_elsewhere,
-    e.batch_id AS e_batch_id, e.batch_row AS e_batch_row`;
+    e.batch_id AS e_batch_id, e.batch_row AS e_batch_row,
+    (SELECT mb.file_name FROM batches mb WHERE mb.id = br.moved_to) AS moved_name`;
 
 export const ROWS_SQL = `SELECT ${ROW_COLUMNS_SQL}
   FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id`;
@@ -60,9 +62,14 @@ export interface RowDbRow {
   /** The entry's transaction, read only for an adopted row (to compare with what the row asks). */
   e_adopted_tx: string | null;
   retry_of: string | null;
+  /** The batch this row was moved to (a cancelled batch's remaining rows), and its file name. */
+  moved_to?: string | null;
+  moved_name?: string | null;
 }
 
 export function toRow(row: RowDbRow): BatchRow {
+  // As the SQLite store's: a moved row shows where it went, nothing of the payout it became there.
+  if (row.moved_to) return asMoved(toRow({ ...row, moved_to: null }), { batchId: row.moved_to, fileName: row.moved_name ?? row.moved_to });
   const lastError = row.e_last_error ? (JSON.parse(row.e_last_error) as { code: string; message: string }) : null;
   return {
     rowNumber: row.row_number,

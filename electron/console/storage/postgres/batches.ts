@@ -3,13 +3,13 @@
  * (../../batch/store.ts): a row's sending state is its journal entry's phase, so the batch,
  * History and every desktop see one truth. Row claims are in ./claims.ts.
  */
-import type { BatchCounts, BatchRowState, BatchState, BatchSummary } from '../../../../shared/api';
+import type { BatchCounts, BatchRow, BatchRowState, BatchState, BatchSummary } from '../../../../shared/api';
 import { BATCH_STATE_TABLE } from '../../states/tables';
-import type { BatchPort } from '../port';
-import { BatchStateChanged, type BatchDraftsPort } from '../batch-drafts-port';
+import type { BatchPort, NewBatch } from '../port';
+import { BatchStateChanged, RowsStillClaimed, type BatchDraftsPort } from '../batch-drafts-port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { workspaceClaims } from './claims';
-import { insertRows, ROW_STATE_SQL, rowsInState } from './batch-rows';
+import { insertRows, ROW_STATE_SQL, ROWS_SQL, rowsInState, toRow, type RowDbRow } from './batch-rows';
 import { RUN_ALIVE_SQL, workspaceBatchRuns } from './batch-runs';
 
 interface BatchDbRow {
@@ -32,7 +32,7 @@ interface BatchDbRow {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0 });
+const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplicates: 0, notSent: 0, pending: 0, accepted: 0, rejected: 0, unknown: 0, completed: 0, failed: 0, cancelled: 0, processing: 0, elsewhere: 0, moved: 0 });
 
 /** The same counters as ../../batch/store.ts countRows, from one grouped read. */
 /**
@@ -41,11 +41,11 @@ const EMPTY_COUNTS = (): BatchCounts => ({ rows: 0, valid: 0, invalid: 0, duplic
  * SQLite store's countRows, ../../batch/store.ts, does the same).
  */
 export async function countRows(c: Queryable, id: string, withAmount = true): Promise<{ counts: BatchCounts; totalAmount: number }> {
-  const { rows } = await c.query<{ row_state: BatchRowState; status: string | null; valid: boolean; duplicate: boolean; elsewhere: boolean | null; n: number; amount: number }>(
+  const { rows } = await c.query<{ row_state: BatchRowState; status: string | null; valid: boolean; duplicate: boolean; elsewhere: boolean | null; moved: boolean; n: number; amount: number }>(
     `SELECT ${ROW_STATE_SQL} AS row_state, e.status AS status, br.request IS NOT NULL AS valid, br.duplicates != '[]' AS duplicate, (br.journal_id IS NOT NULL AND e.batch_id IS DISTINCT FROM b.id) AS elsewhere,
-       count(*) AS n, ${withAmount ? `coalesce(sum((br.request::jsonb ->> 'amount')::bigint), 0)::bigint` : '0'} AS amount
+       br.moved_to IS NOT NULL AS moved, count(*) AS n, ${withAmount ? `coalesce(sum((br.request::jsonb ->> 'amount')::bigint), 0)::bigint` : '0'} AS amount
      FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
-     WHERE b.id = $1 GROUP BY 1, 2, 3, 4, 5`,
+     WHERE b.id = $1 GROUP BY 1, 2, 3, 4, 5, 6`,
     [id],
   );
   const counts = EMPTY_COUNTS();
@@ -59,6 +59,11 @@ export async function countRows(c: Queryable, id: string, withAmount = true): Pr
     }
     counts.valid += group.n;
     totalAmount += group.amount;
+    // Moved before linked elsewhere: a moved row's earlier attempt now names the batch it moved to.
+    if (group.moved) {
+      counts.moved += group.n;
+      continue;
+    }
     if (group.elsewhere) {
       counts.elsewhere += group.n;
       continue;
@@ -115,6 +120,52 @@ async function toSummary(c: Queryable, row: BatchDbRow): Promise<BatchSummary> {
   };
 }
 
+async function insertBatch(c: Queryable, input: NewBatch): Promise<void> {
+  const { rows } = await c.query<{ seq: number }>(
+    `INSERT INTO batches (id, file_name, file_hash, state, profile_id, profile_name, environment, payment_method, concurrency, retry_of, created_at, updated_at)
+     VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $10) RETURNING seq`,
+    [input.id, input.fileName, input.fileHash, input.profile.id, input.profile.name, input.profile.environment, input.paymentMethod, input.concurrency, input.retryOf, input.at],
+  );
+  // One INSERT for the whole file, each row with the payout it retries (a retry draft's).
+  await insertRows(c, rows[0]!.seq, input.rows);
+}
+
+/**
+ * BatchPort.moveRemaining inside the caller's transaction. The batch is locked (cancelled is
+ * final: no claim starts on it again), then every valid row not moved (FOR UPDATE, before they are
+ * read: a desktop writing one's entry holds it FOR SHARE through the entries trigger of migration
+ * 47, so its write and the move are one after the other, never both). A row a live lease still
+ * holds (a desktop that was sending may still write it) refuses the move whole.
+ */
+async function moveRemainingRows(c: Queryable, fromId: string, make: (remaining: BatchRow[]) => NewBatch): Promise<NewBatch | null> {
+  const { rows: found } = await c.query<{ seq: number; state: BatchState }>('SELECT seq, state FROM batches WHERE id = $1 FOR UPDATE', [fromId]);
+  const from = found[0];
+  if (!from) throw new Error(`batch ${fromId} does not exist`);
+  if (from.state !== 'cancelled') throw new BatchStateChanged(fromId, from.state);
+  // Owner's rights are not needed: a row under another login's live lease is refused below, not skipped.
+  await c.query('SELECT 1 FROM batch_rows WHERE batch_seq = $1 AND request IS NOT NULL AND moved_to IS NULL ORDER BY row_number FOR UPDATE', [from.seq]);
+  // A new statement: its snapshot sees every entry written before the locks were had.
+  const remaining = (
+    await c.query<RowDbRow & { lease_until: number | null; live: boolean }>(
+      `SELECT * FROM (${ROWS_SQL.replace('SELECT ', 'SELECT br.lease_until > paydesk_now_ms() AS live, ')} WHERE b.id = $1 AND br.request IS NOT NULL AND br.moved_to IS NULL) r
+       WHERE row_state = 'not_sent' ORDER BY row_number`,
+      [fromId],
+    )
+  ).rows;
+  const held = remaining.filter((row) => row.live === true).length;
+  if (held > 0) throw new RowsStillClaimed(fromId, held);
+  if (remaining.length === 0) return null;
+  const made = make(remaining.map(toRow));
+  await insertBatch(c, made);
+  const numbers = remaining.map((row) => row.row_number);
+  const moved = await c.query('UPDATE batch_rows SET moved_to = $1 WHERE batch_seq = $2 AND row_number = ANY($3) AND moved_to IS NULL', [made.id, from.seq, numbers]);
+  if (moved.rowCount !== numbers.length) throw new Error(`batch ${fromId}: ${numbers.length - (moved.rowCount ?? 0)} row(s) could not be moved`);
+  // A moved row's earlier attempt that created nothing (a 429): the new batch's row continues it.
+  const attempts = remaining.flatMap((row) => (row.journal_id ? [row.journal_id] : []));
+  if (attempts.length > 0) await c.query('UPDATE entries SET batch_id = $1 WHERE id = ANY($2) AND batch_id = $3', [made.id, attempts, fromId]);
+  return made;
+}
+
 /** The batch port less its drafts' part (./batch-drafts.ts, which reads counts from here): joined in ./store.ts. */
 export function workspaceBatches(pool: WorkspacePool): Omit<BatchPort, keyof BatchDraftsPort> {
   const setState: BatchPort['setState'] = (id, state, at, extra = {}) =>
@@ -135,17 +186,8 @@ export function workspaceBatches(pool: WorkspacePool): Omit<BatchPort, keyof Bat
       );
     });
   return {
-    create: (input) =>
-      inTransaction(pool, async (c) => {
-        const { rows } = await c.query<{ seq: number }>(
-          `INSERT INTO batches (id, file_name, file_hash, state, profile_id, profile_name, environment, payment_method, concurrency, retry_of, created_at, updated_at)
-           VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $10) RETURNING seq`,
-          [input.id, input.fileName, input.fileHash, input.profile.id, input.profile.name, input.profile.environment, input.paymentMethod, input.concurrency, input.retryOf, input.at],
-        );
-        const seq = rows[0]!.seq;
-        // One INSERT for the whole file, each row with the payout it retries (a retry draft's).
-        await insertRows(c, seq, input.rows);
-      }),
+    create: (input) => inTransaction(pool, async (c) => insertBatch(c, input)),
+    moveRemaining: (fromId, _at, make) => inTransaction(pool, async (c) => moveRemainingRows(c, fromId, make)),
     async summary(id) {
       const { rows } = await pool.query<BatchDbRow>('SELECT * FROM batches WHERE id = $1', [id]);
       return rows[0] ? toSummary(pool, rows[0]) : null;

@@ -33,7 +33,7 @@ const CLAIM = {
   text: `WITH picked AS (
        SELECT br.batch_seq, br.row_number FROM batch_rows br
          JOIN batches b ON b.seq = br.batch_seq LEFT JOIN entries e ON e.id = br.journal_id
-       WHERE b.id = $1 AND b.state = 'sending' AND br.request IS NOT NULL AND br.row_number >= $5 AND br.row_number < $6
+       WHERE b.id = $1 AND b.state = 'sending' AND br.request IS NOT NULL AND br.moved_to IS NULL AND br.row_number >= $5 AND br.row_number < $6
          AND (br.lease_until IS NULL OR br.lease_until <= paydesk_now_ms())
          AND ${ROW_STATE_SQL} = 'not_sent'
        ORDER BY br.row_number LIMIT $3

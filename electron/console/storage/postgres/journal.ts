@@ -153,7 +153,7 @@ function firstRequest(input: RequestInput): NonNullable<GroupWrite<string>['stat
      sent AS (INSERT INTO timeline (entry_seq, type, at, message) SELECT seq, 'request_sent', $19, $21 FROM inserted),
      linked AS (
        UPDATE batch_rows SET journal_id = $1
-       WHERE EXISTS (SELECT 1 FROM inserted) AND batch_seq = (SELECT seq FROM batches WHERE id = $17) AND row_number = $18 AND journal_id IS NULL
+       WHERE EXISTS (SELECT 1 FROM inserted) AND batch_seq = (SELECT seq FROM batches WHERE id = $17) AND row_number = $18 AND journal_id IS NULL AND moved_to IS NULL
        RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM inserted) AS inserted, EXISTS (SELECT 1 FROM linked) AS linked`,
     values: [...newEntryValues(id, input), requestSentMessage(input)],
@@ -321,7 +321,7 @@ async function writeRequestAfterEarlier(c: Queryable, input: RequestInput): Prom
     // Row-level security also hides a row another login's live claim holds. Either way the
     // whole write is undone (its savepoint), so its POST never leaves.
     const linked = await c.query(
-      'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+      'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL AND moved_to IS NULL',
       [id, input.batch.id, input.batch.row],
     );
     if (linked.rowCount !== 1) throw new Error(rowTakenMessage(input.batch.id, input.batch.row));
@@ -375,7 +375,7 @@ export function workspaceJournal(pool: WorkspacePool, group: WorkspaceGroupCommi
         urgent: true,
         async work(c) {
           const linked = await c.query(
-            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL',
+            'UPDATE batch_rows SET journal_id = $1 WHERE batch_seq = (SELECT seq FROM batches WHERE id = $2) AND row_number = $3 AND journal_id IS NULL AND moved_to IS NULL',
             [journalId, batch.id, batch.row],
           );
           return linked.rowCount === 1;

@@ -3,12 +3,12 @@
  * as the SQLite journal's, under the next free PostgreSQL numbers. `SQLITE_TO_PG` keeps the
  * mapping (test/storage/migrations.test.ts checks the names match version for version):
  *
- *   SQLite 1–6 → PostgreSQL 1–6 · PostgreSQL 7 is the workspace's own · SQLite 7 → 8 · SQLite 8 → 9 · SQLite 9 → 10 · SQLite 10 → 38
+ *   SQLite 1–6 → PostgreSQL 1–6 · PostgreSQL 7 is the workspace's own · SQLite 7 → 8 · SQLite 8 → 9 · SQLite 9 → 10 · SQLite 10 → 38 · SQLite 11 → 47
  */
 import type { PgMigration } from './pg-migration';
 
 /** SQLite journal version → the workspace version with the same meaning. */
-export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9, 9: 10, 10: 38 };
+export const SQLITE_TO_PG: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 9, 9: 10, 10: 38, 11: 47 };
 
 export const PARITY_MIGRATIONS: readonly PgMigration[] = [
   {
