@@ -174,6 +174,8 @@ GRANT SELECT ON TABLE batch_rows TO paydesk_support;
 CREATE TRIGGER batch_rows_added AFTER INSERT ON batch_rows REFERENCING NEW TABLE AS rows_added FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
 CREATE TRIGGER batch_rows_claim BEFORE INSERT OR UPDATE ON batch_rows FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_claim();
 CREATE TRIGGER batch_rows_claim_gate AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS held_before NEW TABLE AS claimed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_gate_claims();
+CREATE TRIGGER batch_rows_claim_while_sending BEFORE INSERT ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_claim_only_while_sending();
+CREATE TRIGGER batch_rows_claim_while_sending_again BEFORE UPDATE ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL AND (new.claim_holder IS DISTINCT FROM old.claim_holder OR new.claimed_by IS DISTINCT FROM old.claimed_by)) EXECUTE FUNCTION paydesk_claim_only_while_sending();
 CREATE TRIGGER batch_rows_edited AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS rows_before NEW TABLE AS rows_after FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
 CREATE TRIGGER batch_rows_removed AFTER DELETE ON batch_rows REFERENCING OLD TABLE AS rows_removed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
 CREATE TRIGGER batch_rows_void_approval AFTER UPDATE OF request, external_id ON batch_rows FOR EACH ROW WHEN (old.request IS DISTINCT FROM new.request OR old.external_id IS DISTINCT FROM new.external_id) EXECUTE FUNCTION paydesk_void_batch_approval();
@@ -237,6 +239,7 @@ GRANT INSERT, SELECT, UPDATE ON TABLE batches TO paydesk_finance;
 GRANT SELECT ON TABLE batches TO paydesk_support;
 CREATE TRIGGER batches_changed AFTER INSERT OR UPDATE ON batches FOR EACH ROW EXECUTE FUNCTION paydesk_notify_change();
 CREATE CONSTRAINT TRIGGER batches_import_audited AFTER INSERT ON batches DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION paydesk_audit_batch_import();
+CREATE TRIGGER batches_moved_void_approval AFTER UPDATE OF profile_id, environment ON batches FOR EACH ROW WHEN (new.profile_id IS DISTINCT FROM old.profile_id OR new.environment IS DISTINCT FROM old.environment) EXECUTE FUNCTION paydesk_void_batch_approval_on_move();
 CREATE TRIGGER batches_state_audited AFTER UPDATE OF state ON batches FOR EACH ROW WHEN (old.state = 'draft'::text AND new.state = 'draft'::text OR new.state IS DISTINCT FROM old.state AND (new.state = ANY (ARRAY['sending'::text, 'paused'::text, 'cancelled'::text]))) EXECUTE FUNCTION paydesk_audit_batch_state();
 CREATE TRIGGER batches_who BEFORE INSERT OR UPDATE ON batches FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_who();
 
@@ -322,11 +325,16 @@ CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, 
 CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_notify_entry_change();
 CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries FOR EACH ROW WHEN (new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.external_id IS DISTINCT FROM old.external_id OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.profile_id IS DISTINCT FROM old.profile_id) EXECUTE FUNCTION paydesk_entry_identity();
 CREATE TRIGGER entries_moved_row_unsent BEFORE INSERT OR UPDATE OF state, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL) EXECUTE FUNCTION paydesk_moved_row_unsent();
+CREATE TRIGGER entries_pending_is_request BEFORE INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
+CREATE TRIGGER entries_pending_is_request_again BEFORE UPDATE ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state <> 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.external_id IS DISTINCT FROM old.external_id OR new.payment_method IS DISTINCT FROM old.payment_method OR new.customer_first_name IS DISTINCT FROM old.customer_first_name OR new.customer_last_name IS DISTINCT FROM old.customer_last_name OR new.customer_email IS DISTINCT FROM old.customer_email)) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
+CREATE TRIGGER entries_row_under_writers_claim BEFORE INSERT ON entries FOR EACH ROW WHEN (new.batch_id IS NOT NULL AND new.state = 'pending'::text) EXECUTE FUNCTION paydesk_claim_is_writers();
+CREATE TRIGGER entries_row_under_writers_claim_again BEFORE UPDATE ON entries FOR EACH ROW WHEN (new.batch_id IS NOT NULL AND new.state = 'pending'::text AND (old.state <> 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.external_id IS DISTINCT FROM old.external_id OR new.environment IS DISTINCT FROM old.environment OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_claim_is_writers();
 CREATE TRIGGER entries_search_text BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_search_text_changed BEFORE UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries FOR EACH ROW WHEN (old.external_id IS DISTINCT FROM new.external_id OR old.phone_number IS DISTINCT FROM new.phone_number OR old.customer_first_name IS DISTINCT FROM new.customer_first_name OR old.customer_last_name IS DISTINCT FROM new.customer_last_name) EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_sent_again_audited AFTER UPDATE OF state, request, amount, currency, phone_number, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state IS DISTINCT FROM 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_audit_entry_sent();
 CREATE TRIGGER entries_sent_audited AFTER INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_audit_entry_sent();
 CREATE TRIGGER entries_support_follows_up BEFORE UPDATE OF state, amount, currency, transaction_id ON entries FOR EACH ROW WHEN ((new.state = 'pending'::text AND old.state IS DISTINCT FROM 'pending'::text OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.transaction_id IS DISTINCT FROM old.transaction_id) AND NOT pg_has_role(SESSION_USER, 'paydesk_finance'::name, 'MEMBER'::text)) EXECUTE FUNCTION paydesk_support_follows_up();
+CREATE TRIGGER entries_was_sent_kept BEFORE UPDATE ON entries FOR EACH ROW WHEN (((old.state = ANY (ARRAY['outcome_unknown'::text, 'known'::text])) OR old.transaction_id IS NOT NULL) AND (new.request IS DISTINCT FROM old.request OR new.phone_number IS DISTINCT FROM old.phone_number OR new.customer_first_name IS DISTINCT FROM old.customer_first_name OR new.customer_last_name IS DISTINCT FROM old.customer_last_name OR new.customer_email IS DISTINCT FROM old.customer_email OR new.payment_method IS DISTINCT FROM old.payment_method OR new.description IS DISTINCT FROM old.description OR new.metadata IS DISTINCT FROM old.metadata OR new.profile_id IS DISTINCT FROM old.profile_id OR new.profile_name IS DISTINCT FROM old.profile_name OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.external_id IS DISTINCT FROM old.external_id OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row OR new.state = 'pending'::text AND old.state <> 'pending'::text) OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.fee IS DISTINCT FROM old.fee OR new.net_amount IS DISTINCT FROM old.net_amount OR new.transaction_id IS DISTINCT FROM old.transaction_id) EXECUTE FUNCTION paydesk_sent_entry_frozen();
 CREATE TRIGGER entries_who BEFORE INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_who();
 
 -- paydesk_schema_migrations
@@ -472,8 +480,10 @@ ALTER TABLE timeline ADD CONSTRAINT timeline_outcome_check CHECK (outcome = ANY 
 ALTER TABLE timeline ADD CONSTRAINT timeline_pkey PRIMARY KEY (id);
 CREATE INDEX timeline_by_entry ON public.timeline USING btree (entry_seq, id);
 GRANT SELECT ON TABLE timeline TO paydesk_admin;
-GRANT INSERT, SELECT, UPDATE ON TABLE timeline TO paydesk_finance;
+GRANT INSERT, SELECT ON TABLE timeline TO paydesk_finance;
 GRANT INSERT, SELECT ON TABLE timeline TO paydesk_support;
+CREATE TRIGGER timeline_append_only BEFORE DELETE OR UPDATE ON timeline FOR EACH ROW EXECUTE FUNCTION paydesk_timeline_append_only();
+CREATE TRIGGER timeline_no_truncate BEFORE TRUNCATE ON timeline FOR EACH STATEMENT EXECUTE FUNCTION paydesk_timeline_append_only();
 CREATE TRIGGER timeline_who BEFORE INSERT ON timeline FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_recorded();
 
 
@@ -772,6 +782,43 @@ AS $function$
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_batch_total(bigint) TO PUBLIC;
 
+-- paydesk_claim_is_writers(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_claim_is_writers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    held record;
+  BEGIN
+    SELECT br.claim_holder, br.claimed_by, br.lease_until > paydesk_now_ms() AS live INTO held
+      FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq WHERE b.id = NEW.batch_id AND br.row_number = NEW.batch_row;
+    IF NOT FOUND OR held.claim_holder IS NULL OR held.claimed_by IS DISTINCT FROM session_user OR held.live IS NOT TRUE THEN
+      RAISE EXCEPTION 'batch % row %: its entry is written only under a live claim of that row held by the login writing it (%)', NEW.batch_id, NEW.batch_row, session_user
+        USING ERRCODE = 'insufficient_privilege',
+          DETAIL = CASE WHEN held.claim_holder IS NULL THEN 'the row is not claimed' WHEN held.live IS NOT TRUE THEN 'its claim has run out' ELSE 'held by ' || held.claimed_by END;
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_claim_is_writers() TO PUBLIC;
+
+-- paydesk_claim_only_while_sending(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_claim_only_while_sending()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    batch_state text := (SELECT state FROM batches WHERE seq = NEW.batch_seq);
+  BEGIN
+    IF batch_state IS DISTINCT FROM 'sending' THEN
+      RAISE EXCEPTION 'batch row %: rows are claimed only while their batch is being sent (it is %)', NEW.row_number, batch_state
+        USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_claim_only_while_sending() TO PUBLIC;
+
 -- paydesk_current_digest(approval_requests): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_current_digest(r approval_requests)
  RETURNS text
@@ -809,7 +856,7 @@ AS $function$
       RAISE EXCEPTION 'entry %: its environment, kind, profile and external id never change once written, nor is its transaction id removed', OLD.id USING ERRCODE = 'check_violation';
     END IF;
     IF (NEW.amount IS DISTINCT FROM OLD.amount OR NEW.currency IS DISTINCT FROM OLD.currency)
-       AND NOT (OLD.transaction_id IS NULL AND (OLD.state = 'pending' OR NEW.transaction_id IS NOT NULL)) THEN
+       AND NOT (OLD.transaction_id IS NULL AND (OLD.state = 'pending' OR NEW.state = 'pending' OR NEW.transaction_id IS NOT NULL)) THEN
       RAISE EXCEPTION 'entry %: its amount and currency change only while it is being sent, or with the service''s first answer', OLD.id USING ERRCODE = 'check_violation';
     END IF;
     RETURN NEW;
@@ -1044,6 +1091,32 @@ CREATE OR REPLACE FUNCTION public.paydesk_payout_digest(p_environment text, p_cu
 AS $function$ SELECT encode(sha256(convert_to(jsonb_build_array(p_environment, p_currency, p_phone, p_amount, coalesce(p_external_id, ''))::text, 'UTF8')), 'hex') $function$;
 GRANT EXECUTE ON FUNCTION paydesk_payout_digest(text,text,text,bigint,text) TO PUBLIC;
 
+-- paydesk_pending_entry_is_its_request(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_pending_entry_is_its_request()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    req jsonb;
+  BEGIN
+    IF NEW.request IS NULL THEN
+      RAISE EXCEPTION 'entry %: a pending entry carries the request it sends', NEW.id USING ERRCODE = 'check_violation';
+    END IF;
+    req := NEW.request::jsonb;
+    -- Every column equal (IS NOT TRUE: a key the request lacks, NULL, is a disagreement, never a pass).
+    IF (jsonb_typeof(req) = 'object' AND jsonb_typeof(req->'amount') = 'number' AND (req->>'amount')::numeric = NEW.amount
+        AND NEW.currency = 'XAF' AND NOT req ? 'currency'
+        AND req->>'phone_number' = NEW.phone_number AND req->>'external_id' = NEW.external_id AND req->>'payment_method' = NEW.payment_method
+        AND req->'customer'->>'first_name' = NEW.customer_first_name AND req->'customer'->>'last_name' = NEW.customer_last_name
+        AND req->'customer'->>'email' = NEW.customer_email) IS NOT TRUE THEN
+      RAISE EXCEPTION 'entry %: a pending entry''s amount, currency (%), recipient and external id are its request''s', NEW.id, 'XAF'
+        USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_pending_entry_is_its_request() TO PUBLIC;
+
 -- paydesk_raise_waiting(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_raise_waiting()
  RETURNS trigger
@@ -1219,6 +1292,54 @@ AS $function$
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_request_sent(approval_requests) TO PUBLIC;
 
+-- paydesk_sent_entry_frozen(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sent_entry_frozen()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    answer jsonb;
+  BEGIN
+    IF (OLD.state IN ('outcome_unknown', 'known') OR OLD.transaction_id IS NOT NULL) THEN
+      IF (NEW.request, NEW.phone_number, NEW.customer_first_name, NEW.customer_last_name, NEW.customer_email, NEW.payment_method, NEW.description, NEW.metadata, NEW.profile_id, NEW.profile_name, NEW.environment, NEW.kind) IS DISTINCT FROM (OLD.request, OLD.phone_number, OLD.customer_first_name, OLD.customer_last_name, OLD.customer_email, OLD.payment_method, OLD.description, OLD.metadata, OLD.profile_id, OLD.profile_name, OLD.environment, OLD.kind) OR (OLD.external_id IS NOT NULL AND NEW.external_id IS DISTINCT FROM OLD.external_id) THEN
+        RAISE EXCEPTION 'entry % may have reached the service: what it asked (request, recipient, external id, profile, environment, kind) never changes', OLD.id
+          USING ERRCODE = 'check_violation';
+      END IF;
+      -- Its batch row only when a look-up found nothing and another batch's row sends it again, as it was.
+      IF (NEW.batch_id, NEW.batch_row) IS DISTINCT FROM (OLD.batch_id, OLD.batch_row) AND NEW.state <> 'pending' THEN
+        RAISE EXCEPTION 'entry % may have reached the service: its batch row changes only when it is sent again', OLD.id USING ERRCODE = 'check_violation';
+      END IF;
+      IF NEW.state = 'pending' AND NOT (OLD.state = 'outcome_unknown' AND OLD.resolution IS NOT DISTINCT FROM 'not_found' AND OLD.transaction_id IS NULL) THEN
+        RAISE EXCEPTION 'entry % may have reached the service: it is sent again only after a look-up found nothing under its external id', OLD.id
+          USING ERRCODE = 'check_violation';
+      END IF;
+    END IF;
+    IF OLD.transaction_id IS NOT NULL AND NEW.transaction_id IS DISTINCT FROM OLD.transaction_id THEN
+      RAISE EXCEPTION 'entry %: its transaction id never changes once the service gave it', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.transaction_json IS NOT NULL AND (NEW.amount, NEW.currency, NEW.fee, NEW.net_amount) IS DISTINCT FROM (OLD.amount, OLD.currency, OLD.fee, OLD.net_amount) THEN
+      answer := NEW.transaction_json::jsonb;
+    END IF;
+    -- The money of an answer is the answer's: an amount or currency changes with the first one (or
+    -- while pending, as its request: the next trigger), a fee or net amount to what it says.
+    -- IS NOT TRUE throughout: a key the answer lacks (NULL) is no answer, never a pass.
+    IF (NEW.amount, NEW.currency) IS DISTINCT FROM (OLD.amount, OLD.currency) AND NEW.state <> 'pending'
+       AND (OLD.transaction_id IS NULL AND NEW.transaction_id IS NOT NULL AND answer IS NOT NULL
+            AND jsonb_typeof(answer->'amount') = 'number' AND (answer->>'amount')::numeric = NEW.amount AND answer->>'currency' = NEW.currency) IS NOT TRUE THEN
+      RAISE EXCEPTION 'entry %: its amount and currency change only with the service''s first answer, to that answer''s', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.state = 'pending' AND (OLD.state IN ('outcome_unknown', 'known') OR OLD.transaction_id IS NOT NULL) AND (NEW.amount, NEW.currency) IS DISTINCT FROM (OLD.amount, OLD.currency) THEN
+      RAISE EXCEPTION 'entry % may have reached the service: its amount and currency never change', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF (NEW.fee IS DISTINCT FROM OLD.fee AND (jsonb_typeof(answer->'fee') = 'number' AND (answer->>'fee')::numeric = NEW.fee) IS NOT TRUE)
+       OR (NEW.net_amount IS DISTINCT FROM OLD.net_amount AND (jsonb_typeof(answer->'net_amount') = 'number' AND (answer->>'net_amount')::numeric = NEW.net_amount) IS NOT TRUE) THEN
+      RAISE EXCEPTION 'entry %: its fee and net amount are the service''s answer''s, written with it', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sent_entry_frozen() TO PUBLIC;
+
 -- paydesk_set_role(text,text,boolean): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_set_role(p_login text, p_role text, p_member boolean)
  RETURNS void
@@ -1319,6 +1440,17 @@ AS $function$
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_support_follows_up() TO PUBLIC;
 
+-- paydesk_timeline_append_only(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_timeline_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    RAISE EXCEPTION 'the timeline is append-only: % refused (%)', TG_OP, session_user USING ERRCODE = 'insufficient_privilege';
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_timeline_append_only() TO PUBLIC;
+
 -- paydesk_void_batch_approval(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_void_batch_approval()
  RETURNS trigger
@@ -1339,6 +1471,26 @@ AS $function$
     RETURN NULL;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_void_batch_approval() TO PUBLIC;
+
+-- paydesk_void_batch_approval_on_move(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_void_batch_approval_on_move()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    voided approval_requests;
+  BEGIN
+    FOR voided IN UPDATE approval_requests SET state = 'void', remark = 'the batch''s profile or environment changed after it was asked'
+      WHERE batch_id = NEW.id AND state IN ('awaiting', 'approved') RETURNING * LOOP
+      PERFORM paydesk_audit_write('void_approval', 'approval:' || voided.id,
+        jsonb_build_object('digest', voided.digest, 'profileId', OLD.profile_id, 'environment', OLD.environment),
+        jsonb_build_object('profileId', NEW.profile_id, 'environment', NEW.environment), voided.remark);
+    END LOOP;
+    RETURN NULL;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_void_batch_approval_on_move() TO PUBLIC;
 
 -- paydesk_vote_rules(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_vote_rules()

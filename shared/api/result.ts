@@ -26,7 +26,9 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiFailure 
  * - PROFILE_DESKTOP_ONLY: on a team workspace, a desktop's own live profile (live money goes through team profiles);
  * - TEAM_PROFILES_UNAVAILABLE: a team profile operation on this desktop's own journal (no team there);
  * - TEAM_POLICY_APPLIES: on this desktop's own journal, a team profile, or a desktop profile sending with a team profile's payout key (the team's approval policy still covers it);
- * - ALREADY_SENT: the journal already holds this external id as a payout or payment (journalId: open it); never sent twice.
+ * - ALREADY_SENT: the journal already holds this external id as a payout or payment (journalId: open it); never sent twice;
+ * - MAY_NOT_SEND: on a team workspace, a login whose roles do not send (support, an approver or admin only): refused before anything is written or sent;
+ * - SEND_FROM_BATCH: History's "Send again" of a batch row's payout: its batch sends it again, under the row's claim.
  */
 export const CONSOLE_ERROR_CODES = [
   'INVALID_INPUT',
@@ -48,6 +50,8 @@ export const CONSOLE_ERROR_CODES = [
   'SANDBOX_ELSEWHERE',
   'ALREADY_SENT',
   'TEAM_POLICY_APPLIES',
+  'MAY_NOT_SEND',
+  'SEND_FROM_BATCH',
 ] as const;
 export type ConsoleErrorCode = (typeof CONSOLE_ERROR_CODES)[number];
 

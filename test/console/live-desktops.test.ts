@@ -75,6 +75,8 @@ describe('two consoles on one workspace', () => {
     await a.storage.batches.create({ id: 'live-batch', fileName: 'f.csv', fileHash: 'h', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: checkedRows(3), at: Date.now() });
     await a.storage.batches.setState('live-batch', 'sending', Date.now(), { started: true });
     const [row] = await a.storage.batches.rowsInState('live-batch', ['not_sent']);
+    // Claimed first, as a run claims it: a batch row's entry is written under its writer's claim (migration 44).
+    await a.storage.batches.claimRows('live-batch', 'desk-a', 1, 60_000, Date.now());
     const rowEntry = await a.storage.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: Date.now(), batch: { id: 'live-batch', row: row!.rowNumber } });
     await toB.until((changed) => changed.entries.includes(rowEntry));
     toB.received.splice(0);

@@ -111,12 +111,12 @@ describe('two desktops on one team workspace', () => {
     const verified = expectOk(await b.handlers['transactions:verify']({ journalId }));
     expect(verified.transaction.externalId).toBe(externalId);
     expect(verified.transaction.transactionId).toBeTruthy();
-    // The database refuses a support login's entry: nothing sent, the fault's code, not INTERNAL.
+    // The console refuses a support login's send first (MAY_NOT_SEND; the database would too): nothing sent, not INTERNAL.
     expectOk(await b.handlers['profiles:activate']({ id: TEAM_SANDBOX }));
     const request = { ...paymentRequest({ external_id: `TEAM-${process.pid}-support` }), payment_method: 'momo_cm' };
-    const quote = expectOk(await b.handlers['payouts:prepare']({ request }));
-    expectFail(await b.handlers['payouts:initiate']({ request, confirmationToken: quote.confirmationToken }), 'WORKSPACE_NO_PERMISSION');
-    // The entry is written before the POST: refused there, nothing reached the service.
+    expectFail(await b.handlers['payouts:prepare']({ request }), 'MAY_NOT_SEND');
+    expectFail(await b.handlers['payouts:initiate']({ request, confirmationToken: 'any-token' }), 'MAY_NOT_SEND');
+    // Refused before its entry, so before any POST: nothing reached the service.
     const sentToEngine = (externalIdSent: string) => (engineInternals(engine).db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE external_id = ?').get(externalIdSent) as { n: number }).n;
     expect(sentToEngine(request.external_id!)).toBe(0);
     expect(sentToEngine(externalId)).toBe(1);

@@ -64,6 +64,9 @@ describe('workspace change events', () => {
     const fatou = workspaces.storeAs('fatou', database);
     await fatou.batches.create({ id: 'prog', fileName: 'f.csv', fileHash: 'h', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: checkedRows(1), at: 1 });
     const [row] = await fatou.batches.rowsInState('prog', ['not_sent']);
+    // Sent as a runner sends it: the batch sending, the row claimed by this login (migration 44).
+    await fatou.batches.setState('prog', 'sending', 1);
+    await fatou.batches.claimRows('prog', 'desk-fatou', 1, 60_000, 1);
     const events = recorder();
     const listener = await listenForChanges(workspaces.server.config('samuel', database), events.onChange);
     const next = events.next();

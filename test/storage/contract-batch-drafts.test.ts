@@ -11,7 +11,7 @@ import type { CheckedRow, RehearsalRowResult } from '../../shared/api';
 import type { NewBatch, StoragePort } from '../../electron/console/storage/port';
 import { BatchStateChanged } from '../../electron/console/storage/batch-drafts-port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { checkedRows, PROFILE, serviceTx, storesUnderTest } from './fixtures';
+import { checkedRows, PROFILE, serviceTx, storesUnderTest, writeRowRequest } from './fixtures';
 
 let workspaces: TestWorkspaces;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     store.batches.create({ id, fileName: `${id}.csv`, fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows, at: 1_000, ...extra });
   /** Sends a batch row: its entry written pending, then the given answer. */
   const send = async (batchId: string, row: CheckedRow, at: number) =>
-    store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at, batch: { id: batchId, row: row.rowNumber } });
+    writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at, batch: { id: batchId, row: row.rowNumber } });
 
   it('reads a batch whole, a page under a filter, given rows in row order, and the progress counters', async () => {
     const rows = rowsOf('RD', 3, { invalid: true });
@@ -62,8 +62,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     await store.journal.writeInitiateOutcome(a, { kind: 'accepted', tx: serviceTx(rows[0]!.request!, { status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }), httpStatus: 201, message: null }, 1_200);
     const b = await send('rd-1', rows[1]!, 1_100);
     await store.journal.writeInitiateOutcome(b, REFUSED, 1_200);
+    // Sent as a runner sends: the batch `sending`, each row under its claim (writeRowRequest).
     expect(await store.batches.progressCounts('rd-1')).toEqual({
-      state: 'draft',
+      state: 'sending',
       counts: { rows: 4, valid: 3, invalid: 1, duplicates: 0, notSent: 1, pending: 0, accepted: 1, rejected: 1, unknown: 0, completed: 0, failed: 1, cancelled: 0, processing: 0, elsewhere: 0, moved: 0 },
     });
     // The Failed list: refused, or created and then failed.
@@ -175,13 +176,13 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     // Row 6's id: completed here; another batch naming it is refused by the journal (one entry per payout).
     await answer(rows[4]!, { kind: 'accepted', tx: serviceTx(rows[4]!.request!, { status: 'completed' }), httpStatus: 201, message: null });
     await create('su-again', [rows[4]!], { at: 1_500 });
-    await expect(store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[4]!.request!, currency: 'XAF', at: 1_600, batch: { id: 'su-again', row: rows[4]!.rowNumber } })).rejects.toBeInstanceOf(ExternalIdKnown);
+    await expect(writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: rows[4]!.request!, currency: 'XAF', at: 1_600, batch: { id: 'su-again', row: rows[4]!.rowNumber } })).rejects.toBeInstanceOf(ExternalIdKnown);
     // Row 7's id only as a payment, and as a payout of another environment: neither counts.
     const payment = await store.journal.writeRequest({ profile: PROFILE, kind: 'payment', request: rows[5]!.request!, currency: 'XAF', at: 1_100 });
     await store.journal.writeInitiateOutcome(payment, MAY_EXIST, 1_200);
     const live = { ...PROFILE, environment: 'live' as const };
     await create('su-live', [rows[5]!], { profile: live });
-    const elsewhere = await store.journal.writeRequest({ profile: live, kind: 'payout', request: rows[5]!.request!, currency: 'XAF', at: 1_100, batch: { id: 'su-live', row: rows[5]!.rowNumber } });
+    const elsewhere = await writeRowRequest(store, { profile: live, kind: 'payout', request: rows[5]!.request!, currency: 'XAF', at: 1_100, batch: { id: 'su-live', row: rows[5]!.rowNumber } });
     await store.journal.writeInitiateOutcome(elsewhere, MAY_EXIST, 1_200);
 
     await create('su-draft', rows, { at: 2_000 });
@@ -236,9 +237,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     expect(await store.batches.batchMadeFrom('rt-origin', 'pay (remaining).csv')).toBeNull();
 
     expect(await store.batches.externalIdInJournal('RT-B-1')).toBe(false);
-    const first = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[0]!.request!, currency: 'XAF', at: 2_100, batch: { id: 'rt-1', row: 2 }, retryOf: 'RT-OLD-1' });
+    const first = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: rows[0]!.request!, currency: 'XAF', at: 2_100, batch: { id: 'rt-1', row: 2 }, retryOf: 'RT-OLD-1' });
     await store.journal.writeInitiateOutcome(first, REFUSED, 2_200);
-    await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[1]!.request!, currency: 'XAF', at: 2_300, batch: { id: 'rt-1', row: 3 }, retryOf: 'RT-OLD-2' });
+    await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: rows[1]!.request!, currency: 'XAF', at: 2_300, batch: { id: 'rt-1', row: 3 }, retryOf: 'RT-OLD-2' });
     expect(await store.batches.externalIdInJournal('RT-B-1')).toBe(true);
     const retries = await store.batches.retriesByOrigin('sandbox');
     expect(retries.get('RT-OLD-1')).toEqual([{ externalId: 'RT-B-1', state: 'rejected', status: null, resolution: null }]);

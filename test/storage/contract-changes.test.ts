@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
+import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest, writeRowRequest } from './fixtures';
 import { hear, named } from './hear-changes';
 
 let workspaces: TestWorkspaces;
@@ -37,7 +37,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store: change events', (
     await hearing.until((heard) => named(heard, 'batch', 'ch-b'));
     await store.batches.setState('ch-b', 'sending', 1_100, { started: true });
     const [row] = await store.batches.rowsInState('ch-b', ['not_sent']);
-    const rowEntry = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_200, batch: { id: 'ch-b', row: row!.rowNumber } });
+    const rowEntry = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_200, batch: { id: 'ch-b', row: row!.rowNumber } });
     // A workspace tells its listener a moment after the write resolved: heard, then forgotten.
     await hearing.until((heard) => named(heard, 'entry', rowEntry));
     hearing.clear();

@@ -143,8 +143,10 @@ describe('PostgreSQL store, as the support login (workspace migration 22)', () =
 
     const request = payoutRequest({ external_id: 'SF-2' });
     const id = await finance.journal.writeRequest({ profile: PROFILE, kind: 'payout', request, currency: 'XAF', at: 2_000 });
-    await finance.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: serviceTx(request), httpStatus: 201, message: null }, 2_100);
-    const verified = await support.journal.recordObserved(id, { ...serviceTx(request), status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }, { type: 'status_seen', httpStatus: 200 }, 2_200);
+    // Verify reads the transaction the service created: its id, its amount (a sent payout's never change: migration 44).
+    const created = serviceTx(request);
+    await finance.journal.writeInitiateOutcome(id, { kind: 'accepted', tx: created, httpStatus: 201, message: null }, 2_100);
+    const verified = await support.journal.recordObserved(id, { ...created, status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS' }, { type: 'status_seen', httpStatus: 200 }, 2_200);
     expect(verified).toMatchObject({ changed: true, entry: { id, status: 'failed' } });
     await expect(support.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: payoutRequest({ external_id: 'SF-3' }), currency: 'XAF', at: 3_000 })).rejects.toThrow(
       /row-level security|permission denied/,

@@ -22,6 +22,9 @@ afterAll(() => workspaces.stop());
 
 const RATE_LIMITED = { kind: 'retry-later', error: { code: 'RATE_LIMITED', message: 'slow down', httpStatus: 429 }, retryAfterSeconds: 1 } as const;
 
+/** The desk this suite's sends claim rows as. */
+const DESK = 'desk-one-batch';
+
 describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   let store: StoragePort;
   beforeAll(async () => {
@@ -30,8 +33,12 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
   const newBatch = (id: string, rows: NewBatch['rows'], extra: Partial<NewBatch> = {}): NewBatch => ({
     id, fileName: `${id}.csv`, fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows, at: 1_000, ...extra,
   });
-  const send = async (batchId: string, row: CheckedRow, at: number) =>
-    store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at, batch: { id: batchId, row: row.rowNumber } });
+  /** Sends a batch row as a run does: the batch sending, the row claimed by this desk first (migration 44), then its entry. */
+  const send = async (batchId: string, row: CheckedRow, at: number) => {
+    if ((await store.batches.summary(batchId))?.state === 'draft') await store.batches.setState(batchId, 'sending', at);
+    await store.batches.claimRows(batchId, DESK, row.rowNumber, 600_000, at);
+    return store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at, batch: { id: batchId, row: row.rowNumber } });
+  };
   /** The remaining rows as the handler makes them: the same rows, external ids and numbers, in a draft of their own. */
   const remainingOf = (id: string, from: string) => (remaining: BatchRow[]) =>
     newBatch(id, remaining.map((row) => ({ rowNumber: row.rowNumber, values: row.values, request: row.request, errors: {}, duplicates: [], externalId: row.externalId })), { retryOf: from, fileName: `${from} (remaining).csv` });
@@ -48,6 +55,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     }
     const throttled = await send(id, rows[2]!, 1_100);
     await store.journal.writeInitiateOutcome(throttled, RATE_LIMITED, 1_200);
+    // Its claims released once answered, as the run releases them.
+    await store.batches.releaseClaims(id, DESK, rows.map((row) => row.rowNumber));
     await store.batches.setState(id, 'cancelled', 1_300, { finished: true });
     return { id, rows, throttled };
   }
@@ -126,7 +135,8 @@ describe('PostgreSQL: a second desktop writing an old row\'s entry while the mov
     const base = { fileHash: 'rc', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, at: 1_000 };
     await store.batches.create({ ...base, id: 'RC-1', fileName: 'rc.csv', rows });
     await store.batches.setState('RC-1', 'sending', 1_050, { started: true });
-    // Row 2 met a 429 (nothing created): its entry is sent again by a desktop that had it in hand.
+    // Row 2 met a 429 (nothing created): its entry is sent again by a desktop that had it in hand (its claim still live).
+    await store.batches.claimRows('RC-1', 'desk-rc', 1, 600_000, 1_100);
     const attempt = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: rows[0]!.request!, currency: 'XAF', at: 1_100, batch: { id: 'RC-1', row: 2 } });
     await store.journal.writeInitiateOutcome(attempt, { kind: 'retry-later', error: { code: 'RATE_LIMITED', message: 'slow down', httpStatus: 429 }, retryAfterSeconds: 1 }, 1_200);
     await store.batches.setState('RC-1', 'cancelled', 1_300, { finished: true });

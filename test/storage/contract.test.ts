@@ -8,7 +8,7 @@ import type { StoragePort } from '../../electron/console/storage/port';
 import type { JournalProfile } from '../../electron/console/journal/entries';
 import { ExternalIdKnown } from '../../electron/console/journal/payout-identity';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest } from './fixtures';
+import { checkedRows, payoutRequest, PROFILE, serviceTx, storesUnderTest, writeRowRequest } from './fixtures';
 
 let workspaces: TestWorkspaces;
 beforeAll(async () => {
@@ -148,9 +148,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       for (const id of ['at-b1', 'at-b2']) {
         await store.batches.create({ id, fileName: 'f.csv', fileHash: id, profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows: [row!], at: 1_000 });
       }
-      const first = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'at-b1', row: row!.rowNumber } });
+      const first = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'at-b1', row: row!.rowNumber } });
       await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_200);
-      const second = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2_000, batch: { id: 'at-b2', row: row!.rowNumber } });
+      const second = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2_000, batch: { id: 'at-b2', row: row!.rowNumber } });
       expect(second).toBe(first);
       expect((await store.journal.getEntry(first))?.batch).toEqual({ batchId: 'at-b2', rowNumber: row!.rowNumber });
       expect((await store.batches.rowsInState('at-b2', ['pending'])).map((r) => r.journalId)).toEqual([first]);
@@ -221,8 +221,8 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('reads a row state from its journal entry: sending, accepted, unknown', async () => {
       await store.batches.create({ id: 'bt-3', fileName: 'f.csv', fileHash: 'h3', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(3), at: 1_000 });
       const [first, second] = await store.batches.rowsInState('bt-3', ['not_sent']);
-      const a = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: first!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: first!.rowNumber } });
-      const b = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: second!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: second!.rowNumber } });
+      const a = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: first!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: first!.rowNumber } });
+      const b = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: second!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-3', row: second!.rowNumber } });
       expect((await store.batches.counts('bt-3')).counts).toMatchObject({ pending: 2, notSent: 1 });
       await store.journal.writeInitiateOutcome(a, { kind: 'accepted', tx: serviceTx(first!.request!, { status: 'completed' }), httpStatus: 201, message: null }, 1_200);
       await store.journal.writeInitiateOutcome(b, MAY_EXIST, 1_200);
@@ -236,9 +236,9 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
       await store.batches.create({ id: 'lk-a', fileName: 'f.csv', fileHash: 'lk', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows, at: 1_000 });
       await store.batches.create({ id: 'lk-b', fileName: 'f.csv', fileHash: 'lk', profile: PROFILE, paymentMethod: null, concurrency: 1, retryOf: null, rows, at: 1_000 });
       const row = rows[0]!;
-      const paid = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_100, batch: { id: 'lk-a', row: row.rowNumber } });
+      const paid = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_100, batch: { id: 'lk-a', row: row.rowNumber } });
       await store.journal.writeInitiateOutcome(paid, { kind: 'accepted', tx: serviceTx(row.request!, { status: 'completed' }), httpStatus: 200, message: null }, 1_200);
-      const refusal = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_300, batch: { id: 'lk-b', row: row.rowNumber } }).then(() => null, (error: unknown) => error);
+      const refusal = await writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row.request!, currency: 'XAF', at: 1_300, batch: { id: 'lk-b', row: row.rowNumber } }).then(() => null, (error: unknown) => error);
       expect(refusal).toBeInstanceOf(ExternalIdKnown);
       expect((refusal as ExternalIdKnown).known).toMatchObject({ journalId: paid, batchId: 'lk-a', rowNumber: row.rowNumber });
       expect(await store.journal.linkRowToPayout({ id: 'lk-b', row: row.rowNumber }, paid)).toBe(true);
@@ -255,7 +255,7 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
     it('writes one entry per batch row, ever: a second one is refused and nothing of it stays', async () => {
       await store.batches.create({ id: 'bt-4', fileName: 'f.csv', fileHash: 'h4', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(1, { prefix: 'bt4' }), at: 1_000 });
       const [row] = await store.batches.rowsInState('bt-4', ['not_sent']);
-      const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-4', row: row!.rowNumber } });
+      const send = () => writeRowRequest(store, { profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 1_100, batch: { id: 'bt-4', row: row!.rowNumber } });
       const first = await send();
       await store.journal.writeInitiateOutcome(first, RETRY_LATER, 1_200);
       await expect(send()).rejects.toThrow(/already has its journal entry/);
@@ -313,10 +313,12 @@ describe.each(storesUnderTest(() => workspaces))('$name store', ({ open }) => {
 
     it('turns a lost lease on a row in flight into outcome unknown, never into a row to send again', async () => {
       await sendingBatch('cl-2', 2, 'cl2');
-      // A lease of zero has run out by the next statement: the desk that held it is gone.
-      const claim = await store.batches.claimRows('cl-2', 'desk-dead', 2, 0, 1_000);
+      // Its entry written under its live claim (the only way a batch row's entry is written), then
+      // renewed for zero: run out by the next statement, the desk that held it is gone.
+      const claim = await store.batches.claimRows('cl-2', 'desk-dead', 1, 60_000, 1_000);
       const [inFlight] = claim.rows;
       const journalId = await store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: inFlight!.request!, currency: 'XAF', at: 1_000, batch: { id: 'cl-2', row: inFlight!.rowNumber } });
+      expect(await store.batches.renewClaims('cl-2', 'desk-dead', 0, 1_000, [inFlight!.rowNumber])).toBe(1);
       expect(await store.batches.expireClaims(1_000)).toEqual([{ batchId: 'cl-2', rowNumber: inFlight!.rowNumber, journalId }]);
       expect((await store.journal.getEntry(journalId))?.state).toBe('outcome_unknown');
       expect((await store.journal.getTimeline(journalId))[0]).toMatchObject({ type: 'transport_failure', outcome: 'unknown' });

@@ -111,3 +111,19 @@ export function storesUnderTest(workspaces: () => TestWorkspaces): StoreUnderTes
     },
   ];
 }
+
+/** The desk the contract suite's batch writes claim rows as. */
+const CONTRACT_DESK = 'contract-desk';
+
+/**
+ * A batch row's request written as the runner writes it: the batch `sending`, its rows claimed by
+ * this store's login, then the entry (a team workspace writes a batch row's entry only under the
+ * writer's own live claim: migration 44). Rows already claimed stay this desk's; a row whose entry
+ * answered "not sent" is claimed again.
+ */
+export async function writeRowRequest(store: StoragePort, input: Parameters<StoragePort['journal']['writeRequest']>[0] & { batch: { id: string; row: number } }): Promise<string> {
+  const batch = await store.batches.summary(input.batch.id);
+  if (batch && batch.state !== 'sending') await store.batches.setState(input.batch.id, 'sending', input.at);
+  await store.batches.claimRows(input.batch.id, CONTRACT_DESK, 10_000, 600_000, input.at);
+  return store.journal.writeRequest(input);
+}

@@ -69,6 +69,10 @@ export async function joinBatch(
   if (store.kind === 'sqlite') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId}: only a team workspace's batch can be sent from several desktops; on this desktop a batch is sent here or interrupted (Resume it).`, { reason: { key: 'joinDesktop', params: {} } });
   }
+  // First, whatever the batch: a login that may not send is told so, not that the batch is not sending.
+  if (!(await store.loginRights()).sends) {
+    throw new HandlerFailure('WORKSPACE_NO_PERMISSION', 'Your workspace role may not send: only a finance login helps send a batch.', { reason: { key: 'joinMayNotSend', params: {} } });
+  }
   const batch = await summaryOf(batches, batchId);
   if (batch.state !== 'sending') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a batch being sent can be helped from another desktop.`, { reason: { key: 'joinNotSending', params: { state: batch.state } } });
@@ -84,9 +88,6 @@ export async function joinBatch(
   }
   if (runner.isRunning(batchId)) {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is already being sent from this desktop.`, { reason: { key: 'joinSendingHere', params: {} } });
-  }
-  if (!(await store.loginRights()).sends) {
-    throw new HandlerFailure('WORKSPACE_NO_PERMISSION', 'Your workspace role may not send: only a finance login helps send a batch.', { reason: { key: 'joinMayNotSend', params: {} } });
   }
   await approvalGate(batchId);
   runner.run(batchId);

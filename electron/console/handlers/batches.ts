@@ -15,6 +15,7 @@ import { renewSentIds } from './batch-renew';
 import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
 import { cancelBatch, joinBatch, pauseBatch, resumeBatch } from './batch-controls';
 import { requireBatchSendable } from './approvals';
+import { requireSends } from './send-rights';
 
 export { retryName } from './batch-draft';
 export { batchBindingHash } from './batch-confirm';
@@ -37,11 +38,14 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:invalidRows': async (input) => invalidRowsFile(store, input),
     'batches:preview': async (input) => previewBatch(batches, context, quoting, input),
     'batches:rehearse': async (input) => rehearse(context, input),
-    'batches:prepare': async (input) => prepareBatch(store, context, quoting, confirmations, input),
-    // A workspace's approval gate first (./approvals.ts): refused before the token or any state is touched.
-    'batches:start': async (input) => (await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input)),
+    // A login that may not send is refused first (./send-rights.ts), then a workspace's approval
+    // gate (./approvals.ts): both before the token or any state is touched.
+    'batches:prepare': async (input) => (await requireSends(deps.storage, 'this batch'), prepareBatch(store, context, quoting, confirmations, input)),
+    'batches:start': async (input) => (
+      await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input)
+    ),
     'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
-    'batches:resume': async ({ batchId }) => (await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
+    'batches:resume': async ({ batchId }) => (await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
     'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),
     'batches:join': async ({ batchId }) => {
       await joinBatch(store, deps.storage, runner, (id) => requireBatchSendable(context, id), batchId);

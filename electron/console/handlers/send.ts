@@ -18,6 +18,7 @@ import { isFinal, isNotFound, transactionOf } from './outcomes';
 import { gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
 import { ExternalIdKnown } from '../journal/payout-identity';
+import { requireSends } from './send-rights';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -157,6 +158,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
 
   return {
     async 'payments:create'({ request }) {
+      await requireSends(deps.storage, 'this payment');
       const profile = context.activeProfile();
       context.requireAllowed(profile);
       await context.requireSecret(profile, 'payment');
@@ -164,6 +166,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     },
 
     async 'payouts:prepare'({ request, typedAmount }) {
+      await requireSends(deps.storage, 'this payout');
       const profile = context.activeProfile();
       context.requireAllowed(profile);
       if (profile.environment === 'live' && typedAmount !== request.amount) {
@@ -199,6 +202,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     },
 
     async 'payouts:initiate'({ request, confirmationToken }) {
+      await requireSends(deps.storage, 'this payout');
       const profile = context.activeProfile();
       context.requireAllowed(profile);
       // Checked (and used up) before anything else, synchronously: a double submit finds it gone.
@@ -216,6 +220,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     },
 
     async 'transactions:resend'({ journalId }) {
+      await requireSends(deps.storage, 'sending it again');
       const found = await journal.getForFollowUp(journalId);
       if (!found) throw new HandlerFailure('NOT_FOUND', `No journal entry ${journalId}.`);
       refuseHeldElsewhere(found);
@@ -228,6 +233,13 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
             : `Look this ${entry.kind} up by its external id first; it can be sent again only when the service says it does not exist.`,
         );
       }
+      if (entry.batch) {
+        // Its batch sends it again (Resume looks its unknown rows up, then sends what was not found)
+        // under the row's claim, so that no other desktop sends it at the same time; a team
+        // workspace writes a batch row's entry under its writer's claim only (migration 44).
+        const { batchId, rowNumber } = entry.batch;
+        throw new HandlerFailure('SEND_FROM_BATCH', `This payout is row ${rowNumber} of batch ${batchId}: it is sent again from its batch (Resume it), which claims the row first. Nothing was sent.`, { journalId });
+      }
       const profile = context.resolveProfile(entry.profileId);
       if (profile.environment !== entry.environment) {
         throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this ${entry.kind} was for ${entry.environment}.`);
@@ -235,7 +247,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       context.requireAllowed(profile);
       await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
-      if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, entry.environment, request);
+      if (entry.kind === 'payout') await requirePayoutSendable(context, entry.environment, request);
       await alreadySent(() => gated(() => journal.writeResend(journalId, now())));
       return send(profile, entry.kind, request, await entryAfter(journalId));
     },

@@ -8,6 +8,7 @@
  * through as a write: refused while the connection is lost, which is the safe side for money.
  */
 import type { StoragePort } from '../storage/port';
+import type { LoginRights } from '../storage/login-rights-port';
 import type { WorkspaceSession } from '../storage/postgres/workspace-session';
 
 const READS: Record<string, ReadonlySet<string>> = {
@@ -66,6 +67,11 @@ function throughSession(session: WorkspaceSession, name: string, part: Part): Pa
   });
 }
 
+/** Finance sends; finance and support follow up (postgres/login-rights.ts asks the same of the server). */
+function rightsOf(roles: readonly string[]): LoginRights {
+  return { sends: roles.includes('finance'), followsUp: roles.includes('finance') || roles.includes('support') };
+}
+
 /** The port over an open session; closing it closes the session (the runtime closes its store). */
 export async function sessionPort(session: WorkspaceSession): Promise<StoragePort> {
   // The store object itself, without touching the server (sub-ports are wrapped below, other members passed on).
@@ -75,6 +81,10 @@ export async function sessionPort(session: WorkspaceSession): Promise<StoragePor
   return new Proxy(store, {
     get(target, key, receiver) {
       if (key === 'close') return () => session.close();
+      // The login's rights as the workspace said them when it opened (its roles): every send asks them
+      // first, so a login that may not send is refused without asking the server, and a lost server
+      // is said by the send's own write (a role changed since is still refused by the database).
+      if (key === 'loginRights') return async () => rightsOf(session.who.roles);
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof key === 'string' && value !== null && typeof value === 'object' && !PASSED_ON.has(key)) {
         let part = parts.get(key);

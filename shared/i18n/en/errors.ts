@@ -55,6 +55,8 @@ export default {
     next: 'Choose the team workspace again in Settings → Team workspace to send with it, or use a profile with this desktop’s own keys.',
   },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Team profiles exist only on a team workspace.', next: 'Choose a team workspace in Settings; on this desktop’s own journal every profile is this desktop’s.' },
+  MAY_NOT_SEND: { title: 'Your role in the team workspace may not send money.', next: 'Nothing was sent. Only a finance login sends payouts, batches and resends; ask your administrator for the finance role if you need it.' },
+  SEND_FROM_BATCH: { title: 'This payout is a row of a batch: it is sent again from its batch.', next: 'Nothing was sent. Open the batch and resume it (or retry its failed rows): the batch claims the row first, so no other desktop sends it at the same time.' },
   HOST_UNREACHABLE: { title: 'This page lost its connection to the console host.', next: 'Check that the console is still running, then reload the page. Look transactions up before sending again.' },
   HOST_TOKEN_MISSING: { title: 'This page has no valid access token for the console host.', next: 'Open the exact URL the console printed when it started.' },
   // The team workspace (issue 24 item 7): shared/api/workspace-faults.ts.

@@ -57,6 +57,8 @@ export default {
     next: 'Choisissez à nouveau l’espace d’équipe dans Paramètres → Espace d’équipe pour envoyer avec lui, ou utilisez un profil avec les propres clés de ce poste.',
   },
   TEAM_PROFILES_UNAVAILABLE: { title: 'Les profils d’équipe n’existent que dans un espace d’équipe.', next: 'Choisissez un espace d’équipe dans les Paramètres ; dans le journal propre à ce poste, chaque profil est celui de ce poste.' },
+  MAY_NOT_SEND: { title: 'Votre rôle dans l’espace d’équipe ne permet pas d’envoyer de l’argent.', next: 'Rien n’a été envoyé. Seul un compte finance envoie des transferts, des lots et des renvois ; demandez le rôle finance à votre administrateur si vous en avez besoin.' },
+  SEND_FROM_BATCH: { title: 'Ce transfert est une ligne d’un lot : il est renvoyé depuis son lot.', next: 'Rien n’a été envoyé. Ouvrez le lot et reprenez-le (ou relancez ses lignes en échec) : le lot réserve d’abord la ligne, pour qu’aucun autre poste ne l’envoie en même temps.' },
   HOST_UNREACHABLE: { title: 'Cette page a perdu sa connexion à l’hôte de la console.', next: 'Vérifiez que la console tourne toujours, puis rechargez la page. Recherchez les transactions avant de les renvoyer.' },
   HOST_TOKEN_MISSING: { title: 'Cette page n’a pas de jeton d’accès valide pour l’hôte de la console.', next: 'Ouvrez l’URL exacte que la console a affichée au démarrage.' },
   // L’espace d’équipe (issue 24, point 7) : shared/api/workspace-faults.ts.

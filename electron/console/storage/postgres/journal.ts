@@ -183,14 +183,20 @@ export async function entriesHolding(c: Queryable, externalId: string, kind: str
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at), batch_row: row.batch_row === null ? null : Number(row.batch_row) }));
 }
 
-/** The earlier entry sent again: `pending` with the request as it is sent now (and its batch row, if any). */
+/**
+ * The earlier entry sent again: `pending` with the request as it is sent now (and its batch row,
+ * if any), in one statement as moveEntry would move it: the workspace checks the entry as it is
+ * sent (a batch row's under its sender's claim, migration 44), not half-way (the old request under
+ * its old batch row).
+ */
 async function continueAttempt(c: Queryable, row: EntryRow, input: RequestInput): Promise<void> {
-  await moveEntry(c, row, 'pending', input.at);
+  ENTRY_STATES.assertMove(phaseOf(row), 'pending', row.id);
   await c.query(
-    `UPDATE entries SET amount = $1, currency = $2, phone_number = $3, payment_method = $4, customer_first_name = $5, customer_last_name = $6,
+    `UPDATE entries SET state = 'pending', resolution = NULL, updated_at = $14,
+       amount = $1, currency = $2, phone_number = $3, payment_method = $4, customer_first_name = $5, customer_last_name = $6,
        customer_email = $7, description = $8, metadata = $9, request = $10, batch_id = COALESCE($11, batch_id), batch_row = COALESCE($12, batch_row)
      WHERE seq = $13`,
-    [...requestColumnValues(input), row.seq],
+    [...requestColumnValues(input), row.seq, input.at],
   );
   await addEvent(c, row.seq, input.at, { type: 'request_sent', message: attemptContinuedMessage(input) });
 }
