@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import type { TransactionRequest } from '../contract';
 
 export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
@@ -50,6 +51,16 @@ export interface ApprovalRequest {
    * batch halfway sent is not `sent`: withdrawing it still stops the rest.
    */
   sent: boolean;
+  /** The profile the approval binds (migration 43; null on a request asked before it). */
+  profileId: string | null;
+  /** That profile's name when it is a team profile. */
+  profileName: string | null;
+  /** The merchant account's service URL, as the team profile held it when asked (null: a desktop's own profile). */
+  accountUrl: string | null;
+  /** A payout's whole request as approved: the maker sends exactly this (null for a batch). */
+  request: TransactionRequest | null;
+  /** The entry whose send spent this payout's approval (one approval, one send), once sent. */
+  spentByEntry: string | null;
 }
 
 /** One tier of a policy: from `minAmount` up, a payout's amount or a batch's total needs `approvals` from `approverRole`. */
@@ -108,6 +119,8 @@ export const APPROVAL_ERROR_CODES = [
   'APPROVAL_UNCONFIRMED',
   // The maker withdrawing a request whose money has already left.
   'APPROVAL_ALREADY_SENT',
+  // An approved payout's approval already spent by another entry (another profile, another send): ask again.
+  'APPROVAL_SPENT',
 ] as const;
 export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 

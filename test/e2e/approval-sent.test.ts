@@ -41,7 +41,7 @@ describe.each(['en', 'fr'] as const)('an approved payout whose money has left, i
     await choosePreferences(page, language, 'light');
     const fatou = team.workspaces.storeAs('fatou', team.database);
     const request = payoutRequest({ amount: 250_000, external_id: `SENT-${language}` });
-    const asked = (await fatou.approvals!.askPayout('sandbox', 'XAF', request))!;
+    const asked = (await fatou.approvals!.askPayout(PROFILE, 'XAF', request))!;
     await team.workspaces.storeAs('kofi', team.database).approvals!.approve(asked.id, asked.digest, 'ok');
     await page.evaluate(() => (location.hash = '#/approvals'));
     await page.locator('#approvals-mine-title').waitFor({ timeout: 30_000 });

@@ -21,7 +21,7 @@ function request(id: number, overrides: Partial<ApprovalRequest> = {}): Approval
   return {
     id, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: `ext-${id}`, phoneNumber: '+237650000001', amount: 250_000, rows: 1,
     digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 0, approverRole: 'finance', state: 'awaiting', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z',
-    decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, ...overrides,
+    decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null, ...overrides,
   };
 }
 

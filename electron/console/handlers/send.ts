@@ -115,7 +115,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     // The journal is the only guard against paying twice: an external id it holds is never POSTed again.
     await refuseKnown(kind, profile.environment, withExternalId.external_id!);
     // A team workspace's policy may hold a payout for approval: told before anything is written.
-    if (kind === 'payout') await requirePayoutSendable(context, profile.environment, withExternalId);
+    if (kind === 'payout') await requirePayoutSendable(context, profile, withExternalId);
     // Committed before the POST: the write resolves only once its transaction has committed.
     // The workspace's gate refuses the entry itself if the policy changed in between; the journal
     // refuses it (ExternalIdKnown) if the same external id was written since the check above.
@@ -235,7 +235,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       context.requireAllowed(profile);
       await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
-      if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, entry.environment, request);
+      if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, { id: entry.profileId, environment: entry.environment }, request, journalId);
       await alreadySent(() => gated(() => journal.writeResend(journalId, now())));
       return send(profile, entry.kind, request, await entryAfter(journalId));
     },

@@ -24,6 +24,12 @@ export class ApprovalRefusal extends Error {
   }
 }
 
+/** The profile a payout is sent with, as an approval binds it (a team profile's id names its merchant account). */
+export interface ApprovalProfile {
+  id: string;
+  environment: 'sandbox' | 'live';
+}
+
 export interface NewTier {
   minAmount: number;
   approvals: 0 | 1 | 2;
@@ -36,8 +42,12 @@ export interface ApprovalsPort {
   policy(): Promise<ApprovalTier[]>;
   /** Replaces one environment's and currency's tiers in one transaction (admin only; the database audits each change). */
   setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]>;
-  /** Asks approval for one payout as it will be sent (its external id included); null: the policy needs none. */
-  askPayout(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
+  /**
+   * Asks approval for one payout as it will be sent with this profile (its external id included):
+   * the approval binds the profile, its merchant account, the recipient and the whole request
+   * (migration 43); null: the policy needs none.
+   */
+  askPayout(profile: ApprovalProfile, currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
   /** Asks approval for a batch's valid rows as one file; null: the policy needs none for its total. */
   askBatch(batchId: string, currency: string, remark?: string | null): Promise<ApprovalRequest | null>;
   /**
@@ -59,6 +69,9 @@ export interface ApprovalsPort {
    * refuses the claim of its rows: null = may send, else APPROVAL_REQUIRED or APPROVAL_STALE.
    */
   batchGate(batchId: string): Promise<ApprovalRefusal | null>;
-  /** The same for one payout as it will be sent (its external id set). */
-  payoutGate(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest): Promise<ApprovalRefusal | null>;
+  /**
+   * The same for one payout as it will be sent with this profile (its external id set); `entryId`:
+   * the entry a resend continues (an approval it spent still covers it), none for a new entry.
+   */
+  payoutGate(profile: ApprovalProfile, currency: string, request: TransactionRequest, entryId?: string | null): Promise<ApprovalRefusal | null>;
 }
