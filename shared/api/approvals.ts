@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
 import type { TransactionRequest } from '../contract';
+import type { JournalTransaction } from './types';
 
 export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
@@ -144,6 +145,8 @@ export const APPROVAL_CHANNEL_INPUTS = {
   'approvals:approve': z.strictObject({ id: requestId, digest: z.string().regex(/^[0-9a-f]{64}$/, 'the digest shown with the request'), remark: remark.optional() }),
   'approvals:reject': z.strictObject({ id: requestId, remark: remark.min(1, 'says why it is rejected') }),
   'approvals:withdraw': z.strictObject({ id: requestId, remark: remark.optional() }),
+  /** The maker sends an approved payout from its card: the request the approval bound, with its profile and external id; nothing retyped. */
+  'approvals:send': z.strictObject({ id: requestId }),
   /** Requests about one batch or one payout (a batch's page, a transaction's timeline): who approved. */
   'approvals:about': z.union([
     z.strictObject({ batchId: z.string().min(1).max(200) }),
@@ -168,6 +171,7 @@ export interface ApprovalChannelResults {
   'approvals:approve': ApprovalRequest;
   'approvals:reject': ApprovalRequest;
   'approvals:withdraw': ApprovalRequest;
+  'approvals:send': JournalTransaction;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
   'approvals:setPolicy': { tiers: ApprovalTier[] };

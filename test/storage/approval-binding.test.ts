@@ -22,7 +22,10 @@ beforeAll(async () => {
   workspaces = await startTestWorkspaces();
   database = await workspaces.create();
   await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
-  [fatou, kofi, samuel, adele] = await Promise.all((['fatou', 'kofi', 'samuel', 'adele'] as const).map((p) => workspaces.connectAs(p, database)));
+  fatou = await workspaces.connectAs('fatou', database);
+  kofi = await workspaces.connectAs('kofi', database);
+  samuel = await workspaces.connectAs('samuel', database);
+  adele = await workspaces.connectAs('adele', database);
   for (const [id, url] of [['acme-main', 'https://api.example.com'], ['acme-other', 'https://api.other-merchant.example.com']]) {
     await adele.query(`INSERT INTO team_profiles (id, name, environment, base_url, header_word, updated_at) VALUES ($1, $1, 'sandbox', $2, 'Bearer', 1)`, [id, url]);
   }

@@ -21,7 +21,7 @@ import { ExternalIdKnown } from '../journal/payout-identity';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
-export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend'> {
+export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend' | 'approvals:send'> {
   const { deps } = context;
   const journal = deps.storage.journal;
   const now = () => deps.clock.now();
@@ -196,6 +196,36 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         confirmationToken: token,
         expiresAt: new Date(expiresAt).toISOString(),
       };
+    },
+
+    /**
+     * An approved payout sent from its card (issue 37 item 1): the request the approval bound, with
+     * the profile it names and its external id, nothing retyped. The approval is the confirmation
+     * (docs/decisions/approval-binds-and-is-spent.md); the journal's guard (an external id it
+     * holds is never POSTed again) and the workspace's gate (one approval, one send) still decide.
+     */
+    async 'approvals:send'({ id }) {
+      const approvals = deps.storage.approvals;
+      if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
+      const approval = await approvals.get(id);
+      if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+      if (approval.subject !== 'payout' || approval.request === null || approval.profileId === null) {
+        throw new HandlerFailure('CONFLICT', `Request ${id} is not a single payout this console can send from its card: send a batch from its own page.`);
+      }
+      if (approval.state !== 'approved') {
+        throw new HandlerFailure('APPROVAL_NOT_WAITING', `Request ${id} is ${approval.state}, not approved: nothing was sent.`);
+      }
+      if (approval.sent || approval.spentByEntry !== null) {
+        const known = approval.externalId ? await journal.knownPayout('payout', approval.environment, approval.externalId) : null;
+        throw new HandlerFailure('ALREADY_SENT', `Request ${id} has already been sent: an approval pays once. Nothing was sent again.`, known ? { journalId: known.journalId } : {});
+      }
+      const profile = context.resolveProfile(approval.profileId);
+      if (profile.environment !== approval.environment) {
+        throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but request ${id} was approved for ${approval.environment}. Nothing was sent.`);
+      }
+      context.requireAllowed(profile);
+      await context.requireSecret(profile, 'payout');
+      return initiate('payout', profile, approval.request);
     },
 
     async 'payouts:initiate'({ request, confirmationToken }) {
