@@ -12,6 +12,9 @@ import type { JournalTransaction } from './types';
 export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 /** Who may approve: the workspace's finance or admin people. */
+/** The Approvals screen's lists: waiting for me, asked by me, decided by me, everything waiting (an admin's). */
+export const APPROVAL_SCOPES = ['forMe', 'mine', 'decided', 'everyone'] as const;
+export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
 export const APPROVER_ROLES = ['finance', 'admin'] as const;
 export type ApproverRole = (typeof APPROVER_ROLES)[number];
 
@@ -136,7 +139,7 @@ const tier = z.strictObject({
 export const APPROVAL_CHANNEL_INPUTS = {
   /** Whether this console's store has approvals (a workspace) and who this login is. */
   'approvals:status': z.strictObject({}),
-  'approvals:list': z.strictObject({ scope: z.enum(['forMe', 'mine']) }),
+  'approvals:list': z.strictObject({ scope: z.enum(APPROVAL_SCOPES) }),
   'approvals:get': z.strictObject({ id: requestId }),
   /** Asks approval for a single payout (the active profile's environment); the request keeps or gets its external id. */
   'approvals:askPayout': z.strictObject({ request: transactionRequestSchema, remark: remark.optional() }),

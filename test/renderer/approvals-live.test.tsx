@@ -29,7 +29,7 @@ function request(id: number, overrides: Partial<ApprovalRequest> = {}): Approval
 function workspace(lists: { forMe: ApprovalRequest[]; mine: ApprovalRequest[] }): FakeApi {
   return createFakeApi({
     'approvals:status': () => ok({ available: true as const, login: 'amadou', roles: ['finance'] }),
-    'approvals:list': (input) => ok({ requests: lists[input.scope] }),
+    'approvals:list': (input) => ok({ requests: input.scope === 'forMe' || input.scope === 'mine' ? lists[input.scope] : [] }),
   });
 }
 

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { balanceSchema, type Environment, type TransactionRequest } from '../../../shared/contract';
-import type { JournalTransaction, TransactionKind } from '../../../shared/api';
+import type { ApprovalNeed, JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
 import { classifyInitiate } from '../outcome';
 import type { StoredProfile } from '../settings';
@@ -148,6 +148,20 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     }
   }
 
+  /**
+   * What the workspace's policy needs before this payout may go, told in the confirmation (issue 37
+   * item 1: "needs approval" is a state of the payout, not an error after Send). Advisory, like the
+   * known-id check: the entry's gate decides at the write; a workspace that cannot be asked says nothing here.
+   */
+  async function approvalNeeded(profile: ResolvedProfile, request: TransactionRequest): Promise<ApprovalNeed | null> {
+    try {
+      const refusal = await deps.storage.approvals?.payoutGate({ id: profile.id, environment: profile.environment }, DEFAULT_CURRENCY, request);
+      return refusal?.need ? { ...refusal.need, currency: refusal.need.currency ?? DEFAULT_CURRENCY } : null;
+    } catch {
+      return null;
+    }
+  }
+
   async function balanceFor(profile: ResolvedProfile): Promise<{ balance: number; currency: string } | null> {
     const result = await context.clientFor(profile).getBalance();
     if (result.kind !== 'success') return null;
@@ -182,6 +196,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       }
       const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
       const balance = await balanceFor(profile);
+      const approval = await approvalNeeded(profile, request);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
       return {
         profileId: profile.id,
@@ -195,6 +210,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         balance: balance?.balance ?? null,
         confirmationToken: token,
         expiresAt: new Date(expiresAt).toISOString(),
+        approval,
       };
     },
 

@@ -6,7 +6,7 @@
  * docs/decisions/approvals-port.md). Who acts is always the database's `session_user`.
  */
 import type { TransactionRequest } from '../../../shared/contract';
-import type { ApprovalErrorCode, ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
+import type { ApprovalErrorCode, ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalScope, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
 
 /**
  * An approval rule said no: a code the screens translate, the English sentence, what sending needs
@@ -59,8 +59,12 @@ export interface ApprovalsPort {
   reject(id: number, remark: string): Promise<ApprovalRequest>;
   /** The maker takes the request back (awaiting or approved, not yet sent). */
   withdraw(id: number, remark?: string | null): Promise<ApprovalRequest>;
-  /** `forMe`: awaiting, of a role this login holds, asked by someone else, not yet voted by it. `mine`: asked by this login, newest first. */
-  waiting(scope: 'forMe' | 'mine', limit?: number): Promise<ApprovalRequest[]>;
+  /**
+   * `forMe`: awaiting, of a role this login holds, asked by someone else, not yet voted by it.
+   * `mine`: asked by this login, newest first. `decided`: what this login voted on, newest first.
+   * `everyone`: an admin's list of everything awaiting (empty for anyone else).
+   */
+  waiting(scope: ApprovalScope, limit?: number): Promise<ApprovalRequest[]>;
   get(id: number): Promise<ApprovalRequest | null>;
   /** Every request about a batch or a payout (newest first): who asked, who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<ApprovalRequest[]>;

@@ -307,7 +307,13 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
             [limit],
             'ORDER BY requested_at, id LIMIT $1',
           )
-        : select('requested_by = session_user', [limit], 'ORDER BY id DESC LIMIT $1'),
+        : scope === 'decided'
+          ? // What this login decided: its votes, newest first (a decided request stays in sight).
+            select(`EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND v.voter = session_user)`, [limit], 'ORDER BY coalesce(decided_at, requested_at) DESC, id DESC LIMIT $1')
+          : scope === 'everyone'
+            ? // An admin's view: everything still waiting, whoever asked and whoever decides it.
+              select(`state = 'awaiting' AND pg_has_role(session_user, 'paydesk_admin', 'MEMBER')`, [limit], 'ORDER BY requested_at, id LIMIT $1')
+            : select('requested_by = session_user', [limit], 'ORDER BY id DESC LIMIT $1'),
     get,
     about: (subject) => ('batchId' in subject ? select('batch_id = $1', [subject.batchId]) : select(`subject = 'payout' AND environment = $1 AND external_id = $2`, [subject.environment, subject.externalId])),
     async batchGate(batchId) {
