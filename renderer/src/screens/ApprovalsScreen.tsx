@@ -123,6 +123,7 @@ function SendApproved({ request, what }: { request: ApprovalRequest; what: strin
   const busy = useApprovals((s) => s.busy === request.id);
   const flight = useSingleFlight({ once: true });
   const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const label = t('send', { amount: formatMoney(request.amount, request.currency) });
   const send = () =>
     void flight.run(async () => {
       const result = await sendApproved(request);
@@ -133,8 +134,8 @@ function SendApproved({ request, what }: { request: ApprovalRequest; what: strin
   return (
     <div className="approval-send">
       <p className="small">{t('readyToSend', { externalId: request.externalId ?? '' })}</p>
-      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={t('sendLabel', { id: request.id, what })} onClick={send}>
-        {busy ? <Spinner label={t('working')} /> : null} {t('send', { amount: formatMoney(request.amount, request.currency) })}
+      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={send}>
+        {busy ? <Spinner label={t('working')} /> : null} {label}
       </button>
       {failure ? <ErrorNotice failure={failure} /> : null}
     </div>

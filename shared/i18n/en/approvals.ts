@@ -87,7 +87,7 @@ export default {
   withdraw: 'Withdraw',
   withdrawLabel: 'Withdraw request {{id}}: {{what}}',
   send: 'Send {{amount}} now',
-  sendLabel: 'Send request {{id}} as approved: {{what}}',
+  sendLabel: 'request {{id}} as approved: {{what}}',
   readyToSend: 'Approved: send it as it was approved, with external id {{externalId}}. Nothing to retype.',
   withdrawAsk: 'Withdraw request {{id}}? It cannot be sent afterwards without asking again.',
   withdrawYes: 'Yes, withdraw it',

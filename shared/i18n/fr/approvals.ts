@@ -89,7 +89,7 @@ export default {
   withdraw: 'Retirer',
   withdrawLabel: 'Retirer la demande {{id}} : {{what}}',
   send: 'Envoyer {{amount}} maintenant',
-  sendLabel: 'Envoyer la demande {{id}} telle qu’approuvée : {{what}}',
+  sendLabel: 'demande {{id}} telle qu’approuvée : {{what}}',
   readyToSend: 'Approuvé : envoyez-le tel qu’il a été approuvé, avec l’identifiant externe {{externalId}}. Rien à ressaisir.',
   withdrawAsk: 'Retirer la demande {{id}} ? Elle ne pourra plus être envoyée sans redemander une approbation.',
   withdrawYes: 'Oui, la retirer',
