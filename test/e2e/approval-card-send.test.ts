@@ -79,6 +79,9 @@ describe.each(['en', 'fr'] as const)('the maker and the approver, in %s', (langu
     await openApprovals();
     await send.click();
     await expect.poll(async () => (await fatou.get(asked.id))!.sent).toBe(true);
+    // The payout's own page opens: the card's one action led there.
+    await page.waitForFunction(() => location.hash.startsWith('#/timeline/'));
+    await page.locator('.approval-trail').waitFor();
     const payouts = await payoutsInWorkspace();
     expect(payouts.at(-1)).toEqual({ external_id: asked.externalId, amount: '400000' });
     expect(payouts).toHaveLength(language === 'en' ? 1 : 2);

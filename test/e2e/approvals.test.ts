@@ -75,7 +75,9 @@ describe('deciding', () => {
     await reject.click();
     await page.getByText(`Request ${ids.batch} is rejected.`).waitFor();
 
+    // Withdraw asks first (issue 37 item 1).
     await page.locator(`button[aria-label^="Withdraw request ${ids.own}:"]`).click();
+    await page.getByRole('button', { name: 'Yes, withdraw it' }).click();
     await page.getByText(`Request ${ids.own} is withdrawn.`).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
     await screenshot(page, 'approvals-after-decisions-en-light');

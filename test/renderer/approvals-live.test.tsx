@@ -73,14 +73,14 @@ describe('approvals on journal:changed', () => {
     lists.forMe = [request(5)];
     api.emit('journal:changed', changed({ approvals: ['5'] }));
     await vi.advanceTimersByTimeAsync(APPROVALS_LIVE_MS);
-    expect(api.callsOf('approvals:list')).toEqual([{ scope: 'forMe' }, { scope: 'mine' }]);
+    expect(api.callsOf('approvals:list')).toEqual([{ scope: 'forMe' }, { scope: 'mine' }, { scope: 'decided' }]);
     expect(stores.approvals.getState().forMe.map((r) => r.id)).toEqual([5]);
     expect(shown).toEqual([{ title: '1 payout waits for your approval', body: 'Open Approvals in Paydesk to approve or reject.' }]);
 
     // `everything` (the workspace connection came back) reads it again too.
     api.emit('journal:changed', changed({ everything: true }));
     await vi.advanceTimersByTimeAsync(APPROVALS_LIVE_MS);
-    expect(api.callsOf('approvals:list')).toHaveLength(4);
+    expect(api.callsOf('approvals:list')).toHaveLength(6);
     // Nothing new: no second notification.
     expect(shown).toHaveLength(1);
     off();
