@@ -15,6 +15,7 @@ import { useApprovals, useBatch, useUi } from '../stores';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
+import { approvalStep, ApprovalSteps } from './ApprovalSteps';
 import { ApprovalPolicy } from './ApprovalPolicy';
 
 const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
@@ -23,31 +24,6 @@ function useWhat() {
   const { t } = useTranslation('approvals');
   return (request: ApprovalRequest) =>
     t('card', { subject: t(`subject.${request.subject}`), amount: formatMoney(request.amount, request.currency), who: request.requestedBy });
-}
-
-/** Where a payout stands on its way out (issue 37 item 1): needs approval → awaiting → approved, ready to send → sent. */
-export function approvalStep(request: ApprovalRequest): 'awaiting' | 'ready' | 'sent' | null {
-  if (request.state === 'awaiting') return 'awaiting';
-  if (request.state !== 'approved') return null;
-  return request.sent || request.spentByEntry !== null ? 'sent' : 'ready';
-}
-
-const STEPS = ['needed', 'awaiting', 'ready', 'sent'] as const;
-
-export function ApprovalSteps({ request }: { request: ApprovalRequest }) {
-  const { t } = useTranslation('approvals');
-  const step = approvalStep(request);
-  if (step === null) return null;
-  const at = STEPS.indexOf(step);
-  return (
-    <ol className="approval-steps" aria-label={t('steps.label')}>
-      {STEPS.map((name, i) => (
-        <li key={name} className={i < at ? 'done' : i === at ? 'current' : 'next'} aria-current={i === at ? 'step' : undefined}>
-          {t(`steps.${name}`)}
-        </li>
-      ))}
-    </ol>
-  );
 }
 
 function Facts({ request }: { request: ApprovalRequest }) {
