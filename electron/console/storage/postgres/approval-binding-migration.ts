@@ -80,6 +80,13 @@ const COLUMNS_SQL = `
 `;
 
 const ASK_SQL = `
+  -- The audit line of a request asked: its columns, with what it binds as flat values a reader
+  -- scans (the whole request stays in the request row; its digest is on the line).
+  CREATE FUNCTION paydesk_audited_request(r approval_requests) RETURNS jsonb LANGUAGE sql STABLE ${SET_SEARCH_PATH} AS $$
+    SELECT (to_jsonb(r) - 'request' - 'account') || jsonb_strip_nulls(jsonb_build_object(
+      'recipient', nullif(btrim(coalesce(r.request->'customer'->>'first_name', '') || ' ' || coalesce(r.request->'customer'->>'last_name', '')), ''),
+      'description', r.request->>'description', 'account', r.account->>'baseUrl'))
+  $$;
   DROP FUNCTION paydesk_request_payout_approval(text, text, jsonb, text);
   CREATE FUNCTION paydesk_request_payout_approval(p_profile_id text, p_environment text, p_currency text, p_request jsonb, p_remark text DEFAULT NULL) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
@@ -107,7 +114,7 @@ const ASK_SQL = `
       paydesk_payout_digest(p_environment, 'payout', p_profile_id, account, p_currency, p_request), need.approvals, need.approver_role, p_remark,
       'payout', p_profile_id, account, p_request)
     RETURNING * INTO made;
-    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, to_jsonb(made), p_remark);
+    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, paydesk_audited_request(made), p_remark);
     RETURN made.id;
   END $$;
   REVOKE ALL ON FUNCTION paydesk_request_payout_approval(text, text, text, jsonb, text) FROM PUBLIC;
@@ -131,7 +138,7 @@ const ASK_SQL = `
     VALUES ('batch', b.id, b.environment, p_currency, t.total, t.row_count, paydesk_batch_digest(b.seq, p_currency), need.approvals, need.approver_role, p_remark,
       'payout', b.profile_id, paydesk_profile_account(b.profile_id))
     RETURNING * INTO made;
-    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, to_jsonb(made), p_remark);
+    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, paydesk_audited_request(made), p_remark);
     RETURN made.id;
   END $$;
 `;
