@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest, ApprovalScope } from '../../shared/api';
 import { createFakeApi, ok } from './fakeApi';
 import { renderApp } from './render';
+import { createStores } from '../../renderer/src/stores';
 
 const BOUND = { payment_method: 'service_demo', amount: 400_000, phone_number: '+237650000001', external_id: 'INV-42', customer: { first_name: 'Awa', last_name: 'Nkemdirim', email: 'awa@example.com' }, description: 'Supplier invoice 42' };
 
@@ -69,5 +70,20 @@ describe('an approval request’s card', () => {
     expect(within(section as HTMLElement).getByText('Decided by you')).toBeTruthy();
     expect(within(section as HTMLElement).getByRole('button', { name: 'Open its timeline' })).toBeTruthy();
     expect(within(section as HTMLElement).queryByRole('button', { name: /^Send/ })).toBeNull();
+  });
+
+  it('drops a “Request N is approved” notice at the next change: it is of the moment it was pressed', async () => {
+    const waiting = request(5, { state: 'awaiting', approvalsGiven: 0, votes: [], decidedBy: null, decidedAt: null, requestedBy: 'amadou' });
+    const api = createFakeApi({
+      'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
+      'approvals:list': (input) => ok({ requests: input.scope === 'forMe' ? [waiting] : [] }),
+      'approvals:approve': () => ok(request(5)),
+    });
+    const approvals = createStores(api).approvals;
+    await approvals.getState().load();
+    await approvals.getState().approve(waiting, '');
+    expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
+    await approvals.getState().changed();
+    expect(approvals.getState().last).toBeNull();
   });
 });
