@@ -56,13 +56,20 @@ CREATE TABLE approval_requests (
   requested_at timestamp with time zone NOT NULL DEFAULT clock_timestamp(),
   decided_by text,
   decided_at timestamp with time zone,
-  remark text
+  remark text,
+  kind text NOT NULL DEFAULT 'payout'::text,
+  profile_id text,
+  account jsonb,
+  request jsonb,
+  spent_by_entry text,
+  spent_at timestamp with time zone
 );
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_amount_check CHECK (amount >= 0);
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_approvals_required_check CHECK (approvals_required >= 1 AND approvals_required <= 2);
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches(id);
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_check CHECK ((subject = 'batch'::text) = (batch_id IS NOT NULL));
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_environment_check CHECK (environment = ANY (ARRAY['sandbox'::text, 'live'::text]));
+ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_kind_check CHECK (kind = 'payout'::text);
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_pkey PRIMARY KEY (id);
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_state_check CHECK (state = ANY (ARRAY['awaiting'::text, 'approved'::text, 'rejected'::text, 'withdrawn'::text, 'void'::text]));
 ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_subject_check CHECK (subject = ANY (ARRAY['payout'::text, 'batch'::text]));
@@ -241,6 +248,7 @@ CREATE TRIGGER batches_changed AFTER INSERT OR UPDATE ON batches FOR EACH ROW EX
 CREATE CONSTRAINT TRIGGER batches_import_audited AFTER INSERT ON batches DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION paydesk_audit_batch_import();
 CREATE TRIGGER batches_moved_void_approval AFTER UPDATE OF profile_id, environment ON batches FOR EACH ROW WHEN (new.profile_id IS DISTINCT FROM old.profile_id OR new.environment IS DISTINCT FROM old.environment) EXECUTE FUNCTION paydesk_void_batch_approval_on_move();
 CREATE TRIGGER batches_state_audited AFTER UPDATE OF state ON batches FOR EACH ROW WHEN (old.state = 'draft'::text AND new.state = 'draft'::text OR new.state IS DISTINCT FROM old.state AND (new.state = ANY (ARRAY['sending'::text, 'paused'::text, 'cancelled'::text]))) EXECUTE FUNCTION paydesk_audit_batch_state();
+CREATE TRIGGER batches_void_moved_approval AFTER UPDATE OF profile_id, environment ON batches FOR EACH ROW WHEN (old.profile_id IS DISTINCT FROM new.profile_id OR old.environment IS DISTINCT FROM new.environment) EXECUTE FUNCTION paydesk_void_moved_batch_approval();
 CREATE TRIGGER batches_who BEFORE INSERT OR UPDATE ON batches FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_who();
 
 -- entries
@@ -321,7 +329,7 @@ GRANT INSERT, SELECT, UPDATE ON TABLE entries TO paydesk_finance;
 GRANT SELECT ON TABLE entries TO paydesk_support;
 GRANT INSERT (id, profile_id, profile_name, environment, kind, state, transaction_id, external_id, status, failed_code, amount, currency, phone_number, payment_method, customer_first_name, customer_last_name, customer_email, description, metadata, transaction_json, created_at, updated_at) ON TABLE entries TO paydesk_support;
 GRANT UPDATE (state, resolution, transaction_id, external_id, status, failed_code, amount, currency, fee, net_amount, last_error, transaction_json, updated_at, already_sent_at) ON TABLE entries TO paydesk_support;
-CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text) EXECUTE FUNCTION paydesk_gate_entry();
+CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, batch_id, batch_row, profile_id ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text) EXECUTE FUNCTION paydesk_gate_entry();
 CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_notify_entry_change();
 CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries FOR EACH ROW WHEN (new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.external_id IS DISTINCT FROM old.external_id OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.profile_id IS DISTINCT FROM old.profile_id) EXECUTE FUNCTION paydesk_entry_identity();
 CREATE TRIGGER entries_moved_row_unsent BEFORE INSERT OR UPDATE OF state, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL) EXECUTE FUNCTION paydesk_moved_row_unsent();
@@ -333,6 +341,7 @@ CREATE TRIGGER entries_search_text BEFORE INSERT ON entries FOR EACH ROW EXECUTE
 CREATE TRIGGER entries_search_text_changed BEFORE UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries FOR EACH ROW WHEN (old.external_id IS DISTINCT FROM new.external_id OR old.phone_number IS DISTINCT FROM new.phone_number OR old.customer_first_name IS DISTINCT FROM new.customer_first_name OR old.customer_last_name IS DISTINCT FROM new.customer_last_name) EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_sent_again_audited AFTER UPDATE OF state, request, amount, currency, phone_number, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state IS DISTINCT FROM 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_audit_entry_sent();
 CREATE TRIGGER entries_sent_audited AFTER INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_audit_entry_sent();
+CREATE TRIGGER entries_spend_approval AFTER INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, profile_id ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text AND new.batch_id IS NULL) EXECUTE FUNCTION paydesk_spend_payout_approval();
 CREATE TRIGGER entries_support_follows_up BEFORE UPDATE OF state, amount, currency, transaction_id ON entries FOR EACH ROW WHEN ((new.state = 'pending'::text AND old.state IS DISTINCT FROM 'pending'::text OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.transaction_id IS DISTINCT FROM old.transaction_id) AND NOT pg_has_role(SESSION_USER, 'paydesk_finance'::name, 'MEMBER'::text)) EXECUTE FUNCTION paydesk_support_follows_up();
 CREATE TRIGGER entries_was_sent_kept BEFORE UPDATE ON entries FOR EACH ROW WHEN (((old.state = ANY (ARRAY['outcome_unknown'::text, 'known'::text])) OR old.transaction_id IS NOT NULL) AND (new.request IS DISTINCT FROM old.request OR new.phone_number IS DISTINCT FROM old.phone_number OR new.customer_first_name IS DISTINCT FROM old.customer_first_name OR new.customer_last_name IS DISTINCT FROM old.customer_last_name OR new.customer_email IS DISTINCT FROM old.customer_email OR new.payment_method IS DISTINCT FROM old.payment_method OR new.description IS DISTINCT FROM old.description OR new.metadata IS DISTINCT FROM old.metadata OR new.profile_id IS DISTINCT FROM old.profile_id OR new.profile_name IS DISTINCT FROM old.profile_name OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.external_id IS DISTINCT FROM old.external_id OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row OR new.state = 'pending'::text AND old.state <> 'pending'::text) OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.fee IS DISTINCT FROM old.fee OR new.net_amount IS DISTINCT FROM old.net_amount OR new.transaction_id IS DISTINCT FROM old.transaction_id) EXECUTE FUNCTION paydesk_sent_entry_frozen();
 CREATE TRIGGER entries_who BEFORE INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_who();
@@ -572,7 +581,6 @@ AS $function$
     need record;
   BEGIN
     SELECT * INTO b FROM batches WHERE seq = p_batch_seq;
-    -- Asked and not yet decided: it waits, even if the policy now needs less (or nothing).
     SELECT * INTO w FROM approval_requests WHERE batch_id = b.id AND state = 'awaiting';
     IF FOUND THEN
       RAISE EXCEPTION 'batch % (total %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
@@ -583,8 +591,9 @@ AS $function$
     IF NOT EXISTS (SELECT FROM approval_tiers WHERE environment = b.environment AND approvals > 0) THEN RETURN; END IF;
     SELECT * INTO r FROM approval_requests WHERE batch_id = b.id AND state = 'approved';
     IF FOUND AND (p_currency IS NULL OR r.currency = p_currency) THEN
+      -- The digest covers the batch's profile, its account and environment, and every row's request.
       IF r.digest <> paydesk_batch_digest(p_batch_seq, r.currency) THEN
-        RAISE EXCEPTION 'batch % changed after it was approved: nothing is sent until it is approved again', b.id
+        RAISE EXCEPTION 'batch % changed after it was approved (its rows, profile, account or environment): nothing is sent until it is approved again', b.id
           USING ERRCODE = 'PD002', DETAIL = json_build_object('subject', 'batch', 'batchId', b.id, 'requestId', r.id)::text;
       END IF;
       RETURN;
@@ -599,8 +608,8 @@ AS $function$
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_assert_batch_send(bigint,text) TO PUBLIC;
 
--- paydesk_assert_payout_send(text,text,text,bigint,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
-CREATE OR REPLACE FUNCTION public.paydesk_assert_payout_send(p_environment text, p_currency text, p_phone text, p_amount bigint, p_external_id text)
+-- paydesk_assert_payout_send(text,text,text,bigint,jsonb,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_assert_payout_send(p_environment text, p_profile_id text, p_currency text, p_amount bigint, p_request jsonb, p_entry_id text)
  RETURNS void
  LANGUAGE plpgsql
  STABLE
@@ -608,27 +617,38 @@ CREATE OR REPLACE FUNCTION public.paydesk_assert_payout_send(p_environment text,
 AS $function$
   DECLARE
     w approval_requests;
+    r approval_requests;
+    v_external_id text := p_request->>'external_id';
     need record := paydesk_approval_need(p_environment, p_currency, p_amount);
   BEGIN
     -- Asked and not yet decided: it waits, even if the policy now needs less (or nothing).
-    SELECT * INTO w FROM approval_requests WHERE subject = 'payout' AND environment = p_environment AND external_id = p_external_id AND state = 'awaiting';
+    SELECT * INTO w FROM approval_requests a WHERE a.subject = 'payout' AND a.environment = p_environment AND a.external_id = v_external_id AND a.state = 'awaiting';
     IF FOUND THEN
       RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent: request % waits for them (% given), whatever the policy says now',
-        w.amount, w.currency, p_external_id, w.approvals_required, w.approver_role, w.id, w.approvals_given
+        w.amount, w.currency, v_external_id, w.approvals_required, w.approver_role, w.id, w.approvals_given
         USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', w.external_id, 'environment', w.environment,
           'currency', w.currency, 'amount', w.amount, 'rows', w.row_count, 'approvals', w.approvals_required, 'approverRole', w.approver_role, 'requestId', w.id)::text;
     END IF;
     IF need.approvals = 0 THEN RETURN; END IF;
-    IF EXISTS (SELECT FROM approval_requests WHERE subject = 'payout' AND state = 'approved' AND environment = p_environment
-               AND external_id IS NOT DISTINCT FROM p_external_id
-               AND digest = paydesk_payout_digest(p_environment, p_currency, p_phone, p_amount, p_external_id)) THEN
+    SELECT * INTO r FROM approval_requests a WHERE a.subject = 'payout' AND a.state = 'approved' AND a.environment = p_environment AND a.external_id = v_external_id;
+    IF FOUND THEN
+      IF r.digest IS DISTINCT FROM paydesk_payout_digest(p_environment, 'payout', p_profile_id, paydesk_profile_account(p_profile_id), p_currency, p_request) THEN
+        RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent: request % approved another payout (its profile, merchant account, recipient or request differ)',
+          p_amount, p_currency, v_external_id, need.approvals, need.approver_role, r.id
+          USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', v_external_id, 'environment', p_environment,
+            'currency', p_currency, 'amount', p_amount, 'rows', 1, 'approvals', need.approvals, 'approverRole', need.approver_role, 'boundTo', r.id)::text;
+      END IF;
+      IF r.spent_by_entry IS NOT NULL AND r.spent_by_entry IS DISTINCT FROM p_entry_id THEN
+        RAISE EXCEPTION 'approval request % was spent by entry %: one approval pays one payout once; ask again', r.id, r.spent_by_entry
+          USING ERRCODE = 'PD020', DETAIL = json_build_object('requestId', r.id, 'spentByEntry', r.spent_by_entry)::text;
+      END IF;
       RETURN;
     END IF;
-    RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent', p_amount, p_currency, p_external_id, need.approvals, need.approver_role
-      USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', p_external_id, 'environment', p_environment,
+    RAISE EXCEPTION 'a payout of % % (external id %) needs % approval(s) by % before it is sent', p_amount, p_currency, v_external_id, need.approvals, need.approver_role
+      USING ERRCODE = 'PD001', DETAIL = json_build_object('subject', 'payout', 'externalId', v_external_id, 'environment', p_environment,
         'currency', p_currency, 'amount', p_amount, 'rows', 1, 'approvals', need.approvals, 'approverRole', need.approver_role)::text;
   END $function$;
-GRANT EXECUTE ON FUNCTION paydesk_assert_payout_send(text,text,text,bigint,text) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_assert_payout_send(text,text,text,bigint,jsonb,text) TO PUBLIC;
 
 -- paydesk_audit(text,text,jsonb,jsonb,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_audit(p_action text, p_subject text, p_before jsonb DEFAULT NULL::jsonb, p_after jsonb DEFAULT NULL::jsonb, p_remark text DEFAULT NULL::text)
@@ -757,6 +777,19 @@ AS $function$
   END $function$;
 REVOKE EXECUTE ON FUNCTION paydesk_audit_write(text,text,jsonb,jsonb,text) FROM PUBLIC;
 
+-- paydesk_audited_request(approval_requests): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_audited_request(r approval_requests)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT (to_jsonb(r) - 'request' - 'account') || jsonb_strip_nulls(jsonb_build_object(
+      'recipient', nullif(btrim(coalesce(r.request->'customer'->>'first_name', '') || ' ' || coalesce(r.request->'customer'->>'last_name', '')), ''),
+      'description', r.request->>'description', 'account', r.account->>'baseUrl'))
+  $function$;
+GRANT EXECUTE ON FUNCTION paydesk_audited_request(approval_requests) TO PUBLIC;
+
 -- paydesk_batch_digest(bigint,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_batch_digest(p_batch_seq bigint, p_currency text)
  RETURNS text
@@ -764,8 +797,8 @@ CREATE OR REPLACE FUNCTION public.paydesk_batch_digest(p_batch_seq bigint, p_cur
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT encode(sha256(convert_to(jsonb_build_array(b.environment, p_currency, coalesce(
-      (SELECT jsonb_agg(jsonb_build_array(br.request::jsonb->>'phone_number', (br.request::jsonb->>'amount')::bigint, br.external_id) ORDER BY br.row_number)
+    SELECT encode(sha256(convert_to(jsonb_build_array('batch/43', b.environment, 'payout', b.profile_id, paydesk_profile_account(b.profile_id), p_currency, coalesce(
+      (SELECT jsonb_agg(jsonb_build_array(br.row_number, br.external_id, br.request::jsonb) ORDER BY br.row_number)
        FROM batch_rows br WHERE br.batch_seq = b.seq AND br.request IS NOT NULL), '[]'::jsonb))::text, 'UTF8')), 'hex')
     FROM batches b WHERE b.seq = p_batch_seq
   $function$;
@@ -826,7 +859,9 @@ CREATE OR REPLACE FUNCTION public.paydesk_current_digest(r approval_requests)
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT CASE r.subject WHEN 'batch' THEN paydesk_batch_digest((SELECT seq FROM batches WHERE id = r.batch_id), r.currency) ELSE r.digest END
+    SELECT CASE r.subject
+      WHEN 'batch' THEN paydesk_batch_digest((SELECT seq FROM batches WHERE id = r.batch_id), r.currency)
+      ELSE paydesk_payout_digest(r.environment, r.kind, r.profile_id, paydesk_profile_account(r.profile_id), r.currency, r.request) END
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_current_digest(approval_requests) TO PUBLIC;
 
@@ -897,8 +932,8 @@ AS $function$
     bound record;
   BEGIN
     IF TG_OP = 'UPDATE' AND OLD.state = 'pending'
-       AND (NEW.request, NEW.amount, NEW.currency, NEW.phone_number, NEW.external_id, NEW.environment, NEW.batch_id, NEW.batch_row)
-         IS NOT DISTINCT FROM (OLD.request, OLD.amount, OLD.currency, OLD.phone_number, OLD.external_id, OLD.environment, OLD.batch_id, OLD.batch_row) THEN
+       AND (NEW.request, NEW.amount, NEW.currency, NEW.phone_number, NEW.external_id, NEW.environment, NEW.batch_id, NEW.batch_row, NEW.profile_id)
+         IS NOT DISTINCT FROM (OLD.request, OLD.amount, OLD.currency, OLD.phone_number, OLD.external_id, OLD.environment, OLD.batch_id, OLD.batch_row, OLD.profile_id) THEN
       RETURN NEW;
     END IF;
     IF (req ? 'amount' AND (req->>'amount')::bigint <> NEW.amount) OR (req ? 'phone_number' AND req->>'phone_number' <> NEW.phone_number)
@@ -906,15 +941,17 @@ AS $function$
       RAISE EXCEPTION 'payout entry %: its columns and its request disagree', NEW.id USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.batch_id IS NOT NULL THEN
-      -- The entry of one of the batch's rows, exactly as the row says, before anything else.
-      SELECT b.seq, b.environment, br.request, br.external_id, br.journal_id, br.claim_holder, br.claimed_by, br.lease_until INTO bound
+      SELECT b.seq, b.environment, b.profile_id, br.request, br.external_id, br.journal_id, br.claim_holder, br.claimed_by, br.lease_until INTO bound
         FROM batches b JOIN batch_rows br ON br.batch_seq = b.seq WHERE b.id = NEW.batch_id AND br.row_number = NEW.batch_row;
       IF NOT FOUND OR bound.environment <> NEW.environment OR bound.request IS NULL OR NEW.request IS NULL OR bound.request::jsonb <> req
          OR bound.external_id IS DISTINCT FROM NEW.external_id THEN
         RAISE EXCEPTION 'payout entry % is not the entry of row % of batch %: a batch''s entry is one of its rows, as the row says', NEW.id, NEW.batch_row, NEW.batch_id
           USING ERRCODE = 'check_violation';
       END IF;
-      -- The console's own words for both (../port.ts rowTakenMessage): a desktop reads them the same.
+      IF bound.profile_id IS DISTINCT FROM NEW.profile_id THEN
+        RAISE EXCEPTION 'payout entry % names profile %, batch % sends with %: a batch''s entry is sent with its batch''s profile', NEW.id, NEW.profile_id, NEW.batch_id, bound.profile_id
+          USING ERRCODE = 'check_violation';
+      END IF;
       IF bound.journal_id IS DISTINCT FROM NEW.id AND bound.journal_id IS NOT NULL THEN
         RAISE EXCEPTION 'batch % row % already has its journal entry or is held by another desktop: it is not sent again', NEW.batch_id, NEW.batch_row
           USING ERRCODE = 'check_violation', DETAIL = 'its entry is ' || bound.journal_id;
@@ -923,7 +960,6 @@ AS $function$
         RAISE EXCEPTION 'batch % row % already has its journal entry or is held by another desktop: it is not sent again', NEW.batch_id, NEW.batch_row
           USING ERRCODE = 'insufficient_privilege', DETAIL = 'held by ' || coalesce(bound.claimed_by, 'another login') || '''s live claim';
       END IF;
-      -- One statement instead of two function calls when nothing binds the batch (migration 35).
       IF NOT EXISTS (SELECT FROM approval_requests WHERE batch_id = NEW.batch_id AND state IN ('awaiting', 'approved'))
          AND NOT EXISTS (SELECT FROM approval_tiers t WHERE t.environment = bound.environment AND t.approvals > 0) THEN
         RETURN NEW;
@@ -931,8 +967,8 @@ AS $function$
       PERFORM paydesk_hold_approval(NEW.batch_id, NEW.environment, NEW.external_id);
       PERFORM paydesk_assert_batch_send(bound.seq, NEW.currency);
     ELSE
-      PERFORM paydesk_hold_approval(NEW.batch_id, NEW.environment, NEW.external_id);
-      PERFORM paydesk_assert_payout_send(NEW.environment, NEW.currency, NEW.phone_number, NEW.amount, NEW.external_id);
+      PERFORM paydesk_hold_approval(NULL, NEW.environment, NEW.external_id);
+      PERFORM paydesk_assert_payout_send(NEW.environment, NEW.profile_id, NEW.currency, NEW.amount, req, NEW.id);
     END IF;
     RETURN NEW;
   END $function$;
@@ -949,7 +985,7 @@ AS $function$
     IF p_batch_id IS NOT NULL THEN
       PERFORM FROM approval_requests WHERE state = 'approved' AND batch_id = p_batch_id FOR SHARE;
     ELSE
-      PERFORM FROM approval_requests WHERE state = 'approved' AND subject = 'payout' AND environment = p_environment AND external_id = p_external_id FOR SHARE;
+      PERFORM FROM approval_requests WHERE state = 'approved' AND subject = 'payout' AND environment = p_environment AND external_id = p_external_id FOR UPDATE;
     END IF;
   END $function$;
 REVOKE EXECUTE ON FUNCTION paydesk_hold_approval(text,text,text) FROM PUBLIC;
@@ -1082,14 +1118,18 @@ AS $function$
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_now_ms() TO PUBLIC;
 
--- paydesk_payout_digest(text,text,text,bigint,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
-CREATE OR REPLACE FUNCTION public.paydesk_payout_digest(p_environment text, p_currency text, p_phone text, p_amount bigint, p_external_id text)
+-- paydesk_payout_digest(text,text,text,jsonb,text,jsonb): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_payout_digest(p_environment text, p_kind text, p_profile_id text, p_account jsonb, p_currency text, p_request jsonb)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$ SELECT encode(sha256(convert_to(jsonb_build_array(p_environment, p_currency, p_phone, p_amount, coalesce(p_external_id, ''))::text, 'UTF8')), 'hex') $function$;
-GRANT EXECUTE ON FUNCTION paydesk_payout_digest(text,text,text,bigint,text) TO PUBLIC;
+AS $function$
+    SELECT encode(sha256(convert_to(jsonb_build_array('payout/43', p_environment, p_kind, p_profile_id, p_account, p_currency,
+      p_request->>'phone_number', p_request->'customer'->>'first_name', p_request->'customer'->>'last_name',
+      (p_request->>'amount')::bigint, coalesce(p_request->>'external_id', ''), p_request)::text, 'UTF8')), 'hex')
+  $function$;
+GRANT EXECUTE ON FUNCTION paydesk_payout_digest(text,text,text,jsonb,text,jsonb) TO PUBLIC;
 
 -- paydesk_pending_entry_is_its_request(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_pending_entry_is_its_request()
@@ -1116,6 +1156,20 @@ AS $function$
     RETURN NEW;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_pending_entry_is_its_request() TO PUBLIC;
+
+-- paydesk_profile_account(text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_profile_account(p_profile_id text)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT coalesce(
+      (SELECT jsonb_build_object('profileId', t.id, 'team', true, 'environment', t.environment, 'baseUrl', t.base_url, 'headerWord', t.header_word)
+       FROM team_profiles t WHERE t.id = p_profile_id),
+      jsonb_build_object('profileId', p_profile_id, 'team', false))
+  $function$;
+GRANT EXECUTE ON FUNCTION paydesk_profile_account(text) TO PUBLIC;
 
 -- paydesk_raise_waiting(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_raise_waiting()
@@ -1183,22 +1237,23 @@ AS $function$
   BEGIN
     IF NOT pg_has_role(session_user, 'paydesk_finance', 'MEMBER') THEN RAISE EXCEPTION 'only finance asks to send money' USING ERRCODE = 'insufficient_privilege'; END IF;
     SELECT * INTO b FROM batches WHERE id = p_batch_id FOR UPDATE;
-    IF NOT FOUND THEN RAISE EXCEPTION 'no batch %', p_batch_id; END IF;
+    IF NOT FOUND THEN RAISE EXCEPTION 'no batch %', p_batch_id USING ERRCODE = 'no_data_found'; END IF;
     t := paydesk_batch_total(b.seq);
     need := paydesk_approval_need(b.environment, p_currency, t.total);
     IF need.approvals = 0 THEN RETURN NULL; END IF;
-    INSERT INTO approval_requests (subject, batch_id, environment, currency, amount, row_count, digest, approvals_required, approver_role, remark)
-    VALUES ('batch', b.id, b.environment, p_currency, t.total, t.row_count, paydesk_batch_digest(b.seq, p_currency), need.approvals, need.approver_role, p_remark)
+    INSERT INTO approval_requests (subject, batch_id, environment, currency, amount, row_count, digest, approvals_required, approver_role, remark, kind, profile_id, account)
+    VALUES ('batch', b.id, b.environment, p_currency, t.total, t.row_count, paydesk_batch_digest(b.seq, p_currency), need.approvals, need.approver_role, p_remark,
+      'payout', b.profile_id, paydesk_profile_account(b.profile_id))
     RETURNING * INTO made;
-    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, to_jsonb(made), p_remark);
+    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, paydesk_audited_request(made), p_remark);
     RETURN made.id;
   END $function$;
 REVOKE EXECUTE ON FUNCTION paydesk_request_batch_approval(text,text,text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_request_batch_approval(text,text,text) TO paydesk_admin;
 GRANT EXECUTE ON FUNCTION paydesk_request_batch_approval(text,text,text) TO paydesk_finance;
 
--- paydesk_request_payout_approval(text,text,jsonb,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
-CREATE OR REPLACE FUNCTION public.paydesk_request_payout_approval(p_environment text, p_currency text, p_request jsonb, p_remark text DEFAULT NULL::text)
+-- paydesk_request_payout_approval(text,text,text,jsonb,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_request_payout_approval(p_profile_id text, p_environment text, p_currency text, p_request jsonb, p_remark text DEFAULT NULL::text)
  RETURNS bigint
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1207,21 +1262,33 @@ AS $function$
   DECLARE
     need record;
     amount bigint := (p_request->>'amount')::bigint;
+    account jsonb := paydesk_profile_account(p_profile_id);
     made approval_requests;
   BEGIN
     IF NOT pg_has_role(session_user, 'paydesk_finance', 'MEMBER') THEN RAISE EXCEPTION 'only finance asks to send money' USING ERRCODE = 'insufficient_privilege'; END IF;
+    IF coalesce(btrim(p_profile_id), '') = '' THEN
+      RAISE EXCEPTION 'an approval names the profile it is sent with: none given' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF coalesce(p_request->>'external_id', '') = '' THEN
+      RAISE EXCEPTION 'an approval binds the payout''s external id: the request has none' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF (account->>'team')::boolean AND account->>'environment' <> p_environment THEN
+      RAISE EXCEPTION 'team profile % sends in %, not %', p_profile_id, account->>'environment', p_environment USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     need := paydesk_approval_need(p_environment, p_currency, amount);
     IF need.approvals = 0 THEN RETURN NULL; END IF;
-    INSERT INTO approval_requests (subject, environment, currency, external_id, phone_number, amount, row_count, digest, approvals_required, approver_role, remark)
+    INSERT INTO approval_requests (subject, environment, currency, external_id, phone_number, amount, row_count, digest, approvals_required, approver_role, remark,
+      kind, profile_id, account, request)
     VALUES ('payout', p_environment, p_currency, p_request->>'external_id', p_request->>'phone_number', amount, 1,
-      paydesk_payout_digest(p_environment, p_currency, p_request->>'phone_number', amount, p_request->>'external_id'), need.approvals, need.approver_role, p_remark)
+      paydesk_payout_digest(p_environment, 'payout', p_profile_id, account, p_currency, p_request), need.approvals, need.approver_role, p_remark,
+      'payout', p_profile_id, account, p_request)
     RETURNING * INTO made;
-    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, to_jsonb(made), p_remark);
+    PERFORM paydesk_audit_write('request_approval', 'approval:' || made.id, NULL, paydesk_audited_request(made), p_remark);
     RETURN made.id;
   END $function$;
-REVOKE EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,jsonb,text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,jsonb,text) TO paydesk_admin;
-GRANT EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,jsonb,text) TO paydesk_finance;
+REVOKE EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,text,jsonb,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,text,jsonb,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_request_payout_approval(text,text,text,jsonb,text) TO paydesk_finance;
 
 -- paydesk_request_rules(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_request_rules()
@@ -1237,13 +1304,20 @@ AS $function$
       NEW.requested_by := session_user;
       NEW.state := 'awaiting';
       NEW.approvals_given := 0;
+      NEW.spent_by_entry := NULL;
+      NEW.spent_at := NULL;
       RETURN NEW;
     END IF;
-    IF (NEW.subject, NEW.batch_id, NEW.environment, NEW.currency, NEW.external_id, NEW.phone_number, NEW.amount, NEW.digest, NEW.requested_by)
-       IS DISTINCT FROM (OLD.subject, OLD.batch_id, OLD.environment, OLD.currency, OLD.external_id, OLD.phone_number, OLD.amount, OLD.digest, OLD.requested_by) THEN
+    IF (NEW.subject, NEW.batch_id, NEW.environment, NEW.currency, NEW.external_id, NEW.phone_number, NEW.amount, NEW.digest, NEW.requested_by,
+        NEW.kind, NEW.profile_id, NEW.account, NEW.request)
+       IS DISTINCT FROM (OLD.subject, OLD.batch_id, OLD.environment, OLD.currency, OLD.external_id, OLD.phone_number, OLD.amount, OLD.digest, OLD.requested_by,
+        OLD.kind, OLD.profile_id, OLD.account, OLD.request) THEN
       RAISE EXCEPTION 'what an approval request is for never changes: ask again' USING ERRCODE = 'insufficient_privilege';
     END IF;
-    -- What a request needs never goes down (a policy lowered while it waits does not apply to it).
+    IF (NEW.spent_by_entry, NEW.spent_at) IS DISTINCT FROM (OLD.spent_by_entry, OLD.spent_at)
+       AND (OLD.spent_by_entry IS NOT NULL OR OLD.state <> 'approved' OR NEW.spent_by_entry IS NULL) THEN
+      RAISE EXCEPTION 'approval request % is spent once, by the entry it approved, and stays spent', OLD.id USING ERRCODE = 'insufficient_privilege';
+    END IF;
     IF NEW.approvals_required < OLD.approvals_required THEN
       RAISE EXCEPTION 'approval request % needs % approvals: that is never lowered', OLD.id, OLD.approvals_required USING ERRCODE = 'check_violation';
     END IF;
@@ -1259,12 +1333,10 @@ AS $function$
       IF NEW.state = 'withdrawn' AND session_user <> OLD.requested_by THEN
         RAISE EXCEPTION 'only % (who asked) can withdraw approval request %', OLD.requested_by, OLD.id USING ERRCODE = 'insufficient_privilege';
       END IF;
-      -- Withdrawn, it would say nothing left while its money did (a batch halfway may still be).
       IF NEW.state = 'withdrawn' AND OLD.state = 'approved' AND paydesk_request_sent(OLD) THEN
         RAISE EXCEPTION 'approval request % was already sent: it can no longer be withdrawn', OLD.id USING ERRCODE = 'PD014';
       END IF;
       IF reopened THEN
-        -- Waiting again: no one has decided it now.
         NEW.decided_by := NULL;
         NEW.decided_at := NULL;
       ELSE
@@ -1284,7 +1356,8 @@ CREATE OR REPLACE FUNCTION public.paydesk_request_sent(r approval_requests)
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
     SELECT CASE r.subject
-      WHEN 'payout' THEN EXISTS (SELECT FROM entries e WHERE e.kind = 'payout' AND e.environment = r.environment AND e.external_id = r.external_id)
+      WHEN 'payout' THEN r.spent_by_entry IS NOT NULL
+        OR EXISTS (SELECT FROM entries e WHERE e.kind = 'payout' AND e.environment = r.environment AND e.external_id = r.external_id)
       ELSE EXISTS (SELECT FROM batches b WHERE b.id = r.batch_id AND b.state IN ('cancelled', 'done'))
         OR NOT EXISTS (SELECT FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq
                        WHERE b.id = r.batch_id AND br.request IS NOT NULL AND br.journal_id IS NULL)
@@ -1363,6 +1436,21 @@ REVOKE EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) TO paydesk_admin;
 GRANT EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) TO paydesk_finance;
 GRANT EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) TO paydesk_support;
+
+-- paydesk_spend_payout_approval(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_spend_payout_approval()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    UPDATE approval_requests a SET spent_by_entry = NEW.id, spent_at = clock_timestamp()
+    WHERE a.subject = 'payout' AND a.state = 'approved' AND a.environment = NEW.environment AND a.external_id = NEW.external_id AND a.spent_by_entry IS NULL
+      AND a.digest = paydesk_payout_digest(NEW.environment, NEW.kind, NEW.profile_id, paydesk_profile_account(NEW.profile_id), NEW.currency, NEW.request::jsonb);
+    RETURN NULL;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_spend_payout_approval() TO PUBLIC;
 
 -- paydesk_stamp_claim(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_stamp_claim()
@@ -1491,6 +1579,25 @@ AS $function$
     RETURN NULL;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_void_batch_approval_on_move() TO PUBLIC;
+
+-- paydesk_void_moved_batch_approval(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_void_moved_batch_approval()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    voided approval_requests;
+  BEGIN
+    FOR voided IN UPDATE approval_requests SET state = 'void', remark = 'the batch''s profile or environment changed after it was asked'
+      WHERE batch_id = NEW.id AND state IN ('awaiting', 'approved') RETURNING * LOOP
+      PERFORM paydesk_audit_write('void_approval', 'approval:' || voided.id, jsonb_build_object('digest', voided.digest, 'profile', OLD.profile_id, 'environment', OLD.environment),
+        jsonb_build_object('profile', NEW.profile_id, 'environment', NEW.environment), voided.remark);
+    END LOOP;
+    RETURN NULL;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_void_moved_batch_approval() TO PUBLIC;
 
 -- paydesk_vote_rules(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_vote_rules()

@@ -6,10 +6,15 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
+import type { TransactionRequest } from '../contract';
+import type { JournalTransaction } from './types';
 
 export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 /** Who may approve: the workspace's finance or admin people. */
+/** The Approvals screen's lists: waiting for me, asked by me, decided by me, everything waiting (an admin's). */
+export const APPROVAL_SCOPES = ['forMe', 'mine', 'decided', 'everyone'] as const;
+export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
 export const APPROVER_ROLES = ['finance', 'admin'] as const;
 export type ApproverRole = (typeof APPROVER_ROLES)[number];
 
@@ -50,6 +55,16 @@ export interface ApprovalRequest {
    * batch halfway sent is not `sent`: withdrawing it still stops the rest.
    */
   sent: boolean;
+  /** The profile the approval binds (migration 43; null on a request asked before it). */
+  profileId: string | null;
+  /** That profile's name when it is a team profile. */
+  profileName: string | null;
+  /** The merchant account's service URL, as the team profile held it when asked (null: a desktop's own profile). */
+  accountUrl: string | null;
+  /** A payout's whole request as approved: the maker sends exactly this (null for a batch). */
+  request: TransactionRequest | null;
+  /** The entry whose send spent this payout's approval (one approval, one send), once sent. */
+  spentByEntry: string | null;
 }
 
 /** One tier of a policy: from `minAmount` up, a payout's amount or a batch's total needs `approvals` from `approverRole`. */
@@ -108,6 +123,8 @@ export const APPROVAL_ERROR_CODES = [
   'APPROVAL_UNCONFIRMED',
   // The maker withdrawing a request whose money has already left.
   'APPROVAL_ALREADY_SENT',
+  // An approved payout's approval already spent by another entry (another profile, another send): ask again.
+  'APPROVAL_SPENT',
 ] as const;
 export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 
@@ -122,7 +139,7 @@ const tier = z.strictObject({
 export const APPROVAL_CHANNEL_INPUTS = {
   /** Whether this console's store has approvals (a workspace) and who this login is. */
   'approvals:status': z.strictObject({}),
-  'approvals:list': z.strictObject({ scope: z.enum(['forMe', 'mine']) }),
+  'approvals:list': z.strictObject({ scope: z.enum(APPROVAL_SCOPES) }),
   'approvals:get': z.strictObject({ id: requestId }),
   /** Asks approval for a single payout (the active profile's environment); the request keeps or gets its external id. */
   'approvals:askPayout': z.strictObject({ request: transactionRequestSchema, remark: remark.optional() }),
@@ -131,6 +148,8 @@ export const APPROVAL_CHANNEL_INPUTS = {
   'approvals:approve': z.strictObject({ id: requestId, digest: z.string().regex(/^[0-9a-f]{64}$/, 'the digest shown with the request'), remark: remark.optional() }),
   'approvals:reject': z.strictObject({ id: requestId, remark: remark.min(1, 'says why it is rejected') }),
   'approvals:withdraw': z.strictObject({ id: requestId, remark: remark.optional() }),
+  /** The maker sends an approved payout from its card: the request the approval bound, with its profile and external id; nothing retyped. */
+  'approvals:send': z.strictObject({ id: requestId }),
   /** Requests about one batch or one payout (a batch's page, a transaction's timeline): who approved. */
   'approvals:about': z.union([
     z.strictObject({ batchId: z.string().min(1).max(200) }),
@@ -155,6 +174,7 @@ export interface ApprovalChannelResults {
   'approvals:approve': ApprovalRequest;
   'approvals:reject': ApprovalRequest;
   'approvals:withdraw': ApprovalRequest;
+  'approvals:send': JournalTransaction;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
   'approvals:setPolicy': { tiers: ApprovalTier[] };

@@ -92,6 +92,7 @@ export const CHANNEL_NAMES = [
   'approvals:approve',
   'approvals:reject',
   'approvals:withdraw',
+  'approvals:send',
   'approvals:about',
   'approvals:policy',
   'approvals:setPolicy',

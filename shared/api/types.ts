@@ -154,6 +154,11 @@ export interface PayoutQuote {
   /** Pass this to `payouts:initiate`: it binds the confirmation to this exact request. */
   confirmationToken: string;
   expiresAt: string;
+  /**
+   * On a team workspace whose policy covers it: what sending needs first (the confirmation says
+   * "needs approval" and offers to ask, instead of a refusal after Send). Absent or null: nothing.
+   */
+  approval?: ApprovalNeed | null;
 }
 
 export interface SandboxKeys {

@@ -106,6 +106,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'approvals:approve': { id: 1, digest: 'a'.repeat(64), remark: 'checked' },
   'approvals:reject': { id: 1, remark: 'wrong supplier' },
   'approvals:withdraw': { id: 1 },
+  'approvals:send': { id: 1 },
   'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
   'approvals:policy': {},
   'approvals:setPolicy': { environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100000, approvals: 1, approverRole: 'finance' }] },

@@ -28,7 +28,7 @@ const WORDS = {
 } as const;
 
 async function askAndShow(externalId: string, words: (typeof WORDS)[keyof typeof WORDS]): Promise<{ id: number; digest: string }> {
-  const asked = (await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: externalId })))!;
+  const asked = (await fatou().askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 250_000, external_id: externalId })))!;
   await page.evaluate(() => (location.hash = '#/approvals'));
   await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: words.refresh, exact: true }).click();

@@ -23,12 +23,14 @@ const WORDS = {
   en: {
     refresh: 'Refresh',
     withdraw: (id: number) => `Withdraw request ${id}:`,
+    withdrawYes: 'Yes, withdraw it',
     refused: 'This request’s money has already been sent: it can no longer be withdrawn.',
     sent: 'This payout has been sent: the request can no longer be withdrawn. Follow the payout from its timeline.',
   },
   fr: {
     refresh: 'Actualiser',
     withdraw: (id: number) => `Retirer la demande ${id} :`,
+    withdrawYes: 'Oui, la retirer',
     refused: 'L’argent de cette demande a déjà été envoyé : elle ne peut plus être retirée.',
     sent: 'Ce transfert a été envoyé : la demande ne peut plus être retirée. Suivez le transfert depuis sa chronologie.',
   },
@@ -41,7 +43,7 @@ describe.each(['en', 'fr'] as const)('an approved payout whose money has left, i
     await choosePreferences(page, language, 'light');
     const fatou = team.workspaces.storeAs('fatou', team.database);
     const request = payoutRequest({ amount: 250_000, external_id: `SENT-${language}` });
-    const asked = (await fatou.approvals!.askPayout('sandbox', 'XAF', request))!;
+    const asked = (await fatou.approvals!.askPayout(PROFILE, 'XAF', request))!;
     await team.workspaces.storeAs('kofi', team.database).approvals!.approve(asked.id, asked.digest, 'ok');
     await page.evaluate(() => (location.hash = '#/approvals'));
     await page.locator('#approvals-mine-title').waitFor({ timeout: 30_000 });
@@ -57,6 +59,7 @@ describe.each(['en', 'fr'] as const)('an approved payout whose money has left, i
       await route.continue();
     });
     await withdraw.click();
+    await page.getByRole('button', { name: words.withdrawYes }).click();
     const notice = page.locator('.notice-error', { hasText: words.refused });
     await notice.waitFor();
     await page.unroute('**/api/invoke/approvals:withdraw');

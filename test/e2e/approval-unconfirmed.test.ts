@@ -66,7 +66,7 @@ describe.each(['en', 'fr'] as const)('an approve whose answer was lost, in %s', 
   it('says it is not known yet, sends nothing again, and shows it approved once the workspace is back', async () => {
     await choosePreferences(page, language, 'light');
     const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
-    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: `UNC-${language}` })))!;
+    const asked = (await fatou.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 150_000, external_id: `UNC-${language}` })))!;
     await page.evaluate(() => (location.hash = '#/approvals'));
     await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: words.refresh, exact: true }).click();
@@ -108,7 +108,7 @@ describe.each(['en', 'fr'] as const)('an approve whose answer was lost, in %s', 
   it("on a request needing two approvals that carries a colleague's, says nothing was recorded when this login's vote is not on it", async () => {
     await choosePreferences(page, language, 'light');
     const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
-    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 1_500_000, external_id: `UNC2-${language}` })))!;
+    const asked = (await fatou.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 1_500_000, external_id: `UNC2-${language}` })))!;
     expect(await team.workspaces.storeAs('tester', team.database).approvals!.approve(asked.id, asked.digest)).toMatchObject({ state: 'awaiting', approvalsGiven: 1 });
     await page.evaluate(() => (location.hash = '#/approvals'));
     await page.locator('#approvals-forMe-title').waitFor({ timeout: 30_000 });

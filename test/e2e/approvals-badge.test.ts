@@ -17,8 +17,8 @@ const fatou = () => team.workspaces.storeAs('fatou', team.database).approvals!;
 const team = useWorkspacePage({
   person: 'kofi', tiers: [{ minAmount: 100_000, approvals: 1 }],
   before: async () => {
-    await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42');
-    await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 120_000, external_id: 'INV-2026-0043' }));
+    await fatou().askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42');
+    await fatou().askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 120_000, external_id: 'INV-2026-0043' }));
   },
 });
 let page: Page;
@@ -47,7 +47,7 @@ describe('the Approvals count in the navigation', () => {
       } as typeof Notification;
     });
     expect(await page.evaluate(() => Notification.permission)).toBe('granted');
-    await fatou().askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0044' }));
+    await fatou().askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0044' }));
     await expect.poll(() => badge().textContent(), { timeout: 30_000 }).toBe('3');
     // The same page: the count came by the push, not a reload.
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length + ':' + String(performance.timeOrigin))).toBe(before);

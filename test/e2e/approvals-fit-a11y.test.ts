@@ -21,11 +21,11 @@ const team = useWorkspacePage({
   person: 'tester', tiers: [{ minAmount: 100_000, approvals: 1 }, { minAmount: 1_000_000, approvals: 2, role: 'paydesk_admin' }], viewport: { width: 1280, height: 800 },
   before: async (workspaces, database) => {
     const fatou = workspaces.storeAs('fatou', database);
-    await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'FACT-2026-11-DOUALA-AGENCE-CENTRALE-0042' }), 'Facture du fournisseur principal pour novembre, agence de Bonanjo');
+    await fatou.approvals!.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 250_000, external_id: 'FACT-2026-11-DOUALA-AGENCE-CENTRALE-0042' }), 'Facture du fournisseur principal pour novembre, agence de Bonanjo');
     await fatou.batches.create({ id: 'b-salaires', fileName: 'salaires-novembre-agence-centrale-douala.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(40), at: Date.now() });
     await fatou.approvals!.askBatch('b-salaires', 'XAF', 'Salaires de novembre');
     const tester = workspaces.storeAs('tester', database);
-    await tester.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 1_250_000, external_id: 'INV-2026-0050' }), 'Quarterly rent');
+    await tester.approvals!.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 1_250_000, external_id: 'INV-2026-0050' }), 'Quarterly rent');
     const kofi = await workspaces.connectAs('kofi', database);
     await kofi.query(`SELECT paydesk_audit('send', 'entry:SAL-2026-11-DOUALA-AGENCE-CENTRALE-000123', NULL, '{"amount": 250000, "currency": "XAF", "phone_number": "+237650000001"}', 'Relancé après la coupure du réseau')`);
     await kofi.end();

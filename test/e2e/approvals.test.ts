@@ -19,11 +19,11 @@ const team = useWorkspacePage({
   person: 'kofi', tiers: [{ minAmount: 100_000, approvals: 1 }],
   before: async (workspaces, database) => {
     const fatou = workspaces.storeAs('fatou', database);
-    ids.payout = (await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42'))!.id;
+    ids.payout = (await fatou.approvals!.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 250_000, external_id: 'INV-2026-0042' }), 'Supplier invoice 42'))!.id;
     await fatou.batches.create({ id: 'b-march', fileName: 'march-suppliers.csv', fileHash: 'h', profile: { id: 'local-sandbox', name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: Date.now() });
     ids.batch = (await fatou.approvals!.askBatch('b-march', 'XAF', 'March suppliers'))!.id;
     const kofi = workspaces.storeAs('kofi', database);
-    ids.own = (await kofi.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 180_000, external_id: 'INV-2026-0050' })))!.id;
+    ids.own = (await kofi.approvals!.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 180_000, external_id: 'INV-2026-0050' })))!.id;
   },
 });
 let page: Page;
@@ -75,7 +75,9 @@ describe('deciding', () => {
     await reject.click();
     await page.getByText(`Request ${ids.batch} is rejected.`).waitFor();
 
+    // Withdraw asks first (issue 37 item 1).
     await page.locator(`button[aria-label^="Withdraw request ${ids.own}:"]`).click();
+    await page.getByRole('button', { name: 'Yes, withdraw it' }).click();
     await page.getByText(`Request ${ids.own} is withdrawn.`).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('section[aria-labelledby="approvals-forMe-title"] .approval-card').length === 0);
     await screenshot(page, 'approvals-after-decisions-en-light');
@@ -89,7 +91,7 @@ describe('deciding', () => {
 
   it('says plainly when the request was withdrawn while it was on screen, and shows its new state', async () => {
     const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
-    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0077' })))!;
+    const asked = (await fatou.askPayout({ id: 'local-sandbox', environment: 'sandbox' }, 'XAF', payoutRequest({ amount: 300_000, external_id: 'INV-2026-0077' })))!;
     await page.getByRole('button', { name: 'Refresh' }).click();
     const approve = page.locator(`button[aria-label^="Approve request ${asked.id}:"]`);
     await approve.waitFor();

@@ -23,7 +23,7 @@ async function sendHeldBatch(need: ApprovalNeed) {
   api.handlers['batches:start'] = async () => ({ ok: false, error: { code: 'APPROVAL_REQUIRED', message: 'needs approval', approval: need } });
   api.handlers['approvals:askBatch'] = async () => ({
     ok: true,
-    value: { request: { id: 7, subject: 'batch', batchId: 'b1', environment: 'sandbox', currency: 'XAF', externalId: null, phoneNumber: null, amount: 300_000, rows: 2, digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 0, approverRole: 'finance', state: 'awaiting', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z', decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false } },
+    value: { request: { id: 7, subject: 'batch', batchId: 'b1', environment: 'sandbox', currency: 'XAF', externalId: null, phoneNumber: null, amount: 300_000, rows: 2, digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 0, approverRole: 'finance', state: 'awaiting', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z', decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null } },
   });
   const view = await renderApp(api, { screen: 'batches' });
   await view.user.upload(await screen.findByLabelText('CSV file of payouts'), new File([CSV], 'suppliers.csv', { type: 'text/csv' }));

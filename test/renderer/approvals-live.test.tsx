@@ -21,7 +21,7 @@ function request(id: number, overrides: Partial<ApprovalRequest> = {}): Approval
   return {
     id, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: `ext-${id}`, phoneNumber: '+237650000001', amount: 250_000, rows: 1,
     digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 0, approverRole: 'finance', state: 'awaiting', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z',
-    decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, ...overrides,
+    decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null, ...overrides,
   };
 }
 
@@ -29,7 +29,7 @@ function request(id: number, overrides: Partial<ApprovalRequest> = {}): Approval
 function workspace(lists: { forMe: ApprovalRequest[]; mine: ApprovalRequest[] }): FakeApi {
   return createFakeApi({
     'approvals:status': () => ok({ available: true as const, login: 'amadou', roles: ['finance'] }),
-    'approvals:list': (input) => ok({ requests: lists[input.scope] }),
+    'approvals:list': (input) => ok({ requests: input.scope === 'forMe' || input.scope === 'mine' ? lists[input.scope] : [] }),
   });
 }
 
@@ -73,14 +73,14 @@ describe('approvals on journal:changed', () => {
     lists.forMe = [request(5)];
     api.emit('journal:changed', changed({ approvals: ['5'] }));
     await vi.advanceTimersByTimeAsync(APPROVALS_LIVE_MS);
-    expect(api.callsOf('approvals:list')).toEqual([{ scope: 'forMe' }, { scope: 'mine' }]);
+    expect(api.callsOf('approvals:list')).toEqual([{ scope: 'forMe' }, { scope: 'mine' }, { scope: 'decided' }]);
     expect(stores.approvals.getState().forMe.map((r) => r.id)).toEqual([5]);
     expect(shown).toEqual([{ title: '1 payout waits for your approval', body: 'Open Approvals in Paydesk to approve or reject.' }]);
 
     // `everything` (the workspace connection came back) reads it again too.
     api.emit('journal:changed', changed({ everything: true }));
     await vi.advanceTimersByTimeAsync(APPROVALS_LIVE_MS);
-    expect(api.callsOf('approvals:list')).toHaveLength(4);
+    expect(api.callsOf('approvals:list')).toHaveLength(6);
     // Nothing new: no second notification.
     expect(shown).toHaveLength(1);
     off();

@@ -13,7 +13,7 @@ function request(id: number, overrides: Partial<ApprovalRequest>): ApprovalReque
   return {
     id, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: `ext-${id}`, phoneNumber: '+237650000001', amount: 250_000, rows: 1,
     digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 1, approverRole: 'finance', state: 'approved', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z',
-    decidedBy: 'kofi', decidedAt: '2026-11-25T10:05:00Z', remark: null, votes: [{ voter: 'kofi', vote: 'approve', remark: null, at: '2026-11-25T10:05:00Z' }], sent: false, ...overrides,
+    decidedBy: 'kofi', decidedAt: '2026-11-25T10:05:00Z', remark: null, votes: [{ voter: 'kofi', vote: 'approve', remark: null, at: '2026-11-25T10:05:00Z' }], sent: false, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null, ...overrides,
   };
 }
 

@@ -13,7 +13,7 @@ import { renderApp } from './render';
 const waiting: ApprovalRequest = {
   id: 4, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: 'ext-4', phoneNumber: '+237650000001', amount: 150_000, rows: 1,
   digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 0, approverRole: 'finance', state: 'awaiting', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z',
-  decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false,
+  decidedBy: null, decidedAt: null, remark: null, votes: [], sent: false, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null,
 };
 const lost: ApiFailure = { code: 'WORKSPACE_CONNECTION_LOST', message: 'The connection to the team workspace was lost.' };
 const unconfirmed: ApiFailure = { code: 'APPROVAL_UNCONFIRMED', message: 'not known yet' };

@@ -28,9 +28,9 @@ export async function setPolicy(workspaces: TestWorkspaces, database: string, ti
 }
 
 /** The maker asks for a single payout's approval; returns the request's id (null: not covered). */
-export async function askPayout(client: pg.Client, amount: number, externalId: string): Promise<number | null> {
+export async function askPayout(client: pg.Client, amount: number, externalId: string, profileId = 'p1'): Promise<number | null> {
   const request = payoutRequest({ amount, external_id: externalId });
-  const { rows } = await client.query<{ id: string | null }>(`SELECT paydesk_request_payout_approval('sandbox', 'XAF', $1::jsonb) AS id`, [JSON.stringify(request)]);
+  const { rows } = await client.query<{ id: string | null }>(`SELECT paydesk_request_payout_approval($2, 'sandbox', 'XAF', $1::jsonb) AS id`, [JSON.stringify(request), profileId]);
   return rows[0]!.id === null ? null : Number(rows[0]!.id);
 }
 

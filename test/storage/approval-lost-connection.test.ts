@@ -14,7 +14,7 @@ import { approvalFailure } from '../../electron/console/handlers/approvals';
 import { startPgCut, type PgCut } from '../helpers/pg-cut';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { setPolicy } from './approval-helpers';
-import { payoutRequest } from './fixtures';
+import { payoutRequest, PROFILE } from './fixtures';
 
 let workspaces: TestWorkspaces;
 let cable: PgCut;
@@ -33,7 +33,7 @@ async function workspace(approvals: 1 | 2 = 1) {
   const port = (person: Person) => workspaces.storeAs(person, database).approvals!;
   // kofi's console reaches the workspace through the cable.
   const kofi = workspaceStore(openWorkspacePool({ ...workspaces.server.config('kofi', database), host: cable.host }));
-  const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: `C-${database}` })))!;
+  const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: `C-${database}` })))!;
   return { database, port, kofi, asked };
 }
 

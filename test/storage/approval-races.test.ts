@@ -57,7 +57,7 @@ describe('a reject after the last approval', () => {
   it('tells the late rejecter who approved it and who may still withdraw it; the maker reads approved and may send', async () => {
     const { port } = await workspace();
     const request = payoutRequest({ amount: 150_000, external_id: 'R-port' });
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', request))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
     await port('kofi').approve(asked.id, asked.digest, 'checked the invoice');
     const late = await refusal(port('tester').reject(asked.id, 'wrong supplier'));
     expect(late.code).toBe('APPROVAL_NOT_WAITING');
@@ -67,13 +67,13 @@ describe('a reject after the last approval', () => {
     expect({ code: failure.code, decision: failure.extra.decision }).toEqual({ code: 'APPROVAL_NOT_WAITING', decision: late.decision });
     const mine = (await port('fatou').waiting('mine'))[0]!;
     expect(mine).toMatchObject({ id: asked.id, state: 'approved', decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve' }] });
-    expect(await port('fatou').payoutGate('sandbox', 'XAF', request)).toBeNull();
+    expect(await port('fatou').payoutGate(PROFILE, 'XAF', request)).toBeNull();
     expect(await port('tester').waiting('forMe')).toEqual([]);
   });
 
   it('ends an approve and a reject pressed at the same moment in the one that came first, the other told who decided', async () => {
     const { port } = await workspace();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'R-race' })))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'R-race' })))!;
     const [approved, rejected] = await Promise.allSettled([port('kofi').approve(asked.id, asked.digest), port('tester').reject(asked.id, 'no')]);
     const final = (await port('fatou').get(asked.id))!;
     expect(['approved', 'rejected']).toContain(final.state);
@@ -90,13 +90,13 @@ describe('a policy lowered while a request waits', () => {
   it('does not release a waiting payout: its request binds the send until it is approved or withdrawn', async () => {
     const { database, port, as } = await workspace();
     const request = payoutRequest({ amount: 150_000, external_id: 'L-pay' });
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', request))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
     await port('adele').setPolicy('sandbox', 'XAF', []);
     const fatou = await as('fatou');
     const raw = await insertPayoutEntry(fatou, 'early', 150_000, 'L-pay').catch((e: unknown) => e as Error & { code: string; detail: string });
     expect(raw).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/needs 1 approval\(s\) by paydesk_finance before it is sent: request \d+ waits for them \(0 given\), whatever the policy says now/) });
     expect(JSON.parse((raw as { detail: string }).detail)).toMatchObject({ requestId: asked.id, approvals: 1, externalId: 'L-pay' });
-    const gate = (await port('fatou').payoutGate('sandbox', 'XAF', request))!;
+    const gate = (await port('fatou').payoutGate(PROFILE, 'XAF', request))!;
     expect(gate.code).toBe('APPROVAL_REQUIRED');
     expect(gate.need).toMatchObject({ approvals: 1, request: { id: asked.id, state: 'awaiting' } });
     // The approvers still see it, needing what it was asked with.
@@ -149,15 +149,15 @@ describe('a policy raised while a request waits or before it is sent', () => {
   it('raises a waiting request, and opens again an approved payout not yet sent; the approval it had still counts', async () => {
     const { port, as } = await workspace();
     const request = payoutRequest({ amount: 150_000, external_id: 'T-pay' });
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', request))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
     await port('kofi').approve(asked.id, asked.digest);
-    const waiting = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 200_000, external_id: 'T-wait' })))!;
+    const waiting = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 200_000, external_id: 'T-wait' })))!;
     await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
     expect(await port('fatou').get(asked.id)).toMatchObject({ state: 'awaiting', approvalsRequired: 2, approvalsGiven: 1, decidedBy: null });
     expect(await port('fatou').get(waiting.id)).toMatchObject({ state: 'awaiting', approvalsRequired: 2, approvalsGiven: 0 });
     const fatou = await as('fatou');
     await expect(insertPayoutEntry(fatou, 'early', 150_000, 'T-pay')).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
-    expect((await port('fatou').payoutGate('sandbox', 'XAF', request))!.need).toMatchObject({ approvals: 2, request: { id: asked.id, state: 'awaiting' } });
+    expect((await port('fatou').payoutGate(PROFILE, 'XAF', request))!.need).toMatchObject({ approvals: 2, request: { id: asked.id, state: 'awaiting' } });
     // kofi has voted: it waits for another approver, not for him again.
     expect(await port('kofi').waiting('forMe')).toEqual([expect.objectContaining({ id: waiting.id })]);
     expect((await port('tester').waiting('forMe')).map((r) => r.id)).toEqual([asked.id, waiting.id]);

@@ -67,13 +67,13 @@ describe('asking and deciding, two logins', () => {
     const { port } = await workspace();
     const fatou = port('fatou');
     const kofi = port('kofi');
-    expect(await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 99_999, external_id: 'A-small' }))).toBeNull();
-    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'A-1' }), 'invoice 42'))!;
+    expect(await fatou.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 99_999, external_id: 'A-small' }))).toBeNull();
+    const asked = (await fatou.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 250_000, external_id: 'A-1' }), 'invoice 42'))!;
     expect(asked).toMatchObject({ subject: 'payout', state: 'awaiting', amount: 250_000, rows: 1, externalId: 'A-1', requestedBy: 'fatou', approvalsRequired: 1, approverRole: 'finance', remark: 'invoice 42' });
     expect((await kofi.waiting('forMe')).map((r) => r.id)).toEqual([asked.id]);
     expect(await fatou.waiting('forMe')).toEqual([]);
     expect((await fatou.waiting('mine')).map((r) => r.id)).toEqual([asked.id]);
-    expect((await refusal(fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 250_000, external_id: 'A-1' })))).code).toBe('APPROVAL_ALREADY_ASKED');
+    expect((await refusal(fatou.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 250_000, external_id: 'A-1' })))).code).toBe('APPROVAL_ALREADY_ASKED');
 
     const approved = await kofi.approve(asked.id, asked.digest, 'checked');
     expect(approved).toMatchObject({ state: 'approved', approvalsGiven: 1, decidedBy: 'kofi', votes: [{ voter: 'kofi', vote: 'approve', remark: 'checked' }] });
@@ -84,7 +84,7 @@ describe('asking and deciding, two logins', () => {
   it('refuses the maker approving or rejecting their own request, through the port and in raw SQL', async () => {
     const { database, port } = await workspace();
     const fatou = port('fatou');
-    const asked = (await fatou.askPayout('sandbox', 'XAF', payoutRequest({ amount: 300_000, external_id: 'A-self' })))!;
+    const asked = (await fatou.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 300_000, external_id: 'A-self' })))!;
     const own = await refusal(fatou.approve(asked.id, asked.digest));
     expect(own.code).toBe('APPROVAL_OWN_REQUEST');
     expect(own.message).toMatch(/the person who asked \(fatou\) cannot approve/);
@@ -98,7 +98,7 @@ describe('asking and deciding, two logins', () => {
 
   it('ends two approvers pressing Approve at the same moment in one state, one vote counted', async () => {
     const { port } = await workspace();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 400_000, external_id: 'A-race' })))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 400_000, external_id: 'A-race' })))!;
     const results = await Promise.allSettled([port('kofi').approve(asked.id, asked.digest), port('tester').approve(asked.id, asked.digest)]);
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -112,7 +112,7 @@ describe('asking and deciding, two logins', () => {
 
   it('needs two different people for two approvals, the same one never counting twice', async () => {
     const { port } = await workspace();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 2_000_000, external_id: 'A-two' })))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 2_000_000, external_id: 'A-two' })))!;
     expect((await port('kofi').approve(asked.id, asked.digest)).state).toBe('awaiting');
     expect(await port('kofi').waiting('forMe')).toEqual([]);
     expect((await refusal(port('kofi').approve(asked.id, asked.digest))).code).toBe('APPROVAL_ALREADY_VOTED');
@@ -121,7 +121,7 @@ describe('asking and deciding, two logins', () => {
 
   it('refuses an approve after a withdraw clearly, and a withdraw by anyone but the maker', async () => {
     const { port } = await workspace();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-back' })))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-back' })))!;
     expect((await refusal(port('kofi').withdraw(asked.id))).code).toBe('APPROVAL_NOT_MAKER');
     expect(await port('fatou').withdraw(asked.id, 'wrong phone')).toMatchObject({ state: 'withdrawn', decidedBy: 'fatou', remark: 'wrong phone' });
     const late = await refusal(port('kofi').approve(asked.id, asked.digest));
@@ -130,12 +130,12 @@ describe('asking and deciding, two logins', () => {
     expect((await refusal(port('kofi').reject(asked.id, 'late'))).code).toBe('APPROVAL_NOT_WAITING');
     expect((await refusal(port('kofi').approve(999_999, asked.digest))).code).toBe('APPROVAL_NOT_FOUND');
     // Withdrawn, it may be asked again.
-    expect((await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-back' })))!.state).toBe('awaiting');
+    expect((await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-back' })))!.state).toBe('awaiting');
   });
 
   it('refuses an approval of something other than what the approver saw', async () => {
     const { port } = await workspace();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-seen' })))!;
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'A-seen' })))!;
     expect((await refusal(port('kofi').approve(asked.id, 'f'.repeat(64)))).code).toBe('APPROVAL_CHANGED');
     expect((await port('kofi').get(asked.id))!.state).toBe('awaiting');
   });
@@ -145,16 +145,16 @@ describe('the gate asked before sending', () => {
   it('says what a payout needs and which request is open, and nothing once approved', async () => {
     const { port } = await workspace();
     const request = payoutRequest({ amount: 120_000, external_id: 'G-1' });
-    const before = (await port('fatou').payoutGate('sandbox', 'XAF', request))!;
+    const before = (await port('fatou').payoutGate(PROFILE, 'XAF', request))!;
     expect(before.code).toBe('APPROVAL_REQUIRED');
     expect(before.need).toEqual({ subject: 'payout', environment: 'sandbox', currency: 'XAF', amount: 120_000, rows: 1, approvals: 1, approverRole: 'finance', externalId: 'G-1' });
-    expect(await port('fatou').payoutGate('sandbox', 'XAF', { ...request, amount: 99_000 })).toBeNull();
-    const asked = (await port('fatou').askPayout('sandbox', 'XAF', request))!;
-    expect((await port('fatou').payoutGate('sandbox', 'XAF', request))!.need!.request).toEqual({ id: asked.id, state: 'awaiting' });
+    expect(await port('fatou').payoutGate(PROFILE, 'XAF', { ...request, amount: 99_000 })).toBeNull();
+    const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
+    expect((await port('fatou').payoutGate(PROFILE, 'XAF', request))!.need!.request).toEqual({ id: asked.id, state: 'awaiting' });
     await port('kofi').approve(asked.id, asked.digest);
-    expect(await port('fatou').payoutGate('sandbox', 'XAF', request)).toBeNull();
+    expect(await port('fatou').payoutGate(PROFILE, 'XAF', request)).toBeNull();
     // Approved for exactly this: another amount under the same external id still needs approval.
-    expect((await port('fatou').payoutGate('sandbox', 'XAF', { ...request, amount: 120_001 }))!.code).toBe('APPROVAL_REQUIRED');
+    expect((await port('fatou').payoutGate(PROFILE, 'XAF', { ...request, amount: 120_001 }))!.code).toBe('APPROVAL_REQUIRED');
   });
 
   it('says what a batch needs (its total, its rows), approves it as one file, and refuses it again once a row changed', async () => {
@@ -196,7 +196,7 @@ describe('a request whose money has left', () => {
     const kofi = port('kofi');
     const store = workspaces.storeAs('fatou', database);
     const request = payoutRequest({ amount: 250_000, external_id: 'S-1' });
-    const asked = (await fatou.askPayout('sandbox', 'XAF', request))!;
+    const asked = (await fatou.askPayout(PROFILE, 'XAF', request))!;
     expect(asked.sent).toBe(false);
     expect(await kofi.approve(asked.id, asked.digest)).toMatchObject({ state: 'approved', sent: false });
     // Sent as the console sends it: its pending entry (its POST may have left from here on).

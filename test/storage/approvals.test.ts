@@ -54,7 +54,7 @@ describe('the approval policy', () => {
     expect((await requestRow(fatou, one)).approvals_required).toBe(1);
     expect((await requestRow(fatou, two)).approvals_required).toBe(2);
     // Another currency and the live environment have no policy here.
-    const other = await fatou.query(`SELECT paydesk_request_payout_approval('live', 'XAF', '{"amount": 5000000, "phone_number": "+237", "external_id": "L"}') AS id`);
+    const other = await fatou.query(`SELECT paydesk_request_payout_approval('p-live', 'live', 'XAF', '{"amount": 5000000, "phone_number": "+237", "external_id": "L"}') AS id`);
     expect(other.rows[0].id).toBeNull();
   });
 });

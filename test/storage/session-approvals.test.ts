@@ -35,7 +35,7 @@ describe('approvals through the workspace session', () => {
     const database = await workspaces.create();
     await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
     const fatou = await desktop('fatou', database);
-    const asked = (await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'SES-1' })))!;
+    const asked = (await fatou.approvals!.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'SES-1' })))!;
     const own = await fatou.approvals!.approve(asked.id, asked.digest).then(() => null, (e: unknown) => e);
     expect(own).toBeInstanceOf(ApprovalRefusal);
     expect(own).toMatchObject({ code: 'APPROVAL_OWN_REQUEST' });
@@ -57,7 +57,7 @@ describe('approvals through the workspace session', () => {
     expect(second).toBeInstanceOf(BatchStateChanged);
     expect(second).toMatchObject({ state: 'sending' });
     // None of these was a fault of the workspace: writes still go.
-    expect(await fatou.approvals!.askPayout('sandbox', 'XAF', payoutRequest({ amount: 150_000, external_id: 'SES-3' }))).toMatchObject({ state: 'awaiting' });
+    expect(await fatou.approvals!.askPayout(PROFILE, 'XAF', payoutRequest({ amount: 150_000, external_id: 'SES-3' }))).toMatchObject({ state: 'awaiting' });
     await fatou.close();
   });
 });

@@ -15,7 +15,8 @@ import { ApprovalRefusal, type ApprovalsPort } from '../storage/approvals-port';
 import { gateRefusalOf } from '../storage/postgres/approvals';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
-type ApprovalChannel = Extract<Channel, `approvals:${string}`>;
+// 'approvals:send' sends money: it is the send path's (./send.ts), with its journal guard.
+type ApprovalChannel = Exclude<Extract<Channel, `approvals:${string}`>, 'approvals:send'>;
 
 /** The English sentence of a send the policy holds back (the screen words it from `approval`). */
 function neededSentence(need: ApprovalNeed): string {
@@ -58,9 +59,17 @@ export async function requireBatchSendable(context: Pick<Context, 'deps'>, batch
   if (refusal) throw approvalFailure(refusal)!;
 }
 
-/** A single payout, as it will be sent (its external id set): refused before its entry is written. */
-export async function requirePayoutSendable(context: Pick<Context, 'deps'>, environment: 'sandbox' | 'live', request: TransactionRequest): Promise<void> {
-  const refusal = await context.deps.storage.approvals?.payoutGate(environment, DEFAULT_CURRENCY, request);
+/**
+ * A single payout, as it will be sent with this profile (its external id set): refused before its
+ * entry is written. `entryId`: the entry a resend continues (its own approval still covers it).
+ */
+export async function requirePayoutSendable(
+  context: Pick<Context, 'deps'>,
+  profile: { id: string; environment: 'sandbox' | 'live' },
+  request: TransactionRequest,
+  entryId: string | null = null,
+): Promise<void> {
+  const refusal = await context.deps.storage.approvals?.payoutGate({ id: profile.id, environment: profile.environment }, DEFAULT_CURRENCY, request, entryId);
   if (refusal) {
     if (refusal.need) refusal.need.currency ??= DEFAULT_CURRENCY;
     throw approvalFailure(refusal)!;
@@ -104,7 +113,7 @@ export function approvalHandlers(context: Context): HandlerImpls<ApprovalChannel
         context.requireAllowed(profile);
         // The approval binds the external id: the send that follows must use this one.
         const externalId = request.external_id ?? randomUUID();
-        const asked = await a.askPayout(profile.environment, DEFAULT_CURRENCY, { ...request, external_id: externalId }, remark ?? null);
+        const asked = await a.askPayout({ id: profile.id, environment: profile.environment }, DEFAULT_CURRENCY, { ...request, external_id: externalId }, remark ?? null);
         return { request: asked, externalId };
       }),
     'approvals:askBatch': ({ batchId, remark }) => answering(async (a) => ({ request: await a.askBatch(batchId, DEFAULT_CURRENCY, remark ?? null) })),

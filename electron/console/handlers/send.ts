@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { balanceSchema, type Environment, type TransactionRequest } from '../../../shared/contract';
-import type { JournalTransaction, TransactionKind } from '../../../shared/api';
+import type { ApprovalNeed, JournalTransaction, TransactionKind } from '../../../shared/api';
 import { bindingHash } from '../confirmations';
 import { classifyInitiate } from '../outcome';
 import type { StoredProfile } from '../settings';
@@ -22,7 +22,7 @@ import { requireSends } from './send-rights';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
-export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend'> {
+export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'payments:create' | 'payouts:prepare' | 'payouts:initiate' | 'transactions:resend' | 'approvals:send'> {
   const { deps } = context;
   const journal = deps.storage.journal;
   const now = () => deps.clock.now();
@@ -116,7 +116,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     // The journal is the only guard against paying twice: an external id it holds is never POSTed again.
     await refuseKnown(kind, profile.environment, withExternalId.external_id!);
     // A team workspace's policy may hold a payout for approval: told before anything is written.
-    if (kind === 'payout') await requirePayoutSendable(context, profile.environment, withExternalId);
+    if (kind === 'payout') await requirePayoutSendable(context, profile, withExternalId);
     // Committed before the POST: the write resolves only once its transaction has committed.
     // The workspace's gate refuses the entry itself if the policy changed in between; the journal
     // refuses it (ExternalIdKnown) if the same external id was written since the check above.
@@ -146,6 +146,20 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
     } catch (error) {
       if (error instanceof ExternalIdKnown) throw alreadySentFailure(error);
       throw error;
+    }
+  }
+
+  /**
+   * What the workspace's policy needs before this payout may go, told in the confirmation (issue 37
+   * item 1: "needs approval" is a state of the payout, not an error after Send). Advisory, like the
+   * known-id check: the entry's gate decides at the write; a workspace that cannot be asked says nothing here.
+   */
+  async function approvalNeeded(profile: ResolvedProfile, request: TransactionRequest): Promise<ApprovalNeed | null> {
+    try {
+      const refusal = await deps.storage.approvals?.payoutGate({ id: profile.id, environment: profile.environment }, DEFAULT_CURRENCY, request);
+      return refusal?.need ? { ...refusal.need, currency: refusal.need.currency ?? DEFAULT_CURRENCY } : null;
+    } catch {
+      return null;
     }
   }
 
@@ -185,6 +199,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       }
       const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
       const balance = await balanceFor(profile);
+      const approval = await approvalNeeded(profile, request);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
       return {
         profileId: profile.id,
@@ -198,7 +213,39 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         balance: balance?.balance ?? null,
         confirmationToken: token,
         expiresAt: new Date(expiresAt).toISOString(),
+        approval,
       };
+    },
+
+    /**
+     * An approved payout sent from its card (issue 37 item 1): the request the approval bound, with
+     * the profile it names and its external id, nothing retyped. The approval is the confirmation
+     * (docs/decisions/approval-binds-and-is-spent.md); the journal's guard (an external id it
+     * holds is never POSTed again) and the workspace's gate (one approval, one send) still decide.
+     */
+    async 'approvals:send'({ id }) {
+      await requireSends(deps.storage, 'this payout');
+      const approvals = deps.storage.approvals;
+      if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
+      const approval = await approvals.get(id);
+      if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+      if (approval.subject !== 'payout' || approval.request === null || approval.profileId === null) {
+        throw new HandlerFailure('CONFLICT', `Request ${id} is not a single payout this console can send from its card: send a batch from its own page.`);
+      }
+      if (approval.state !== 'approved') {
+        throw new HandlerFailure('APPROVAL_NOT_WAITING', `Request ${id} is ${approval.state}, not approved: nothing was sent.`);
+      }
+      if (approval.sent || approval.spentByEntry !== null) {
+        const known = approval.externalId ? await journal.knownPayout('payout', approval.environment, approval.externalId) : null;
+        throw new HandlerFailure('ALREADY_SENT', `Request ${id} has already been sent: an approval pays once. Nothing was sent again.`, known ? { journalId: known.journalId } : {});
+      }
+      const profile = context.resolveProfile(approval.profileId);
+      if (profile.environment !== approval.environment) {
+        throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but request ${id} was approved for ${approval.environment}. Nothing was sent.`);
+      }
+      context.requireAllowed(profile);
+      await context.requireSecret(profile, 'payout');
+      return initiate('payout', profile, approval.request);
     },
 
     async 'payouts:initiate'({ request, confirmationToken }) {
@@ -247,7 +294,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       context.requireAllowed(profile);
       await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
-      if (entry.kind === 'payout') await requirePayoutSendable(context, entry.environment, request);
+      if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, { id: entry.profileId, environment: entry.environment }, request, journalId);
       await alreadySent(() => gated(() => journal.writeResend(journalId, now())));
       return send(profile, entry.kind, request, await entryAfter(journalId));
     },

@@ -6,7 +6,7 @@
  * docs/decisions/approvals-port.md). Who acts is always the database's `session_user`.
  */
 import type { TransactionRequest } from '../../../shared/contract';
-import type { ApprovalErrorCode, ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
+import type { ApprovalErrorCode, ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalScope, ApprovalTier, ApproverRole } from '../../../shared/api/approvals';
 
 /**
  * An approval rule said no: a code the screens translate, the English sentence, what sending needs
@@ -24,6 +24,12 @@ export class ApprovalRefusal extends Error {
   }
 }
 
+/** The profile a payout is sent with, as an approval binds it (a team profile's id names its merchant account). */
+export interface ApprovalProfile {
+  id: string;
+  environment: 'sandbox' | 'live';
+}
+
 export interface NewTier {
   minAmount: number;
   approvals: 0 | 1 | 2;
@@ -36,8 +42,12 @@ export interface ApprovalsPort {
   policy(): Promise<ApprovalTier[]>;
   /** Replaces one environment's and currency's tiers in one transaction (admin only; the database audits each change). */
   setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]>;
-  /** Asks approval for one payout as it will be sent (its external id included); null: the policy needs none. */
-  askPayout(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
+  /**
+   * Asks approval for one payout as it will be sent with this profile (its external id included):
+   * the approval binds the profile, its merchant account, the recipient and the whole request
+   * (migration 43); null: the policy needs none.
+   */
+  askPayout(profile: ApprovalProfile, currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
   /** Asks approval for a batch's valid rows as one file; null: the policy needs none for its total. */
   askBatch(batchId: string, currency: string, remark?: string | null): Promise<ApprovalRequest | null>;
   /**
@@ -49,8 +59,12 @@ export interface ApprovalsPort {
   reject(id: number, remark: string): Promise<ApprovalRequest>;
   /** The maker takes the request back (awaiting or approved, not yet sent). */
   withdraw(id: number, remark?: string | null): Promise<ApprovalRequest>;
-  /** `forMe`: awaiting, of a role this login holds, asked by someone else, not yet voted by it. `mine`: asked by this login, newest first. */
-  waiting(scope: 'forMe' | 'mine', limit?: number): Promise<ApprovalRequest[]>;
+  /**
+   * `forMe`: awaiting, of a role this login holds, asked by someone else, not yet voted by it.
+   * `mine`: asked by this login, newest first. `decided`: what this login voted on, newest first.
+   * `everyone`: an admin's list of everything awaiting (empty for anyone else).
+   */
+  waiting(scope: ApprovalScope, limit?: number): Promise<ApprovalRequest[]>;
   get(id: number): Promise<ApprovalRequest | null>;
   /** Every request about a batch or a payout (newest first): who asked, who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<ApprovalRequest[]>;
@@ -59,6 +73,9 @@ export interface ApprovalsPort {
    * refuses the claim of its rows: null = may send, else APPROVAL_REQUIRED or APPROVAL_STALE.
    */
   batchGate(batchId: string): Promise<ApprovalRefusal | null>;
-  /** The same for one payout as it will be sent (its external id set). */
-  payoutGate(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest): Promise<ApprovalRefusal | null>;
+  /**
+   * The same for one payout as it will be sent with this profile (its external id set); `entryId`:
+   * the entry a resend continues (an approval it spent still covers it), none for a new entry.
+   */
+  payoutGate(profile: ApprovalProfile, currency: string, request: TransactionRequest, entryId?: string | null): Promise<ApprovalRefusal | null>;
 }

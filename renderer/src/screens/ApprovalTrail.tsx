@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApprovalRequest } from '../../../shared/api';
 import { formatDateTime } from '../format/time';
 import { useApprovals } from '../stores';
+import { approvalStep, ApprovalSteps } from './ApprovalSteps';
 
 /** Who voted, and how the request ended when it did not end by a vote. */
 export function ApprovalVotes({ request }: { request: ApprovalRequest }) {
@@ -53,9 +54,10 @@ export function ApprovalTrail({ subject }: { subject: { batchId: string } | { en
         {requests.map((request) => (
           <li key={request.id}>
             <p>
-              <strong>{t(`state.${request.state}`)}</strong> · {t('field.askedBy')} {request.requestedBy}, {formatDateTime(request.requestedAt)} ·{' '}
+              <strong>{t(approvalStep(request) === 'ready' ? 'state.ready' : approvalStep(request) === 'sent' ? 'state.sent' : `state.${request.state}`)}</strong> · {t('field.askedBy')} {request.requestedBy}, {formatDateTime(request.requestedAt)} ·{' '}
               {t('approvalsCount', { given: request.approvalsGiven, required: request.approvalsRequired, role: t(`role.${request.approverRole}`) })}
             </p>
+            <ApprovalSteps request={request} />
             <ApprovalVotes request={request} />
           </li>
         ))}

@@ -11,9 +11,11 @@ import { Screen } from '../components/Screen';
 import { ErrorNotice, Loading, Spinner } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useApprovals } from '../stores';
+import { useApprovals, useBatch, useUi } from '../stores';
+import { useSingleFlight } from '../components/useSingleFlight';
 import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
+import { approvalStep, ApprovalSteps } from './ApprovalSteps';
 import { ApprovalPolicy } from './ApprovalPolicy';
 
 const STATE_BADGE: Record<ApprovalRequest['state'], string> = { awaiting: 'badge-processing', approved: 'badge-completed', rejected: 'badge-failed', withdrawn: 'badge-cancelled', void: 'badge-cancelled' };
@@ -26,12 +28,39 @@ function useWhat() {
 
 function Facts({ request }: { request: ApprovalRequest }) {
   const { t } = useTranslation('approvals');
+  const navigate = useUi((s) => s.navigate);
+  const openBatch = useBatch((s) => s.open);
+  const bound = request.request;
+  const profile = request.profileName ?? request.profileId;
   return (
     <dl className="facts compact">
       <dt>{request.subject === 'batch' ? t('field.total') : t('field.amount')}</dt>
       <dd>{formatMoney(request.amount, request.currency)}</dd>
-      <dt>{t('field.rows')}</dt>
-      <dd>{request.rows}</dd>
+      {bound ? (
+        <>
+          <dt>{t('field.recipient')}</dt>
+          <dd>
+            {bound.customer.first_name} {bound.customer.last_name} · <span className="mono">{bound.phone_number}</span>
+          </dd>
+          <dt>{t('field.description')}</dt>
+          <dd>{bound.description ? bound.description : <span className="muted">{t('field.noDescription')}</span>}</dd>
+        </>
+      ) : null}
+      {request.subject === 'batch' ? (
+        <>
+          <dt>{t('field.rows')}</dt>
+          <dd>{request.rows}</dd>
+        </>
+      ) : null}
+      {profile ? (
+        <>
+          <dt>{t('field.profile')}</dt>
+          <dd>
+            {profile}
+            {request.accountUrl ? <span className="muted small mono"> · {request.accountUrl}</span> : null}
+          </dd>
+        </>
+      ) : null}
       <dt>{t('field.environment')}</dt>
       <dd>
         <span className={`env-pill env-${request.environment}`}>{t(`environment.${request.environment}`)}</span>
@@ -45,21 +74,79 @@ function Facts({ request }: { request: ApprovalRequest }) {
       {request.subject === 'batch' ? (
         <>
           <dt>{t('field.batch')}</dt>
-          <dd className="mono">{request.batchId}</dd>
+          <dd>
+            <span className="mono">{request.batchId}</span>{' '}
+            <button type="button" className="link" onClick={() => (navigate('batches'), void openBatch(request.batchId!))}>
+              {t('openBatch')}
+            </button>
+          </dd>
         </>
       ) : (
         <>
           <dt>{t('field.externalId')}</dt>
           <dd className="mono">{request.externalId}</dd>
-          <dt>{t('field.phone')}</dt>
-          <dd className="mono">{request.phoneNumber}</dd>
         </>
       )}
     </dl>
   );
 }
 
-function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe' | 'mine' }) {
+/** The maker sends an approved payout from its card: one action, the request the approval bound, nothing retyped. */
+function SendApproved({ request, what }: { request: ApprovalRequest; what: string }) {
+  const { t } = useTranslation('approvals');
+  const sendApproved = useApprovals((s) => s.sendApproved);
+  const openTransaction = useUi((s) => s.openTransaction);
+  const busy = useApprovals((s) => s.busy === request.id);
+  const flight = useSingleFlight({ once: true });
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const label = t('send', { amount: formatMoney(request.amount, request.currency) });
+  const send = () =>
+    void flight.run(async () => {
+      const result = await sendApproved(request);
+      if (result.ok) return openTransaction(result.value.id);
+      if (result.error.journalId && (result.error.code === 'OUTCOME_UNKNOWN' || result.error.code === 'ALREADY_SENT')) return openTransaction(result.error.journalId);
+      setFailure(result.error);
+    });
+  return (
+    <div className="approval-send">
+      <p className="small">{t('readyToSend', { externalId: request.externalId ?? '' })}</p>
+      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={send}>
+        {busy ? <Spinner label={t('working')} /> : null} {label}
+      </button>
+      {failure ? <ErrorNotice failure={failure} /> : null}
+    </div>
+  );
+}
+
+/** Withdraw asks first: a request withdrawn cannot be sent without asking again. */
+function Withdraw({ request, what, remark }: { request: ApprovalRequest; what: string; remark: string }) {
+  const { t } = useTranslation('approvals');
+  const withdraw = useApprovals((s) => s.withdraw);
+  const busy = useApprovals((s) => s.busy === request.id);
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className="secondary" disabled={busy} aria-label={t('withdrawLabel', { id: request.id, what })} onClick={() => setAsking(true)}>
+        {t('withdraw')}
+      </button>
+    );
+  }
+  return (
+    <div className="approval-confirm" role="group" aria-label={t('withdrawAsk', { id: request.id })}>
+      <p className="small">{t('withdrawAsk', { id: request.id })}</p>
+      <button type="button" className="danger" disabled={busy} onClick={() => void withdraw(request, remark)}>
+        {busy ? <Spinner label={t('working')} /> : null} {t('withdrawYes')}
+      </button>
+      <button type="button" className="secondary" disabled={busy} onClick={() => setAsking(false)}>
+        {t('withdrawNo')}
+      </button>
+    </div>
+  );
+}
+
+type Side = 'forMe' | 'mine' | 'decided' | 'everyone';
+
+function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }) {
   const { t } = useTranslation('approvals');
   const what = useWhat()(request);
   const remarkId = useId();
@@ -67,26 +154,37 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
   const busy = useApprovals((s) => s.busy === request.id);
   const approve = useApprovals((s) => s.approve);
   const reject = useApprovals((s) => s.reject);
-  const withdraw = useApprovals((s) => s.withdraw);
+  const openTransaction = useUi((s) => s.openTransaction);
+  const step = approvalStep(request);
   // An approved request whose money has left cannot be withdrawn (the database refuses it): no button, a note instead.
-  const open = request.state === 'awaiting' || (request.state === 'approved' && !request.sent);
+  const open = side === 'mine' && (step === 'awaiting' || step === 'ready');
+  const decides = side === 'forMe';
   return (
     <li className="card approval-card" aria-labelledby={`approval-${request.id}-title`}>
       <h3 id={`approval-${request.id}-title`}>
-        {what} <span className={`badge ${STATE_BADGE[request.state]}`}>{t(`state.${request.state}`)}</span>
+        {what} <span className={`badge ${STATE_BADGE[request.state]}`}>{t(step === 'ready' ? 'state.ready' : step === 'sent' ? 'state.sent' : `state.${request.state}`)}</span>
       </h3>
+      <ApprovalSteps request={request} />
       <Facts request={request} />
-      {request.remark && request.state === 'awaiting' ? (
-        <p className="small">{t('remarkShown', { remark: request.remark })}</p>
-      ) : null}
+      {request.remark && request.state === 'awaiting' ? <p className="small">{t('remarkShown', { remark: request.remark })}</p> : null}
       <ApprovalVotes request={request} />
-      {request.state === 'approved' && request.sent ? <p className="small approval-sent">{t(`sent.${request.subject}`)}</p> : null}
-      {side === 'forMe' || open ? (
+      {step === 'sent' ? (
+        <p className="small approval-sent">
+          {t(`sent.${request.subject}`)}{' '}
+          {request.subject === 'payout' && request.spentByEntry ? (
+            <button type="button" className="link" onClick={() => openTransaction(request.spentByEntry!)}>
+              {t('followTimeline')}
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+      {side === 'mine' && step === 'ready' && request.subject === 'payout' && request.request ? <SendApproved request={request} what={what} /> : null}
+      {decides || open ? (
         <div className="approval-actions">
-          <label htmlFor={remarkId}>{side === 'forMe' ? t('remarkLabel') : t('field.remark')}</label>
+          <label htmlFor={remarkId}>{decides ? t('remarkLabel') : t('field.remark')}</label>
           <textarea id={remarkId} rows={2} maxLength={500} value={remark} onChange={(e) => setRemark(e.target.value)} aria-label={t('remarkLabelFor', { id: request.id })} />
           <div className="actions">
-            {side === 'forMe' ? (
+            {decides ? (
               <>
                 <button type="button" className="primary" disabled={busy} aria-label={t('approveLabel', { id: request.id, what })} onClick={() => void approve(request, remark.trim())}>
                   {busy ? <Spinner label={t('working')} /> : null} {t('approve')}
@@ -96,9 +194,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: 'forMe
                 </button>
               </>
             ) : (
-              <button type="button" className="secondary" disabled={busy} aria-label={t('withdrawLabel', { id: request.id, what })} onClick={() => void withdraw(request, remark.trim())}>
-                {busy ? <Spinner label={t('working')} /> : null} {t('withdraw')}
-              </button>
+              <Withdraw request={request} what={what} remark={remark.trim()} />
             )}
           </div>
         </div>
@@ -159,15 +255,16 @@ function NotifyPermission() {
   );
 }
 
-function RequestList({ side, requests }: { side: 'forMe' | 'mine'; requests: ApprovalRequest[] }) {
+function RequestList({ side, requests }: { side: Side; requests: ApprovalRequest[] }) {
   const { t } = useTranslation('approvals');
+  const words = side === 'decided' ? 'decidedByMe' : side;
   return (
     <section className="approval-list" aria-labelledby={`approvals-${side}-title`}>
       <h2 id={`approvals-${side}-title`}>
-        {t(`${side}.title`)} <span className="badge">{requests.length}</span>
+        {t(`${words}.title`)} <span className="badge">{requests.length}</span>
       </h2>
       {requests.length === 0 ? (
-        <p className="muted">{t(`${side}.empty`)}</p>
+        <p className="muted">{t(`${words}.empty`)}</p>
       ) : (
         <ul className="approval-cards">
           {requests.map((request) => (
@@ -215,6 +312,8 @@ export function ApprovalsScreen() {
           <LastDecision />
           <RequestList side="forMe" requests={state.forMe} />
           <RequestList side="mine" requests={state.mine} />
+          <RequestList side="decided" requests={state.decided} />
+          {state.roles.includes('admin') ? <RequestList side="everyone" requests={state.everyone} /> : null}
         </>
       ) : null}
       {state.status === 'ready' ? <ApprovalPolicy /> : null}

@@ -1,8 +1,9 @@
 /**
  * Shown where a send was refused with APPROVAL_REQUIRED (the payout form, a confirmed batch):
  * what the team's policy needs, the request already open if any, and "Ask for approval". The
- * approval binds exactly what is sent (a payout's external id, a batch's rows), so the maker
- * sends the same thing again once someone else approved it.
+ * approval binds exactly what is sent (a payout's whole request with its profile and external id,
+ * a batch's rows), and the maker sends it from the request's card once someone else approved it.
+ * Also the payout confirmation's "needs approval" step: a state of the payout, not an error.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,13 +11,14 @@ import type { ApiFailure, ApprovalNeed } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { ErrorNotice } from '../components/common';
 import { formatMoney } from '../format/money';
-import { useApprovals } from '../stores';
+import { useApprovals, useUi } from '../stores';
 import { useSingleFlight } from '../components/useSingleFlight';
 
 export function AskApproval({ need, request }: { need: ApprovalNeed; request?: TransactionRequest | undefined }) {
   const { t } = useTranslation('approvals');
   const askPayout = useApprovals((s) => s.askPayout);
   const askBatch = useApprovals((s) => s.askBatch);
+  const navigate = useUi((s) => s.navigate);
   const flight = useSingleFlight();
   const [answer, setAnswer] = useState<{ ok: true; text: string } | { ok: false; error: ApiFailure } | null>(null);
   const amount = formatMoney(need.amount, need.currency ?? 'XAF');
@@ -41,7 +43,12 @@ export function AskApproval({ need, request }: { need: ApprovalNeed; request?: T
       <p>{need.subject === 'batch' ? t('needed.batch', words) : t('needed.payout', words)}</p>
       {open ? <p>{t('openRequest.awaiting', { id: open.id })}</p> : null}
       {answer?.ok ? (
-        <p role="status">{answer.text}</p>
+        <p role="status">
+          {answer.text}{' '}
+          <button type="button" className="link" onClick={() => navigate('approvals')}>
+            {t('openApprovals')}
+          </button>
+        </p>
       ) : open ? null : (
         <button type="button" className="primary small" disabled={flight.busy} aria-label={t('askLabel', { subject: t(`subject.${need.subject}`).toLowerCase() })} onClick={ask}>
           {t('ask')}

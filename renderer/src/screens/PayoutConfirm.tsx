@@ -10,6 +10,7 @@ import { currencyLabel, formatMoney, parseAmount } from '../format/money';
 import { t as tg } from '../i18n';
 import { describeFailure } from '../messages/errors';
 import { useTransactions } from '../stores';
+import { AskApproval } from './AskApproval';
 
 export function PayoutConfirmDialog({
   request,
@@ -39,6 +40,8 @@ export function PayoutConfirmDialog({
   const fire = useSingleFlight({ once: true });
   const typedAmount = parseAmount(typed, currency);
   const typedMatches = 'amount' in typedAmount && typedAmount.amount === request.amount;
+  // A team workspace's policy covers it: the confirmation says so and offers to ask (no Send, no refusal after it).
+  const need = quote?.approval ?? null;
   const shortOfFunds = quote !== null && quote.balance !== null && quote.total !== null && quote.total > quote.balance;
 
   /** Live, first step: the typed amount goes to main, which answers with the quote and token. */
@@ -55,7 +58,7 @@ export function PayoutConfirmDialog({
 
   async function confirm(event: React.FormEvent) {
     event.preventDefault();
-    if (!quote || shortOfFunds) return;
+    if (!quote || shortOfFunds || need) return;
     // Once fired, never again from this dialog: a payout must not be sent twice.
     await fire.run(async () => {
       setSending(true);
@@ -109,12 +112,13 @@ export function PayoutConfirmDialog({
             <input id="confirm-amount" inputMode="decimal" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} {...describedBy('confirm-amount', typed && !typedMatches ? ['x'] : undefined)} />
           </Field>
         ) : null}
+        {need ? <AskApproval need={need} request={request} /> : null}
         {failure ? <ErrorNotice failure={failure} /> : null}
         <div className="actions">
           <button type="button" className="secondary" onClick={onClose} disabled={sending}>
             {t('confirm.cancel')}
           </button>
-          {quote ? (
+          {need ? null : quote ? (
             <button type="submit" className={live ? 'danger' : 'primary'} disabled={sending || shortOfFunds}>
               {sending ? <Spinner label={t('confirm.sendingLabel')} /> : null}
               {sending ? t('confirm.sending') : t('confirm.send', { amount: formatMoney(request.amount, currency) })}

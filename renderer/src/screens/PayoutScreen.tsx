@@ -67,7 +67,8 @@ export function PayoutScreen() {
         </button>
       </div>
       <form className="card form" onSubmit={submit} noValidate aria-label={t('title')}>
-        {failure ? <ErrorNotice failure={failure} /> : null}
+        {/* Needing approval is a step of the payout, said by the notice below, not an error. */}
+        {failure && !(failure.code === 'APPROVAL_REQUIRED' && failure.approval && held) ? <ErrorNotice failure={failure} /> : null}
         <AlreadySentAction failure={failure} label={t('openExisting')} />
         {failure?.code === 'APPROVAL_REQUIRED' && failure.approval && held ? <AskApproval need={failure.approval} request={held} /> : null}
         <TransactionFields form={form} methods={methods} currency={currency} idPrefix="payout" kind="payout" />

@@ -15,6 +15,10 @@ export interface ApprovalsState {
   roles: string[];
   forMe: ApprovalRequest[];
   mine: ApprovalRequest[];
+  /** What this login decided (approved or rejected), newest first: a decided request stays in sight. */
+  decided: ApprovalRequest[];
+  /** An admin's list of everything awaiting, whoever asked (empty for anyone else). */
+  everyone: ApprovalRequest[];
   error: ApiFailure | null;
   /** The request a decision is being made on (its buttons wait). */
   busy: number | null;
@@ -24,6 +28,11 @@ export interface ApprovalsState {
   approve(request: ApprovalRequest, remark: string): Promise<void>;
   reject(request: ApprovalRequest, remark: string): Promise<void>;
   withdraw(request: ApprovalRequest, remark: string): Promise<void>;
+  /**
+   * Sends an approved payout from its card: main sends the request the approval bound (its
+   * profile, its external id), nothing retyped. The journal entry it wrote, or the refusal.
+   */
+  sendApproved(request: ApprovalRequest): Promise<Result<{ id: string }>>;
   /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
   askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
@@ -73,12 +82,15 @@ export function createApprovalsStore(api: PaydeskApi) {
       roles: [],
       forMe: [],
       mine: [],
+      decided: [],
+      everyone: [],
       error: null,
       busy: null,
       last: null,
       heard: 0,
       async changed() {
-        set({ heard: get().heard + 1 });
+        // A success notice ("Request N is approved") is of the moment it was pressed: a later change makes it stale.
+        set({ heard: get().heard + 1, ...(get().last?.ok ? { last: null } : {}) });
         const before = get();
         if (before.status === 'idle') return [];
         await get().load();
@@ -90,9 +102,27 @@ export function createApprovalsStore(api: PaydeskApi) {
         const status = await api.invoke('approvals:status', {});
         if (!status.ok) return set({ status: 'error', error: status.error });
         if (!status.value.available) return set({ status: 'ready', available: false, error: null });
-        const [forMe, mine] = await Promise.all([api.invoke('approvals:list', { scope: 'forMe' }), api.invoke('approvals:list', { scope: 'mine' })]);
-        if (!forMe.ok || !mine.ok) return set({ status: 'error', error: !forMe.ok ? forMe.error : !mine.ok ? mine.error : null });
-        set({ status: 'ready', available: true, login: status.value.login, roles: status.value.roles, forMe: forMe.value.requests, mine: mine.value.requests, error: null });
+        const admin = status.value.roles.includes('admin');
+        const [forMe, mine, decided, everyone] = await Promise.all([
+          api.invoke('approvals:list', { scope: 'forMe' }),
+          api.invoke('approvals:list', { scope: 'mine' }),
+          api.invoke('approvals:list', { scope: 'decided' }),
+          admin ? api.invoke('approvals:list', { scope: 'everyone' }) : Promise.resolve({ ok: true as const, value: { requests: [] as ApprovalRequest[] } }),
+        ]);
+        const failed = [forMe, mine, decided, everyone].find((r) => !r.ok);
+        if (failed && !failed.ok) return set({ status: 'error', error: failed.error });
+        if (!forMe.ok || !mine.ok || !decided.ok || !everyone.ok) return;
+        set({
+          status: 'ready',
+          available: true,
+          login: status.value.login,
+          roles: status.value.roles,
+          forMe: forMe.value.requests,
+          mine: mine.value.requests,
+          decided: decided.value.requests,
+          everyone: everyone.value.requests,
+          error: null,
+        });
         await settleUnconfirmed(status.value.login);
       },
       approve: (request, remark) => decide(request.id, () => api.invoke('approvals:approve', { id: request.id, digest: request.digest, ...(remark ? { remark } : {}) })),
@@ -102,6 +132,13 @@ export function createApprovalsStore(api: PaydeskApi) {
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
       setPolicy: (environment, currency, tiers) => api.invoke('approvals:setPolicy', { environment, currency, tiers }),
+      async sendApproved(request) {
+        set({ busy: request.id, last: null });
+        const result = await api.invoke('approvals:send', { id: request.id });
+        set({ busy: null });
+        await get().load();
+        return result.ok ? { ok: true, value: { id: result.value.id } } : result;
+      },
       withdraw: (request, remark) => decide(request.id, () => api.invoke('approvals:withdraw', { id: request.id, ...(remark ? { remark } : {}) })),
     };
   });

@@ -87,5 +87,6 @@ export default {
   APPROVAL_NOT_RECORDED: { title: 'The connection to the team workspace was lost before your decision was recorded: nothing was recorded.', next: 'The list was read again and shows the request as it is now: decide again if it still waits.' },
   APPROVAL_UNCONFIRMED: { title: 'The connection to the team workspace was lost while your decision was on its way: whether it was recorded is not known yet.', next: 'Nothing is decided twice. Once the workspace is back, press Refresh: the lists show whether your decision was recorded.' },
   APPROVAL_ALREADY_SENT: { title: 'This request’s money has already been sent: it can no longer be withdrawn.', next: 'Nothing was changed. Follow the payout or the batch from its own page.' },
+  APPROVAL_SPENT: { title: 'This approval has already been used by its one send: it does not pay another payout.', next: 'Nothing was sent. Another profile, or another payout, needs its own approval: ask for approval again.' },
   APPROVALS_UNAVAILABLE: { title: 'Approvals exist on a team workspace only.', next: 'This desktop sends alone; open a team workspace to use approvals.' },
 } as const;

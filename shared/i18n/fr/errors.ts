@@ -88,5 +88,6 @@ export default {
   APPROVAL_NOT_RECORDED: { title: 'La connexion à l’espace d’équipe a été perdue avant l’enregistrement de votre décision : rien n’a été enregistré.', next: 'La liste a été relue et montre la demande telle qu’elle est maintenant : décidez à nouveau si elle attend encore.' },
   APPROVAL_UNCONFIRMED: { title: 'La connexion à l’espace d’équipe a été perdue pendant l’envoi de votre décision : on ne sait pas encore si elle a été enregistrée.', next: 'Rien n’est décidé deux fois. Quand l’espace est de retour, cliquez sur Actualiser : les listes montrent si votre décision a été enregistrée.' },
   APPROVAL_ALREADY_SENT: { title: 'L’argent de cette demande a déjà été envoyé : elle ne peut plus être retirée.', next: 'Rien n’a changé. Suivez le transfert ou le lot depuis sa propre page.' },
+  APPROVAL_SPENT: { title: 'Cette approbation a déjà servi à son unique envoi : elle ne paie pas un autre transfert.', next: 'Rien n’a été envoyé. Un autre profil, ou un autre transfert, demande sa propre approbation : demandez-la à nouveau.' },
   APPROVALS_UNAVAILABLE: { title: 'Les approbations n’existent que dans un espace d’équipe.', next: 'Ce poste envoie seul ; ouvrez un espace d’équipe pour utiliser les approbations.' },
 } as const satisfies Messages<typeof en>;

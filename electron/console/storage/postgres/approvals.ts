@@ -5,6 +5,7 @@
  * never by its English words, to a code the screens translate.
  */
 import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
+import type { TransactionRequest } from '../../../../shared/contract';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './schema-names';
 import { describeWorkspaceError } from './connection';
@@ -33,6 +34,11 @@ interface RequestRow {
   decided_by: string | null;
   decided_at: Date | null;
   remark: string | null;
+  profile_id: string | null;
+  profile_name: string | null;
+  account: { baseUrl?: string } | null;
+  request: TransactionRequest | null;
+  spent_by_entry: string | null;
   sent: boolean;
 }
 
@@ -86,6 +92,8 @@ export function approvalRefusalOf(error: unknown, during: 'withdraw' | 'other' =
       return new ApprovalRefusal('APPROVAL_CHANGED', message);
     case APPROVAL_SQLSTATE.alreadySent:
       return new ApprovalRefusal('APPROVAL_ALREADY_SENT', message);
+    case APPROVAL_SQLSTATE.approvalSpent:
+      return new ApprovalRefusal('APPROVAL_SPENT', message);
     case '23505': {
       // An open request for the same batch or payout (its unique index), or a second vote by one person (the votes' key).
       const constraint = (error as PgError & { constraint?: string }).constraint ?? '';
@@ -103,12 +111,14 @@ export function approvalRefusalOf(error: unknown, during: 'withdraw' | 'other' =
 }
 
 /**
- * The sending gate's refusal only (PD001, PD002), for the send paths: there a `42501` is a role's
+ * The sending gate's refusal only (PD001, PD002, PD020), for the send paths: there a `42501` is a role's
  * refusal of the write itself (a support login sending), the workspace's fault, never an approval's.
  */
 export function gateRefusalOf(error: unknown): ApprovalRefusal | null {
   const code = error instanceof Error ? (error as PgError).code : undefined;
-  return code === APPROVAL_SQLSTATE.approvalRequired || code === APPROVAL_SQLSTATE.changedSinceApproval ? approvalRefusalOf(error) : null;
+  return code === APPROVAL_SQLSTATE.approvalRequired || code === APPROVAL_SQLSTATE.changedSinceApproval || code === APPROVAL_SQLSTATE.approvalSpent
+    ? approvalRefusalOf(error)
+    : null;
 }
 
 async function refusing<T>(work: () => Promise<T>, during: 'withdraw' | 'other' = 'other'): Promise<T> {
@@ -155,6 +165,11 @@ async function withVotes(db: Queryable, rows: RequestRow[]): Promise<ApprovalReq
     remark: row.remark,
     votes: byRequest.get(row.id) ?? [],
     sent: row.sent,
+    profileId: row.profile_id,
+    profileName: row.profile_name,
+    accountUrl: row.account?.baseUrl ?? null,
+    request: row.request,
+    spentByEntry: row.spent_by_entry,
   }));
 }
 
@@ -162,7 +177,8 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
   async function select(where: string, params: unknown[], tail = 'ORDER BY id DESC'): Promise<ApprovalRequest[]> {
     // `sent` by the rule that refuses a withdraw (migration 30's paydesk_request_sent), asked only of approved requests.
     const { rows } = await pool.query<RequestRow>(
-      `SELECT r.*, r.state = 'approved' AND paydesk_request_sent(r) AS sent FROM approval_requests r WHERE ${where} ${tail}`,
+      `SELECT r.*, r.state = 'approved' AND paydesk_request_sent(r) AS sent, (SELECT t.name FROM team_profiles t WHERE t.id = r.profile_id) AS profile_name
+       FROM approval_requests r WHERE ${where} ${tail}`,
       params,
     );
     return withVotes(pool, rows);
@@ -268,9 +284,11 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
           return policy(c);
         }),
       ),
-    async askPayout(environment, currency, request, remark) {
+    async askPayout(profile, currency, request, remark) {
       const { rows } = await refusing(() =>
-        pool.query<{ id: number | null }>('SELECT paydesk_request_payout_approval($1, $2, $3::jsonb, $4) AS id', [environment, currency, JSON.stringify(request), remark ?? null]),
+        pool.query<{ id: number | null }>('SELECT paydesk_request_payout_approval($1, $2, $3, $4::jsonb, $5) AS id', [
+          profile.id, profile.environment, currency, JSON.stringify(request), remark ?? null,
+        ]),
       );
       return rows[0]!.id === null ? null : existing(rows[0]!.id);
     },
@@ -289,7 +307,13 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
             [limit],
             'ORDER BY requested_at, id LIMIT $1',
           )
-        : select('requested_by = session_user', [limit], 'ORDER BY id DESC LIMIT $1'),
+        : scope === 'decided'
+          ? // What this login decided: its votes, newest first (a decided request stays in sight).
+            select(`EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND v.voter = session_user)`, [limit], 'ORDER BY coalesce(decided_at, requested_at) DESC, id DESC LIMIT $1')
+          : scope === 'everyone'
+            ? // An admin's view: everything still waiting, whoever asked and whoever decides it.
+              select(`state = 'awaiting' AND pg_has_role(session_user, 'paydesk_admin', 'MEMBER')`, [limit], 'ORDER BY requested_at, id LIMIT $1')
+            : select('requested_by = session_user', [limit], 'ORDER BY id DESC LIMIT $1'),
     get,
     about: (subject) => ('batchId' in subject ? select('batch_id = $1', [subject.batchId]) : select(`subject = 'payout' AND environment = $1 AND external_id = $2`, [subject.environment, subject.externalId])),
     async batchGate(batchId) {
@@ -298,9 +322,10 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
       if (!rows[0]) return null;
       return gate('SELECT paydesk_assert_batch_send($1, NULL)', [rows[0].seq], () => select(`batch_id = $1 AND state IN ('awaiting', 'approved')`, [batchId]));
     },
-    payoutGate(environment, currency, request) {
+    payoutGate(profile, currency, request, entryId = null) {
       const externalId = request.external_id ?? null;
-      return gate('SELECT paydesk_assert_payout_send($1, $2, $3, $4, $5)', [environment, currency, request.phone_number, request.amount, externalId], () =>
+      const environment = profile.environment;
+      return gate('SELECT paydesk_assert_payout_send($1, $2, $3, $4, $5::jsonb, $6)', [environment, profile.id, currency, request.amount, JSON.stringify(request), entryId], () =>
         externalId === null ? Promise.resolve([]) : select(`subject = 'payout' AND environment = $1 AND external_id = $2 AND state IN ('awaiting', 'approved')`, [environment, externalId]),
       );
     },

@@ -37,4 +37,6 @@ export const APPROVAL_SQLSTATE = {
   notWhatWasSeen: 'PD013',
   /** Migration 30: an approved request whose money has left is not withdrawn. */
   alreadySent: 'PD014',
+  /** Migration 43: an approved payout's approval was spent by another entry (one approval, one send). */
+  approvalSpent: 'PD020',
 } as const;

@@ -1,0 +1,89 @@
+/**
+ * An approval request's card as the maker and the checker meet it (issue 37 item 1): where the
+ * payout stands; what a checker needs (recipient, description, profile and account); a single
+ * payout without "Rows"; an approved payout sent from its card with one action, nothing retyped;
+ * Withdraw asks first; what the checker decided stays in sight.
+ */
+import { cleanup, fireEvent, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalRequest, ApprovalScope } from '../../shared/api';
+import { createFakeApi, ok } from './fakeApi';
+import { renderApp } from './render';
+import { createStores } from '../../renderer/src/stores';
+
+const BOUND = { payment_method: 'service_demo', amount: 400_000, phone_number: '+237650000001', external_id: 'INV-42', customer: { first_name: 'Awa', last_name: 'Nkemdirim', email: 'awa@example.com' }, description: 'Supplier invoice 42' };
+
+function request(id: number, overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return {
+    id, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: 'INV-42', phoneNumber: '+237650000001', amount: 400_000, rows: 1,
+    digest: 'd'.repeat(64), approvalsRequired: 1, approvalsGiven: 1, approverRole: 'finance', state: 'approved', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z',
+    decidedBy: 'kofi', decidedAt: '2026-11-25T10:05:00Z', remark: null, votes: [{ voter: 'kofi', vote: 'approve', remark: null, at: '2026-11-25T10:05:00Z' }], sent: false,
+    profileId: 'acme-main', profileName: 'Acme main', accountUrl: 'https://api.example.com', request: BOUND, spentByEntry: null, ...overrides,
+  };
+}
+
+afterEach(cleanup);
+
+async function render(lists: Partial<Record<ApprovalScope, ApprovalRequest[]>>) {
+  const api = createFakeApi({
+    'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
+    'approvals:list': (input) => ok({ requests: lists[input.scope] ?? [] }),
+    'approvals:send': () => ok({ id: 'entry-1' } as never),
+    'approvals:withdraw': (input) => ok(request(input.id, { state: 'withdrawn' })),
+  });
+  await renderApp(api, { screen: 'approvals' });
+  await vi.waitFor(() => expect(document.querySelectorAll('.approval-card').length).toBeGreaterThan(0));
+  return { api, card: (id: number) => document.getElementById(`approval-${id}-title`)!.closest('li')! };
+}
+
+describe('an approval request’s card', () => {
+  it('shows where the payout stands and what a checker needs, without “Rows” for a single payout', async () => {
+    const { card } = await render({ mine: [request(7)] });
+    const seven = within(card(7));
+    expect(seven.getByRole('list', { name: 'Where this payout stands' }).querySelector('[aria-current="step"]')!.textContent).toBe('Approved, ready to send');
+    expect(seven.getByText('Awa Nkemdirim', { exact: false })).toBeTruthy();
+    expect(seven.getByText('Supplier invoice 42')).toBeTruthy();
+    expect(seven.getByText('Acme main', { exact: false })).toBeTruthy();
+    expect(seven.getByText(/https:\/\/api\.example\.com/)).toBeTruthy();
+    expect(seven.queryByText('Rows')).toBeNull();
+  });
+
+  it('sends an approved payout with one action, naming the request only (nothing retyped)', async () => {
+    const { api, card } = await render({ mine: [request(7)] });
+    fireEvent.click(within(card(7)).getByRole('button', { name: /^Send 400,000 XAF now/ }));
+    await vi.waitFor(() => expect(api.callsOf('approvals:send')).toEqual([{ id: 7 }]));
+  });
+
+  it('asks before it withdraws', async () => {
+    const { api, card } = await render({ mine: [request(8, { state: 'awaiting', approvalsGiven: 0, votes: [], decidedBy: null, decidedAt: null })] });
+    fireEvent.click(within(card(8)).getByRole('button', { name: /^Withdraw request 8/ }));
+    expect(api.callsOf('approvals:withdraw')).toEqual([]);
+    fireEvent.click(within(card(8)).getByRole('button', { name: 'Keep it' }));
+    fireEvent.click(within(card(8)).getByRole('button', { name: /^Withdraw request 8/ }));
+    fireEvent.click(within(card(8)).getByRole('button', { name: 'Yes, withdraw it' }));
+    await vi.waitFor(() => expect(api.callsOf('approvals:withdraw')).toEqual([{ id: 8 }]));
+  });
+
+  it('keeps what the checker decided in sight, sent ones linked to their timeline', async () => {
+    await render({ decided: [request(9, { sent: true, spentByEntry: 'entry-9' })] });
+    const section = document.querySelector('section[aria-labelledby="approvals-decided-title"]')!;
+    expect(within(section as HTMLElement).getByText('Decided by you')).toBeTruthy();
+    expect(within(section as HTMLElement).getByRole('button', { name: 'Open its timeline' })).toBeTruthy();
+    expect(within(section as HTMLElement).queryByRole('button', { name: /^Send/ })).toBeNull();
+  });
+
+  it('drops a “Request N is approved” notice at the next change: it is of the moment it was pressed', async () => {
+    const waiting = request(5, { state: 'awaiting', approvalsGiven: 0, votes: [], decidedBy: null, decidedAt: null, requestedBy: 'amadou' });
+    const api = createFakeApi({
+      'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
+      'approvals:list': (input) => ok({ requests: input.scope === 'forMe' ? [waiting] : [] }),
+      'approvals:approve': () => ok(request(5)),
+    });
+    const approvals = createStores(api).approvals;
+    await approvals.getState().load();
+    await approvals.getState().approve(waiting, '');
+    expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
+    await approvals.getState().changed();
+    expect(approvals.getState().last).toBeNull();
+  });
+});
