@@ -54,7 +54,7 @@ export function insertRowEntry(client: pg.Client, id: string, batchId: string, r
   return client.query(
     `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
        customer_first_name, customer_last_name, customer_email, request, batch_id, batch_row, created_at, updated_at)
-     SELECT $1, 'p1', 'Acme', $4, 'payout', 'pending', br.external_id, (r->>'amount')::bigint, 'XAF', r->>'phone_number', r->>'payment_method',
+     SELECT $1, b.profile_id, b.profile_name, $4, 'payout', 'pending', br.external_id, (r->>'amount')::bigint, 'XAF', r->>'phone_number', r->>'payment_method',
        r->'customer'->>'first_name', r->'customer'->>'last_name', r->'customer'->>'email', br.request, b.id, br.row_number, 1, 1
      FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq CROSS JOIN LATERAL (SELECT br.request::jsonb AS r) q
      WHERE b.id = $2 AND br.row_number = $3`,
