@@ -232,7 +232,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     const fatou = await as('fatou');
     const id = (await askPayout(fatou, 150_000, 'T-turn2'))!;
     await approve(await as('kofi'), id);
-    const adele = await as('adele');
+    // The owner's direct edit holds the tiers' lock as long as the test wants (an approved change applies in one statement).
+    const adele = await workspaces.server.connect(undefined, database);
     await adele.query('BEGIN');
     await adele.query(`UPDATE approval_tiers SET approvals = 2 WHERE environment = 'sandbox' AND currency = 'XAF' AND min_amount = 100000`);
     const sending = insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn2').catch((e: unknown) => e);

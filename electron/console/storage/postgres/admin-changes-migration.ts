@@ -1,0 +1,232 @@
+/**
+ * Workspace migration 46: a change to the policy, to roles or to people needs a second admin
+ * (issue 36 item 3; docs/decisions/people-and-admin-four-eyes.md).
+ *
+ * An admin asks (`paydesk_ask_*`: the change is checked, stored and audited, nothing changes yet);
+ * another admin, another person, approves it (`paydesk_approve_change`: it takes effect in that
+ * transaction through the owner's `paydesk_do_*`, audited) or rejects it; the one who asked may
+ * withdraw it. Nobody else writes: admins lose their INSERT/UPDATE/DELETE on approval_tiers, and
+ * `paydesk_set_role` (an admin's role change at once) now refuses and names the way to ask. A
+ * workspace with one admin can ask but not apply: `paydesk_admin_people()` says how many it has,
+ * the console's People screen says what that means. The workspace's owner (who ran these
+ * migrations, as `npm run team:local` does) bootstraps the first admins and policy itself.
+ */
+import type { PgMigration } from './pg-migration';
+import { PEOPLE_SQLSTATE } from './people-migration';
+import { FIX_SEARCH_PATHS, SET_SEARCH_PATH } from './fixed-search-path-migration';
+
+export const ADMIN_CHANGE_KINDS = ['policy', 'role', 'add_person', 'reset_password', 'disable_login'] as const;
+export type AdminChangeKind = (typeof ADMIN_CHANGE_KINDS)[number];
+
+const P = PEOPLE_SQLSTATE;
+
+const ADMIN_CHANGES_SQL = `
+  CREATE TABLE admin_changes (
+    id bigserial PRIMARY KEY,
+    kind text NOT NULL CHECK (kind IN ('${ADMIN_CHANGE_KINDS.join("', '")}')),
+    -- What is applied and shown: never a password (that is the verifier column, read by no role).
+    change jsonb NOT NULL,
+    verifier text,
+    state text NOT NULL DEFAULT 'awaiting' CHECK (state IN ('awaiting', 'applied', 'rejected', 'withdrawn')),
+    requested_by text NOT NULL DEFAULT session_user,
+    requested_by_person text NOT NULL,
+    requested_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    decided_by text,
+    decided_at timestamptz,
+    remark text
+  );
+  CREATE INDEX admin_changes_waiting ON admin_changes (id) WHERE state = 'awaiting';
+  REVOKE ALL ON admin_changes FROM PUBLIC;
+  GRANT SELECT (id, kind, change, state, requested_by, requested_at, decided_by, decided_at, remark) ON admin_changes TO paydesk_admin;
+
+  -- Admins no longer write the policy themselves: a change is asked, then approved by another.
+  REVOKE INSERT, UPDATE, DELETE ON approval_tiers FROM paydesk_admin;
+
+  CREATE FUNCTION paydesk_assert_admin() RETURNS void LANGUAGE plpgsql STABLE ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    IF NOT pg_catalog.pg_has_role(session_user, 'paydesk_admin', 'MEMBER')
+       OR EXISTS (SELECT FROM person_logins WHERE login = session_user AND disabled) THEN
+      RAISE EXCEPTION 'only a workspace admin changes the policy, roles or people; % is not one', session_user USING ERRCODE = '${P.notAdmin}';
+    END IF;
+  END $$;
+
+  -- The admins the workspace has, as people (two logins of one person are one admin).
+  CREATE FUNCTION paydesk_admin_people() RETURNS integer LANGUAGE sql STABLE SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+    SELECT count(DISTINCT paydesk_person_of(r.rolname))::int FROM pg_catalog.pg_roles r
+    WHERE r.rolcanlogin AND pg_catalog.pg_has_role(r.oid, 'paydesk_admin', 'MEMBER')
+      AND NOT EXISTS (SELECT FROM person_logins l WHERE l.login = r.rolname AND l.disabled)
+  $$;
+  REVOKE ALL ON FUNCTION paydesk_admin_people() FROM PUBLIC;
+  GRANT EXECUTE ON FUNCTION paydesk_admin_people() TO paydesk_finance, paydesk_support, paydesk_admin;
+
+  CREATE FUNCTION paydesk_ask_change(p_kind text, p_change jsonb, p_verifier text, p_remark text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  DECLARE
+    id bigint;
+  BEGIN
+    INSERT INTO admin_changes (kind, change, verifier, requested_by_person, remark)
+      VALUES (p_kind, p_change, p_verifier, paydesk_person_of(session_user), p_remark) RETURNING admin_changes.id INTO id;
+    PERFORM paydesk_audit_write('change_request', 'change:' || id, NULL, jsonb_build_object('kind', p_kind, 'change', p_change), p_remark);
+    RETURN id;
+  END $$;
+  REVOKE ALL ON FUNCTION paydesk_ask_change(text, jsonb, text, text) FROM PUBLIC;
+
+  -- The whole tier set of one environment and currency, as the policy screen saves it.
+  CREATE FUNCTION paydesk_ask_policy(p_environment text, p_currency text, p_tiers jsonb, p_remark text DEFAULT NULL) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  DECLARE
+    tiers jsonb;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    IF p_environment IS NULL OR p_environment NOT IN ('sandbox', 'live') OR p_currency IS NULL OR p_currency !~ '^[A-Z]{3}$' THEN
+      RAISE EXCEPTION 'a policy is for sandbox or live and a three-letter currency' USING ERRCODE = '${P.invalidInput}';
+    END IF;
+    IF p_tiers IS NULL OR jsonb_typeof(p_tiers) <> 'array' THEN RAISE EXCEPTION 'the tiers are a list' USING ERRCODE = '${P.invalidInput}'; END IF;
+    BEGIN
+      SELECT coalesce(jsonb_agg(jsonb_build_object('minAmount', t.min_amount, 'approvals', t.approvals, 'approverRole', t.approver_role) ORDER BY t.min_amount), '[]')
+        INTO tiers FROM jsonb_to_recordset(p_tiers) AS t(min_amount bigint, approvals smallint, approver_role text);
+    EXCEPTION WHEN OTHERS THEN
+      RAISE EXCEPTION 'a tier is {min_amount, approvals, approver_role}: %', SQLERRM USING ERRCODE = '${P.invalidInput}';
+    END;
+    IF EXISTS (SELECT FROM jsonb_array_elements(tiers) t WHERE (t->>'minAmount') IS NULL OR (t->>'minAmount')::bigint < 0
+                 OR (t->>'approvals') IS NULL OR (t->>'approvals')::int NOT BETWEEN 0 AND 2
+                 OR coalesce(t->>'approverRole', '') NOT IN ('paydesk_finance', 'paydesk_admin'))
+       OR (SELECT count(DISTINCT t->>'minAmount') FROM jsonb_array_elements(tiers) t) <> jsonb_array_length(tiers) THEN
+      RAISE EXCEPTION 'a tier starts at an amount of 0 or more (once), needs 0 to 2 approvals, by paydesk_finance or paydesk_admin' USING ERRCODE = '${P.invalidInput}';
+    END IF;
+    RETURN paydesk_ask_change('policy', jsonb_build_object('environment', p_environment, 'currency', p_currency, 'tiers', tiers), NULL, p_remark);
+  END $$;
+
+  CREATE FUNCTION paydesk_ask_role(p_login text, p_role text, p_member boolean, p_remark text DEFAULT NULL) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(NULL, p_role, NULL, NULL);
+    IF p_role IS NULL OR p_member IS NULL THEN RAISE EXCEPTION 'a role change names the role and whether the login holds it' USING ERRCODE = '${P.invalidInput}'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('role', jsonb_build_object('login', p_login, 'role', p_role, 'member', p_member), NULL, p_remark);
+  END $$;
+
+  CREATE FUNCTION paydesk_ask_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_person bigint DEFAULT NULL, p_remark text DEFAULT NULL) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_person IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
+    IF p_login IS NULL OR p_role IS NULL OR p_verifier IS NULL THEN
+      RAISE EXCEPTION 'a person needs a login, a role and an initial password' USING ERRCODE = '${P.invalidInput}';
+    END IF;
+    IF EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = p_login)
+       OR EXISTS (SELECT FROM admin_changes WHERE state = 'awaiting' AND kind = 'add_person' AND change->>'login' = p_login) THEN
+      RAISE EXCEPTION 'login % exists already or waits to be added', p_login USING ERRCODE = '${P.invalidInput}', DETAIL = '{"field":"login"}';
+    END IF;
+    IF p_person IS NOT NULL AND NOT EXISTS (SELECT FROM people WHERE id = p_person AND NOT disabled) THEN
+      RAISE EXCEPTION 'no person % to add a login to', p_person USING ERRCODE = '${P.notAPerson}';
+    END IF;
+    RETURN paydesk_ask_change('add_person', jsonb_build_object('login', p_login, 'role', p_role,
+      'displayName', coalesce((SELECT display_name FROM people WHERE id = p_person), btrim(p_display_name)), 'person', p_person), p_verifier, p_remark);
+  END $$;
+
+  CREATE FUNCTION paydesk_ask_reset_password(p_login text, p_verifier text, p_remark text DEFAULT NULL) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(NULL, NULL, NULL, p_verifier);
+    IF p_verifier IS NULL THEN RAISE EXCEPTION 'a new password is needed' USING ERRCODE = '${P.invalidInput}'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('reset_password', jsonb_build_object('login', p_login), p_verifier, p_remark);
+  END $$;
+
+  CREATE FUNCTION paydesk_ask_disable_login(p_login text, p_remark text DEFAULT NULL) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('disable_login', jsonb_build_object('login', p_login), NULL, p_remark);
+  END $$;
+
+  -- Applies the policy as asked: the tier set of that environment and currency becomes the asked one.
+  CREATE FUNCTION paydesk_do_set_policy(p_change jsonb) RETURNS void LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    DELETE FROM approval_tiers WHERE environment = p_change->>'environment' AND currency = p_change->>'currency'
+      AND NOT (min_amount = ANY (ARRAY(SELECT (t->>'minAmount')::bigint FROM jsonb_array_elements(p_change->'tiers') t)));
+    -- Unchanged tiers are not written: the audit log holds only what changed.
+    INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role)
+      SELECT p_change->>'environment', p_change->>'currency', (t->>'minAmount')::bigint, (t->>'approvals')::smallint, t->>'approverRole'
+      FROM jsonb_array_elements(p_change->'tiers') t
+      ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role
+      WHERE (approval_tiers.approvals, approval_tiers.approver_role) IS DISTINCT FROM (EXCLUDED.approvals, EXCLUDED.approver_role);
+  END $$;
+  REVOKE ALL ON FUNCTION paydesk_do_set_policy(jsonb) FROM PUBLIC;
+
+  -- Another admin, another person, approves: the change takes effect now, in this transaction.
+  CREATE FUNCTION paydesk_approve_change(p_id bigint, p_remark text DEFAULT NULL) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  DECLARE
+    c admin_changes;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    SELECT * INTO c FROM admin_changes WHERE id = p_id FOR UPDATE;
+    IF NOT FOUND THEN RAISE EXCEPTION 'no change %', p_id USING ERRCODE = 'no_data_found'; END IF;
+    IF c.state <> 'awaiting' THEN
+      RAISE EXCEPTION 'change % is already %: nothing more can be decided', p_id, c.state USING ERRCODE = '${P.changeNotWaiting}', DETAIL = json_build_object('state', c.state)::text;
+    END IF;
+    IF paydesk_person_of(session_user) = c.requested_by_person THEN
+      RAISE EXCEPTION 'change % was asked by % : a second admin, another person, approves it', p_id, c.requested_by USING ERRCODE = '${P.secondAdminNeeded}';
+    END IF;
+    CASE c.kind
+      WHEN 'policy' THEN PERFORM paydesk_do_set_policy(c.change);
+      WHEN 'role' THEN PERFORM paydesk_do_set_role(c.change->>'login', c.change->>'role', (c.change->>'member')::boolean);
+      WHEN 'add_person' THEN PERFORM paydesk_do_add_person(c.change->>'login', c.change->>'role', c.change->>'displayName', c.verifier, (c.change->>'person')::bigint);
+      WHEN 'reset_password' THEN PERFORM paydesk_do_reset_password(c.change->>'login', c.verifier);
+      WHEN 'disable_login' THEN PERFORM paydesk_do_disable_login(c.change->>'login');
+    END CASE;
+    -- A password's verifier is kept no longer than it is needed.
+    UPDATE admin_changes SET state = 'applied', decided_by = session_user, decided_at = clock_timestamp(), verifier = NULL WHERE id = p_id;
+    PERFORM paydesk_audit_write('change_approve', 'change:' || p_id, jsonb_build_object('state', 'awaiting', 'requestedBy', c.requested_by),
+      jsonb_build_object('state', 'applied', 'kind', c.kind, 'change', c.change), p_remark);
+    RETURN 'applied';
+  END $$;
+
+  -- Another admin rejects; the one who asked (any of their logins) withdraws.
+  CREATE FUNCTION paydesk_reject_change(p_id bigint, p_remark text DEFAULT NULL) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  DECLARE
+    c admin_changes;
+    ends text;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    SELECT * INTO c FROM admin_changes WHERE id = p_id FOR UPDATE;
+    IF NOT FOUND THEN RAISE EXCEPTION 'no change %', p_id USING ERRCODE = 'no_data_found'; END IF;
+    IF c.state <> 'awaiting' THEN
+      RAISE EXCEPTION 'change % is already %: nothing more can be decided', p_id, c.state USING ERRCODE = '${P.changeNotWaiting}', DETAIL = json_build_object('state', c.state)::text;
+    END IF;
+    ends := CASE WHEN paydesk_person_of(session_user) = c.requested_by_person THEN 'withdrawn' ELSE 'rejected' END;
+    UPDATE admin_changes SET state = ends, decided_by = session_user, decided_at = clock_timestamp(), verifier = NULL WHERE id = p_id;
+    PERFORM paydesk_audit_write(CASE ends WHEN 'withdrawn' THEN 'change_withdraw' ELSE 'change_reject' END, 'change:' || p_id,
+      jsonb_build_object('state', 'awaiting', 'requestedBy', c.requested_by), jsonb_build_object('state', ends, 'kind', c.kind), p_remark);
+    RETURN ends;
+  END $$;
+
+  REVOKE ALL ON FUNCTION paydesk_ask_policy(text, text, jsonb, text), paydesk_ask_role(text, text, boolean, text),
+    paydesk_ask_add_person(text, text, text, text, bigint, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
+    paydesk_approve_change(bigint, text), paydesk_reject_change(bigint, text) FROM PUBLIC;
+  -- Everyone may call them and be told plainly; only an admin gets past the first line.
+  GRANT EXECUTE ON FUNCTION paydesk_ask_policy(text, text, jsonb, text), paydesk_ask_role(text, text, boolean, text),
+    paydesk_ask_add_person(text, text, text, text, bigint, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
+    paydesk_approve_change(bigint, text), paydesk_reject_change(bigint, text) TO paydesk_finance, paydesk_support, paydesk_admin;
+
+  -- The role change of migration 20 at once, by one admin: refused, with the way to ask.
+  CREATE OR REPLACE FUNCTION paydesk_set_role(p_login text, p_role text, p_member boolean) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    RAISE EXCEPTION 'a role change needs a second admin: ask it with paydesk_ask_role(login, role, member), another admin approves it'
+      USING ERRCODE = '${P.directWrite}';
+  END $$;
+`;
+
+export const ADMIN_CHANGES_MIGRATION: PgMigration = {
+  version: 46,
+  name: 'a change to the policy, roles or people is asked by one admin and applied when another approves it',
+  sql: ADMIN_CHANGES_SQL + FIX_SEARCH_PATHS,
+};
