@@ -53,7 +53,7 @@ const ADMIN_CHANGES_SQL = `
   -- The admins the workspace has, as people (two logins of one person are one admin).
   CREATE FUNCTION paydesk_admin_people() RETURNS integer LANGUAGE sql STABLE SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
     SELECT count(DISTINCT paydesk_person_of(r.rolname))::int FROM pg_catalog.pg_roles r
-    WHERE r.rolcanlogin AND pg_catalog.pg_has_role(r.oid, 'paydesk_admin', 'MEMBER')
+    WHERE r.rolcanlogin AND NOT r.rolsuper AND pg_catalog.pg_has_role(r.oid, 'paydesk_admin', 'MEMBER')
       AND NOT EXISTS (SELECT FROM person_logins l WHERE l.login = r.rolname AND l.disabled)
   $$;
   REVOKE ALL ON FUNCTION paydesk_admin_people() FROM PUBLIC;
@@ -107,11 +107,11 @@ const ADMIN_CHANGES_SQL = `
     RETURN paydesk_ask_change('role', jsonb_build_object('login', p_login, 'role', p_role, 'member', p_member), NULL, p_remark);
   END $$;
 
-  CREATE FUNCTION paydesk_ask_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_person bigint DEFAULT NULL, p_remark text DEFAULT NULL) RETURNS bigint
+  CREATE FUNCTION paydesk_ask_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_same_person_as text DEFAULT NULL, p_remark text DEFAULT NULL) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
   BEGIN
     PERFORM paydesk_assert_admin();
-    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_person IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
+    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_same_person_as IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
     IF p_login IS NULL OR p_role IS NULL OR p_verifier IS NULL THEN
       RAISE EXCEPTION 'a person needs a login, a role and an initial password' USING ERRCODE = '${P.invalidInput}';
     END IF;
@@ -119,11 +119,11 @@ const ADMIN_CHANGES_SQL = `
        OR EXISTS (SELECT FROM admin_changes WHERE state = 'awaiting' AND kind = 'add_person' AND change->>'login' = p_login) THEN
       RAISE EXCEPTION 'login % exists already or waits to be added', p_login USING ERRCODE = '${P.invalidInput}', DETAIL = '{"field":"login"}';
     END IF;
-    IF p_person IS NOT NULL AND NOT EXISTS (SELECT FROM people WHERE id = p_person AND NOT disabled) THEN
-      RAISE EXCEPTION 'no person % to add a login to', p_person USING ERRCODE = '${P.notAPerson}';
-    END IF;
+    IF p_same_person_as IS NOT NULL THEN PERFORM paydesk_assert_member_login(p_same_person_as); END IF;
     RETURN paydesk_ask_change('add_person', jsonb_build_object('login', p_login, 'role', p_role,
-      'displayName', coalesce((SELECT display_name FROM people WHERE id = p_person), btrim(p_display_name)), 'person', p_person), p_verifier, p_remark);
+      'displayName', CASE WHEN p_same_person_as IS NULL THEN btrim(p_display_name)
+                          ELSE coalesce((SELECT p.display_name FROM people p JOIN person_logins l ON l.person_id = p.id WHERE l.login = p_same_person_as), p_same_person_as) END,
+      'samePersonAs', p_same_person_as), p_verifier, p_remark);
   END $$;
 
   CREATE FUNCTION paydesk_ask_reset_password(p_login text, p_verifier text, p_remark text DEFAULT NULL) RETURNS bigint
@@ -176,7 +176,7 @@ const ADMIN_CHANGES_SQL = `
     CASE c.kind
       WHEN 'policy' THEN PERFORM paydesk_do_set_policy(c.change);
       WHEN 'role' THEN PERFORM paydesk_do_set_role(c.change->>'login', c.change->>'role', (c.change->>'member')::boolean);
-      WHEN 'add_person' THEN PERFORM paydesk_do_add_person(c.change->>'login', c.change->>'role', c.change->>'displayName', c.verifier, (c.change->>'person')::bigint);
+      WHEN 'add_person' THEN PERFORM paydesk_do_add_person(c.change->>'login', c.change->>'role', c.change->>'displayName', c.verifier, c.change->>'samePersonAs');
       WHEN 'reset_password' THEN PERFORM paydesk_do_reset_password(c.change->>'login', c.verifier);
       WHEN 'disable_login' THEN PERFORM paydesk_do_disable_login(c.change->>'login');
     END CASE;
@@ -208,11 +208,11 @@ const ADMIN_CHANGES_SQL = `
   END $$;
 
   REVOKE ALL ON FUNCTION paydesk_ask_policy(text, text, jsonb, text), paydesk_ask_role(text, text, boolean, text),
-    paydesk_ask_add_person(text, text, text, text, bigint, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
+    paydesk_ask_add_person(text, text, text, text, text, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
     paydesk_approve_change(bigint, text), paydesk_reject_change(bigint, text) FROM PUBLIC;
   -- Everyone may call them and be told plainly; only an admin gets past the first line.
   GRANT EXECUTE ON FUNCTION paydesk_ask_policy(text, text, jsonb, text), paydesk_ask_role(text, text, boolean, text),
-    paydesk_ask_add_person(text, text, text, text, bigint, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
+    paydesk_ask_add_person(text, text, text, text, text, text), paydesk_ask_reset_password(text, text, text), paydesk_ask_disable_login(text, text),
     paydesk_approve_change(bigint, text), paydesk_reject_change(bigint, text) TO paydesk_finance, paydesk_support, paydesk_admin;
 
   -- The role change of migration 20 at once, by one admin: refused, with the way to ask.

@@ -135,23 +135,24 @@ const PEOPLE_SQL = `
   END $$;
   GRANT EXECUTE ON FUNCTION paydesk_check_person_input(text, text, text, text) TO paydesk_admin;
 
-  -- A new login of a new person (p_person NULL) or a second login of an existing one.
-  CREATE FUNCTION paydesk_do_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_person bigint DEFAULT NULL) RETURNS bigint
+  -- A new login of a new person, or (p_same_person_as: one of that person's logins) a second login of an existing one.
+  CREATE FUNCTION paydesk_do_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_same_person_as text DEFAULT NULL) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER ${SET_SEARCH_PATH} AS $$
   DECLARE
-    person bigint := p_person;
+    person bigint;
   BEGIN
-    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_person IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
+    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_same_person_as IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
     IF p_login IS NULL OR p_role IS NULL OR p_verifier IS NULL THEN
       RAISE EXCEPTION 'a person needs a login, a role and an initial password' USING ERRCODE = '${P.invalidInput}';
     END IF;
     IF EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = p_login) THEN
       RAISE EXCEPTION 'login % exists already', p_login USING ERRCODE = '${P.invalidInput}', DETAIL = '{"field":"login"}';
     END IF;
-    IF person IS NULL THEN
+    IF p_same_person_as IS NULL THEN
       INSERT INTO people (display_name) VALUES (btrim(p_display_name)) RETURNING id INTO person;
-    ELSIF NOT EXISTS (SELECT FROM people WHERE id = person AND NOT disabled) THEN
-      RAISE EXCEPTION 'no person % to add a login to', person USING ERRCODE = '${P.notAPerson}';
+    ELSE
+      PERFORM paydesk_assert_member_login(p_same_person_as);
+      person := paydesk_ensure_person(p_same_person_as);
     END IF;
     EXECUTE pg_catalog.format('CREATE ROLE %I LOGIN PASSWORD %L', p_login, p_verifier);
     EXECUTE pg_catalog.format('GRANT %I TO %I', p_role, p_login);
@@ -200,7 +201,7 @@ const PEOPLE_SQL = `
   END $$;
 
   -- Never granted: a second admin's approval (migration 46) or the owner's bootstrap runs them.
-  REVOKE ALL ON FUNCTION paydesk_do_add_person(text, text, text, text, bigint), paydesk_do_reset_password(text, text),
+  REVOKE ALL ON FUNCTION paydesk_do_add_person(text, text, text, text, text), paydesk_do_reset_password(text, text),
     paydesk_do_disable_login(text), paydesk_do_set_role(text, text, boolean) FROM PUBLIC;
 
   -- A vote by any login of the person who asked is refused (the rest as migration 28 wrote it).
