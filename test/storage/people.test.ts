@@ -106,6 +106,11 @@ describe('adding people', () => {
     await expect(adele.query('SELECT paydesk_ask_reset_password($1, $2)', [superuser, renewed])).rejects.toEqual(refusedAs(PEOPLE_SQLSTATE.notAPerson));
     await expect(adele.query('SELECT paydesk_ask_disable_login($1)', [superuser])).rejects.toEqual(refusedAs(PEOPLE_SQLSTATE.notAPerson));
     await expect(adele.query('SELECT paydesk_ask_role($1, $2, false)', [superuser, 'paydesk_admin'])).rejects.toEqual(refusedAs(PEOPLE_SQLSTATE.notAPerson));
+    // Another superuser (not the database's owner) and a login that creates roles are not the workspace's either.
+    await owner.query('CREATE ROLE dba_two LOGIN SUPERUSER; CREATE ROLE people_maker LOGIN CREATEROLE IN ROLE paydesk_finance');
+    for (const login of ['dba_two', 'people_maker']) {
+      await expect(adele.query('SELECT paydesk_ask_reset_password($1, $2)', [login, renewed])).rejects.toEqual(refusedAs(PEOPLE_SQLSTATE.notAPerson));
+    }
   });
 });
 
