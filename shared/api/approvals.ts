@@ -137,12 +137,6 @@ export const APPROVAL_CHANNEL_INPUTS = {
     z.strictObject({ environment: z.enum(ENVIRONMENTS), externalId: z.string().min(1).max(200) }),
   ]),
   'approvals:policy': z.strictObject({}),
-  /** Replaces the tiers of one environment and currency (admin only; each change audited by the database). */
-  'approvals:setPolicy': z.strictObject({
-    environment: z.enum(ENVIRONMENTS),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'three capital letters'),
-    tiers: z.array(tier).max(10).refine((tiers) => new Set(tiers.map((t) => t.minAmount)).size === tiers.length, 'one tier per amount'),
-  }),
 } as const;
 
 export interface ApprovalChannelResults {
@@ -157,5 +151,4 @@ export interface ApprovalChannelResults {
   'approvals:withdraw': ApprovalRequest;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
-  'approvals:setPolicy': { tiers: ApprovalTier[] };
 }

@@ -4,6 +4,8 @@
  */
 import type pg from 'pg';
 import type { TestWorkspaces } from '../helpers/workspace';
+import type { NewTier } from '../../electron/console/storage/approvals-port';
+import type { ApprovalTier } from '../../shared/api/approvals';
 import { payoutRequest } from './fixtures';
 
 export interface Tier {
@@ -96,4 +98,14 @@ export async function afterRefusedClaims(client: pg.Client): Promise<void> {
   await client.query('BEGIN');
   await client.query('LOCK TABLE batch_rows IN EXCLUSIVE MODE');
   await client.query('COMMIT');
+}
+
+/**
+ * A policy change through the console's port (electron/console/storage/postgres/people.ts): adele
+ * asks it, tester (a second admin, another person) approves it; the policy as it then reads.
+ */
+export async function approvedPolicy(workspaces: TestWorkspaces, database: string, environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]> {
+  const asked = await workspaces.storeAs('adele', database).people!.askPolicy(environment, currency, tiers);
+  await workspaces.storeAs('tester', database).people!.approveChange(asked.id);
+  return workspaces.storeAs('tester', database).approvals!.policy();
 }

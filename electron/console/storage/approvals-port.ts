@@ -34,8 +34,6 @@ export interface ApprovalsPort {
   /** This login (`session_user`) and its workspace roles. */
   whoAmI(): Promise<{ login: string; roles: string[] }>;
   policy(): Promise<ApprovalTier[]>;
-  /** Replaces one environment's and currency's tiers in one transaction (admin only; the database audits each change). */
-  setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]>;
   /** Asks approval for one payout as it will be sent (its external id included); null: the policy needs none. */
   askPayout(environment: 'sandbox' | 'live', currency: string, request: TransactionRequest, remark?: string | null): Promise<ApprovalRequest | null>;
   /** Asks approval for a batch's valid rows as one file; null: the policy needs none for its total. */

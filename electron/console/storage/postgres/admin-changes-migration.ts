@@ -11,12 +11,11 @@
  * the console's People screen says what that means. The workspace's owner (who ran these
  * migrations, as `npm run team:local` does) bootstraps the first admins and policy itself.
  */
+import { ADMIN_CHANGE_KINDS } from '../../../../shared/api/people';
 import type { PgMigration } from './pg-migration';
 import { PEOPLE_SQLSTATE } from './people-migration';
 import { FIX_SEARCH_PATHS, SET_SEARCH_PATH } from './fixed-search-path-migration';
 
-export const ADMIN_CHANGE_KINDS = ['policy', 'role', 'add_person', 'reset_password', 'disable_login'] as const;
-export type AdminChangeKind = (typeof ADMIN_CHANGE_KINDS)[number];
 
 const P = PEOPLE_SQLSTATE;
 

@@ -252,22 +252,6 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
       return { login: rows[0]!.login, roles: rows[0]!.roles.map((role) => role.replace(/^paydesk_/, '')) };
     },
     policy: () => policy(),
-    setPolicy: (environment, currency, tiers) =>
-      refusing(() =>
-        inTransaction(pool, async (c) => {
-          await c.query('DELETE FROM approval_tiers WHERE environment = $1 AND currency = $2 AND NOT (min_amount = ANY($3::bigint[]))', [environment, currency, tiers.map((t) => t.minAmount)]);
-          for (const t of tiers) {
-            // Unchanged tiers are not written: the audit log holds only what changed.
-            await c.query(
-              `INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role
-               WHERE (approval_tiers.approvals, approval_tiers.approver_role) IS DISTINCT FROM (EXCLUDED.approvals, EXCLUDED.approver_role)`,
-              [environment, currency, t.minAmount, t.approvals, DB_ROLE[t.approverRole]],
-            );
-          }
-          return policy(c);
-        }),
-      ),
     async askPayout(environment, currency, request, remark) {
       const { rows } = await refusing(() =>
         pool.query<{ id: number | null }>('SELECT paydesk_request_payout_approval($1, $2, $3::jsonb, $4) AS id', [environment, currency, JSON.stringify(request), remark ?? null]),

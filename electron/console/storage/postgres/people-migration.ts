@@ -223,7 +223,7 @@ const PEOPLE_SQL = `
     END IF;
     -- One person counts once, whichever of their logins votes.
     IF EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND paydesk_person_of(v.voter) = paydesk_person_of(NEW.voter)) THEN
-      RAISE EXCEPTION 'the person of % has voted on approval request % already', NEW.voter, r.id USING ERRCODE = 'unique_violation';
+      RAISE EXCEPTION 'the person of % has voted on approval request % already', NEW.voter, r.id USING ERRCODE = 'unique_violation', CONSTRAINT = 'approval_votes_pkey';
     END IF;
     IF NOT pg_has_role(NEW.voter, r.approver_role, 'MEMBER') THEN
       RAISE EXCEPTION 'approval request % is decided by %: % is not one', r.id, r.approver_role, NEW.voter
