@@ -221,7 +221,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     await fatou.query('BEGIN');
     await insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn');
     const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
-    await blockedOnLock(database, 'adele', raised);
+    // The raise is applied by tester's approval of adele's ask (migration 46): tester's session waits.
+    await blockedOnLock(database, 'tester', raised);
     await fatou.query('COMMIT');
     await raised;
     // The payout left under its approval: the raise found it sent and left it approved.
@@ -264,7 +265,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     );
     await fatou.query(`UPDATE batch_rows SET journal_id = 'bt-row' WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'bt') AND row_number = $1`, [row!.rowNumber]);
     const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
-    await blockedOnLock(database, 'adele', raised);
+    // The raise is applied by tester's approval of adele's ask (migration 46): tester's session waits.
+    await blockedOnLock(database, 'tester', raised);
     await fatou.query('COMMIT');
     await raised;
     // Its only row left under its approval: the raise found it sent and left it approved.
