@@ -214,11 +214,11 @@ function LastAnswer() {
 export function PeopleScreen() {
   const { t } = useTranslation('people');
   const state = usePeople((s) => s);
+  const load = usePeople((s) => s.load);
+  // Read when the screen opens, and again after each ask or decision (the store's own load).
   useEffect(() => {
-    void state.load();
-    // Read when the screen opens, and again after each ask or decision (the store's own load).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    void load();
+  }, [load]);
   const view = state.view;
   const personLogins = new Map<number, string[]>();
   for (const person of view?.people ?? []) if (person.personId !== null) personLogins.set(person.personId, [...(personLogins.get(person.personId) ?? []), person.login]);

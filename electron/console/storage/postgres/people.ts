@@ -15,6 +15,15 @@ type PgError = Error & { code?: string; detail?: string };
 const DB_ROLE: Record<PersonRole, string> = { finance: 'paydesk_finance', support: 'paydesk_support', admin: 'paydesk_admin' };
 const APPROVER_DB_ROLE = { finance: 'paydesk_finance', admin: 'paydesk_admin' } as const;
 
+/** The form field a refusal names (its DETAIL: {"field": …}), if any. */
+function fieldOf(detail: string | undefined): string | null {
+  try {
+    return detail ? ((JSON.parse(detail) as { field?: string }).field ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A people rule's refusal as a code, or null for anything else (a lost connection keeps its own handling). */
 export function peopleRefusalOf(error: unknown): PeopleRefusal | null {
   if (!(error instanceof Error)) return null;
@@ -26,13 +35,7 @@ export function peopleRefusalOf(error: unknown): PeopleRefusal | null {
     case PEOPLE_SQLSTATE.directWrite:
       return new PeopleRefusal('SECOND_ADMIN_NEEDED', message);
     case PEOPLE_SQLSTATE.invalidInput: {
-      let field: string | null = null;
-      try {
-        field = detail ? ((JSON.parse(detail) as { field?: string }).field ?? null) : null;
-      } catch {
-        field = null;
-      }
-      return new PeopleRefusal('PEOPLE_INVALID', message, field);
+      return new PeopleRefusal('PEOPLE_INVALID', message, fieldOf(detail));
     }
     case PEOPLE_SQLSTATE.changeNotWaiting:
       return new PeopleRefusal('CHANGE_NOT_WAITING', message);
