@@ -123,6 +123,8 @@ describe('maker and checker are two people', () => {
     const fatou = await as('fatou');
     const second = await workspaces.server.connect('fatou_two', database);
     const id = (await askPayout(fatou, 150_000, 'P-2LOGINS'))!;
+    // The console's "waiting for me" list does not offer it to her second login either.
+    expect((await workspaces.storeAs('fatou_two' as Person, database).approvals!.waiting('forMe')).map((r) => r.id)).not.toContain(id);
     await expect(approve(second, id)).rejects.toEqual(refusedAs(APPROVAL_SQLSTATE.ownRequest));
     await expect(second.query(`SELECT paydesk_reject($1, 'mine')`, [id])).rejects.toEqual(refusedAs(APPROVAL_SQLSTATE.ownRequest));
     expect(await requestRow(fatou, id)).toMatchObject({ state: 'awaiting', approvals_given: 0 });

@@ -85,7 +85,7 @@ function ResetPassword({ login, onDone }: { login: string; onDone: () => void })
     if ((await resetPassword(login, password)).ok) onDone();
   };
   return (
-    <form className="inline-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('reset.label', { login })}>
+    <form className="inline-form" onSubmit={(e) => void submit(e)} noValidate>
       <label htmlFor={id} className="sr-only">{t('reset.label', { login })}</label>
       <input id={id} type="password" autoComplete="new-password" value={password} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined}
         onChange={(e) => setPassword(e.target.value)} />

@@ -268,8 +268,9 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
     waiting: (scope, limit = 200) =>
       scope === 'forMe'
         ? select(
-            `state = 'awaiting' AND requested_by <> session_user AND pg_has_role(session_user, approver_role, 'MEMBER')
-             AND NOT EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND v.voter = session_user)`,
+            // By person (migration 45): a request asked from another of this person's logins is theirs too.
+            `state = 'awaiting' AND paydesk_person_of(requested_by) <> paydesk_person_of(session_user) AND pg_has_role(session_user, approver_role, 'MEMBER')
+             AND NOT EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND paydesk_person_of(v.voter) = paydesk_person_of(session_user))`,
             [limit],
             'ORDER BY requested_at, id LIMIT $1',
           )
