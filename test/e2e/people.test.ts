@@ -75,7 +75,8 @@ describe('the People screen', () => {
     await expect.poll(() => asked.innerText()).toMatch(/^Change #\d+ is asked\. It takes effect when a second admin/);
     const id = Number(/#(\d+)/.exec(await asked.innerText())![1]);
     const waiting = page.locator('#people-changes-title').locator('xpath=..');
-    expect(await waiting.innerText()).toContain(`#${id} Add nadia (Nadia Ekwueme) as Support`);
+    // The list is read again after the answer is shown.
+    await expect.poll(() => waiting.innerText()).toContain(`#${id} Add nadia (Nadia Ekwueme) as Support`);
     // Her own change: withdraw, never approve.
     expect(await page.getByRole('button', { name: `Approve change #${id}` }).count()).toBe(0);
     await page.getByRole('button', { name: `Withdraw change #${id}` }).waitFor();

@@ -102,7 +102,7 @@ function PersonRow({ person, me, sharing }: { person: PersonLogin; me: string; s
   const [resetting, setResetting] = useState(false);
   return (
     <tr>
-      <th scope="row"><code>{person.login}</code> {person.login === me ? <span className="muted small">{t('list.you')}</span> : null}</th>
+      <th scope="row" className="people-login"><code>{person.login}</code> {person.login === me ? <span className="muted small">{t('list.you')}</span> : null}</th>
       <td>
         {person.displayName}
         {sharing.length > 0 ? <div className="small muted">{t('list.sharedPerson', { logins: sharing.join(', ') })}</div> : null}
@@ -139,7 +139,7 @@ function useChangeWords() {
         return t('changes.kind.policy', { environment: ta(`environment.${String(c.environment) as 'sandbox' | 'live'}`), currency: String(c.currency), tiers: words });
       }
       case 'role':
-        return t('changes.kind.role', { member: c.member ? t('changes.grant') : t('changes.revoke'), role: role(c.role), login: String(c.login) });
+        return t(c.member ? 'changes.kind.role' : 'changes.revokeRole', { role: role(c.role), login: String(c.login) });
       case 'add_person':
         return t('changes.kind.add_person', { login: String(c.login), displayName: String(c.displayName), role: role(c.role) });
       case 'reset_password':
@@ -173,7 +173,7 @@ function Changes({ changes }: { changes: AdminChange[] }) {
               <div className="row-actions">
                 {change.mine ? (
                   <>
-                    <span className="small muted">{t('changes.yours')}</span>
+                    <span className="small muted">{t('changes.yours')}</span>{' '}
                     <button type="button" className="secondary small" disabled={busy !== null} aria-label={t('changes.withdrawLabel', { id: change.id })} onClick={() => void reject(change.id)}>{t('changes.withdraw')}</button>
                   </>
                 ) : (
@@ -238,9 +238,9 @@ export function PeopleScreen() {
           ) : <p className="small muted">{t('admins', { count: view.adminPeople })}</p>}
           <LastAnswer />
           <Changes changes={view.changes} />
-          <div className="card table-scroll">
-            <table className="people-table">
-              <caption>{t('list.caption')}</caption>
+          <section className="card" aria-labelledby="people-list-title">
+            <h2 id="people-list-title">{t('list.caption')}</h2>
+            <table className="table people-table">
               <thead>
                 <tr>
                   <th scope="col">{t('list.login')}</th>
@@ -257,7 +257,7 @@ export function PeopleScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
           <AddPerson />
         </>
       )}
