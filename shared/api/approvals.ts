@@ -113,7 +113,8 @@ export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 
 const remark = z.string().trim().max(500);
 const requestId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const tier = z.strictObject({
+/** One tier of the policy as an admin asks it (people:askPolicy, shared/api/people.ts). */
+export const approvalTierInputSchema = z.strictObject({
   minAmount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   approvals: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   approverRole: z.enum(APPROVER_ROLES),

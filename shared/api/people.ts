@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../contract/codes';
-import { APPROVER_ROLES } from './approvals';
+import { approvalTierInputSchema } from './approvals';
 
 export const PERSON_ROLES = ['finance', 'support', 'admin'] as const;
 export type PersonRole = (typeof PERSON_ROLES)[number];
@@ -64,11 +64,6 @@ export const addPersonSchema = z.strictObject({
 });
 export type AddPersonInput = z.output<typeof addPersonSchema>;
 
-const policyTier = z.strictObject({
-  minAmount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  approvals: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  approverRole: z.enum(APPROVER_ROLES),
-});
 
 export const PEOPLE_CHANNEL_INPUTS = {
   'people:list': z.strictObject({}),
@@ -81,7 +76,7 @@ export const PEOPLE_CHANNEL_INPUTS = {
   'people:askPolicy': z.strictObject({
     environment: z.enum(ENVIRONMENTS),
     currency: z.string().regex(/^[A-Z]{3}$/, 'three capital letters'),
-    tiers: z.array(policyTier).max(10).refine((tiers) => new Set(tiers.map((t) => t.minAmount)).size === tiers.length, 'one tier per amount'),
+    tiers: z.array(approvalTierInputSchema).max(10).refine((tiers) => new Set(tiers.map((t) => t.minAmount)).size === tiers.length, 'one tier per amount'),
   }),
   'people:approveChange': z.strictObject({ id: changeId, remark: remark.optional() }),
   /** Another admin rejects; the one who asked withdraws. */

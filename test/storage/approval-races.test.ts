@@ -169,7 +169,7 @@ describe('a policy raised while a request waits or before it is sent', () => {
   });
 
   it('leaves an approval whose money has left as it was: a payout sent, a batch whose rows all have their entries', async () => {
-    const { database, port, as } = await workspace();
+    const { database, as } = await workspace();
     const fatou = await as('fatou');
     const sent = (await askPayout(fatou, 150_000, 'T-sent'))!;
     await approve(await as('kofi'), sent);

@@ -8,10 +8,9 @@ import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, App
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
 import { describeWorkspaceError } from './connection';
-import { inTransaction, type Queryable, type WorkspacePool } from './db';
+import type { Queryable, WorkspacePool } from './db';
 
 const ROLE_OF: Record<string, ApproverRole> = { paydesk_finance: 'finance', paydesk_admin: 'admin' };
-const DB_ROLE: Record<ApproverRole, string> = { finance: 'paydesk_finance', admin: 'paydesk_admin' };
 
 interface RequestRow {
   id: number;
