@@ -36,6 +36,26 @@ GRANT USAGE ON SCHEMA public TO paydesk_support;
 -- Tables: columns, constraints, indexes, row-level security, grants, triggers
 -- ================================================================================================
 
+-- admin_changes
+CREATE TABLE admin_changes (
+  id bigint NOT NULL DEFAULT nextval('admin_changes_id_seq'::regclass),
+  kind text NOT NULL,
+  change jsonb NOT NULL,
+  verifier text,
+  state text NOT NULL DEFAULT 'awaiting'::text,
+  requested_by text NOT NULL DEFAULT SESSION_USER,
+  requested_by_person text NOT NULL,
+  requested_at timestamp with time zone NOT NULL DEFAULT clock_timestamp(),
+  decided_by text,
+  decided_at timestamp with time zone,
+  remark text
+);
+ALTER TABLE admin_changes ADD CONSTRAINT admin_changes_kind_check CHECK (kind = ANY (ARRAY['policy'::text, 'role'::text, 'add_person'::text, 'reset_password'::text, 'disable_login'::text]));
+ALTER TABLE admin_changes ADD CONSTRAINT admin_changes_pkey PRIMARY KEY (id);
+ALTER TABLE admin_changes ADD CONSTRAINT admin_changes_state_check CHECK (state = ANY (ARRAY['awaiting'::text, 'applied'::text, 'rejected'::text, 'withdrawn'::text]));
+CREATE INDEX admin_changes_waiting ON public.admin_changes USING btree (id) WHERE (state = 'awaiting'::text);
+GRANT SELECT (id, kind, change, state, requested_by, requested_at, decided_by, decided_at, remark) ON TABLE admin_changes TO paydesk_admin;
+
 -- approval_requests
 CREATE TABLE approval_requests (
   id bigint NOT NULL DEFAULT nextval('approval_requests_id_seq'::regclass),
@@ -97,7 +117,7 @@ ALTER TABLE approval_tiers ADD CONSTRAINT approval_tiers_currency_check CHECK (c
 ALTER TABLE approval_tiers ADD CONSTRAINT approval_tiers_environment_check CHECK (environment = ANY (ARRAY['sandbox'::text, 'live'::text]));
 ALTER TABLE approval_tiers ADD CONSTRAINT approval_tiers_min_amount_check CHECK (min_amount >= 0);
 ALTER TABLE approval_tiers ADD CONSTRAINT approval_tiers_pkey PRIMARY KEY (environment, currency, min_amount);
-GRANT DELETE, INSERT, SELECT, UPDATE ON TABLE approval_tiers TO paydesk_admin;
+GRANT SELECT ON TABLE approval_tiers TO paydesk_admin;
 GRANT SELECT ON TABLE approval_tiers TO paydesk_finance;
 GRANT SELECT ON TABLE approval_tiers TO paydesk_support;
 CREATE TRIGGER approval_tiers_audited AFTER INSERT OR DELETE OR UPDATE ON approval_tiers FOR EACH ROW EXECUTE FUNCTION paydesk_audit_policy();
@@ -131,7 +151,7 @@ CREATE TABLE audit_log (
   after jsonb,
   remark text
 );
-ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['sign_in'::text, 'import'::text, 'confirm'::text, 'send'::text, 'pause'::text, 'cancel'::text, 'request_approval'::text, 'approve'::text, 'reject'::text, 'withdraw'::text, 'void_approval'::text, 'policy_change'::text, 'role_change'::text, 'leave_workspace'::text, 'join_workspace'::text]));
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY ('{approve,cancel,confirm,import,join_workspace,leave_workspace,pause,policy_change,reject,request_approval,role_change,send,sign_in,void_approval,withdraw,person_change,change_request,change_approve,change_reject,change_withdraw}'::text[]));
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 CREATE INDEX audit_log_by_actor ON public.audit_log USING btree (actor, at);
 CREATE INDEX audit_log_by_subject ON public.audit_log USING btree (subject, at);
@@ -358,6 +378,33 @@ GRANT SELECT ON TABLE paydesk_schema_migrations TO paydesk_admin;
 GRANT SELECT ON TABLE paydesk_schema_migrations TO paydesk_finance;
 GRANT SELECT ON TABLE paydesk_schema_migrations TO paydesk_support;
 
+-- people
+CREATE TABLE people (
+  id bigint NOT NULL DEFAULT nextval('people_id_seq'::regclass),
+  display_name text NOT NULL,
+  disabled boolean NOT NULL DEFAULT false,
+  created_at timestamp with time zone NOT NULL DEFAULT clock_timestamp(),
+  created_by text NOT NULL DEFAULT SESSION_USER
+);
+ALTER TABLE people ADD CONSTRAINT people_display_name_check CHECK (length(display_name) >= 1 AND length(display_name) <= 120);
+ALTER TABLE people ADD CONSTRAINT people_pkey PRIMARY KEY (id);
+GRANT SELECT ON TABLE people TO paydesk_admin;
+GRANT SELECT ON TABLE people TO paydesk_finance;
+GRANT SELECT ON TABLE people TO paydesk_support;
+
+-- person_logins
+CREATE TABLE person_logins (
+  login text NOT NULL,
+  person_id bigint NOT NULL,
+  disabled boolean NOT NULL DEFAULT false
+);
+ALTER TABLE person_logins ADD CONSTRAINT person_logins_person_id_fkey FOREIGN KEY (person_id) REFERENCES people(id);
+ALTER TABLE person_logins ADD CONSTRAINT person_logins_pkey PRIMARY KEY (login);
+CREATE INDEX person_logins_by_person ON public.person_logins USING btree (person_id);
+GRANT SELECT ON TABLE person_logins TO paydesk_admin;
+GRANT SELECT ON TABLE person_logins TO paydesk_finance;
+GRANT SELECT ON TABLE person_logins TO paydesk_support;
+
 -- reconciliation_rows
 CREATE TABLE reconciliation_rows (
   reconciliation_id text NOT NULL,
@@ -511,6 +558,22 @@ GRANT SELECT, USAGE ON SEQUENCE timeline_id_seq TO paydesk_support;
 -- Functions: settings, body, who may execute
 -- ================================================================================================
 
+-- paydesk_admin_people(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_admin_people()
+ RETURNS integer
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT count(DISTINCT paydesk_person_of(r.rolname))::int FROM pg_catalog.pg_roles r
+    WHERE r.rolcanlogin AND NOT r.rolsuper AND pg_catalog.pg_has_role(r.oid, 'paydesk_admin', 'MEMBER')
+      AND NOT EXISTS (SELECT FROM person_logins l WHERE l.login = r.rolname AND l.disabled)
+  $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_admin_people() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_admin_people() TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_admin_people() TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_admin_people() TO paydesk_support;
+
 -- paydesk_approval_need(text,text,bigint): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_approval_need(p_environment text, p_currency text, p_amount bigint, OUT approvals smallint, OUT approver_role text)
  RETURNS record
@@ -566,6 +629,192 @@ REVOKE EXECUTE ON FUNCTION paydesk_approve(bigint,text,text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_approve(bigint,text,text) TO paydesk_admin;
 GRANT EXECUTE ON FUNCTION paydesk_approve(bigint,text,text) TO paydesk_finance;
 
+-- paydesk_approve_change(bigint,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_approve_change(p_id bigint, p_remark text DEFAULT NULL::text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    c admin_changes;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    SELECT * INTO c FROM admin_changes WHERE id = p_id FOR UPDATE;
+    IF NOT FOUND THEN RAISE EXCEPTION 'no change %', p_id USING ERRCODE = 'no_data_found'; END IF;
+    IF c.state <> 'awaiting' THEN
+      RAISE EXCEPTION 'change % is already %: nothing more can be decided', p_id, c.state USING ERRCODE = 'PD033', DETAIL = json_build_object('state', c.state)::text;
+    END IF;
+    IF paydesk_person_of(session_user) = c.requested_by_person THEN
+      RAISE EXCEPTION 'change % was asked by % : a second admin, another person, approves it', p_id, c.requested_by USING ERRCODE = 'PD031';
+    END IF;
+    CASE c.kind
+      WHEN 'policy' THEN PERFORM paydesk_do_set_policy(c.change);
+      WHEN 'role' THEN PERFORM paydesk_do_set_role(c.change->>'login', c.change->>'role', (c.change->>'member')::boolean);
+      WHEN 'add_person' THEN PERFORM paydesk_do_add_person(c.change->>'login', c.change->>'role', c.change->>'displayName', c.verifier, c.change->>'samePersonAs');
+      WHEN 'reset_password' THEN PERFORM paydesk_do_reset_password(c.change->>'login', c.verifier);
+      WHEN 'disable_login' THEN PERFORM paydesk_do_disable_login(c.change->>'login');
+    END CASE;
+    -- A password's verifier is kept no longer than it is needed.
+    UPDATE admin_changes SET state = 'applied', decided_by = session_user, decided_at = clock_timestamp(), verifier = NULL WHERE id = p_id;
+    PERFORM paydesk_audit_write('change_approve', 'change:' || p_id, jsonb_build_object('state', 'awaiting', 'requestedBy', c.requested_by),
+      jsonb_build_object('state', 'applied', 'kind', c.kind, 'change', c.change), p_remark);
+    RETURN 'applied';
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_approve_change(bigint,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_approve_change(bigint,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_approve_change(bigint,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_approve_change(bigint,text) TO paydesk_support;
+
+-- paydesk_ask_add_person(text,text,text,text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_same_person_as text DEFAULT NULL::text, p_remark text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_same_person_as IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
+    IF p_login IS NULL OR p_role IS NULL OR p_verifier IS NULL THEN
+      RAISE EXCEPTION 'a person needs a login, a role and an initial password' USING ERRCODE = 'PD032';
+    END IF;
+    IF EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = p_login)
+       OR EXISTS (SELECT FROM admin_changes WHERE state = 'awaiting' AND kind = 'add_person' AND change->>'login' = p_login) THEN
+      RAISE EXCEPTION 'login % exists already or waits to be added', p_login USING ERRCODE = 'PD032', DETAIL = '{"field":"login"}';
+    END IF;
+    IF p_same_person_as IS NOT NULL THEN PERFORM paydesk_assert_member_login(p_same_person_as); END IF;
+    RETURN paydesk_ask_change('add_person', jsonb_build_object('login', p_login, 'role', p_role,
+      'displayName', CASE WHEN p_same_person_as IS NULL THEN btrim(p_display_name)
+                          ELSE coalesce((SELECT p.display_name FROM people p JOIN person_logins l ON l.person_id = p.id WHERE l.login = p_same_person_as), p_same_person_as) END,
+      'samePersonAs', p_same_person_as), p_verifier, p_remark);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_add_person(text,text,text,text,text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_ask_add_person(text,text,text,text,text,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_ask_add_person(text,text,text,text,text,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_ask_add_person(text,text,text,text,text,text) TO paydesk_support;
+
+-- paydesk_ask_change(text,jsonb,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_change(p_kind text, p_change jsonb, p_verifier text, p_remark text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    id bigint;
+  BEGIN
+    INSERT INTO admin_changes (kind, change, verifier, requested_by_person, remark)
+      VALUES (p_kind, p_change, p_verifier, paydesk_person_of(session_user), p_remark) RETURNING admin_changes.id INTO id;
+    PERFORM paydesk_audit_write('change_request', 'change:' || id, NULL, jsonb_build_object('kind', p_kind, 'change', p_change), p_remark);
+    RETURN id;
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_change(text,jsonb,text,text) FROM PUBLIC;
+
+-- paydesk_ask_disable_login(text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_disable_login(p_login text, p_remark text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('disable_login', jsonb_build_object('login', p_login), NULL, p_remark);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_disable_login(text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_ask_disable_login(text,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_ask_disable_login(text,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_ask_disable_login(text,text) TO paydesk_support;
+
+-- paydesk_ask_policy(text,text,jsonb,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_policy(p_environment text, p_currency text, p_tiers jsonb, p_remark text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    tiers jsonb;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    IF p_environment IS NULL OR p_environment NOT IN ('sandbox', 'live') OR p_currency IS NULL OR p_currency !~ '^[A-Z]{3}$' THEN
+      RAISE EXCEPTION 'a policy is for sandbox or live and a three-letter currency' USING ERRCODE = 'PD032';
+    END IF;
+    IF p_tiers IS NULL OR jsonb_typeof(p_tiers) <> 'array' THEN RAISE EXCEPTION 'the tiers are a list' USING ERRCODE = 'PD032'; END IF;
+    BEGIN
+      SELECT coalesce(jsonb_agg(jsonb_build_object('minAmount', t.min_amount, 'approvals', t.approvals, 'approverRole', t.approver_role) ORDER BY t.min_amount), '[]')
+        INTO tiers FROM jsonb_to_recordset(p_tiers) AS t(min_amount bigint, approvals smallint, approver_role text);
+    EXCEPTION WHEN OTHERS THEN
+      RAISE EXCEPTION 'a tier is {min_amount, approvals, approver_role}: %', SQLERRM USING ERRCODE = 'PD032';
+    END;
+    IF EXISTS (SELECT FROM jsonb_array_elements(tiers) t WHERE (t->>'minAmount') IS NULL OR (t->>'minAmount')::bigint < 0
+                 OR (t->>'approvals') IS NULL OR (t->>'approvals')::int NOT BETWEEN 0 AND 2
+                 OR coalesce(t->>'approverRole', '') NOT IN ('paydesk_finance', 'paydesk_admin'))
+       OR (SELECT count(DISTINCT t->>'minAmount') FROM jsonb_array_elements(tiers) t) <> jsonb_array_length(tiers) THEN
+      RAISE EXCEPTION 'a tier starts at an amount of 0 or more (once), needs 0 to 2 approvals, by paydesk_finance or paydesk_admin' USING ERRCODE = 'PD032';
+    END IF;
+    RETURN paydesk_ask_change('policy', jsonb_build_object('environment', p_environment, 'currency', p_currency, 'tiers', tiers), NULL, p_remark);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_policy(text,text,jsonb,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_ask_policy(text,text,jsonb,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_ask_policy(text,text,jsonb,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_ask_policy(text,text,jsonb,text) TO paydesk_support;
+
+-- paydesk_ask_reset_password(text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_reset_password(p_login text, p_verifier text, p_remark text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(NULL, NULL, NULL, p_verifier);
+    IF p_verifier IS NULL THEN RAISE EXCEPTION 'a new password is needed' USING ERRCODE = 'PD032'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('reset_password', jsonb_build_object('login', p_login), p_verifier, p_remark);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_reset_password(text,text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_ask_reset_password(text,text,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_ask_reset_password(text,text,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_ask_reset_password(text,text,text) TO paydesk_support;
+
+-- paydesk_ask_role(text,text,boolean,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ask_role(p_login text, p_role text, p_member boolean, p_remark text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    PERFORM paydesk_check_person_input(NULL, p_role, NULL, NULL);
+    IF p_role IS NULL OR p_member IS NULL THEN RAISE EXCEPTION 'a role change names the role and whether the login holds it' USING ERRCODE = 'PD032'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    RETURN paydesk_ask_change('role', jsonb_build_object('login', p_login, 'role', p_role, 'member', p_member), NULL, p_remark);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ask_role(text,text,boolean,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_ask_role(text,text,boolean,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_ask_role(text,text,boolean,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_ask_role(text,text,boolean,text) TO paydesk_support;
+
+-- paydesk_assert_admin(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_assert_admin()
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF NOT pg_catalog.pg_has_role(session_user, 'paydesk_admin', 'MEMBER')
+       OR EXISTS (SELECT FROM person_logins WHERE login = session_user AND disabled) THEN
+      RAISE EXCEPTION 'only a workspace admin changes the policy, roles or people; % is not one', session_user USING ERRCODE = 'PD030';
+    END IF;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_assert_admin() TO PUBLIC;
+
 -- paydesk_assert_batch_send(bigint,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_assert_batch_send(p_batch_seq bigint, p_currency text)
  RETURNS void
@@ -607,6 +856,27 @@ AS $function$
     END IF;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_assert_batch_send(bigint,text) TO PUBLIC;
+
+-- paydesk_assert_member_login(text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_assert_member_login(p_login text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    r pg_catalog.pg_roles;
+  BEGIN
+    SELECT * INTO r FROM pg_catalog.pg_roles WHERE rolname = p_login;
+    IF NOT FOUND OR NOT (r.rolcanlogin OR EXISTS (SELECT FROM person_logins WHERE login = p_login)) THEN
+      RAISE EXCEPTION 'no login named %', p_login USING ERRCODE = 'PD034';
+    END IF;
+    IF r.rolsuper OR r.rolcreaterole OR r.oid = (SELECT datdba FROM pg_catalog.pg_database WHERE datname = current_database())
+       OR NOT (EXISTS (SELECT FROM unnest(ARRAY['paydesk_finance', 'paydesk_support', 'paydesk_admin']) g WHERE pg_catalog.pg_has_role(r.oid, g, 'MEMBER')) OR EXISTS (SELECT FROM person_logins WHERE login = p_login)) THEN
+      RAISE EXCEPTION 'login % is not one of the workspace''s people: the workspace does not change it', p_login USING ERRCODE = 'PD034';
+    END IF;
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_assert_member_login(text) FROM PUBLIC;
 
 -- paydesk_assert_payout_send(text,text,text,bigint,jsonb,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_assert_payout_send(p_environment text, p_profile_id text, p_currency text, p_amount bigint, p_request jsonb, p_entry_id text)
@@ -815,6 +1085,32 @@ AS $function$
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_batch_total(bigint) TO PUBLIC;
 
+-- paydesk_check_person_input(text,text,text,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_check_person_input(p_login text, p_role text, p_display_name text, p_verifier text)
+ RETURNS void
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF p_login IS NOT NULL AND p_login !~ '^[a-z][a-z0-9_]{1,62}$' THEN
+      RAISE EXCEPTION 'a login is 2 to 63 lower-case letters, digits or underscores, a letter first: % is not one', pg_catalog.quote_literal(p_login)
+        USING ERRCODE = 'PD032', DETAIL = '{"field":"login"}';
+    END IF;
+    IF p_role IS NOT NULL AND NOT p_role = ANY (ARRAY['paydesk_finance', 'paydesk_support', 'paydesk_admin']) THEN
+      RAISE EXCEPTION 'unknown role %: a person is paydesk_finance, paydesk_support or paydesk_admin', pg_catalog.quote_literal(p_role)
+        USING ERRCODE = 'PD032', DETAIL = '{"field":"role"}';
+    END IF;
+    IF p_display_name IS NOT NULL AND (length(btrim(p_display_name)) = 0 OR length(p_display_name) > 120) THEN
+      RAISE EXCEPTION 'a display name is 1 to 120 characters' USING ERRCODE = 'PD032', DETAIL = '{"field":"displayName"}';
+    END IF;
+    IF p_verifier IS NOT NULL AND p_verifier !~ '^SCRAM-SHA-256\$[0-9]{4,7}:[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}:[A-Za-z0-9+/]+={0,2}$' THEN
+      RAISE EXCEPTION 'a password reaches the workspace as its SCRAM-SHA-256 verifier, never in clear' USING ERRCODE = 'PD032', DETAIL = '{"field":"password"}';
+    END IF;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_check_person_input(text,text,text,text) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_check_person_input(text,text,text,text) TO paydesk_admin;
+
 -- paydesk_claim_is_writers(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_claim_is_writers()
  RETURNS trigger
@@ -864,6 +1160,131 @@ AS $function$
       ELSE paydesk_payout_digest(r.environment, r.kind, r.profile_id, paydesk_profile_account(r.profile_id), r.currency, r.request) END
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_current_digest(approval_requests) TO PUBLIC;
+
+-- paydesk_do_add_person(text,text,text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_do_add_person(p_login text, p_role text, p_display_name text, p_verifier text, p_same_person_as text DEFAULT NULL::text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    person bigint;
+  BEGIN
+    PERFORM paydesk_check_person_input(p_login, p_role, CASE WHEN p_same_person_as IS NULL THEN coalesce(p_display_name, '') END, p_verifier);
+    IF p_login IS NULL OR p_role IS NULL OR p_verifier IS NULL THEN
+      RAISE EXCEPTION 'a person needs a login, a role and an initial password' USING ERRCODE = 'PD032';
+    END IF;
+    IF EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = p_login) THEN
+      RAISE EXCEPTION 'login % exists already', p_login USING ERRCODE = 'PD032', DETAIL = '{"field":"login"}';
+    END IF;
+    IF p_same_person_as IS NULL THEN
+      INSERT INTO people (display_name) VALUES (btrim(p_display_name)) RETURNING id INTO person;
+    ELSE
+      PERFORM paydesk_assert_member_login(p_same_person_as);
+      person := paydesk_ensure_person(p_same_person_as);
+    END IF;
+    EXECUTE pg_catalog.format('CREATE ROLE %I LOGIN PASSWORD %L', p_login, p_verifier);
+    EXECUTE pg_catalog.format('GRANT %I TO %I', p_role, p_login);
+    INSERT INTO person_logins (login, person_id) VALUES (p_login, person);
+    PERFORM paydesk_audit_write('person_change', 'login:' || p_login, NULL,
+      jsonb_build_object('login', p_login, 'person', person, 'displayName', (SELECT display_name FROM people WHERE id = person), 'role', p_role), 'added');
+    RETURN person;
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_do_add_person(text,text,text,text,text) FROM PUBLIC;
+
+-- paydesk_do_disable_login(text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_do_disable_login(p_login text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    person bigint;
+  BEGIN
+    PERFORM paydesk_assert_member_login(p_login);
+    person := paydesk_ensure_person(p_login);
+    EXECUTE pg_catalog.format('ALTER ROLE %I NOLOGIN', p_login);
+    UPDATE person_logins SET disabled = true WHERE login = p_login;
+    UPDATE people SET disabled = NOT EXISTS (SELECT FROM person_logins WHERE person_id = person AND NOT disabled) WHERE id = person;
+    PERFORM paydesk_audit_write('person_change', 'login:' || p_login, jsonb_build_object('disabled', false), jsonb_build_object('disabled', true), 'login disabled');
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_do_disable_login(text) FROM PUBLIC;
+
+-- paydesk_do_reset_password(text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_do_reset_password(p_login text, p_verifier text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_check_person_input(NULL, NULL, NULL, p_verifier);
+    IF p_verifier IS NULL THEN RAISE EXCEPTION 'a new password is needed' USING ERRCODE = 'PD032'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    PERFORM paydesk_ensure_person(p_login);
+    EXECUTE pg_catalog.format('ALTER ROLE %I PASSWORD %L', p_login, p_verifier);
+    PERFORM paydesk_audit_write('person_change', 'login:' || p_login, NULL, jsonb_build_object('login', p_login), 'password reset');
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_do_reset_password(text,text) FROM PUBLIC;
+
+-- paydesk_do_set_policy(jsonb): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_do_set_policy(p_change jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    DELETE FROM approval_tiers WHERE environment = p_change->>'environment' AND currency = p_change->>'currency'
+      AND NOT (min_amount = ANY (ARRAY(SELECT (t->>'minAmount')::bigint FROM jsonb_array_elements(p_change->'tiers') t)));
+    -- Unchanged tiers are not written: the audit log holds only what changed.
+    INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role)
+      SELECT p_change->>'environment', p_change->>'currency', (t->>'minAmount')::bigint, (t->>'approvals')::smallint, t->>'approverRole'
+      FROM jsonb_array_elements(p_change->'tiers') t
+      ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role
+      WHERE (approval_tiers.approvals, approval_tiers.approver_role) IS DISTINCT FROM (EXCLUDED.approvals, EXCLUDED.approver_role);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_do_set_policy(jsonb) FROM PUBLIC;
+
+-- paydesk_do_set_role(text,text,boolean): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_do_set_role(p_login text, p_role text, p_member boolean)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    was boolean;
+  BEGIN
+    PERFORM paydesk_check_person_input(NULL, p_role, NULL, NULL);
+    IF p_role IS NULL OR p_member IS NULL THEN RAISE EXCEPTION 'a role change names the role and whether the login holds it' USING ERRCODE = 'PD032'; END IF;
+    PERFORM paydesk_assert_member_login(p_login);
+    PERFORM paydesk_ensure_person(p_login);
+    was := pg_catalog.pg_has_role(p_login, p_role, 'MEMBER');
+    IF p_member THEN EXECUTE pg_catalog.format('GRANT %I TO %I', p_role, p_login); ELSE EXECUTE pg_catalog.format('REVOKE %I FROM %I', p_role, p_login); END IF;
+    PERFORM paydesk_audit_write('role_change', p_login, jsonb_build_object(p_role, was), jsonb_build_object(p_role, p_member), NULL);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_do_set_role(text,text,boolean) FROM PUBLIC;
+
+-- paydesk_ensure_person(text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_ensure_person(p_login text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    found bigint;
+  BEGIN
+    SELECT person_id INTO found FROM person_logins WHERE login = p_login;
+    IF found IS NULL THEN
+      INSERT INTO people (display_name) VALUES (p_login) RETURNING id INTO found;
+      INSERT INTO person_logins (login, person_id) VALUES (p_login, found);
+    END IF;
+    RETURN found;
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_ensure_person(text) FROM PUBLIC;
 
 -- paydesk_entries_search_text(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_entries_search_text()
@@ -1157,6 +1578,20 @@ AS $function$
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_pending_entry_is_its_request() TO PUBLIC;
 
+-- paydesk_person_of(text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_person_of(p_login text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT coalesce((SELECT 'person:' || person_id FROM person_logins WHERE login = p_login), 'login:' || p_login)
+  $function$;
+GRANT EXECUTE ON FUNCTION paydesk_person_of(text) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_person_of(text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_person_of(text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_person_of(text) TO paydesk_support;
+
 -- paydesk_profile_account(text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_profile_account(p_profile_id text)
  RETURNS jsonb
@@ -1221,6 +1656,34 @@ AS $function$
 REVOKE EXECUTE ON FUNCTION paydesk_reject(bigint,text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_reject(bigint,text) TO paydesk_admin;
 GRANT EXECUTE ON FUNCTION paydesk_reject(bigint,text) TO paydesk_finance;
+
+-- paydesk_reject_change(bigint,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_reject_change(p_id bigint, p_remark text DEFAULT NULL::text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    c admin_changes;
+    ends text;
+  BEGIN
+    PERFORM paydesk_assert_admin();
+    SELECT * INTO c FROM admin_changes WHERE id = p_id FOR UPDATE;
+    IF NOT FOUND THEN RAISE EXCEPTION 'no change %', p_id USING ERRCODE = 'no_data_found'; END IF;
+    IF c.state <> 'awaiting' THEN
+      RAISE EXCEPTION 'change % is already %: nothing more can be decided', p_id, c.state USING ERRCODE = 'PD033', DETAIL = json_build_object('state', c.state)::text;
+    END IF;
+    ends := CASE WHEN paydesk_person_of(session_user) = c.requested_by_person THEN 'withdrawn' ELSE 'rejected' END;
+    UPDATE admin_changes SET state = ends, decided_by = session_user, decided_at = clock_timestamp(), verifier = NULL WHERE id = p_id;
+    PERFORM paydesk_audit_write(CASE ends WHEN 'withdrawn' THEN 'change_withdraw' ELSE 'change_reject' END, 'change:' || p_id,
+      jsonb_build_object('state', 'awaiting', 'requestedBy', c.requested_by), jsonb_build_object('state', ends, 'kind', c.kind), p_remark);
+    RETURN ends;
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_reject_change(bigint,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_reject_change(bigint,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_reject_change(bigint,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_reject_change(bigint,text) TO paydesk_support;
 
 -- paydesk_request_batch_approval(text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_request_batch_approval(p_batch_id text, p_currency text, p_remark text DEFAULT NULL::text)
@@ -1420,17 +1883,10 @@ CREATE OR REPLACE FUNCTION public.paydesk_set_role(p_login text, p_role text, p_
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-  DECLARE
-    was boolean;
   BEGIN
-    IF NOT pg_has_role(session_user, 'paydesk_admin', 'MEMBER') THEN
-      RAISE EXCEPTION 'only an admin changes roles' USING ERRCODE = 'insufficient_privilege';
-    END IF;
-    IF p_role NOT IN ('paydesk_finance', 'paydesk_support', 'paydesk_admin') THEN RAISE EXCEPTION 'unknown role %', p_role; END IF;
-    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = p_login AND rolcanlogin) THEN RAISE EXCEPTION 'no login named %', p_login; END IF;
-    was := pg_has_role(p_login, p_role, 'MEMBER');
-    IF p_member THEN EXECUTE format('GRANT %I TO %I', p_role, p_login); ELSE EXECUTE format('REVOKE %I FROM %I', p_role, p_login); END IF;
-    PERFORM paydesk_audit_write('role_change', p_login, jsonb_build_object(p_role, was), jsonb_build_object(p_role, p_member), NULL);
+    PERFORM paydesk_assert_admin();
+    RAISE EXCEPTION 'a role change needs a second admin: ask it with paydesk_ask_role(login, role, member), another admin approves it'
+      USING ERRCODE = 'PD035';
   END $function$;
 REVOKE EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk_set_role(text,text,boolean) TO paydesk_admin;
@@ -1617,8 +2073,12 @@ AS $function$
       RAISE EXCEPTION 'approval request % is already %: nothing more can be decided', r.id, r.state
         USING ERRCODE = 'PD011', DETAIL = json_build_object('state', r.state, 'decidedBy', r.decided_by)::text;
     END IF;
-    IF NEW.voter = r.requested_by THEN
-      RAISE EXCEPTION 'the person who asked (%) cannot approve or reject their own request', r.requested_by USING ERRCODE = 'PD010';
+    IF paydesk_person_of(NEW.voter) = paydesk_person_of(r.requested_by) THEN
+      RAISE EXCEPTION 'the person who asked (%) cannot approve or reject their own request, from any of their logins', r.requested_by USING ERRCODE = 'PD010';
+    END IF;
+    -- One person counts once, whichever of their logins votes.
+    IF EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND paydesk_person_of(v.voter) = paydesk_person_of(NEW.voter)) THEN
+      RAISE EXCEPTION 'the person of % has voted on approval request % already', NEW.voter, r.id USING ERRCODE = 'unique_violation', CONSTRAINT = 'approval_votes_pkey';
     END IF;
     IF NOT pg_has_role(NEW.voter, r.approver_role, 'MEMBER') THEN
       RAISE EXCEPTION 'approval request % is decided by %: % is not one', r.id, r.approver_role, NEW.voter

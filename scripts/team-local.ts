@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const workspace = await startLocalWorkspace(dir);
   console.log(`Team workspace running: postgres on 127.0.0.1:${workspace.port}, database ${workspace.database}, folder ${dir}`);
   if (workspace.migrated.length > 0) console.log(`Schema updated to version ${workspace.migrated.at(-1)}.`);
-  console.log('\nOne login per role (each password is in a file of the folder, readable by you only):');
+  console.log('\nOne login per role, and a second admin who approves what the first asks (each password is in a file of the folder, readable by you only):');
   for (const person of workspace.people) console.log(`  ${person.role.padEnd(16)} ${person.login.padEnd(13)} password in ${person.passwordFile}`);
   console.log(`
 Two consoles on one machine, each with its own user-data folder, on this workspace (or choose it in

@@ -6,7 +6,7 @@ import { describeFailure } from './messages/errors';
 import { describeNotice } from './messages/notices';
 import { ErrorNotice, Loading, profileName } from './components/common';
 import { ApprovalsBadge } from './components/ApprovalsBadge';
-import { StoresContext, createStores, useProfiles, useUi, useWorkspace, wirePushEvents, type Stores } from './stores';
+import { StoresContext, createStores, useApprovals, useProfiles, useUi, useWorkspace, wirePushEvents, type Stores } from './stores';
 import { activeProfile, liveRefused } from './stores/profiles';
 import type { Screen } from './stores/ui';
 import { applyLanguage, currentLanguage } from './i18n';
@@ -16,6 +16,8 @@ import { SCREEN_CHUNKS, preloadScreen } from './screenChunks';
 import { WorkspaceBadge, WorkspaceFaultBanner, useWorkspaceStatusAtStart } from './components/WorkspaceBar';
 
 const NAV: Screen[] = ['overview', 'payment', 'payout', 'batches', 'lookup', 'timeline', 'history', 'reconcile', 'approvals', 'audit', 'sandbox', 'settings'];
+/** A workspace admin's nav has People after Audit (the team's screens); no one else's does. */
+const ADMIN_NAV: Screen[] = NAV.flatMap((item): Screen[] => (item === 'audit' ? ['audit', 'people'] : [item]));
 
 /** The open screen, drawn as soon as its chunk is in (no Suspense: see chunks.ts). */
 function ScreenView({ screen }: { screen: Screen }) {
@@ -127,6 +129,7 @@ function Shell() {
   useWorkspaceStatusAtStart();
   // A workspace not open says so once, in its banner, with what to do.
   const workspaceFault = useWorkspace((s) => s.status?.store === 'workspace' && s.status.state === 'fault');
+  const isAdmin = useApprovals((s) => s.available && s.roles.includes('admin'));
   return (
     <div className={`app ${live ? 'app-live' : 'app-sandbox'}`}>
       <header className="topbar">
@@ -140,7 +143,7 @@ function Shell() {
       <div className="body">
         <nav className="sidebar" aria-label={t('nav.label')}>
           <ul>
-            {NAV.map((item) => (
+            {(isAdmin ? ADMIN_NAV : NAV).map((item) => (
               <li key={item}>
                 <button type="button" aria-current={screen === item ? 'page' : undefined} onClick={() => navigate(item)} onPointerEnter={() => preloadScreen(item)} onFocus={() => preloadScreen(item)}>
                   {t(`nav.${item}`)}

@@ -22,6 +22,7 @@ export const SCREEN_CHUNKS: Record<Screen, Chunk<ComponentType>> = {
   sandbox: chunk(() => import('./screens/SandboxScreen').then((m) => m.SandboxScreen)),
   approvals: chunk(() => import('./screens/ApprovalsScreen').then((m) => m.ApprovalsScreen)),
   audit: chunk(() => import('./screens/AuditScreen').then((m) => m.AuditScreen)),
+  people: chunk(() => import('./screens/PeopleScreen').then((m) => m.PeopleScreen)),
 };
 
 /** Starts loading a screen's chunk; a failure shows when the screen is opened (useChunk). */

@@ -130,7 +130,8 @@ export type ApprovalErrorCode = (typeof APPROVAL_ERROR_CODES)[number];
 
 const remark = z.string().trim().max(500);
 const requestId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const tier = z.strictObject({
+/** One tier of the policy as an admin asks it (people:askPolicy, shared/api/people.ts). */
+export const approvalTierInputSchema = z.strictObject({
   minAmount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   approvals: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   approverRole: z.enum(APPROVER_ROLES),
@@ -156,12 +157,6 @@ export const APPROVAL_CHANNEL_INPUTS = {
     z.strictObject({ environment: z.enum(ENVIRONMENTS), externalId: z.string().min(1).max(200) }),
   ]),
   'approvals:policy': z.strictObject({}),
-  /** Replaces the tiers of one environment and currency (admin only; each change audited by the database). */
-  'approvals:setPolicy': z.strictObject({
-    environment: z.enum(ENVIRONMENTS),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'three capital letters'),
-    tiers: z.array(tier).max(10).refine((tiers) => new Set(tiers.map((t) => t.minAmount)).size === tiers.length, 'one tier per amount'),
-  }),
 } as const;
 
 export interface ApprovalChannelResults {
@@ -177,5 +172,4 @@ export interface ApprovalChannelResults {
   'approvals:send': JournalTransaction;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
-  'approvals:setPolicy': { tiers: ApprovalTier[] };
 }

@@ -23,6 +23,12 @@ export const AUDIT_ACTIONS = [
   'role_change',
   'leave_workspace',
   'join_workspace',
+  // Migrations 45-46: people, and the changes one admin asks and another applies.
+  'person_change',
+  'change_request',
+  'change_approve',
+  'change_reject',
+  'change_withdraw',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -48,6 +48,7 @@ import { sandboxChaosSchema } from './sandbox-chaos';
 import { sandboxVariantsSchema, type SandboxVariants } from './sandbox-variants';
 import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
 import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
+import { PEOPLE_CHANNEL_INPUTS, type PeopleChannelResults } from './people';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 import { TEAM_PROFILE_CHANNEL_INPUTS, type TeamProfileChannelResults } from './team-profiles';
 
@@ -299,6 +300,8 @@ export const CHANNEL_INPUTS = {
   ...APPROVAL_CHANNEL_INPUTS,
   // The audit log of a team workspace (issue 25): shared/api/audit.ts
   ...AUDIT_CHANNEL_INPUTS,
+  // People, roles and the changes a second admin applies (issue 36): shared/api/people.ts
+  ...PEOPLE_CHANNEL_INPUTS,
   // Where the console records: this desktop or a team workspace (issue 24): shared/api/workspace.ts
   ...WORKSPACE_CHANNEL_INPUTS,
   // Team profiles on a team workspace (issue 24): shared/api/team-profiles.ts
@@ -317,7 +320,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, WorkspaceChannelResults, TeamProfileChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, PeopleChannelResults, WorkspaceChannelResults, TeamProfileChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

@@ -14,4 +14,5 @@ export * from './adopted';
 export * from './refusals';
 export * from './approvals';
 export * from './audit';
+export * from './people';
 export * from './sandbox-variants';

@@ -27,6 +27,7 @@ import enReconcile from './en/reconcile';
 import enOverview from './en/overview';
 import enApprovals from './en/approvals';
 import enAudit from './en/audit';
+import enPeople from './en/people';
 import enWorkspace from './en/workspace';
 
 export const english = {
@@ -54,6 +55,7 @@ export const english = {
   overview: enOverview,
   approvals: enApprovals,
   audit: enAudit,
+  people: enPeople,
   workspace: enWorkspace,
 } as const;
 

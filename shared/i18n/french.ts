@@ -23,6 +23,7 @@ import frReconcile from './fr/reconcile';
 import frOverview from './fr/overview';
 import frApprovals from './fr/approvals';
 import frAudit from './fr/audit';
+import frPeople from './fr/people';
 import type { Catalogue } from './english';
 import type { Messages } from './types';
 import frWorkspace from './fr/workspace';
@@ -52,6 +53,7 @@ export const french: Messages<Catalogue> = {
   overview: frOverview,
   approvals: frApprovals,
   audit: frAudit,
+  people: frPeople,
   workspace: frWorkspace,
 };
 

@@ -45,16 +45,20 @@ describe('an admin-only login', () => {
 
     // Reconcile's list reads (the start-up clean-up of unfinished imports is not this login's).
     expect(expectOk(await adele.handlers['reconcile:list']({})).reconciliations).toEqual([]);
-    // The policy: read, replaced, and the change in the audit log under adele's login.
+    // The policy: read, a change asked, and the ask in the audit log under adele's login (a second admin applies it: migration 46).
     expect(expectOk(await adele.handlers['approvals:status']({}))).toEqual({ available: true, login: 'adele', roles: ['admin'] });
-    const saved = expectOk(await adele.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 50_000, approvals: 1, approverRole: 'finance' }] }));
-    expect(saved.tiers.map((tier) => [tier.minAmount, tier.updatedBy])).toEqual([[50_000, 'adele']]);
-    // Newest first: the policy change over adele's sign-in and fatou's import, sign-in and the rest (migration 34).
+    const asked = expectOk(await adele.handlers['people:askPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 50_000, approvals: 1, approverRole: 'finance' }] }));
+    expect(asked).toMatchObject({ kind: 'policy', state: 'awaiting', requestedBy: 'adele' });
+    // Newest first: the ask over adele's sign-in and fatou's import, sign-in and the rest (migration 34).
     const audit = expectOk(await adele.handlers['audit:list']({}));
     expect(audit.entries.slice(0, 2).map((entry) => [entry.actor, entry.action, entry.subject])).toEqual([
-      ['adele', 'policy_change', 'sandbox/XAF'],
+      ['adele', 'change_request', `change:${asked.id}`],
       ['adele', 'sign_in', 'adele'],
     ]);
+    const tester = await team.workspaces.connectAs('tester', team.database);
+    await tester.query('SELECT paydesk_approve_change($1)', [asked.id]);
+    await tester.end();
+    expect(expectOk(await adele.handlers['approvals:policy']({})).tiers.map((tier) => [tier.minAmount, tier.updatedBy])).toEqual([[50_000, 'tester']]);
     await close(adele);
 
     // A finance desktop's start does what adele's left: the crashed batch is interrupted. fatou's unknown

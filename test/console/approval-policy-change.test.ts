@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
 import { workspaceStore } from '../../electron/console/storage/postgres/store';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
-import { setPolicy } from '../storage/approval-helpers';
+import { approvedPolicy, setPolicy } from '../storage/approval-helpers';
 import { expectFail, expectOk, paymentRequest, startRuntime } from './helpers';
 
 let workspaces: TestWorkspaces;
@@ -43,7 +43,7 @@ describe('a policy changed while a payout waits, both sides', () => {
   it('lowered: the maker’s send is still held by the waiting request (the approver still sees it) until she withdraws it', async () => {
     await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
     const asked = expectOk(await runtime.handlers['approvals:askPayout']({ request: paymentRequest({ amount: 150_000 }) }));
-    await as('adele').setPolicy('sandbox', 'XAF', []);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', []);
     const request = paymentRequest({ amount: 150_000, external_id: asked.externalId });
     const held = expectFail(await sendPayout(request), 'APPROVAL_REQUIRED');
     expect(held.approval).toMatchObject({ approvals: 1, request: { id: asked.request!.id, state: 'awaiting' } });
@@ -57,10 +57,10 @@ describe('a policy changed while a payout waits, both sides', () => {
   });
 
   it('raised after the approval, before the send: held again; the approver sees it waiting for one more; sent once given', async () => {
-    await as('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
     const asked = expectOk(await runtime.handlers['approvals:askPayout']({ request: paymentRequest({ amount: 200_000 }) }));
     await as('kofi').approve(asked.request!.id, asked.request!.digest);
-    await as('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
     const request = paymentRequest({ amount: 200_000, external_id: asked.externalId });
     const held = expectFail(await sendPayout(request), 'APPROVAL_REQUIRED');
     expect(held.approval).toMatchObject({ approvals: 2, request: { id: asked.request!.id, state: 'awaiting' } });

@@ -44,9 +44,15 @@ describe('the approval policy saved from a console', () => {
     // Before any policy, the maker sends a large payout alone.
     expectOk(await sendPayout(fatou, 250_000));
 
-    const saved = expectOk(await admin.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 200_000, approvals: 1, approverRole: 'finance' }] }));
-    expect(saved.tiers).toEqual([{ environment: 'sandbox', currency: 'XAF', minAmount: 200_000, approvals: 1, approverRole: 'finance', updatedBy: 'tester' }]);
-    expect(expectOk(await fatou.handlers['approvals:policy']({})).tiers).toEqual(saved.tiers);
+    const asked = expectOk(await admin.handlers['people:askPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 200_000, approvals: 1, approverRole: 'finance' }] }));
+    expect(asked).toMatchObject({ kind: 'policy', state: 'awaiting', requestedBy: 'tester', mine: true });
+    // Asked, not applied: the maker still sends alone until a second admin approves it.
+    expect(expectOk(await fatou.handlers['approvals:policy']({})).tiers).toEqual([]);
+    expect(expectFail(await admin.handlers['people:approveChange']({ id: asked.id }), 'SECOND_ADMIN_NEEDED').message).toMatch(/a second admin, another person, approves it/);
+    const adele = await consoleOf('adele');
+    expect(expectOk(await adele.handlers['people:approveChange']({ id: asked.id }))).toMatchObject({ state: 'applied', decidedBy: 'adele' });
+    const saved = expectOk(await fatou.handlers['approvals:policy']({}));
+    expect(saved.tiers).toEqual([{ environment: 'sandbox', currency: 'XAF', minAmount: 200_000, approvals: 1, approverRole: 'finance', updatedBy: 'adele' }]);
 
     const refused = expectFail(await sendPayout(fatou, 250_000), 'APPROVAL_REQUIRED');
     expect(refused.approval).toMatchObject({ subject: 'payout', environment: 'sandbox', amount: 250_000, approvals: 1, approverRole: 'finance' });
@@ -55,13 +61,13 @@ describe('the approval policy saved from a console', () => {
     const raw = await workspaces.connectAs('adele', database);
     const { rows } = await raw.query(`SELECT actor, subject, after->>'min_amount' AS after FROM audit_log WHERE action = 'policy_change' ORDER BY id`);
     await raw.end();
-    expect(rows).toEqual([{ actor: 'tester', subject: 'sandbox/XAF', after: '200000' }]);
+    expect(rows).toEqual([{ actor: 'adele', subject: 'sandbox/XAF', after: '200000' }]);
   });
 
   it('by a finance login: refused with who may change it, and nothing changes', async () => {
     const fatou = runtimes[1] ?? (await consoleOf('fatou'));
-    const refused = expectFail(await fatou.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [] }), 'APPROVAL_NOT_ALLOWED');
-    expect(refused.message).toBe('Only a workspace admin may change the approval policy; fatou is not an admin. Nothing was changed.');
+    const refused = expectFail(await fatou.handlers['people:askPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [] }), 'PEOPLE_NOT_ADMIN');
+    expect(refused.message).toBe('only a workspace admin changes the policy, roles or people; fatou is not one');
     expect(expectOk(await fatou.handlers['approvals:policy']({})).tiers.map((t) => t.minAmount)).toEqual([200_000]);
   });
 });

@@ -37,13 +37,17 @@ describe('the audit log', () => {
     expect((await lines('sign_in')).map((line) => [line.actor, line.subject]).sort()).toEqual([['adele', 'adele'], ['fatou', 'fatou'], ['kofi', 'kofi']]);
     expect((await lines('sign_in'))[0]!.after).toEqual({ version: '0.0.0-test' });
 
-    // Policy (adele) and a role change (an admin, through the database's function).
-    expectOk(await adele.handlers['approvals:setPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }] }));
-    expect(await only('policy_change', 'sandbox/XAF')).toMatchObject({ actor: 'adele', before: null, after: { min_amount: 100_000, approvals: 1 } });
-    const sql = await team.workspaces.connectAs('adele', team.database);
-    await sql.query(`SELECT paydesk_set_role('kofi', 'paydesk_support', true)`);
+    // Policy and a role change: asked by adele, applied by tester (a second admin, migration 46), each step audited.
+    const policy = expectOk(await adele.handlers['people:askPolicy']({ environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }] }));
+    const role = expectOk(await adele.handlers['people:setRole']({ login: 'kofi', role: 'support', member: true }));
+    const sql = await team.workspaces.connectAs('tester', team.database);
+    for (const id of [policy.id, role.id]) await sql.query('SELECT paydesk_approve_change($1)', [id]);
     await sql.end();
-    expect(await only('role_change', 'kofi')).toMatchObject({ actor: 'adele', before: { paydesk_support: false }, after: { paydesk_support: true } });
+    expect(await only('change_request', `change:${policy.id}`)).toMatchObject({ actor: 'adele', after: { kind: 'policy' } });
+    expect(await only('change_approve', `change:${policy.id}`)).toMatchObject({ actor: 'tester', after: { state: 'applied' } });
+    expect(await only('policy_change', 'sandbox/XAF')).toMatchObject({ actor: 'tester', before: null, after: { min_amount: 100_000, approvals: 1 } });
+    expect(await only('change_request', `change:${role.id}`)).toMatchObject({ actor: 'adele', after: { kind: 'role' } });
+    expect(await only('role_change', 'kofi')).toMatchObject({ actor: 'tester', before: { paydesk_support: false }, after: { paydesk_support: true } });
 
     // A single payout sent by fatou on her desktop's local sandbox.
     const request = paymentRequest({ amount: 5_000, external_id: 'AUDIT-SINGLE-1' });

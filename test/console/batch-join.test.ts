@@ -218,7 +218,7 @@ describe('Help send from this desktop', () => {
     const held = expectFail(await b.handlers['batches:join']({ batchId }), 'APPROVAL_REQUIRED');
     expect(held.approval).toMatchObject({ subject: 'batch', rows: 3, approvals: 1 });
     expect(b.batchRunner.isRunning(batchId)).toBe(false);
-    const admin = await workspaces.connectAs('adele', database);
+    const admin = await workspaces.server.connect(undefined, database);
     await admin.query('DELETE FROM approval_tiers');
     await admin.end();
 

@@ -111,18 +111,18 @@ describe('a console opened as an admin-only login', () => {
     expect(pageErrors).toEqual([]);
   }, 90_000);
 
-  it('edits the policy, and the Audit screen shows the save and then another desktop’s line without Apply', async () => {
+  it('asks a policy change, and the Audit screen shows the ask and then another desktop’s line without Apply', async () => {
     await choosePreferences(page, 'en', 'light');
     await go('approvals');
     await page.locator('section.approval-policy').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Add a tier' }).click();
     await page.getByLabel('Tier 1: from amount (XAF)').fill('150 000');
-    await page.getByRole('button', { name: 'Save the Sandbox XAF policy' }).click();
-    await page.getByText('The Sandbox XAF policy is saved').waitFor();
+    await page.getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }).click();
+    await page.getByText(/Change #\d+ to the Sandbox XAF policy is asked/).waitFor();
 
     await go('audit');
     const rows = page.locator('table.audit-table tbody tr');
-    // The policy save over this console's own sign-in.
+    // The policy change asked (a second admin applies it: migration 46) over this console's own sign-in.
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.first().locator('td').nth(1).innerText()).toBe('admin_demo');
 

@@ -2,7 +2,7 @@
  * The approval policy editor in a real Chromium over a console on a team workspace, signed in as
  * an admin (tester: admin and finance; an admin-only login's console: admin-console.test.ts):
  * the policy's tiers shown per environment and currency, a tier out of order refused on its field,
- * a valid table saved and read back from the database (who changed it in the audit log).
+ * a valid table asked as it reads, applied once adele (a second admin) approves it, and read back from the database.
  * axe-clean in English and French, light and dark; screenshots in test-results/screenshots.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -51,8 +51,8 @@ describe.each([
   });
 });
 
-describe('saving', () => {
-  it('saves the table as it reads; the database has it, changed by tester', async () => {
+describe('asking', () => {
+  it('asks the table as it reads; the database has it once a second admin approves, applied by her', async () => {
     await choosePreferences(page, 'en', 'light');
     await openPolicy();
     await page.getByRole('button', { name: 'Add a tier' }).click();
@@ -60,12 +60,20 @@ describe('saving', () => {
     await page.getByLabel('Tier 3: approvals needed').selectOption({ label: 'two approvals' });
     await page.getByLabel('Tier 3: approver role').selectOption({ label: 'by an admin' });
     await page.getByRole('button', { name: 'Remove tier 1' }).click();
-    await page.getByRole('button', { name: 'Save the Sandbox XAF policy' }).click();
-    await page.getByText('The Sandbox XAF policy is saved').waitFor();
+    await page.getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }).click();
+    const asked = page.getByText(/Change #\d+ to the Sandbox XAF policy is asked/);
+    await asked.waitFor();
+    // Asked, not applied: the policy is as it was until adele, a second admin, approves it.
+    const before = await team.workspaces.storeAs('fatou', team.database).approvals!.policy();
+    expect(before.map((t) => t.minAmount)).not.toContain(5_000_000);
+    const id = Number(/#(\d+)/.exec(await asked.innerText())![1]);
+    const adele = await team.workspaces.connectAs('adele', team.database);
+    await adele.query('SELECT paydesk_approve_change($1)', [id]);
+    await adele.end();
     const tiers = await team.workspaces.storeAs('fatou', team.database).approvals!.policy();
     expect(tiers.map((t) => [t.minAmount, t.approvals, t.approverRole, t.updatedBy])).toEqual([
       [1_000_000, 2, 'admin', expect.any(String)],
-      [5_000_000, 2, 'admin', 'tester'],
+      [5_000_000, 2, 'admin', 'adele'],
     ]);
     expect(team.h.pageErrors).toEqual([]);
     await screenshot(page, 'approval-policy-saved-en-light');

@@ -1,6 +1,6 @@
 /**
  * The Audit screen in a real Chromium over a console on a team workspace (samuel, support: every
- * role reads the log): the lines written by the database and by desktops (a policy change as adele,
+ * role reads the log): the lines written by the database and by desktops (a policy change asked by adele and applied by tester,
  * fatou's send with a formula-like remark, kofi's sign-in), filtered by who and by action, and the
  * exported file holding exactly the kept lines, formula-guarded. axe-clean in English and French,
  * light and dark; screenshots in test-results/screenshots.
@@ -46,8 +46,8 @@ describe.each([
   it('shows every line newest first, with no serious axe finding', async () => {
     await choosePreferences(page, language, theme);
     await openAudit();
-    // The policy's line (adele, by the database), fatou's send, kofi's sign-in, and this console's own sign-in (samuel's, newest).
-    await expect.poll(() => bodyRows().count()).toBe(4);
+    // The policy's three lines (adele asks, tester's approval applies it: migration 46), fatou's send, kofi's sign-in, and this console's own sign-in (samuel's, newest).
+    await expect.poll(() => bodyRows().count()).toBe(6);
     expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('samuel');
     const text = await page.locator('main').innerText();
     expect(text).toContain(language === 'fr' ? 'A modifié la politique d’approbation' : 'Changed the approval policy');
@@ -61,7 +61,7 @@ describe('filters and export', () => {
   it('keeps the lines of who and what, and exports exactly those, formula-guarded', async () => {
     await choosePreferences(page, 'en', 'light');
     await openAudit();
-    await expect.poll(() => bodyRows().count()).toBe(4);
+    await expect.poll(() => bodyRows().count()).toBe(6);
     await page.getByLabel('Who (login)').fill('fatou');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => bodyRows().count()).toBe(1);
@@ -71,7 +71,7 @@ describe('filters and export', () => {
     await page.getByLabel('Action').selectOption('policy_change');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => bodyRows().count()).toBe(1);
-    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('adele');
+    expect(await bodyRows().first().locator('td').nth(1).innerText()).toBe('tester');
 
     await page.getByLabel('Action').selectOption('');
     await page.getByLabel('Subject contains').fill('inv-2026');

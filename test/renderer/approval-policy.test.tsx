@@ -2,7 +2,7 @@
  * The approval policy editor (issue 25 item 1): an admin edits one environment's and currency's
  * tiers (amounts typed in the currency's units, saved as smallest-unit integers); tiers out of
  * order, twice the same amount, negative or fractional XAF are refused field by field and nothing
- * is sent; a valid table is saved as it reads. A finance login reads the policy, told why; a
+ * is sent; a valid table is asked as it reads (a second admin applies it, on the People screen). A finance login reads the policy, told why; a
  * single desktop is told that a policy needs a team workspace.
  */
 import { cleanup, screen, within } from '@testing-library/react';
@@ -23,7 +23,7 @@ function workspace(roles: string[], tiers: ApprovalTier[]) {
     'approvals:status': () => ok({ available: true as const, login: roles.includes('admin') ? 'adele' : 'fatou', roles }),
     'approvals:list': () => ok({ requests: [] }),
     'approvals:policy': () => ok({ tiers }),
-    'approvals:setPolicy': (input) => ok({ tiers: input.tiers.map((t) => ({ ...t, environment: input.environment, currency: input.currency, updatedBy: 'adele' })) }),
+    'people:askPolicy': (input) => ok({ id: 7, kind: 'policy' as const, change: { ...input }, state: 'awaiting' as const, requestedBy: 'adele', requestedAt: '2026-11-25T12:00:00.000Z', decidedBy: null, mine: true }),
   });
   return api;
 }
@@ -59,18 +59,18 @@ describe('the approval policy section', () => {
     // Out of order, then twice the same amount: refused field by field, nothing saved.
     await user.click(within(form).getByRole('button', { name: 'Add a tier' }));
     await user.type(within(form).getByLabelText('Tier 3: from amount (XAF)'), '50000');
-    await user.click(within(form).getByRole('button', { name: 'Save the Sandbox XAF policy' }));
+    await user.click(within(form).getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }));
     expect(within(form).getByLabelText('Tier 3: from amount (XAF)').getAttribute('aria-invalid')).toBe('true');
     expect(within(form).getByRole('alert').textContent).toBe('List the tiers in ascending order: this amount is below the tier above it.');
     await user.clear(within(form).getByLabelText('Tier 3: from amount (XAF)'));
     await user.type(within(form).getByLabelText('Tier 3: from amount (XAF)'), '1000000');
-    await user.click(within(form).getByRole('button', { name: 'Save the Sandbox XAF policy' }));
+    await user.click(within(form).getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }));
     expect(within(form).getByRole('alert').textContent).toBe('Two tiers cannot start from the same amount: they would overlap.');
     await user.clear(within(form).getByLabelText('Tier 3: from amount (XAF)'));
     await user.type(within(form).getByLabelText('Tier 3: from amount (XAF)'), '2.5');
-    await user.click(within(form).getByRole('button', { name: 'Save the Sandbox XAF policy' }));
+    await user.click(within(form).getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }));
     expect(within(form).getByRole('alert').textContent).toBe('Enter a whole number of XAF (it has no smaller unit).');
-    expect(api.callsOf('approvals:setPolicy')).toEqual([]);
+    expect(api.callsOf('people:askPolicy')).toEqual([]);
 
     // Fixed: 5,000,000 XAF needs two admins; the first tier goes; saved as integers.
     await user.clear(within(form).getByLabelText('Tier 3: from amount (XAF)'));
@@ -78,25 +78,27 @@ describe('the approval policy section', () => {
     await user.selectOptions(within(form).getByLabelText('Tier 3: approvals needed'), 'two approvals');
     await user.selectOptions(within(form).getByLabelText('Tier 3: approver role'), 'by an admin');
     await user.click(within(form).getByRole('button', { name: 'Remove tier 1' }));
-    await user.click(within(form).getByRole('button', { name: 'Save the Sandbox XAF policy' }));
+    await user.click(within(form).getByRole('button', { name: 'Ask to change the Sandbox XAF policy' }));
     expect(await within(section).findByRole('status')).toBeTruthy();
-    expect(api.callsOf('approvals:setPolicy')).toEqual([
+    expect(api.callsOf('people:askPolicy')).toEqual([
       { environment: 'sandbox', currency: 'XAF', tiers: [{ minAmount: 1_000_000, approvals: 2, approverRole: 'admin' }, { minAmount: 5_000_000, approvals: 2, approverRole: 'admin' }] },
     ]);
-    expect(within(section).getByText('Sandbox, from 5,000,000 XAF: two approvals by an admin')).toBeTruthy();
+    // Asked, not applied: the summary still reads the policy in force, and the notice says who applies the change.
+    expect(within(section).getByRole('status').textContent).toMatch(/Change #7 to the Sandbox XAF policy is asked\. It takes effect when a second admin/);
+    expect(within(section).getByText('Sandbox, from 100,000 XAF: one approval by finance')).toBeTruthy();
   });
 
   it('shows what the database refused', async () => {
     const api = workspace(['admin'], []);
-    api.handlers['approvals:setPolicy'] = async () => fail('APPROVAL_NOT_ALLOWED', 'Only a workspace admin may change the approval policy.');
+    api.handlers['people:askPolicy'] = async () => fail('APPROVAL_NOT_ALLOWED', 'Only a workspace admin may change the approval policy.');
     const { user } = await renderApp(api, { screen: 'approvals' });
     const form = await screen.findByRole('form', { name: 'Approval policy tiers' });
     await user.selectOptions(within(form).getByLabelText('Environment'), 'Live');
     await user.click(within(form).getByRole('button', { name: 'Add a tier' }));
     await user.type(within(form).getByLabelText('Tier 1: from amount (XAF)'), '0');
-    await user.click(within(form).getByRole('button', { name: 'Save the Live XAF policy' }));
+    await user.click(within(form).getByRole('button', { name: 'Ask to change the Live XAF policy' }));
     expect(await screen.findByText(/Only a workspace admin may change the approval policy/)).toBeTruthy();
-    expect(api.callsOf('approvals:setPolicy')).toEqual([{ environment: 'live', currency: 'XAF', tiers: [{ minAmount: 0, approvals: 1, approverRole: 'finance' }] }]);
+    expect(api.callsOf('people:askPolicy')).toEqual([{ environment: 'live', currency: 'XAF', tiers: [{ minAmount: 0, approvals: 1, approverRole: 'finance' }] }]);
   });
 
   it('is read-only for finance, with why', async () => {

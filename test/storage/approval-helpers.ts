@@ -4,6 +4,8 @@
  */
 import type pg from 'pg';
 import type { TestWorkspaces } from '../helpers/workspace';
+import type { NewTier } from '../../electron/console/storage/approvals-port';
+import type { ApprovalTier } from '../../shared/api/approvals';
 import { payoutRequest } from './fixtures';
 
 export interface Tier {
@@ -14,17 +16,37 @@ export interface Tier {
   environment?: 'sandbox' | 'live';
 }
 
-/** The admin sets the tiers of a policy (sandbox XAF unless told). */
+/**
+ * The admins set the tiers of a policy (sandbox XAF unless told), merged into the tiers already
+ * there: adele asks (migration 46), tester, a second admin and another person, approves.
+ */
 export async function setPolicy(workspaces: TestWorkspaces, database: string, tiers: Tier[]): Promise<void> {
-  const adele = await workspaces.connectAs('adele', database);
+  const groups = new Map<string, Tier[]>();
   for (const tier of tiers) {
-    await adele.query(
-      `INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role`,
-      [tier.environment ?? 'sandbox', tier.currency ?? 'XAF', tier.minAmount, tier.approvals, tier.role ?? 'paydesk_finance'],
-    );
+    const key = `${tier.environment ?? 'sandbox'}/${tier.currency ?? 'XAF'}`;
+    groups.set(key, [...(groups.get(key) ?? []), tier]);
+  }
+  const adele = await workspaces.connectAs('adele', database);
+  for (const [key, group] of groups) {
+    const [environment, currency] = key.split('/') as [string, string];
+    const { rows } = await adele.query<{ min_amount: string; approvals: number; approver_role: string }>(
+      'SELECT min_amount, approvals, approver_role FROM approval_tiers WHERE environment = $1 AND currency = $2', [environment, currency]);
+    const merged = new Map(rows.map((row) => [Number(row.min_amount), { min_amount: Number(row.min_amount), approvals: row.approvals, approver_role: row.approver_role }]));
+    for (const tier of group) merged.set(tier.minAmount, { min_amount: tier.minAmount, approvals: tier.approvals, approver_role: tier.role ?? 'paydesk_finance' });
+    await adminChange(workspaces, database, 'SELECT paydesk_ask_policy($1, $2, $3::jsonb) AS id', [environment, currency, JSON.stringify([...merged.values()])], adele);
   }
   await adele.end();
+}
+
+/** A change to the policy, roles or people asked by adele (`ask` returns its id) and approved by tester, a second admin. */
+export async function adminChange(workspaces: TestWorkspaces, database: string, ask: string, params: unknown[], asker?: pg.Client): Promise<number> {
+  const adele = asker ?? (await workspaces.connectAs('adele', database));
+  const id = Number((await adele.query<{ id: string }>(ask, params)).rows[0]!.id);
+  if (!asker) await adele.end();
+  const tester = await workspaces.connectAs('tester', database);
+  await tester.query('SELECT paydesk_approve_change($1)', [id]);
+  await tester.end();
+  return id;
 }
 
 /** The maker asks for a single payout's approval; returns the request's id (null: not covered). */
@@ -76,4 +98,14 @@ export async function afterRefusedClaims(client: pg.Client): Promise<void> {
   await client.query('BEGIN');
   await client.query('LOCK TABLE batch_rows IN EXCLUSIVE MODE');
   await client.query('COMMIT');
+}
+
+/**
+ * A policy change through the console's port (electron/console/storage/postgres/people.ts): adele
+ * asks it, tester (a second admin, another person) approves it; the policy as it then reads.
+ */
+export async function approvedPolicy(workspaces: TestWorkspaces, database: string, environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]> {
+  const asked = await workspaces.storeAs('adele', database).people!.askPolicy(environment, currency, tiers);
+  await workspaces.storeAs('tester', database).people!.approveChange(asked.id);
+  return workspaces.storeAs('tester', database).approvals!.policy();
 }

@@ -10,7 +10,7 @@ import { ApprovalRefusal } from '../../electron/console/storage/approvals-port';
 import { APPROVAL_SQLSTATE } from '../../electron/console/storage/postgres/schema-names';
 import { approvalFailure } from '../../electron/console/handlers/approvals';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
-import { approve, askBatch, askPayout, insertPayoutEntry, requestRow, setPolicy } from './approval-helpers';
+import { approve, approvedPolicy, askBatch, askPayout, insertPayoutEntry, requestRow, setPolicy } from './approval-helpers';
 import { checkedRows, payoutRequest, PROFILE } from './fixtures';
 
 let workspaces: TestWorkspaces;
@@ -91,7 +91,7 @@ describe('a policy lowered while a request waits', () => {
     const { database, port, as } = await workspace();
     const request = payoutRequest({ amount: 150_000, external_id: 'L-pay' });
     const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
-    await port('adele').setPolicy('sandbox', 'XAF', []);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', []);
     const fatou = await as('fatou');
     const raw = await insertPayoutEntry(fatou, 'early', 150_000, 'L-pay').catch((e: unknown) => e as Error & { code: string; detail: string });
     expect(raw).toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/needs 1 approval\(s\) by paydesk_finance before it is sent: request \d+ waits for them \(0 given\), whatever the policy says now/) });
@@ -117,7 +117,7 @@ describe('a policy lowered while a request waits', () => {
     await store.batches.create({ id: 'bl', fileName: 'l.csv', fileHash: 'bl', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
     await store.batches.setState('bl', 'sending', 1);
     const asked = (await port('fatou').askBatch('bl', 'XAF'))!;
-    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 1_000_000, approvals: 1, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 1_000_000, approvals: 1, approverRole: 'finance' }]);
     await expect(store.batches.claimRows('bl', 'desk-1', 2, 60_000, 1)).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired, message: expect.stringMatching(/batch bl \(total 210000\) needs 1 approval\(s\) by paydesk_finance before it is sent: request \d+ waits/) });
     const fatou = await as('fatou');
     await expect(fatou.query(`UPDATE batch_rows SET claim_holder = 'desk-raw', lease_until = paydesk_now_ms() + 60000`)).rejects.toThrow(/batch bl .* request \d+ waits for them/);
@@ -131,13 +131,13 @@ describe('a policy lowered while a request waits', () => {
     // request awaiting binds it even when no tier asks anything any more.
     const { database, port } = await workspace();
     const store = workspaces.storeAs('fatou', database);
-    await port('adele').setPolicy('sandbox', 'XAF', []);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', []);
     await store.batches.create({ id: 'bw', fileName: 'w.csv', fileHash: 'bw', profile: PROFILE, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
     await store.batches.setState('bw', 'sending', 1);
     const [row] = (await store.batches.claimRows('bw', 'desk-1', 1, 60_000, 1)).rows;
-    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 100_000, approvals: 1, approverRole: 'finance' }]);
     const asked = (await port('fatou').askBatch('bw', 'XAF'))!;
-    await port('adele').setPolicy('sandbox', 'XAF', []);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', []);
     const send = () => store.journal.writeRequest({ profile: PROFILE, kind: 'payout', request: row!.request!, currency: 'XAF', at: 2, batch: { id: 'bw', row: row!.rowNumber } });
     await expect(send()).rejects.toMatchObject({ code: APPROVAL_SQLSTATE.approvalRequired });
     await port('kofi').approve(asked.id, asked.digest);
@@ -147,12 +147,12 @@ describe('a policy lowered while a request waits', () => {
 
 describe('a policy raised while a request waits or before it is sent', () => {
   it('raises a waiting request, and opens again an approved payout not yet sent; the approval it had still counts', async () => {
-    const { port, as } = await workspace();
+    const { database, port, as } = await workspace();
     const request = payoutRequest({ amount: 150_000, external_id: 'T-pay' });
     const asked = (await port('fatou').askPayout(PROFILE, 'XAF', request))!;
     await port('kofi').approve(asked.id, asked.digest);
     const waiting = (await port('fatou').askPayout(PROFILE, 'XAF', payoutRequest({ amount: 200_000, external_id: 'T-wait' })))!;
-    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
     expect(await port('fatou').get(asked.id)).toMatchObject({ state: 'awaiting', approvalsRequired: 2, approvalsGiven: 1, decidedBy: null });
     expect(await port('fatou').get(waiting.id)).toMatchObject({ state: 'awaiting', approvalsRequired: 2, approvalsGiven: 0 });
     const fatou = await as('fatou');
@@ -162,13 +162,14 @@ describe('a policy raised while a request waits or before it is sent', () => {
     expect(await port('kofi').waiting('forMe')).toEqual([expect.objectContaining({ id: waiting.id })]);
     expect((await port('tester').waiting('forMe')).map((r) => r.id)).toEqual([asked.id, waiting.id]);
     const audit = await fatou.query(`SELECT actor, action, before->>'state' AS before, after->>'state' AS after FROM audit_log WHERE subject = $1 ORDER BY id`, [`approval:${asked.id}`]);
-    expect(audit.rows.at(-1)).toEqual({ actor: 'adele', action: 'policy_change', before: 'approved', after: 'awaiting' });
+    // The change adele asked is applied by tester's approval: the policy's line is tester's.
+    expect(audit.rows.at(-1)).toEqual({ actor: 'tester', action: 'policy_change', before: 'approved', after: 'awaiting' });
     expect(await port('tester').approve(asked.id, asked.digest)).toMatchObject({ state: 'approved', approvalsGiven: 2 });
     await expect(insertPayoutEntry(fatou, 'sent', 150_000, 'T-pay')).resolves.toMatchObject({ rowCount: 1 });
   });
 
   it('leaves an approval whose money has left as it was: a payout sent, a batch whose rows all have their entries', async () => {
-    const { database, port, as } = await workspace();
+    const { database, as } = await workspace();
     const fatou = await as('fatou');
     const sent = (await askPayout(fatou, 150_000, 'T-sent'))!;
     await approve(await as('kofi'), sent);
@@ -185,7 +186,7 @@ describe('a policy raised while a request waits or before it is sent', () => {
     // Every row of b-all has its entry; b-part's last row has none yet.
     await fatou.query(`UPDATE batch_rows SET journal_id = 'e-' || row_number WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'b-all')`);
     await fatou.query(`UPDATE batch_rows SET journal_id = 'e-' || row_number WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'b-part') AND row_number < 21`);
-    await port('adele').setPolicy('sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
+    await approvedPolicy(workspaces, database, 'sandbox', 'XAF', [{ minAmount: 100_000, approvals: 2, approverRole: 'finance' }]);
     expect(await requestRow(fatou, sent)).toMatchObject({ state: 'approved', approvals_required: 1 });
     expect(await requestRow(fatou, all)).toMatchObject({ state: 'approved', approvals_required: 1 });
     expect(await requestRow(fatou, part)).toMatchObject({ state: 'awaiting', approvals_required: 2, approvals_given: 1 });
@@ -220,7 +221,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     await fatou.query('BEGIN');
     await insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn');
     const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
-    await blockedOnLock(database, 'adele', raised);
+    // The raise is applied by tester's approval of adele's ask (migration 46): tester's session waits.
+    await blockedOnLock(database, 'tester', raised);
     await fatou.query('COMMIT');
     await raised;
     // The payout left under its approval: the raise found it sent and left it approved.
@@ -232,7 +234,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     const fatou = await as('fatou');
     const id = (await askPayout(fatou, 150_000, 'T-turn2'))!;
     await approve(await as('kofi'), id);
-    const adele = await as('adele');
+    // The owner's direct edit holds the tiers' lock as long as the test wants (an approved change applies in one statement).
+    const adele = await workspaces.server.connect(undefined, database);
     await adele.query('BEGIN');
     await adele.query(`UPDATE approval_tiers SET approvals = 2 WHERE environment = 'sandbox' AND currency = 'XAF' AND min_amount = 100000`);
     const sending = insertPayoutEntry(fatou, 'sending', 150_000, 'T-turn2').catch((e: unknown) => e);
@@ -262,7 +265,8 @@ describe('a policy raised while a request waits or before it is sent', () => {
     );
     await fatou.query(`UPDATE batch_rows SET journal_id = 'bt-row' WHERE batch_seq = (SELECT seq FROM batches WHERE id = 'bt') AND row_number = $1`, [row!.rowNumber]);
     const raised = setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 2 }]);
-    await blockedOnLock(database, 'adele', raised);
+    // The raise is applied by tester's approval of adele's ask (migration 46): tester's session waits.
+    await blockedOnLock(database, 'tester', raised);
     await fatou.query('COMMIT');
     await raised;
     // Its only row left under its approval: the raise found it sent and left it approved.

@@ -1,14 +1,14 @@
 /**
  * The audit log is append-only for every role and for the workspace's owner (grants and a
  * trigger); desktops record only what they see happen (sign-in, import, confirm, send, pause,
- * cancel), the database alone writes approvals, policy and role changes; the actor is always
+ * cancel), the database alone writes approvals, policy and role changes (asked by one admin, applied by another); the actor is always
  * session_user. And approval changes reach other desktops as change events (a waiting count
  * kept live without polling).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForChanges, type WorkspaceChange } from '../../electron/console/storage/postgres/events';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
-import { approve, askPayout, setPolicy } from './approval-helpers';
+import { adminChange, approve, askPayout, setPolicy } from './approval-helpers';
 
 let workspaces: TestWorkspaces;
 let database: string;
@@ -61,16 +61,26 @@ describe('the audit log', () => {
       { actor: 'fatou', action: 'request_approval', before: null, after: 'awaiting' },
       { actor: 'kofi', action: 'approve', before: 'awaiting', after: 'approved' },
     ]);
-    await expect(fatou.query(`SELECT paydesk_set_role('fatou', 'paydesk_admin', true)`)).rejects.toThrow(/only an admin changes roles/);
+    await expect(fatou.query(`SELECT paydesk_set_role('fatou', 'paydesk_admin', true)`)).rejects.toThrow(/only a workspace admin/);
+    await expect(fatou.query(`SELECT paydesk_ask_role('fatou', 'paydesk_admin', true)`)).rejects.toThrow(/only a workspace admin/);
     const adele = await workspaces.connectAs('adele', database);
-    await adele.query(`SELECT paydesk_set_role('samuel', 'paydesk_finance', true)`);
-    await adele.query(`SELECT paydesk_set_role('samuel', 'paydesk_finance', false)`);
+    // One admin alone no longer changes a role at once (migration 46): asked by adele, applied by tester.
+    await expect(adele.query(`SELECT paydesk_set_role('samuel', 'paydesk_finance', true)`)).rejects.toThrow(/needs a second admin/);
+    const granted = await adminChange(workspaces, database, `SELECT paydesk_ask_role('samuel', 'paydesk_finance', true) AS id`, []);
+    const revoked = await adminChange(workspaces, database, `SELECT paydesk_ask_role('samuel', 'paydesk_finance', false) AS id`, []);
     const changes = await adele.query(`SELECT actor, subject, before, after FROM audit_log WHERE action = 'role_change' ORDER BY id`);
     expect(changes.rows).toEqual([
-      { actor: 'adele', subject: 'samuel', before: { paydesk_finance: false }, after: { paydesk_finance: true } },
-      { actor: 'adele', subject: 'samuel', before: { paydesk_finance: true }, after: { paydesk_finance: false } },
+      { actor: 'tester', subject: 'samuel', before: { paydesk_finance: false }, after: { paydesk_finance: true } },
+      { actor: 'tester', subject: 'samuel', before: { paydesk_finance: true }, after: { paydesk_finance: false } },
     ]);
-    await expect(adele.query(`SELECT paydesk_set_role('samuel', 'pg_read_server_files', true)`)).rejects.toThrow(/unknown role/);
+    const asked = await adele.query(`SELECT actor, action, subject FROM audit_log WHERE subject = ANY($1) ORDER BY id`, [[`change:${granted}`, `change:${revoked}`]]);
+    expect(asked.rows).toEqual([
+      { actor: 'adele', action: 'change_request', subject: `change:${granted}` },
+      { actor: 'tester', action: 'change_approve', subject: `change:${granted}` },
+      { actor: 'adele', action: 'change_request', subject: `change:${revoked}` },
+      { actor: 'tester', action: 'change_approve', subject: `change:${revoked}` },
+    ]);
+    await expect(adele.query(`SELECT paydesk_ask_role('samuel', 'pg_read_server_files', true)`)).rejects.toThrow(/unknown role/);
   });
 });
 

@@ -52,10 +52,10 @@ describe('the audit port', () => {
   it('reads every line newest first, in pages that follow one another', async () => {
     const port = audit();
     const all = await port.page({}, { limit: 100 });
-    // The policy's two lines (the database's trigger, as adele), then the five written above.
-    expect(all).toHaveLength(6);
+    // The policy's three lines (adele asks, tester's approval applies it: the trigger's line and the approval's), then the five written above.
+    expect(all).toHaveLength(8);
     expect(idsOf(all)).toEqual([...idsOf(all)].sort((a, b) => b - a));
-    expect(all.at(-1)).toMatchObject({ actor: 'adele', action: 'policy_change' });
+    expect(all.slice(-3).reverse()).toMatchObject([{ actor: 'adele', action: 'change_request' }, { actor: 'tester', action: 'policy_change' }, { actor: 'tester', action: 'change_approve' }]);
     expect(all[0]).toMatchObject({ id: ids.fatouPercent, actor: 'fatou', action: 'cancel', subject: 'batch:B_100%' });
     expect(all.find((e) => e.id === ids.fatouSend)).toMatchObject({ after: { amount: 5000 }, remark: 'invoice 42', before: null });
     const first = await port.page({}, { limit: 4 });
@@ -107,7 +107,7 @@ describe('the audit port', () => {
       before = page.nextBefore ?? undefined;
       pages += 1;
     } while (before !== undefined);
-    expect(pages).toBe(3);
+    expect(pages).toBe(4);
     expect(seen).toEqual(idsOf(await audit().page({}, { limit: 100 })));
     const exported = await handlers['audit:export']({ filter: { actor: 'kofi' }, language: 'en' });
     expect(exported).toMatchObject({ filename: 'paydesk-audit-2026-11-25-12-00-00.csv', rows: 2 });

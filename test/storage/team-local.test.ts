@@ -36,6 +36,7 @@ describe('team:local', () => {
       ['finance_demo', 'paydesk_finance'],
       ['support_demo', 'paydesk_support'],
       ['admin_demo', 'paydesk_admin'],
+      ['admin2_demo', 'paydesk_admin'],
     ]);
     const support = first.people[1]!;
     const client = await asPerson(first, support.login, support.password);

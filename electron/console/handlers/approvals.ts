@@ -122,16 +122,5 @@ export function approvalHandlers(context: Context): HandlerImpls<ApprovalChannel
     'approvals:withdraw': ({ id, remark }) => answering((a) => a.withdraw(id, remark ?? null)),
     'approvals:about': (subject) => answering(async (a) => ({ requests: await a.about(subject) })),
     'approvals:policy': () => answering(async (a) => ({ tiers: await a.policy() })),
-    'approvals:setPolicy': ({ environment, currency, tiers }) =>
-      answering(async (a) => {
-        try {
-          return { tiers: await a.setPolicy(environment, currency, tiers) };
-        } catch (error) {
-          // The database's own words ("permission denied for table approval_tiers") do not say who may.
-          if (!(error instanceof ApprovalRefusal) || error.code !== 'APPROVAL_NOT_ALLOWED') throw error;
-          const { login } = await a.whoAmI();
-          throw new HandlerFailure('APPROVAL_NOT_ALLOWED', `Only a workspace admin may change the approval policy; ${login} is not an admin. Nothing was changed.`);
-        }
-      }),
   };
 }

@@ -21,6 +21,7 @@ import { inspectorHandlers } from './inspector';
 import { sendHandlers } from './send';
 import { approvalHandlers } from './approvals';
 import { auditHandlers } from './audit';
+import { peopleHandlers } from './people';
 import { workspaceHandlers } from './workspace';
 import { teamProfileHandlers } from './team-profiles';
 import { WorkspaceFaultError } from '../storage/postgres/workspace-session';
@@ -100,6 +101,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...overviewHandlers(context),
     ...approvalHandlers(context),
     ...auditHandlers(context),
+    ...peopleHandlers(context),
     ...workspaceHandlers(context),
     ...teamProfileHandlers(context),
   };

@@ -40,8 +40,6 @@ export interface ApprovalsPort {
   /** This login (`session_user`) and its workspace roles. */
   whoAmI(): Promise<{ login: string; roles: string[] }>;
   policy(): Promise<ApprovalTier[]>;
-  /** Replaces one environment's and currency's tiers in one transaction (admin only; the database audits each change). */
-  setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: readonly NewTier[]): Promise<ApprovalTier[]>;
   /**
    * Asks approval for one payout as it will be sent with this profile (its external id included):
    * the approval binds the profile, its merchant account, the recipient and the whole request

@@ -39,6 +39,7 @@ import type { ChangesPort } from './changes-port';
 import type { JournalReads } from './journal-reads-port';
 import type { ReconcileRows } from './reconcile-rows-port';
 import type { ApprovalsPort } from './approvals-port';
+import type { PeoplePort } from './people-port';
 import type { AuditPort } from './audit-port';
 import type { TeamProfilesPort } from './team-profiles-port';
 import type { LoginRightsPort } from './login-rights-port';
@@ -289,6 +290,8 @@ export interface StoragePort extends LoginRightsPort {
   readonly changes: ChangesPort;
   /** Four eyes (./approvals-port.ts): a team workspace's only; absent on one desktop's SQLite journal. */
   readonly approvals?: ApprovalsPort;
+  /** People, roles and the changes a second admin applies (./people-port.ts): a team workspace's only. */
+  readonly people?: PeoplePort;
   /** The audit log, read (./audit-port.ts): a team workspace's only, like approvals. */
   readonly audit?: AuditPort;
   /** Connection definitions the team shares (./team-profiles-port.ts): a workspace's; one desktop's journal answers "unavailable". */

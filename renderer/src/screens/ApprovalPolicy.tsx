@@ -1,8 +1,9 @@
 /**
  * The approval policy (issue 25 item 1), inside the Approvals screen: per environment and
  * currency, amount tiers (from this amount up to the next tier) → how many approvals and from
- * which role. A workspace admin edits and saves one environment's and currency's tiers at a time
- * (the database refuses anyone else and audits each change); everyone else reads it, told why.
+ * which role. A workspace admin asks a change of one environment's and currency's tiers at a time;
+ * it takes effect when a second admin, another person, approves it on the People screen (the
+ * database refuses anyone else, and one admin alone, and audits both); everyone else reads it.
  * On a single desktop there is no policy: nobody else could approve.
  */
 import { useEffect, useState, type FormEvent } from 'react';
@@ -53,14 +54,14 @@ function TierRow({ draft, index, error, currency, editable, onChange, onRemove }
   );
 }
 
-function PolicyEditor({ tiers, isAdmin, onSaved }: { tiers: ApprovalTier[]; isAdmin: boolean; onSaved: (tiers: ApprovalTier[]) => void }) {
+function PolicyEditor({ tiers, isAdmin }: { tiers: ApprovalTier[]; isAdmin: boolean }) {
   const { t } = useTranslation('approvals');
-  const setPolicy = useApprovals((s) => s.setPolicy);
+  const askPolicy = useApprovals((s) => s.askPolicy);
   const [environment, setEnvironment] = useState<Environment>('sandbox');
   const [currency, setCurrency] = useState('XAF');
   const [drafts, setDrafts] = useState<DraftTier[]>(() => draftsFor(tiers, 'sandbox', 'XAF'));
   const [errors, setErrors] = useState<(TierError | null)[]>([]);
-  const [answer, setAnswer] = useState<{ ok: true } | { ok: false; error: ApiFailure } | null>(null);
+  const [answer, setAnswer] = useState<{ ok: true; id: number } | { ok: false; error: ApiFailure } | null>(null);
   const [busy, setBusy] = useState(false);
   const validCurrency = /^[A-Z]{3}$/.test(currency);
   const pick = (next: Environment, code: string) => {
@@ -78,12 +79,11 @@ function PolicyEditor({ tiers, isAdmin, onSaved }: { tiers: ApprovalTier[]; isAd
     if (!checked.ok) return setErrors(checked.errors);
     setErrors([]);
     setBusy(true);
-    const result = await setPolicy(environment, currency, checked.tiers);
+    const result = await askPolicy(environment, currency, checked.tiers);
     setBusy(false);
     if (!result.ok) return setAnswer({ ok: false, error: result.error });
-    setAnswer({ ok: true });
-    onSaved(result.value.tiers);
-    setDrafts(draftsFor(result.value.tiers, environment, currency));
+    // Nothing changed yet: the tiers stay as they are until a second admin approves the change.
+    setAnswer({ ok: true, id: result.value.id });
   };
   return (
     <form aria-label={t('policy.formLabel')} onSubmit={(e) => void submit(e)} noValidate>
@@ -128,7 +128,7 @@ function PolicyEditor({ tiers, isAdmin, onSaved }: { tiers: ApprovalTier[]; isAd
           <button type="submit" className="primary" disabled={busy || !validCurrency}>{t('policy.save', { environment: t(`environment.${environment}`), currency })}</button>
         </div>
       ) : null}
-      {answer?.ok ? <p className="notice notice-info" role="status">{t('policy.saved', { environment: t(`environment.${environment}`), currency })}</p> : null}
+      {answer?.ok ? <p className="notice notice-info" role="status">{t('policy.saved', { id: answer.id, environment: t(`environment.${environment}`), currency })}</p> : null}
       {answer && !answer.ok ? <ErrorNotice failure={answer.error} /> : null}
     </form>
   );
@@ -172,9 +172,9 @@ export function ApprovalPolicy() {
       <p className="muted small">{t('policy.intro')}</p>
       {!available ? <p className="notice notice-info">{t('policy.unavailable')}</p> : failure ? <ErrorNotice failure={failure} /> : tiers === null ? <Loading label={t('policy.loading')} /> : (
         <>
-          {isAdmin ? null : <p className="notice notice-info">{t('policy.readOnly', { roles: roles.join(', ') || '—' })}</p>}
+          {isAdmin ? <p className="small muted">{t('policy.twoAdmins')}</p> : <p className="notice notice-info">{t('policy.readOnly', { roles: roles.join(', ') || '—' })}</p>}
           <PolicySummary tiers={tiers} />
-          <PolicyEditor tiers={tiers} isAdmin={isAdmin} onSaved={setTiers} />
+          <PolicyEditor tiers={tiers} isAdmin={isAdmin} />
         </>
       )}
     </section>

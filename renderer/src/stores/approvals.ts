@@ -4,7 +4,7 @@
  * (another approver may have acted meanwhile). On a single desktop `available` is false.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ApiFailure, ApprovalRequest, ApprovalTier, PaydeskApi, Result } from '../../../shared/api';
+import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, PaydeskApi, Result } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { approvalNotices, type ApprovalNotice } from './approval-notices';
 
@@ -38,9 +38,9 @@ export interface ApprovalsState {
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
   /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
-  /** The workspace's approval policy, and an admin's replacement of one environment's and currency's tiers. */
+  /** The workspace's approval policy, and an admin's ask to replace one environment's and currency's tiers (applied when a second admin approves it). */
   policy(): Promise<Result<{ tiers: ApprovalTier[] }>>;
-  setPolicy(environment: 'sandbox' | 'live', currency: string, tiers: { minAmount: number; approvals: 0 | 1 | 2; approverRole: 'finance' | 'admin' }[]): Promise<Result<{ tiers: ApprovalTier[] }>>;
+  askPolicy(environment: 'sandbox' | 'live', currency: string, tiers: { minAmount: number; approvals: 0 | 1 | 2; approverRole: 'finance' | 'admin' }[]): Promise<Result<AdminChange>>;
   /** Bumped by each change event naming approvals: a batch's or a payout's trail reads again on it. */
   heard: number;
   /**
@@ -131,7 +131,7 @@ export function createApprovalsStore(api: PaydeskApi) {
       askBatch: (batchId) => api.invoke('approvals:askBatch', { batchId }),
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
-      setPolicy: (environment, currency, tiers) => api.invoke('approvals:setPolicy', { environment, currency, tiers }),
+      askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),
       async sendApproved(request) {
         set({ busy: request.id, last: null });
         const result = await api.invoke('approvals:send', { id: request.id });

@@ -8,6 +8,7 @@ import type { PaydeskApi } from '../../../shared/api';
 import { createBatchStore, type BatchState } from './batch';
 import { createApprovalsStore, type ApprovalsState } from './approvals';
 import { createAuditStore, type AuditState } from './audit';
+import { createPeopleStore, type PeopleState } from './people';
 import { showApprovalNotices } from './approval-notices';
 import type { InspectedRequest } from '../../../shared/contract';
 import { createHistoryStore, type HistoryState } from './history';
@@ -35,6 +36,7 @@ export function createStores(given: PaydeskApi, initialUi?: Parameters<typeof cr
     overview: createOverviewStore(api),
     approvals: createApprovalsStore(api),
     audit: createAuditStore(api),
+    people: createPeopleStore(api),
     workspace,
   };
 }
@@ -203,4 +205,8 @@ export function useApprovals<T>(selector: (state: ApprovalsState) => T): T {
 }
 export function useAudit<T>(selector: (state: AuditState) => T): T {
   return useStore(useStores().audit, selector);
+}
+
+export function usePeople<T>(selector: (state: PeopleState) => T): T {
+  return useStore(useStores().people, selector);
 }

@@ -5,7 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 
-export const SCREENS = ['overview', 'payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'reconcile', 'settings', 'sandbox', 'approvals', 'audit'] as const;
+export const SCREENS = ['overview', 'payment', 'payout', 'lookup', 'timeline', 'history', 'batches', 'reconcile', 'settings', 'sandbox', 'approvals', 'audit', 'people'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 /** A screen's own state worth an address (filters): short strings, empty ones left out. */

@@ -172,8 +172,9 @@ export default {
     role: { finance: 'by finance', admin: 'by an admin' },
     add: 'Add a tier',
     remove: 'Remove',
-    save: 'Save the {{environment}} {{currency}} policy',
-    saved: 'The {{environment}} {{currency}} policy is saved (the workspace’s audit log records the change).',
+    save: 'Ask to change the {{environment}} {{currency}} policy',
+    saved: 'Change #{{id}} to the {{environment}} {{currency}} policy is asked. It takes effect when a second admin, another person, approves it on the People screen (the audit log records both).',
+    twoAdmins: 'A change to the policy takes effect only when a second admin, another person, approves it: one admin alone cannot remove four eyes.',
     error: {
       required: 'Enter the amount this tier starts from.',
       negative: 'The amount cannot be negative.',

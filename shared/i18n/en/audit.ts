@@ -46,5 +46,10 @@ export default {
     role_change: 'Changed a role',
     leave_workspace: 'Left for this desktop only',
     join_workspace: 'Came to the workspace from this desktop only',
+    person_change: 'Person or login changed',
+    change_request: 'Asked an admin change',
+    change_approve: 'Approved an admin change',
+    change_reject: 'Rejected an admin change',
+    change_withdraw: 'Withdrew an admin change',
   },
 };

@@ -15,6 +15,7 @@ export default {
     settings: 'Settings',
     approvals: 'Approvals',
     audit: 'Audit',
+    people: 'People',
   },
   marker: {
     live: 'LIVE · real money',

@@ -89,4 +89,10 @@ export default {
   APPROVAL_ALREADY_SENT: { title: 'This request’s money has already been sent: it can no longer be withdrawn.', next: 'Nothing was changed. Follow the payout or the batch from its own page.' },
   APPROVAL_SPENT: { title: 'This approval has already been used by its one send: it does not pay another payout.', next: 'Nothing was sent. Another profile, or another payout, needs its own approval: ask for approval again.' },
   APPROVALS_UNAVAILABLE: { title: 'Approvals exist on a team workspace only.', next: 'This desktop sends alone; open a team workspace to use approvals.' },
+  PEOPLE_NOT_ADMIN: { title: 'Only a workspace admin changes people, roles or the approval policy.', next: 'Nothing was changed. Ask one of the workspace’s admins.' },
+  SECOND_ADMIN_NEEDED: { title: 'A second admin, another person, must approve this change.', next: 'Nothing was changed yet. Another admin approves it on the People screen; you may withdraw it.' },
+  PEOPLE_INVALID: { title: 'The workspace refused what was typed.', next: 'Correct the field it names and ask again. Nothing was changed.' },
+  CHANGE_NOT_WAITING: { title: 'This change no longer waits: someone decided it already.', next: 'The list was read again and shows it as it is now.' },
+  NOT_A_PERSON: { title: 'This login is not one of the workspace’s people.', next: 'The workspace changes only its own people’s logins, never the server’s owner or a superuser.' },
+  PEOPLE_UNAVAILABLE: { title: 'People exist on a team workspace only.', next: 'This desktop keeps its own journal; open a team workspace to manage people.' },
 } as const;

@@ -172,8 +172,9 @@ export default {
     role: { finance: 'par la finance', admin: 'par un administrateur' },
     add: 'Ajouter un palier',
     remove: 'Supprimer',
-    save: 'Enregistrer la politique {{environment}} {{currency}}',
-    saved: 'La politique {{environment}} {{currency}} est enregistrée (le journal d’audit de l’espace consigne la modification).',
+    save: 'Demander la modification de la politique {{environment}} {{currency}}',
+    saved: 'La modification n° {{id}} de la politique {{environment}} {{currency}} est demandée. Elle s’applique quand un second administrateur, une autre personne, l’approuve sur l’écran Personnes (le journal d’audit consigne les deux).',
+    twoAdmins: 'Une modification de la politique ne s’applique que lorsqu’un second administrateur, une autre personne, l’approuve : un administrateur seul ne peut pas supprimer le double contrôle.',
     error: {
       required: 'Saisissez le montant à partir duquel ce palier s’applique.',
       negative: 'Le montant ne peut pas être négatif.',

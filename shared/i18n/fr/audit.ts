@@ -49,6 +49,11 @@ const fr: Messages<typeof english> = {
     role_change: 'A modifié un rôle',
     leave_workspace: 'Est passé sur ce poste uniquement',
     join_workspace: 'Est venu dans l’espace depuis ce poste uniquement',
+    person_change: 'Personne ou identifiant modifié',
+    change_request: 'A demandé une modification d’administration',
+    change_approve: 'A approuvé une modification d’administration',
+    change_reject: 'A refusé une modification d’administration',
+    change_withdraw: 'A retiré une modification d’administration',
   },
 };
 export default fr;

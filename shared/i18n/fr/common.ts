@@ -17,6 +17,7 @@ export default {
     settings: 'Paramètres',
     approvals: 'Approbations',
     audit: 'Audit',
+    people: 'Personnes',
   },
   marker: {
     live: 'PRODUCTION · argent réel',

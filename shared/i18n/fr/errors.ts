@@ -90,4 +90,10 @@ export default {
   APPROVAL_ALREADY_SENT: { title: 'L’argent de cette demande a déjà été envoyé : elle ne peut plus être retirée.', next: 'Rien n’a changé. Suivez le transfert ou le lot depuis sa propre page.' },
   APPROVAL_SPENT: { title: 'Cette approbation a déjà servi à son unique envoi : elle ne paie pas un autre transfert.', next: 'Rien n’a été envoyé. Un autre profil, ou un autre transfert, demande sa propre approbation : demandez-la à nouveau.' },
   APPROVALS_UNAVAILABLE: { title: 'Les approbations n’existent que dans un espace d’équipe.', next: 'Ce poste envoie seul ; ouvrez un espace d’équipe pour utiliser les approbations.' },
+  PEOPLE_NOT_ADMIN: { title: 'Seul un administrateur de l’espace modifie les personnes, les rôles ou la politique d’approbation.', next: 'Rien n’a été modifié. Demandez à l’un des administrateurs de l’espace.' },
+  SECOND_ADMIN_NEEDED: { title: 'Un second administrateur, une autre personne, doit approuver cette modification.', next: 'Rien n’est encore modifié. Un autre administrateur l’approuve sur l’écran Personnes ; vous pouvez la retirer.' },
+  PEOPLE_INVALID: { title: 'L’espace a refusé ce qui a été saisi.', next: 'Corrigez le champ indiqué et demandez à nouveau. Rien n’a été modifié.' },
+  CHANGE_NOT_WAITING: { title: 'Cette modification n’attend plus : quelqu’un l’a déjà décidée.', next: 'La liste a été relue et la montre telle qu’elle est maintenant.' },
+  NOT_A_PERSON: { title: 'Cet identifiant n’est pas l’une des personnes de l’espace.', next: 'L’espace ne modifie que les identifiants de ses personnes, jamais le propriétaire du serveur ni un superutilisateur.' },
+  PEOPLE_UNAVAILABLE: { title: 'Les personnes n’existent que dans un espace d’équipe.', next: 'Ce poste tient son propre journal ; ouvrez un espace d’équipe pour gérer les personnes.' },
 } as const satisfies Messages<typeof en>;

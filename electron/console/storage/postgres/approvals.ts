@@ -9,10 +9,9 @@ import type { TransactionRequest } from '../../../../shared/contract';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './schema-names';
 import { describeWorkspaceError } from './connection';
-import { inTransaction, type Queryable, type WorkspacePool } from './db';
+import type { Queryable, WorkspacePool } from './db';
 
 const ROLE_OF: Record<string, ApproverRole> = { paydesk_finance: 'finance', paydesk_admin: 'admin' };
-const DB_ROLE: Record<ApproverRole, string> = { finance: 'paydesk_finance', admin: 'paydesk_admin' };
 
 interface RequestRow {
   id: number;
@@ -268,22 +267,6 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
       return { login: rows[0]!.login, roles: rows[0]!.roles.map((role) => role.replace(/^paydesk_/, '')) };
     },
     policy: () => policy(),
-    setPolicy: (environment, currency, tiers) =>
-      refusing(() =>
-        inTransaction(pool, async (c) => {
-          await c.query('DELETE FROM approval_tiers WHERE environment = $1 AND currency = $2 AND NOT (min_amount = ANY($3::bigint[]))', [environment, currency, tiers.map((t) => t.minAmount)]);
-          for (const t of tiers) {
-            // Unchanged tiers are not written: the audit log holds only what changed.
-            await c.query(
-              `INSERT INTO approval_tiers (environment, currency, min_amount, approvals, approver_role) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (environment, currency, min_amount) DO UPDATE SET approvals = EXCLUDED.approvals, approver_role = EXCLUDED.approver_role
-               WHERE (approval_tiers.approvals, approval_tiers.approver_role) IS DISTINCT FROM (EXCLUDED.approvals, EXCLUDED.approver_role)`,
-              [environment, currency, t.minAmount, t.approvals, DB_ROLE[t.approverRole]],
-            );
-          }
-          return policy(c);
-        }),
-      ),
     async askPayout(profile, currency, request, remark) {
       const { rows } = await refusing(() =>
         pool.query<{ id: number | null }>('SELECT paydesk_request_payout_approval($1, $2, $3, $4::jsonb, $5) AS id', [
@@ -302,8 +285,9 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
     waiting: (scope, limit = 200) =>
       scope === 'forMe'
         ? select(
-            `state = 'awaiting' AND requested_by <> session_user AND pg_has_role(session_user, approver_role, 'MEMBER')
-             AND NOT EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND v.voter = session_user)`,
+            // By person (migration 45): a request asked from another of this person's logins is theirs too.
+            `state = 'awaiting' AND paydesk_person_of(requested_by) <> paydesk_person_of(session_user) AND pg_has_role(session_user, approver_role, 'MEMBER')
+             AND NOT EXISTS (SELECT FROM approval_votes v WHERE v.request_id = r.id AND paydesk_person_of(v.voter) = paydesk_person_of(session_user))`,
             [limit],
             'ORDER BY requested_at, id LIMIT $1',
           )

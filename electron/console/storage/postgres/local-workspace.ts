@@ -16,11 +16,16 @@ import { ROLES } from './schema-names';
 
 export const LOCAL_DATABASE = 'paydesk_team';
 const OWNER = 'paydesk_owner';
-/** The demo people: one login per role. */
+/**
+ * The demo people: one login per role, and a second admin, another person, who approves what the
+ * first asks (a change to people, roles or the policy needs two: migration 46). The owner makes
+ * them, the bootstrap docs/decisions/people-and-admin-four-eyes.md describes.
+ */
 const PEOPLE = [
   { login: 'finance_demo', role: ROLES.finance },
   { login: 'support_demo', role: ROLES.support },
   { login: 'admin_demo', role: ROLES.admin },
+  { login: 'admin2_demo', role: ROLES.admin },
 ] as const;
 
 export interface LocalWorkspace {

@@ -40,3 +40,14 @@ export const APPROVAL_SQLSTATE = {
   /** Migration 43: an approved payout's approval was spent by another entry (one approval, one send). */
   approvalSpent: 'PD020',
 } as const;
+
+/** People and second-admin changes' refusals (migrations 45 and 46; docs/decisions/people-and-admin-four-eyes.md). */
+export const PEOPLE_SQLSTATE = {
+  notAdmin: 'PD030',
+  secondAdminNeeded: 'PD031',
+  invalidInput: 'PD032',
+  changeNotWaiting: 'PD033',
+  notAPerson: 'PD034',
+  directWrite: 'PD035',
+} as const;
+

@@ -10,6 +10,7 @@ import { RECONCILE_STATE_TABLE } from '../../states/tables';
 import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
+import { workspacePeople } from './people';
 import { workspaceAudit } from './audit';
 import { workspaceTeamProfiles } from './team-profiles';
 import { workspaceBatchDrafts } from './batch-drafts';
@@ -167,6 +168,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     settings: workspaceSettings(pool),
     changes: { subscribe: changes.subscribe, ready: changes.ready },
     approvals: workspaceApprovals(pool),
+    people: workspacePeople(pool),
     audit: workspaceAudit(pool),
     teamProfiles: workspaceTeamProfiles(pool),
     loginRights: () => workspaceLoginRights(pool),
