@@ -76,15 +76,17 @@ export async function readAsk(db: Queryable, id: number): Promise<SendAsk | null
 
 /**
  * The sender takes the oldest payout or resend ask nobody holds (waiting, or taken under a lease
- * that has run out): one statement, SKIP LOCKED, so two senders never take the same ask.
+ * that has run out) of a profile this sender holds keys for: one statement, SKIP LOCKED, so two
+ * senders never take the same ask.
  */
-export async function takeAsk(db: Queryable, holder: string, leaseMs: number): Promise<SendAsk | null> {
+export async function takeAsk(db: Queryable, holder: string, leaseMs: number, profileIds: readonly string[] | null = null): Promise<SendAsk | null> {
   const { rows } = await db.query<SendAskRow>(
     `UPDATE send_asks SET state = 'taken', taken_holder = $1, lease_until = paydesk_now_ms() + $2
      WHERE id = (SELECT id FROM send_asks WHERE kind <> 'batch' AND (state = 'waiting' OR (state = 'taken' AND lease_until <= paydesk_now_ms()))
+                   AND ($3::text[] IS NULL OR profile_id = ANY ($3::text[]))
                  ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [holder, leaseMs],
+    [holder, leaseMs, profileIds],
   );
   return rows[0] ? fromRow(rows[0]) : null;
 }
