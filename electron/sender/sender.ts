@@ -97,7 +97,9 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     const batchId = ask.batchId!;
     if (!held.has(ask.profileId) || runtime.batchRunner.isRunning(batchId)) return;
     const state = (await runtime.storage.batches.summary(batchId))?.state ?? null;
-    if (state === 'done' || state === 'cancelled' || state === 'paused' || state === null) {
+    // A paused batch asked again (the ask still waiting) is a Resume; one this sender's run left paused is answered.
+    const resume = state === 'paused' && ask.state === 'waiting';
+    if (state === 'done' || state === 'cancelled' || (state === 'paused' && !resume) || state === null) {
       if (await answerAsk(asks, ask.id, null, { state: 'done', entryId: null, answer: { batchState: state } })) report({ event: 'ask-answered', askId: ask.id, kind: 'batch', state: 'done', entryId: null });
       return;
     }
