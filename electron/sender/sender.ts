@@ -22,6 +22,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../console/runtime';
 import type { SettingsBackend, SettingsDocument } from '../console/settings';
 import { openWorkspacePool, type WorkspacePool } from '../console/storage/postgres/db';
 import { openWorkspaceStore } from '../console/storage/postgres/store';
+import type { StoragePort } from '../console/storage/port';
 import { answerAsk, markBatchTaken, openBatchAsks, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
 import type { SenderKeys } from './keys-file';
 
@@ -44,7 +45,7 @@ export type SenderEvent =
   | { event: 'ready'; holder: string; profiles: string[] }
   | { event: 'batch-sending'; batchId: string; askId: number }
   | { event: 'batch-ended'; batchId: string; state: string | null }
-  | { event: 'ask-answered'; askId: number; kind: SendAsk['kind']; state: 'done' | 'refused'; entryId: string | null; code?: string }
+  | { event: 'ask-answered'; askId: number; kind: SendAsk['kind']; state: 'done' | 'refused'; entryId: string | null; code?: string; message?: string }
   | { event: 'fault'; message: string };
 
 export interface TeamSender {
@@ -63,6 +64,20 @@ function senderSettings(keys: SenderKeys): SettingsBackend {
     teamKeys: Object.fromEntries(keys.profileIds.map((id) => [id, keys.publicKeysOf(id)!])),
   };
   return { path: null, read: () => structuredClone(document), write: (next) => void (document = structuredClone(next)) };
+}
+
+/**
+ * The sender's console reads the team's profiles without who holds their keys: a desktop's console
+ * asks the sender for a sender-held profile (handlers/team-sender-send.ts); the sender's own console
+ * is the one that signs, so it must never ask itself.
+ */
+function signsItself(store: StoragePort): StoragePort {
+  const profiles = store.teamProfiles;
+  if (!profiles) return store;
+  return {
+    ...store,
+    teamProfiles: { ...profiles, list: async () => (await profiles.list()).map(({ keysHeldBy: _holder, ...profile }) => profile) },
+  };
 }
 
 export async function startTeamSender(options: SenderOptions): Promise<TeamSender> {
@@ -84,7 +99,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     engine: false,
     settingsBackend: senderSettings(options.keys),
     keyring: options.keys.keyring,
-    openStorage: () => openWorkspaceStore(options.workspace),
+    openStorage: async () => signsItself(await openWorkspaceStore(options.workspace)),
     ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
   });
   const held = new Set(options.keys.profileIds);
@@ -115,7 +130,8 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     const { handlers } = runtime;
     const request = ask.request!;
     const answer = async (state: 'done' | 'refused', entryId: string | null, detail: unknown, code?: string) => {
-      if (await answerAsk(asks, ask.id, holder, { state, entryId, answer: detail })) report({ event: 'ask-answered', askId: ask.id, kind: 'payout', state, entryId, ...(code ? { code } : {}) });
+      const message = state === 'refused' ? (detail as { message?: string } | null)?.message : undefined;
+      if (await answerAsk(asks, ask.id, holder, { state, entryId, answer: detail })) report({ event: 'ask-answered', askId: ask.id, kind: 'payout', state, entryId, ...(code ? { code } : {}), ...(message ? { message } : {}) });
     };
     const active = await handlers['profiles:activate']({ id: ask.profileId });
     if (!active.ok) return answer('refused', null, active.error, active.error.code);

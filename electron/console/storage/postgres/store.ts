@@ -12,6 +12,7 @@ import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
 import { workspaceAudit } from './audit';
 import { workspaceTeamProfiles } from './team-profiles';
+import { askSender, readAsk } from './send-asks';
 import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
 import { LOCAL_SANDBOX_OWNED, workspaceFollowUps } from './follow-ups';
@@ -169,6 +170,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     approvals: workspaceApprovals(pool),
     audit: workspaceAudit(pool),
     teamProfiles: workspaceTeamProfiles(pool),
+    sendAsks: { ask: (input) => askSender(pool, input), read: (id) => readAsk(pool, id) },
     loginRights: () => workspaceLoginRights(pool),
     async close() {
       await changes.close();
