@@ -2,12 +2,15 @@
  * One config, three builds into dist/ (what electron-builder.yml packages):
  * - `vite build`: the renderer (renderer/ -> dist/renderer), with relative asset paths so it loads
  *   from the app:// protocol in Electron and from the browser host alike;
- * - `vite build --mode main`: the Electron main process (electron/shell/main.ts -> dist/main, ESM);
+ * - `vite build --mode main`: the Electron main process (electron/shell/main.ts -> dist/main, ESM),
+ *   the team workspace's migration files bundled in (bundleWorkspaceMigrations);
  * - `vite build --mode preload`: the preload (electron/shell/preload.ts -> dist/preload, CommonJS,
  *   as sandboxed preloads must be).
  * Also the vitest configuration: Node tests, and renderer component tests in jsdom.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
@@ -23,6 +26,38 @@ const nodeExternals = [
 
 /** The console imports the engine by its package name: its source here (tsconfig.json `paths` says the same). */
 const resolve = { alias: { '@paydesk/sandbox': fileURLToPath(new URL('./packages/sandbox/src/index.ts', import.meta.url)) } };
+
+/**
+ * The main process's build carries the team workspace's migrations inside its bundle.
+ *
+ * electron/console/storage/postgres/migration-files.ts reads ./migrations/*.sql from beside itself,
+ * which holds under Node (vitest, tsx) but not in dist/main/main.js, one file in an asar archive.
+ * In that build the module is replaced by one returning the same files' text: a packaged app reads
+ * no file to migrate (test/storage/migration-files.test.ts checks this module gives the same files).
+ */
+const MIGRATION_FILES_MODULE = fileURLToPath(new URL('./electron/console/storage/postgres/migration-files.ts', import.meta.url));
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./electron/console/storage/postgres/migrations', import.meta.url));
+
+function migrationFileNames(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name.endsWith('.sql')).sort();
+}
+
+/** The module that stands for migration-files.ts in the main build: the folder's files as data. */
+export function bundledMigrationFilesModule(folder: string = MIGRATIONS_FOLDER): string {
+  const files = migrationFileNames(folder).map((fileName) => ({ fileName, text: readFileSync(join(folder, fileName), 'utf8') }));
+  return `export const MIGRATIONS_FOLDER = null;\nexport function readMigrationFiles() {\n  return ${JSON.stringify(files)};\n}\n`;
+}
+
+function bundleWorkspaceMigrations(): Plugin {
+  return {
+    name: 'paydesk-bundle-workspace-migrations',
+    load(id) {
+      if (id.split('?')[0] !== MIGRATION_FILES_MODULE) return null;
+      for (const fileName of migrationFileNames(MIGRATIONS_FOLDER)) this.addWatchFile(join(MIGRATIONS_FOLDER, fileName));
+      return bundledMigrationFilesModule();
+    },
+  };
+}
 
 /**
  * The console opens on the Overview: its chunk (and the chunks it imports, and its CSS), the charts
@@ -85,6 +120,7 @@ export default defineConfig(({ mode }) => {
     const preload = mode === 'preload';
     return {
       resolve,
+      plugins: preload ? [] : [bundleWorkspaceMigrations()],
       build: {
         outDir: preload ? 'dist/preload' : 'dist/main',
         emptyOutDir: true,

@@ -32,7 +32,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../electron/console/r
 import { openWorkspacePool } from '../electron/console/storage/postgres/db';
 import { migrateWorkspace } from '../electron/console/storage/postgres/migrate';
 import { workspaceStore } from '../electron/console/storage/postgres/store';
-import { ROLES } from '../electron/console/storage/postgres/team-migrations';
+import { ROLES } from '../electron/console/storage/postgres/schema-names';
 import type { BatchProgress } from '../shared/api';
 import { benchTempDir } from './temp';
 import { BENCH_SUPERUSER, clusterPids, serverCpuSeconds, startBenchCluster } from './pg-bench-cluster';

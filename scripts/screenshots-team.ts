@@ -29,7 +29,7 @@ import { startBrowserHost, type BrowserHost } from '../electron/browser-host/ser
 import { startConsoleHost, type ConsoleHost } from '../electron/console/workspace/console-host';
 import type { SettingsBackend, SettingsDocument } from '../electron/console/settings';
 import { startLocalWorkspace, stopLocalWorkspace, type LocalWorkspace } from '../electron/console/storage/postgres/local-workspace';
-import { ROLES } from '../electron/console/storage/postgres/team-migrations';
+import { ROLES } from '../electron/console/storage/postgres/schema-names';
 import { memoryKeyring } from '../test/helpers/memory-keyring';
 import { CHROMIUM } from '../test/preflight';
 

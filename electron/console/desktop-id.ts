@@ -2,7 +2,7 @@
  * This desktop's own id (docs/decisions/local-sandbox-follow-ups.md): one per data folder, kept in
  * `desktop.json` beside the local sandbox's `sandbox.db`, so it lives as long as the engine whose
  * transactions it names. A console on a team workspace sends it when it connects (the connection
- * setting `paydesk.desktop`, ./storage/postgres/desktop-and-profiles-migration.ts) and the database
+ * setting `paydesk.desktop`, ./storage/postgres/migrations/0036-team-profiles-notify-their-changes-the-desktop.sql) and the database
  * stamps it on every entry the console writes: a `local-sandbox` entry is then followed up by the
  * desktop whose engine holds it, even when the same login works on two desktops.
  *
@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@paydesk/sandbox';
-import { DESKTOP_SETTING } from './storage/postgres/desktop-and-profiles-migration';
+import { DESKTOP_SETTING } from './storage/postgres/schema-names';
 
 export const DESKTOP_FILE = 'desktop.json';
 

@@ -13,6 +13,7 @@ import { createClient, type ClientOptions } from '../client';
 import { REQUEST_EVENT_TOPIC, startEngine, type EngineEvent, type EngineHandle, type EngineOptions } from '@paydesk/sandbox';
 import { systemClock, type Clock, type SandboxControl } from './deps';
 import { createHandlerCore, type HandlerTable, type WatchOptions } from './handlers';
+import type { FollowReference } from './sweeper';
 import type { HandlerDeps } from './handlers/context';
 import type { BatchRunner } from './batch/runner';
 import { openJournal, type JournalDb } from './journal/entries';
@@ -81,6 +82,8 @@ export interface ConsoleRuntime {
   batchRunner: Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'settled' | 'resumeLost'>;
   /** Resolves when the follow-up of open entries (at start, after a batch run) has ended. */
   followUpsIdle(): Promise<void>;
+  /** Reads the service for the open entries a callback names (electron/webhooks/receiver.ts); how many were read. */
+  followReference(reference: FollowReference): Promise<number>;
 }
 
 export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
@@ -298,6 +301,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     batchesIdle: () => core.batches.idle(),
     batchRunner: core.batches,
     followUpsIdle: () => core.sweeper.idle(),
+    followReference: (reference) => core.sweeper.followReference(reference),
   };
 }
 

@@ -15,6 +15,7 @@ import pLimit from 'p-limit';
 import { isFinalStatus } from '../../shared/contract';
 import type { Context } from './handlers/context';
 import { isNotFound, transactionOf } from './handlers/outcomes';
+import type { JournalTransaction, TransactionKind } from '../../shared/api';
 import type { OpenEntry } from './storage/port';
 
 /** Real time between bursts once a burst has reached its time limit. */
@@ -28,9 +29,22 @@ export interface Sweeper {
   poke(): void;
   /** One sweep; resolves with how many entries are still open (tests, start-up). */
   sweepOnce(): Promise<number>;
+  /**
+   * Reads the service for the open entries a reference names (a webhook's transaction or external
+   * id: a trigger, never the truth) and records what the service says. Entries already final, or
+   * unknown to this journal, cost no read. Returns how many entries were read.
+   */
+  followReference(reference: FollowReference): Promise<number>;
   /** Resolves when the running burst has ended. */
   idle(): Promise<void>;
   close(): void;
+}
+
+/** What a callback names: a service transaction id, or a merchant external id (of a kind when it says). */
+export interface FollowReference {
+  transactionId?: string;
+  externalId?: string;
+  kind?: TransactionKind;
 }
 
 export interface SweeperHooks {
@@ -97,8 +111,8 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     return true;
   }
 
-  async function sweepOnce(): Promise<number> {
-    const entries = await deps.storage.sweeper.openEntries(startedAt, PAGE);
+  /** Follows each entry up (a few at a time), tells the screens and batches what changed; returns how many stay open. */
+  async function followAll(entries: readonly OpenEntry[]): Promise<number> {
     const batches = new Set<string>();
     let open = 0;
     await Promise.all(
@@ -112,8 +126,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
           }
           if (changed === null) return;
           const after = await journal.getEntry(entry.id);
-          const final = after !== null && (after.state !== 'known' ? after.state !== 'outcome_unknown' : after.status !== null && isFinalStatus(after.status));
-          if (!final) open += 1;
+          if (!(after !== null && isFinal(after))) open += 1;
           if (changed && after) {
             deps.emit('transaction:changed', { journalId: after.id, status: after.status, state: after.state });
             if (entry.batchId) batches.add(entry.batchId);
@@ -123,6 +136,26 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     );
     for (const batchId of batches) hooks.batchChanged(batchId);
     return open;
+  }
+
+  async function sweepOnce(): Promise<number> {
+    return followAll(await deps.storage.sweeper.openEntries(startedAt, PAGE));
+  }
+
+  /** The journal's entries a reference names that are still open (a transaction id first: it names one transaction). */
+  async function openEntriesNamed(reference: FollowReference): Promise<OpenEntry[]> {
+    const named: JournalTransaction[] = [];
+    if (reference.transactionId) named.push(...(await journal.findByTransactionId(reference.transactionId)));
+    if (named.length === 0 && reference.externalId) {
+      for (const kind of reference.kind ? [reference.kind] : (['payout', 'payment'] as const)) {
+        for (const environment of ['sandbox', 'live'] as const) {
+          const known = await journal.knownPayout(kind, environment, reference.externalId);
+          const entry = known ? await journal.getEntry(known.journalId) : null;
+          if (entry) named.push(entry);
+        }
+      }
+    }
+    return named.filter((entry) => !isFinal(entry) && (entry.state === 'known' || entry.state === 'outcome_unknown')).map(openEntryOf);
   }
 
   async function runBurst(): Promise<void> {
@@ -157,6 +190,12 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
         });
     },
     sweepOnce,
+    async followReference(reference) {
+      if (deps.signal?.aborted) return 0;
+      const entries = await openEntriesNamed(reference);
+      if (entries.length > 0) await followAll(entries);
+      return entries.length;
+    },
     async idle() {
       while (burst) await burst;
     },
@@ -165,4 +204,23 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     },
   };
   return sweeper;
+}
+
+/** Final: refused, not found, or known with a final status (nothing left to read). */
+function isFinal(entry: JournalTransaction): boolean {
+  return entry.state !== 'known' ? entry.state !== 'outcome_unknown' : entry.status !== null && isFinalStatus(entry.status);
+}
+
+function openEntryOf(entry: JournalTransaction): OpenEntry {
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    state: entry.state as OpenEntry['state'],
+    status: entry.status,
+    transactionId: entry.transactionId,
+    externalId: entry.externalId,
+    profileId: entry.profileId,
+    environment: entry.environment,
+    batchId: entry.batch?.batchId ?? null,
+  };
 }

@@ -114,6 +114,12 @@ async function start(runtime: Runtime, batchId: string): Promise<void> {
   expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: 1 }));
 }
 
+/** The batch's state, with the reason it was written when not `done` (a failure then says why). */
+async function stateWithReason(batchId: string): Promise<string | undefined> {
+  const summary = await a.storage.batches.summary(batchId);
+  return summary?.state === 'done' || !summary?.stateReason ? summary?.state : `${summary.state}: ${summary.stateReason}`;
+}
+
 /** Resolves once a POST through `proxy` has been seen `count` times (now or later). */
 async function postsReach(proxy: GateProxy, count: number): Promise<void> {
   // Polled: waitFor answers at once for a request already seen, which would never yield to the proxy.
@@ -146,7 +152,7 @@ describe('Help send from this desktop', () => {
     const twice = expectFail(again!, 'CONFLICT');
     expect(twice.reason).toEqual({ key: 'joinSendingHere', params: {} });
 
-    await expect.poll(async () => (await a.storage.batches.summary(batchId))?.state, { timeout: 120_000, interval: 200 }).toBe('done');
+    await expect.poll(() => stateWithReason(batchId), { timeout: 120_000, interval: 200 }).toBe('done');
     await a.batchRunner.settled(batchId);
     await b.batchRunner.settled(batchId);
     proxyA.decide = () => 'forward';
@@ -215,7 +221,7 @@ describe('Help send from this desktop', () => {
     await admin.end();
 
     release();
-    await expect.poll(async () => (await a.storage.batches.summary(batchId))?.state, { timeout: 60_000, interval: 200 }).toBe('done');
+    await expect.poll(() => stateWithReason(batchId), { timeout: 60_000, interval: 200 }).toBe('done');
     await a.batchRunner.settled(batchId);
     proxyA.decide = () => 'forward';
     // Nothing went through B or the support desktop.

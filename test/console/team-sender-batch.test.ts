@@ -18,7 +18,7 @@ import { startEngine, type EngineHandle } from '../../packages/sandbox/src/engin
 import { engineInternals } from '../../packages/sandbox/src/internals';
 import { LEASE_LOST_MESSAGE, type StoragePort } from '../../electron/console/storage/port';
 import { askSender, readAsk } from '../../electron/console/storage/postgres/send-asks';
-import { SENDER_HELD_SQLSTATE } from '../../electron/console/storage/postgres/team-sender-migration';
+import { SENDER_HELD_SQLSTATE } from '../../electron/console/storage/postgres/schema-names';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { createAsks, createdFor, recordPayoutPosts, waitFor as waitUntil, type PayoutPost } from '../helpers/engine-posts';
 import { seeded, seedFromEnv, teamBatchRows } from '../helpers/desktop-process';

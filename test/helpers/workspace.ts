@@ -5,7 +5,7 @@
  * workspace's roles (migration 7); the test cluster trusts its unix socket, so no passwords.
  */
 import type pg from 'pg';
-import { ROLES } from '../../electron/console/storage/postgres/team-migrations';
+import { ROLES } from '../../electron/console/storage/postgres/schema-names';
 import { migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
 import { openWorkspacePool } from '../../electron/console/storage/postgres/db';
 import { workspaceStore } from '../../electron/console/storage/postgres/store';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalRefusal } from '../../electron/console/storage/approvals-port';
-import { APPROVAL_SQLSTATE } from '../../electron/console/storage/postgres/approval-refusal-sql';
+import { APPROVAL_SQLSTATE } from '../../electron/console/storage/postgres/schema-names';
 import { approvalFailure } from '../../electron/console/handlers/approvals';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { approve, askBatch, askPayout, insertPayoutEntry, requestRow, setPolicy } from './approval-helpers';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalRefusal } from '../../electron/console/storage/approvals-port';
-import { APPROVAL_SQLSTATE } from '../../electron/console/storage/postgres/approval-refusal-sql';
+import { APPROVAL_SQLSTATE } from '../../electron/console/storage/postgres/schema-names';
 import { startTestWorkspaces, type Person, type TestWorkspaces } from '../helpers/workspace';
 import { setPolicy } from './approval-helpers';
 import { checkedRows, payoutRequest, PROFILE, storesUnderTest } from './fixtures';

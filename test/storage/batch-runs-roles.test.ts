@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_ALIVE_MAX_AHEAD_MS } from '../../electron/console/storage/postgres/batch-runs-security-migration';
+import { RUN_ALIVE_MAX_AHEAD_MS } from '../../electron/console/storage/postgres/schema-names';
 import type { StoragePort } from '../../electron/console/storage/port';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { PROFILE } from './fixtures';

@@ -1,7 +1,7 @@
 /**
  * An entry's money identity never changes once written, in raw SQL as a finance login (who may
  * UPDATE entries: the console's own writes need it) and as the workspace's owner (migration 34,
- * postgres/audit-actions-migration.ts): environment, kind, profile and external id never, the
+ * postgres/migrations/0034-every-action-of-a-person-in-the.sql): environment, kind, profile and external id never, the
  * transaction id never removed; amount and currency only while it is being sent with no answer
  * yet, or with the service's first answer. The console's own paths (a continued attempt, an answer, a status) still write.
  */

@@ -1,5 +1,5 @@
 /**
- * Workspace migration 37 (entry-indexes-migration.ts): fewer index writes for each write of an
+ * Workspace migration 37 (postgres/migrations/0037-fewer-index-writes-for-each-write-of.sql): fewer index writes for each write of an
  * entry, and every read that used the indexes it changed still has one (the follow-up sweeper's
  * read scanned the journal when entries_by_status left out its NULLs: EXPLAIN ANALYZE at 300,000
  * entries, 1 ms → 71 ms). Each read is planned as

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { MIGRATIONS } from '../../electron/console/journal/migrations';
-import { PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
-import { SQLITE_TO_PG } from '../../electron/console/storage/postgres/parity-migrations';
+import { PG_MIGRATIONS, SQLITE_TO_PG } from '../../electron/console/storage/postgres/migrations';
 import { checkWorkspaceSchema, migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 

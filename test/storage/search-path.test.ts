@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKSPACE_SCHEMA, WORKSPACE_SEARCH_PATH } from '../../electron/console/storage/postgres/fixed-search-path-migration';
+import { WORKSPACE_SCHEMA, WORKSPACE_SEARCH_PATH } from '../../electron/console/storage/postgres/schema-names';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { insertPayoutEntry, setPolicy } from './approval-helpers';
 import { claimRow, insertRowEntry, sendingBatch } from './gate-helpers';

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { answerAsk, askSender, openBatchAsks, takeAsk } from '../../electron/console/storage/postgres/send-asks';
-import { SENDER_HELD_SQLSTATE } from '../../electron/console/storage/postgres/team-sender-migration';
+import { SENDER_HELD_SQLSTATE } from '../../electron/console/storage/postgres/schema-names';
 import { claimRow, insertRowEntry, sendingBatch } from './gate-helpers';
 import { payoutRequest } from './fixtures';
 import { approve, askPayout, setPolicy } from './approval-helpers';

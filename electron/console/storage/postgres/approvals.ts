@@ -1,12 +1,12 @@
 /**
  * The approvals port on a team workspace: every decision is one of migration 21's SECURITY
  * DEFINER functions (the rules are the tables' triggers), reads are plain SELECTs, and every
- * refusal the rules raise is mapped by its SQLSTATE (migration 28, ./approval-refusal-sql.ts),
+ * refusal the rules raise is mapped by its SQLSTATE (migration 28, ./migrations/0028-approval-refusals-with-their-own-sqlstates.sql),
  * never by its English words, to a code the screens translate.
  */
 import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
 import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
-import { APPROVAL_SQLSTATE } from './approval-refusal-sql';
+import { APPROVAL_SQLSTATE } from './schema-names';
 import { describeWorkspaceError } from './connection';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 

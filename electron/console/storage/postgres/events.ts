@@ -4,7 +4,7 @@
  * the screens then fetch again, as they do for the main process's own pushes. No polling loop.
  */
 import pg from 'pg';
-import { CHANGES_CHANNEL } from './team-migrations';
+import { CHANGES_CHANNEL } from './schema-names';
 
 export interface WorkspaceChange {
   table: 'entries' | 'batches' | 'batch_rows' | 'reconciliations' | 'team_settings' | 'approval_requests' | 'audit_log' | 'team_profiles';

@@ -14,7 +14,7 @@ import { toJournalTransaction, type EntryRow } from '../../journal/rows';
 import type { FollowUpJournal, JournalPort } from '../port';
 import { inTransaction, type Queryable, type WorkspacePool } from './db';
 import { addEvent, applyTransaction, entryColumns, lockEntry } from './journal';
-import { DESKTOP_SETTING } from './desktop-and-profiles-migration';
+import { DESKTOP_SETTING } from './schema-names';
 
 /** This connection's desktop (../../desktop-id.ts), NULL when it named none. */
 const THIS_DESKTOP = `NULLIF(current_setting('${DESKTOP_SETTING}', true), '')`;

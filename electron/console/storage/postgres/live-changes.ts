@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { changeBundle, type ChangesPort, type StoreChange } from '../changes-port';
 import { parseChange, type WorkspaceChange } from './events';
-import { CHANGES_CHANNEL } from './team-migrations';
+import { CHANGES_CHANNEL } from './schema-names';
 
 /** How long to wait before each new attempt after a lost connection (the last one repeats). */
 export const RETRY_MS = [100, 250, 500, 1000, 2000, 5000] as const;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { clusterRunning, freePort, startCluster, stopCluster } from './cluster';
 import { migrateWorkspace } from './migrate';
-import { ROLES } from './team-migrations';
+import { ROLES } from './schema-names';
 
 export const LOCAL_DATABASE = 'paydesk_team';
 const OWNER = 'paydesk_owner';

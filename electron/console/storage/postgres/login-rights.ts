@@ -4,7 +4,7 @@
  */
 import type { LoginRights } from '../login-rights-port';
 import type { Queryable } from './db';
-import { ROLES } from './team-migrations';
+import { ROLES } from './schema-names';
 
 export async function workspaceLoginRights(db: Queryable): Promise<LoginRights> {
   const { rows } = await db.query<{ finance: boolean; support: boolean }>(

@@ -20,7 +20,7 @@ import type pg from 'pg';
 import { checkWorkspaceSchema } from './migrate';
 import { inTransaction, type WorkspacePool } from './db';
 import { MoveInError, snapshotColumns, snapshotJournal, type JournalSnapshot } from './move-in-source';
-import { ROLES } from './team-migrations';
+import { ROLES } from './schema-names';
 
 export interface Counted {
   copied: number;

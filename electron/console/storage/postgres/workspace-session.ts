@@ -38,7 +38,7 @@ import { openWorkspacePool, type WorkspacePool } from './db';
 import { appliedVersion, checkWorkspaceSchema, migrateWorkspace, WorkspaceSchemaError } from './migrate';
 import { PG_MIGRATIONS, type PgMigration } from './migrations';
 import { workspaceStore } from './store';
-import { ROLES } from './team-migrations';
+import { ROLES } from './schema-names';
 import { workspacePasswordAccount } from './workspace-password';
 
 export type WorkspaceRole = keyof typeof ROLES;

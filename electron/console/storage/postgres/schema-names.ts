@@ -1,0 +1,46 @@
+/**
+ * Names the workspace's SQL (./migrations/*.sql) and its TypeScript both use.
+ *
+ * The migrations are SQL files, so these values are written twice: once here for the code, once
+ * in the SQL. test/storage/migration-files.test.ts fails when one of them is missing from the SQL.
+ */
+
+/** The NOTIFY channel of every change event (migration 7 and the triggers after it). */
+export const CHANGES_CHANNEL = 'paydesk_changes';
+
+/** The team's roles (migration 7): each person's login is a member of one or more. */
+export const ROLES = { finance: 'paydesk_finance', support: 'paydesk_support', admin: 'paydesk_admin' } as const;
+
+/** The connection setting a desktop's console names itself with (startup option `-c paydesk.desktop=…`, migration 36). */
+export const DESKTOP_SETTING = 'paydesk.desktop';
+
+/** The workspace's schema (migration 7 grants its tables there). */
+export const WORKSPACE_SCHEMA = 'public';
+
+/** What every function of the workspace runs with (migration 39): `pg_temp` named last, so it is searched last. */
+export const WORKSPACE_SEARCH_PATH = `pg_catalog, ${WORKSPACE_SCHEMA}, pg_temp`;
+
+/** The furthest ahead a run's `alive_until` may be stamped (ms, migration 29): five leases of two minutes. */
+export const RUN_ALIVE_MAX_AHEAD_MS = 600_000;
+
+/**
+ * The approval rules' refusals, by SQLSTATE (migration 28; docs/decisions/approvals-port.md), so the
+ * console tells "this needs an approval" from "your role may not do this" without reading English.
+ * A custom class ("PD") is no standard SQLSTATE class, so no other error shares it.
+ */
+export const APPROVAL_SQLSTATE = {
+  approvalRequired: 'PD001',
+  changedSinceApproval: 'PD002',
+  ownRequest: 'PD010',
+  notWaiting: 'PD011',
+  notApprover: 'PD012',
+  notWhatWasSeen: 'PD013',
+  /** Migration 30: an approved request whose money has left is not withdrawn. */
+  alreadySent: 'PD014',
+} as const;
+
+/** The team sender's role (migration 48; docs/team-sender.md): its logins alone send for a profile whose keys it holds. */
+export const SENDER_ROLE = 'paydesk_sender';
+
+/** A send refused because the profile's keys are with the team sender, or a sender login's vote (migration 48). */
+export const SENDER_HELD_SQLSTATE = 'PD048';
