@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/types';
 
-/** Every action the log records (migration 20's CHECK, and 42's two moves of a desktop). */
+/** Every action the log records (migration 20's CHECK, 42's two moves of a desktop, 48's team sender). */
 export const AUDIT_ACTIONS = [
   'sign_in',
   'import',
@@ -23,6 +23,12 @@ export const AUDIT_ACTIONS = [
   'role_change',
   'leave_workspace',
   'join_workspace',
+  // Migration 48, the team sender (docs/team-sender.md).
+  'keys_holder_change',
+  'send_ask',
+  'send_ask_answered',
+  'sender_start',
+  'sender_stop',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -44,5 +44,10 @@ export default {
     role_change: 'Changed a role',
     leave_workspace: 'Left for this desktop only',
     join_workspace: 'Came to the workspace from this desktop only',
+    keys_holder_change: 'Moved a profile\'s keys (desktops or team sender)',
+    send_ask: 'Asked the team sender to send',
+    send_ask_answered: 'The team sender answered',
+    sender_start: 'Team sender started',
+    sender_stop: 'Team sender stopped',
   },
 };

@@ -47,6 +47,11 @@ const fr: Messages<typeof english> = {
     role_change: 'A modifié un rôle',
     leave_workspace: 'Est passé sur ce poste uniquement',
     join_workspace: 'Est venu dans l’espace depuis ce poste uniquement',
+    keys_holder_change: 'A déplacé les clés d’un profil (postes ou expéditeur d’équipe)',
+    send_ask: 'A demandé à l’expéditeur d’équipe d’envoyer',
+    send_ask_answered: 'L’expéditeur d’équipe a répondu',
+    sender_start: 'Expéditeur d’équipe démarré',
+    sender_stop: 'Expéditeur d’équipe arrêté',
   },
 };
 export default fr;
