@@ -4,7 +4,7 @@
 -- electron/console/storage/postgres/migrations/*.sql; test/storage/schema-snapshot.test.ts fails when
 -- it differs. Do not edit it: change the migrations, then run the script again.
 
--- Schema version 47. `<owner>` is the login that ran the migrations: it owns every table and
+-- Schema version 48. `<owner>` is the login that ran the migrations: it owns every table and
 -- function, so holds every privilege on them, and a SECURITY DEFINER function runs as it. Each
 -- person's login is a member of the roles below; a privilege not granted here is refused.
 
@@ -14,6 +14,8 @@
 
 CREATE ROLE paydesk_admin NOLOGIN;
 CREATE ROLE paydesk_finance NOLOGIN;
+CREATE ROLE paydesk_sender NOLOGIN;
+GRANT paydesk_finance TO paydesk_sender;
 CREATE ROLE paydesk_support NOLOGIN;
 
 -- ================================================================================================
@@ -138,6 +140,7 @@ ALTER TABLE approval_votes ADD CONSTRAINT approval_votes_vote_check CHECK (vote 
 GRANT SELECT ON TABLE approval_votes TO paydesk_admin;
 GRANT SELECT ON TABLE approval_votes TO paydesk_finance;
 GRANT SELECT ON TABLE approval_votes TO paydesk_support;
+CREATE TRIGGER approval_votes_not_by_sender BEFORE INSERT ON approval_votes FOR EACH ROW EXECUTE FUNCTION paydesk_sender_never_votes();
 CREATE TRIGGER approval_votes_rules BEFORE INSERT OR DELETE OR UPDATE ON approval_votes FOR EACH ROW EXECUTE FUNCTION paydesk_vote_rules();
 
 -- audit_log
@@ -151,7 +154,7 @@ CREATE TABLE audit_log (
   after jsonb,
   remark text
 );
-ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY ('{approve,cancel,confirm,import,join_workspace,leave_workspace,pause,policy_change,reject,request_approval,role_change,send,sign_in,void_approval,withdraw,person_change,change_request,change_approve,change_reject,change_withdraw}'::text[]));
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['approve'::text, 'cancel'::text, 'change_approve'::text, 'change_reject'::text, 'change_request'::text, 'change_withdraw'::text, 'confirm'::text, 'import'::text, 'join_workspace'::text, 'keys_holder_change'::text, 'leave_workspace'::text, 'pause'::text, 'person_change'::text, 'policy_change'::text, 'reject'::text, 'request_approval'::text, 'role_change'::text, 'send'::text, 'send_ask'::text, 'send_ask_answered'::text, 'sender_start'::text, 'sender_stop'::text, 'sign_in'::text, 'void_approval'::text, 'withdraw'::text]));
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 CREATE INDEX audit_log_by_actor ON public.audit_log USING btree (actor, at);
 CREATE INDEX audit_log_by_subject ON public.audit_log USING btree (subject, at);
@@ -205,6 +208,7 @@ CREATE TRIGGER batch_rows_claim_while_sending BEFORE INSERT ON batch_rows FOR EA
 CREATE TRIGGER batch_rows_claim_while_sending_again BEFORE UPDATE ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL AND (new.claim_holder IS DISTINCT FROM old.claim_holder OR new.claimed_by IS DISTINCT FROM old.claimed_by)) EXECUTE FUNCTION paydesk_claim_only_while_sending();
 CREATE TRIGGER batch_rows_edited AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS rows_before NEW TABLE AS rows_after FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
 CREATE TRIGGER batch_rows_removed AFTER DELETE ON batch_rows REFERENCING OLD TABLE AS rows_removed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
+CREATE TRIGGER batch_rows_sender_gate BEFORE UPDATE OF claim_holder, lease_until ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sender_gate_claim();
 CREATE TRIGGER batch_rows_void_approval AFTER UPDATE OF request, external_id ON batch_rows FOR EACH ROW WHEN (old.request IS DISTINCT FROM new.request OR old.external_id IS DISTINCT FROM new.external_id) EXECUTE FUNCTION paydesk_void_batch_approval();
 CREATE TRIGGER batch_rows_void_approval_added AFTER INSERT OR DELETE ON batch_rows FOR EACH ROW EXECUTE FUNCTION paydesk_void_batch_approval();
 
@@ -352,6 +356,7 @@ GRANT UPDATE (state, resolution, transaction_id, external_id, status, failed_cod
 CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, batch_id, batch_row, profile_id ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text) EXECUTE FUNCTION paydesk_gate_entry();
 CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_notify_entry_change();
 CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries FOR EACH ROW WHEN (new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.external_id IS DISTINCT FROM old.external_id OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.profile_id IS DISTINCT FROM old.profile_id) EXECUTE FUNCTION paydesk_entry_identity();
+CREATE TRIGGER entries_keys_with_sender BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, profile_id ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_sender_gate_entry();
 CREATE TRIGGER entries_moved_row_unsent BEFORE INSERT OR UPDATE OF state, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL) EXECUTE FUNCTION paydesk_moved_row_unsent();
 CREATE TRIGGER entries_pending_is_request BEFORE INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
 CREATE TRIGGER entries_pending_is_request_again BEFORE UPDATE ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state <> 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.external_id IS DISTINCT FROM old.external_id OR new.payment_method IS DISTINCT FROM old.payment_method OR new.customer_first_name IS DISTINCT FROM old.customer_first_name OR new.customer_last_name IS DISTINCT FROM old.customer_last_name OR new.customer_email IS DISTINCT FROM old.customer_email)) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
@@ -472,6 +477,50 @@ GRANT DELETE, INSERT, SELECT, UPDATE ON TABLE reconciliations TO paydesk_support
 CREATE TRIGGER reconciliations_changed AFTER INSERT OR UPDATE ON reconciliations FOR EACH ROW EXECUTE FUNCTION paydesk_notify_change();
 CREATE TRIGGER reconciliations_who BEFORE INSERT OR UPDATE ON reconciliations FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_who();
 
+-- send_asks
+CREATE TABLE send_asks (
+  id bigint NOT NULL DEFAULT nextval('send_asks_id_seq'::regclass),
+  kind text NOT NULL,
+  profile_id text NOT NULL,
+  batch_id text,
+  entry_id text,
+  request jsonb,
+  asked_by text NOT NULL DEFAULT SESSION_USER,
+  asked_at bigint NOT NULL DEFAULT paydesk_now_ms(),
+  state text NOT NULL DEFAULT 'waiting'::text,
+  taken_by text,
+  taken_holder text,
+  lease_until bigint,
+  entry_result text,
+  answer jsonb,
+  finished_at bigint
+);
+ALTER TABLE send_asks ADD CONSTRAINT send_asks_check CHECK (
+CASE kind
+    WHEN 'payout'::text THEN request IS NOT NULL AND batch_id IS NULL AND entry_id IS NULL
+    WHEN 'batch'::text THEN batch_id IS NOT NULL AND request IS NULL AND entry_id IS NULL
+    ELSE entry_id IS NOT NULL AND request IS NULL AND batch_id IS NULL
+END);
+ALTER TABLE send_asks ADD CONSTRAINT send_asks_kind_check CHECK (kind = ANY (ARRAY['payout'::text, 'batch'::text, 'resend'::text]));
+ALTER TABLE send_asks ADD CONSTRAINT send_asks_pkey PRIMARY KEY (id);
+ALTER TABLE send_asks ADD CONSTRAINT send_asks_state_check CHECK (state = ANY (ARRAY['waiting'::text, 'taken'::text, 'done'::text, 'refused'::text]));
+CREATE INDEX send_asks_open ON public.send_asks USING btree (id) WHERE (state = ANY (ARRAY['waiting'::text, 'taken'::text]));
+ALTER TABLE send_asks ENABLE ROW LEVEL SECURITY;
+CREATE POLICY send_asks_answer ON send_asks AS PERMISSIVE FOR UPDATE TO PUBLIC
+  USING (pg_has_role(SESSION_USER, 'paydesk_sender'::name, 'MEMBER'::text))
+  WITH CHECK (pg_has_role(SESSION_USER, 'paydesk_sender'::name, 'MEMBER'::text));
+CREATE POLICY send_asks_ask ON send_asks AS PERMISSIVE FOR INSERT TO PUBLIC
+  WITH CHECK (pg_has_role(SESSION_USER, 'paydesk_finance'::name, 'MEMBER'::text));
+CREATE POLICY send_asks_read ON send_asks AS PERMISSIVE FOR SELECT TO PUBLIC
+  USING (true);
+GRANT SELECT ON TABLE send_asks TO paydesk_admin;
+GRANT SELECT ON TABLE send_asks TO paydesk_finance;
+GRANT SELECT ON TABLE send_asks TO paydesk_support;
+GRANT INSERT (kind, profile_id, batch_id, entry_id, request) ON TABLE send_asks TO paydesk_finance;
+GRANT UPDATE (state, taken_holder, lease_until, entry_result, answer, finished_at) ON TABLE send_asks TO paydesk_sender;
+CREATE TRIGGER send_asks_audited AFTER INSERT OR UPDATE OF state ON send_asks FOR EACH ROW EXECUTE FUNCTION paydesk_send_ask_audited();
+CREATE TRIGGER send_asks_stamp BEFORE INSERT OR UPDATE ON send_asks FOR EACH ROW EXECUTE FUNCTION paydesk_send_ask_stamp();
+
 -- team_profiles
 CREATE TABLE team_profiles (
   id text NOT NULL,
@@ -480,12 +529,14 @@ CREATE TABLE team_profiles (
   base_url text NOT NULL,
   header_word text NOT NULL,
   updated_at bigint NOT NULL,
-  updated_by text NOT NULL DEFAULT SESSION_USER
+  updated_by text NOT NULL DEFAULT SESSION_USER,
+  keys_held_by text NOT NULL DEFAULT 'desktops'::text
 );
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_base_url_check CHECK (base_url ~ '^https?://'::text AND length(base_url) <= 500);
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_environment_check CHECK (environment = ANY (ARRAY['sandbox'::text, 'live'::text]));
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_header_word_check CHECK (header_word ~ '^[A-Za-z0-9]{1,32}$'::text);
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_id_check CHECK (length(id) >= 1 AND length(id) <= 200);
+ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_keys_held_by_check CHECK (keys_held_by = ANY (ARRAY['desktops'::text, 'sender'::text]));
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_name_check CHECK (length(name) >= 1 AND length(name) <= 80);
 ALTER TABLE team_profiles ADD CONSTRAINT team_profiles_pkey PRIMARY KEY (id);
 ALTER TABLE team_profiles ENABLE ROW LEVEL SECURITY;
@@ -502,6 +553,8 @@ GRANT DELETE, INSERT, SELECT, UPDATE ON TABLE team_profiles TO paydesk_admin;
 GRANT SELECT ON TABLE team_profiles TO paydesk_finance;
 GRANT SELECT ON TABLE team_profiles TO paydesk_support;
 CREATE TRIGGER team_profiles_changed AFTER INSERT OR DELETE OR UPDATE ON team_profiles FOR EACH ROW EXECUTE FUNCTION paydesk_notify_team_profile();
+CREATE TRIGGER team_profiles_keys_holder_audited AFTER UPDATE OF keys_held_by ON team_profiles FOR EACH ROW WHEN (old.keys_held_by IS DISTINCT FROM new.keys_held_by) EXECUTE FUNCTION paydesk_audit_keys_holder();
+CREATE TRIGGER team_profiles_keys_holder_audited_new AFTER INSERT ON team_profiles FOR EACH ROW WHEN (new.keys_held_by = 'sender'::text) EXECUTE FUNCTION paydesk_audit_keys_holder();
 CREATE TRIGGER team_profiles_who BEFORE INSERT OR UPDATE ON team_profiles FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_setting();
 
 -- team_settings
@@ -551,6 +604,7 @@ GRANT SELECT, USAGE ON SEQUENCE batches_seq_seq TO paydesk_finance;
 GRANT SELECT, USAGE ON SEQUENCE batches_seq_seq TO paydesk_support;
 GRANT SELECT, USAGE ON SEQUENCE entries_seq_seq TO paydesk_finance;
 GRANT SELECT, USAGE ON SEQUENCE entries_seq_seq TO paydesk_support;
+GRANT USAGE ON SEQUENCE send_asks_id_seq TO paydesk_finance;
 GRANT SELECT, USAGE ON SEQUENCE timeline_id_seq TO paydesk_finance;
 GRANT SELECT, USAGE ON SEQUENCE timeline_id_seq TO paydesk_support;
 
@@ -1002,6 +1056,20 @@ AS $function$
     RETURN NULL;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_audit_entry_sent() TO PUBLIC;
+
+-- paydesk_audit_keys_holder(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_audit_keys_holder()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    PERFORM paydesk_audit_write('keys_holder_change', 'team_profile:' || NEW.id,
+      jsonb_build_object('keysHeldBy', CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE OLD.keys_held_by END), jsonb_build_object('keysHeldBy', NEW.keys_held_by), NULL);
+    RETURN NULL;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_audit_keys_holder() TO PUBLIC;
 
 -- paydesk_audit_policy(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_audit_policy()
@@ -1827,6 +1895,135 @@ AS $function$
     END
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_request_sent(approval_requests) TO PUBLIC;
+
+-- paydesk_send_ask_audited(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_send_ask_audited()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      PERFORM paydesk_audit_write('send_ask', 'send_ask:' || NEW.id, NULL,
+        jsonb_build_object('kind', NEW.kind, 'profileId', NEW.profile_id, 'batchId', NEW.batch_id, 'entryId', NEW.entry_id,
+          'externalId', NEW.request->>'external_id', 'amount', NEW.request->'amount'), NULL);
+    ELSIF NEW.state IN ('done', 'refused') AND OLD.state IS DISTINCT FROM NEW.state THEN
+      PERFORM paydesk_audit_write('send_ask_answered', 'send_ask:' || NEW.id, jsonb_build_object('state', OLD.state),
+        jsonb_build_object('state', NEW.state, 'entryId', NEW.entry_result, 'answer', NEW.answer), NULL);
+    END IF;
+    PERFORM pg_notify('paydesk_changes', json_build_object('table', 'send_asks', 'id', NEW.id::text, 'batchId', NEW.batch_id)::text);
+    RETURN NULL;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_send_ask_audited() TO PUBLIC;
+
+-- paydesk_send_ask_stamp(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_send_ask_stamp()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      NEW.asked_by := session_user;
+      NEW.asked_at := paydesk_now_ms();
+      NEW.state := 'waiting';
+      NEW.taken_by := NULL; NEW.taken_holder := NULL; NEW.lease_until := NULL; NEW.answer := NULL; NEW.finished_at := NULL; NEW.entry_result := NULL;
+      IF NOT paydesk_sender_holds(NEW.profile_id) THEN
+        RAISE EXCEPTION 'profile "%" is not sent by the team sender: its desktops send it', NEW.profile_id USING ERRCODE = 'check_violation';
+      END IF;
+      IF NEW.kind = 'batch' AND NOT EXISTS (SELECT FROM batches WHERE id = NEW.batch_id AND profile_id = NEW.profile_id) THEN
+        RAISE EXCEPTION 'batch "%" is not a batch of profile "%"', NEW.batch_id, NEW.profile_id USING ERRCODE = 'check_violation';
+      END IF;
+      IF NEW.kind = 'resend' AND NOT EXISTS (SELECT FROM entries WHERE id = NEW.entry_id AND profile_id = NEW.profile_id AND resolution = 'not_found') THEN
+        RAISE EXCEPTION 'entry "%" was not looked up and found missing: nothing to send again', NEW.entry_id USING ERRCODE = 'check_violation';
+      END IF;
+    ELSE
+      NEW.asked_by := OLD.asked_by; NEW.asked_at := OLD.asked_at; NEW.kind := OLD.kind; NEW.profile_id := OLD.profile_id;
+      NEW.batch_id := OLD.batch_id; NEW.entry_id := OLD.entry_id; NEW.request := OLD.request;
+      IF NEW.taken_holder IS DISTINCT FROM OLD.taken_holder THEN NEW.taken_by := session_user; END IF;
+      IF OLD.state IN ('done', 'refused') THEN
+        RAISE EXCEPTION 'ask % is answered: it does not change again', OLD.id USING ERRCODE = 'check_violation';
+      END IF;
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_send_ask_stamp() TO PUBLIC;
+
+-- paydesk_sender_audit(text,jsonb): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_audit(p_action text, p_after jsonb)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER') OR NOT p_action = ANY (ARRAY['sender_start', 'sender_stop']) THEN
+      RAISE EXCEPTION 'only the team sender records "%"', p_action USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN paydesk_audit_write(p_action, 'sender:' || session_user, NULL, p_after, NULL);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_sender_audit(text,jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_sender_audit(text,jsonb) TO paydesk_sender;
+
+-- paydesk_sender_gate_claim(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_gate_claim()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER')
+      AND paydesk_sender_holds((SELECT profile_id FROM batches WHERE seq = NEW.batch_seq)) THEN
+      RAISE EXCEPTION 'the keys of this batch''s profile are with the team sender: only the sender claims its rows (ask it)'
+        USING ERRCODE = 'PD048';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sender_gate_claim() TO PUBLIC;
+
+-- paydesk_sender_gate_entry(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_gate_entry()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF paydesk_sender_holds(NEW.profile_id) AND NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER') THEN
+      RAISE EXCEPTION 'the keys of profile "%" are with the team sender: only the sender sends for it (ask it)', NEW.profile_id
+        USING ERRCODE = 'PD048';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sender_gate_entry() TO PUBLIC;
+
+-- paydesk_sender_holds(text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_holds(p_profile text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT EXISTS (SELECT FROM team_profiles WHERE id = p_profile AND keys_held_by = 'sender')
+  $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_sender_holds(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_sender_holds(text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_sender_holds(text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_sender_holds(text) TO paydesk_support;
+
+-- paydesk_sender_never_votes(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_never_votes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF pg_has_role(session_user, 'paydesk_sender', 'MEMBER') THEN
+      RAISE EXCEPTION 'the team sender never approves or rejects' USING ERRCODE = 'PD048';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sender_never_votes() TO PUBLIC;
 
 -- paydesk_sent_entry_frozen(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_sent_entry_frozen()

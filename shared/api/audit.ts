@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/types';
 
-/** Every action the log records (migration 20's CHECK, and 42's two moves of a desktop). */
+/** Every action the log records (migration 20's CHECK, 42's two moves of a desktop, 48's team sender). */
 export const AUDIT_ACTIONS = [
   'sign_in',
   'import',
@@ -29,6 +29,12 @@ export const AUDIT_ACTIONS = [
   'change_approve',
   'change_reject',
   'change_withdraw',
+  // Migration 48, the team sender (docs/team-sender.md).
+  'keys_holder_change',
+  'send_ask',
+  'send_ask_answered',
+  'sender_start',
+  'sender_stop',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

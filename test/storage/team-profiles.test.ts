@@ -39,7 +39,7 @@ describe('the port on a team workspace', () => {
     const adele = workspaces.storeAs('adele', database).teamProfiles!;
     expect(adele.available).toBe(true);
     const saved = await adele.save(TEAM_SANDBOX, 1_000);
-    expect(saved).toEqual({ ...TEAM_SANDBOX, updatedAt: 1_000, updatedBy: 'adele' });
+    expect(saved).toEqual({ ...TEAM_SANDBOX, updatedAt: 1_000, updatedBy: 'adele', keysHeldBy: 'desktops' });
     await adele.save({ id: 'a-live', name: 'Acme live', environment: 'live', baseUrl: 'https://api.example.com/', headerWord: 'ACME' }, 2_000);
     // Finance and support read the same list.
     for (const person of ['fatou', 'samuel'] as const) {
@@ -115,7 +115,7 @@ describe('raw SQL as each role (what a modified client could send)', () => {
     const root = await workspaces.server.connect(undefined, database);
     clients.push(root);
     const { rows } = await root.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'team_profiles' ORDER BY ordinal_position`);
-    expect(rows.map((row) => row.column_name)).toEqual(['id', 'name', 'environment', 'base_url', 'header_word', 'updated_at', 'updated_by']);
+    expect(rows.map((row) => row.column_name)).toEqual(['id', 'name', 'environment', 'base_url', 'header_word', 'updated_at', 'updated_by', 'keys_held_by']); // who holds the keys (migration 48), never a key
   });
 });
 

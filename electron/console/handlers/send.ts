@@ -19,6 +19,7 @@ import { gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
 import { ExternalIdKnown } from '../journal/payout-identity';
 import { requireSends } from './send-rights';
+import { payoutBySender } from './team-sender-send';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -188,7 +189,9 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
           fields: { typedAmount: [typedAmount === undefined ? 'is required for a live payout' : 'does not match the amount'] },
         });
       }
-      await context.requireSecret(profile, 'payout');
+      // A profile whose keys are with the team sender: this desktop has none and never reads one (docs/team-sender.md).
+      const bySender = context.teamProfiles.senderHolds(profile.id);
+      if (!bySender) await context.requireSecret(profile, 'payout');
       // Said before the confirmation: this external id is already a payout (the form opens it instead).
       // Advisory here (the confirmation writes nothing, and a workspace away must not stop it): the
       // write before the POST is the guard that decides.
@@ -198,7 +201,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         });
       }
       const fee = profile.builtIn ? (deps.engine?.feeFor('payout', profile.environment, request.amount, request.payment_method) ?? null) : null;
-      const balance = await balanceFor(profile);
+      const balance = bySender ? null : await balanceFor(profile);
       const approval = await approvalNeeded(profile, request);
       const { token, expiresAt } = context.confirmations.issue(bindingHash(profile.id, profile.environment, request));
       return {
@@ -261,6 +264,12 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
           mismatch: 'the confirmation was for a different payout, profile or environment',
         }[consumed.reason];
         throw new HandlerFailure('CONFIRMATION_REQUIRED', `Confirm the payout again: ${why}. Nothing was sent.`);
+      }
+      if (context.teamProfiles.senderHolds(profile.id)) {
+        // The payout's identity is named here, before the ask: the sender's journal guard keys on it.
+        const named = request.external_id ? request : { ...request, external_id: randomUUID() };
+        await refuseKnown('payout', profile.environment, named.external_id!);
+        return payoutBySender(deps.storage.sendAsks, profile, named, entryAfter);
       }
       await context.requireSecret(profile, 'payout');
       return initiate('payout', profile, request);

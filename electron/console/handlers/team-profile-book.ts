@@ -43,6 +43,8 @@ export interface TeamProfileBook {
    * approval policy covers that account.
    */
   refuseTeamPayoutKey(profile: { name: string; environment: string; baseUrl: string; payoutPublicKey: string; builtIn?: boolean; team?: boolean }): void;
+  /** True when the team sender holds this team profile's keys: this desktop asks it to send, never signs (docs/team-sender.md). */
+  senderHolds(id: string): boolean;
   /** The failure when this desktop has no keys for a team profile yet (the screens offer to add them). */
   keysMissing(profile: Resolved, keyType: KeyType): HandlerFailure;
 }
@@ -83,6 +85,7 @@ export function teamProfileBook(deps: { storage: StoragePort; settings: Settings
       return { id, name, environment, baseUrl, headerWord, ...keysOf(id), builtIn: false, team: true };
     },
     keysOf,
+    senderHolds: (id) => onWorkspace() && definitions.some((profile) => profile.id === id && profile.keysHeldBy === 'sender'),
     scopeOf(profile) {
       if (!onWorkspace() || profile.builtIn) return {};
       return { scope: profile.team ? 'team' : 'desktop' };

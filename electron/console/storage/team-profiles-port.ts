@@ -23,6 +23,8 @@ export interface TeamProfile extends TeamProfileDefinition {
   /** Who wrote it last (the database's session_user). */
   updatedBy: string;
   updatedAt: number;
+  /** Who holds its secret keys (workspace migration 48; docs/team-sender.md): each finance desktop (absent: the same), or the team sender. */
+  keysHeldBy?: 'desktops' | 'sender';
 }
 
 /** Team profiles exist on a team workspace only. */

@@ -51,5 +51,10 @@ export default {
     change_approve: 'Approved an admin change',
     change_reject: 'Rejected an admin change',
     change_withdraw: 'Withdrew an admin change',
+    keys_holder_change: 'Moved a profile\'s keys (desktops or team sender)',
+    send_ask: 'Asked the team sender to send',
+    send_ask_answered: 'The team sender answered',
+    sender_start: 'Team sender started',
+    sender_stop: 'Team sender stopped',
   },
 };

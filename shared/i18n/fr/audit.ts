@@ -54,6 +54,11 @@ const fr: Messages<typeof english> = {
     change_approve: 'A approuvé une modification d’administration',
     change_reject: 'A refusé une modification d’administration',
     change_withdraw: 'A retiré une modification d’administration',
+    keys_holder_change: 'A déplacé les clés d’un profil (postes ou expéditeur d’équipe)',
+    send_ask: 'A demandé à l’expéditeur d’équipe d’envoyer',
+    send_ask_answered: 'L’expéditeur d’équipe a répondu',
+    sender_start: 'Expéditeur d’équipe démarré',
+    sender_stop: 'Expéditeur d’équipe arrêté',
   },
 };
 export default fr;

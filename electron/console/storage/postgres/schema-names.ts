@@ -51,3 +51,8 @@ export const PEOPLE_SQLSTATE = {
   directWrite: 'PD035',
 } as const;
 
+/** The team sender's role (migration 48; docs/team-sender.md): its logins alone send for a profile whose keys it holds. */
+export const SENDER_ROLE = 'paydesk_sender';
+
+/** A send refused because the profile's keys are with the team sender, or a sender login's vote (migration 48). */
+export const SENDER_HELD_SQLSTATE = 'PD048';

@@ -13,6 +13,7 @@ import { workspaceApprovals } from './approvals';
 import { workspacePeople } from './people';
 import { workspaceAudit } from './audit';
 import { workspaceTeamProfiles } from './team-profiles';
+import { askSender, readAsk } from './send-asks';
 import { workspaceBatchDrafts } from './batch-drafts';
 import { workspaceBatches } from './batches';
 import { LOCAL_SANDBOX_OWNED, workspaceFollowUps } from './follow-ups';
@@ -171,6 +172,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     people: workspacePeople(pool),
     audit: workspaceAudit(pool),
     teamProfiles: workspaceTeamProfiles(pool),
+    sendAsks: { ask: (input) => askSender(pool, input), read: (id) => readAsk(pool, id) },
     loginRights: () => workspaceLoginRights(pool),
     async close() {
       await changes.close();

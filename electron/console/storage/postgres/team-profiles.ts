@@ -20,12 +20,13 @@ interface TeamProfileRow {
   header_word: string;
   updated_at: number;
   updated_by: string;
+  keys_held_by: 'desktops' | 'sender';
 }
 
-const COLUMNS = 'id, name, environment, base_url, header_word, updated_at, updated_by';
+const COLUMNS = 'id, name, environment, base_url, header_word, updated_at, updated_by, keys_held_by';
 
 function fromRow(row: TeamProfileRow): TeamProfile {
-  return { id: row.id, name: row.name, environment: row.environment, baseUrl: row.base_url, headerWord: row.header_word, updatedAt: row.updated_at, updatedBy: row.updated_by };
+  return { id: row.id, name: row.name, environment: row.environment, baseUrl: row.base_url, headerWord: row.header_word, updatedAt: row.updated_at, updatedBy: row.updated_by, keysHeldBy: row.keys_held_by };
 }
 
 export function workspaceTeamProfiles(db: Queryable): TeamProfilesPort {

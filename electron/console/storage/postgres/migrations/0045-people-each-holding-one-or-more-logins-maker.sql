@@ -9,7 +9,9 @@
       WHERE c.conrelid = 'public.audit_log'::regclass AND c.conname = 'audit_log_action_check';
     allowed := allowed || ARRAY['person_change', 'change_request', 'change_approve', 'change_reject', 'change_withdraw'];
     ALTER TABLE audit_log DROP CONSTRAINT audit_log_action_check;
-    EXECUTE pg_catalog.format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (%L::text[]))', allowed);
+    -- Written as ARRAY['a', …] (each action quoted), the form the next migration reads back.
+    EXECUTE pg_catalog.format('ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY[%s]))',
+      (SELECT pg_catalog.string_agg(pg_catalog.quote_literal(a), ', ' ORDER BY a) FROM pg_catalog.unnest(allowed) a));
   END $actions$;
 
   CREATE TABLE people (

@@ -1,0 +1,123 @@
+/**
+ * `paydesk-sender --workspace postgres://LOGIN@HOST:PORT/DATABASE --keys FILE [--data DIR]`
+ * (`npm run sender -- …`; docs/team-sender.md). The workspace's password from
+ * PAYDESK_WORKSPACE_PASSWORD (never on the command line); the keys from FILE, mode 0600. One JSON
+ * line per event on stdout (ready, batch-sending, batch-ended, ask-answered, fault; never a key);
+ * SIGTERM or SIGINT stops it after the rows in flight are answered.
+ *
+ * Tests start it as `node --import tsx electron/sender/cli.ts …`: a SIGKILL then reaches the sender
+ * itself, not a tsx parent.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { parseWorkspaceFlag } from '../browser-host/workspace-flag';
+import { poolConfig } from '../console/storage/postgres/connection';
+import { KeysFileError, readKeysFile } from './keys-file';
+import { startTeamSender, type SenderEvent } from './sender';
+
+const USAGE = 'usage: paydesk-sender --workspace postgres://LOGIN@HOST:PORT/DATABASE --keys FILE [--data DIR] [--watch-ms N] [--lease-ms N]';
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`paydesk-sender: ${message}\n${code === 2 ? `${USAGE}\n` : ''}`);
+  process.exit(code);
+}
+
+export interface SenderArgs {
+  workspace: string;
+  keys: string;
+  data: string;
+  watchMs?: number;
+  leaseMs?: number;
+}
+
+/** The command line, checked: every refusal is a sentence (tested without starting anything). */
+export function parseSenderArgs(argv: readonly string[], cwd = process.cwd()): { ok: true; args: SenderArgs } | { ok: false; message: string } {
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i]!;
+    if (!['--workspace', '--keys', '--data', '--watch-ms', '--lease-ms'].includes(flag)) return { ok: false, message: `unknown argument ${JSON.stringify(flag)}` };
+    const value = argv[i + 1];
+    if (value === undefined || value.startsWith('--')) return { ok: false, message: `${flag} needs a value` };
+    values.set(flag, value);
+    i += 1;
+  }
+  const workspace = values.get('--workspace');
+  const keys = values.get('--keys');
+  if (!workspace) return { ok: false, message: '--workspace is required' };
+  if (!keys) return { ok: false, message: '--keys is required (a JSON file of the team profiles\' keys, mode 0600)' };
+  const number = (flag: string) => {
+    const text = values.get(flag);
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= 50 && n <= 3_600_000 ? n : Number.NaN;
+  };
+  const watchMs = number('--watch-ms');
+  const leaseMs = number('--lease-ms');
+  if (Number.isNaN(watchMs) || Number.isNaN(leaseMs)) return { ok: false, message: '--watch-ms and --lease-ms are whole milliseconds from 50 to 3600000' };
+  return {
+    ok: true,
+    args: { workspace, keys: resolve(cwd, keys), data: resolve(cwd, values.get('--data') ?? join(homedir(), '.paydesk-sender')), ...(watchMs ? { watchMs } : {}), ...(leaseMs ? { leaseMs } : {}) },
+  };
+}
+
+/**
+ * libpq's `?host=/folder`: the server's unix socket in that folder (a sender on the database's own
+ * machine, no TCP); the URL's host then only has to be this machine.
+ */
+export function socketFolderOf(text: string): { url: string; socketFolder: string | null } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { url: text, socketFolder: null };
+  }
+  const folder = url.searchParams.get('host');
+  if (folder === null || !folder.startsWith('/') || !['localhost', '127.0.0.1'].includes(url.hostname)) return { url: text, socketFolder: null };
+  url.searchParams.delete('host');
+  return { url: url.toString(), socketFolder: folder };
+}
+
+async function main(): Promise<void> {
+  const parsed = parseSenderArgs(process.argv.slice(2));
+  if (!parsed.ok) fail(parsed.message);
+  const { args } = parsed;
+  const { url, socketFolder } = socketFolderOf(args.workspace);
+  const flag = parseWorkspaceFlag(url);
+  if (!flag.ok) fail(flag.message);
+  const { caFile, ...where } = flag.workspace;
+  if (socketFolder) Object.assign(where, { host: socketFolder, tls: 'off' as const });
+  const ca = caFile ? readFileSync(caFile, 'utf8') : undefined;
+  const password = process.env.PAYDESK_WORKSPACE_PASSWORD;
+  if (password === '') fail('PAYDESK_WORKSPACE_PASSWORD is empty: unset it (a login without a password) or give the password');
+  let keys;
+  try {
+    keys = readKeysFile(args.keys);
+  } catch (error) {
+    fail(error instanceof KeysFileError ? error.message : String(error), 1);
+  }
+  const say = (event: SenderEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const sender = await startTeamSender({
+    userDataDir: args.data,
+    workspace: poolConfig({ ...where, ...(ca ? { ca } : {}) }, password),
+    keys,
+    version,
+    ...(args.watchMs ? { watchMs: args.watchMs } : {}),
+    ...(args.leaseMs ? { batchClaims: { leaseMs: args.leaseMs, watchMs: args.watchMs ?? 1_000 } } : {}),
+    report: say,
+  }).catch((error: unknown) => fail(`could not start: ${error instanceof Error ? error.message : String(error)}`, 1));
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void sender.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`stopped with an error: ${error instanceof Error ? error.message : String(error)}`, 1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) void main();
