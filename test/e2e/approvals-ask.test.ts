@@ -1,8 +1,9 @@
 /**
  * The maker's side in Chromium (fatou, finance, on a team workspace whose policy asks one approval
- * from 100,000 XAF): a covered payout sent from the form is refused with what it needs and a way
- * to ask, nothing sent; "Ask for approval" asks for exactly that payout (its external id); once
- * kofi approved it, the same form sends it and its timeline says who approved. English and French.
+ * from 100,000 XAF): the confirmation of a covered payout says it needs approval and offers to ask
+ * instead of Send (issue 37 item 1: a step of the payout, not an error), nothing sent; asking asks
+ * for exactly that payout (its external id); once kofi approved it, the same form sends it and its
+ * timeline says who approved. (Sending it from its card: approval-card-send.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,7 +25,7 @@ async function payoutInWorkspace(): Promise<number> {
   return rows[0]!.n;
 }
 
-async function reviewAndSend(amountLabel: string): Promise<void> {
+async function review(): Promise<void> {
   await page.evaluate(() => (location.hash = '#/payout'));
   const form = page.getByRole('form', { name: 'New payout' });
   await form.getByLabel(/^Amount/).fill('150000');
@@ -33,21 +34,26 @@ async function reviewAndSend(amountLabel: string): Promise<void> {
   await form.getByLabel('Last name').fill('Fofana');
   await form.getByLabel('Email').fill('awa@example.com');
   await form.getByRole('button', { name: 'Review payout' }).click();
-  await page.getByRole('dialog', { name: 'Confirm payout' }).getByRole('button', { name: `Send ${amountLabel}` }).click();
 }
 
 describe('asking for approval from the payout form', () => {
-  it('refuses a covered payout with what it needs, asks for exactly it, and sends it once another person approved', async () => {
-    await reviewAndSend('150,000 XAF');
-    const ask = page.getByRole('region', { name: 'Ask for approval' });
-    await ask.getByText('This payout of 150,000 XAF needs 1 approval(s) by finance before it is sent.').waitFor();
-    await page.getByText('The team’s policy needs an approval before this is sent.').waitFor();
+  it('says at the confirmation that a covered payout needs approval, asks for exactly it, and sends it once another person approved', async () => {
+    await review();
+    const dialog = page.getByRole('dialog', { name: 'Confirm payout' });
+    const ask = dialog.locator('.ask-approval');
+    await ask.waitFor();
+    // What it needs, with a way to ask; no Send, no error.
+    await ask.getByText(/150,000 XAF/).first().waitFor();
+    expect(await dialog.getByRole('button', { name: 'Send 150,000 XAF' }).count()).toBe(0);
+    expect(await dialog.locator('.notice-error').count()).toBe(0);
     expect(await payoutInWorkspace()).toBe(0);
     expect(serious(await axeViolations(page))).toEqual([]);
     await screenshot(page, 'approvals-ask-payout-en');
-    await ask.getByRole('button', { name: 'Ask for approval of this payout' }).click();
-    await ask.getByText(/^Approval asked \(request \d+\)\. Send it again once it is approved: it keeps external id /).waitFor();
+    await ask.locator('button.primary').click();
+    await ask.locator('[role="status"]').waitFor();
     await screenshot(page, 'approvals-asked-payout-en');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
 
     const kofi = team.workspaces.storeAs('kofi', team.database).approvals!;
     const [waiting] = await kofi.waiting('forMe');
