@@ -15,6 +15,8 @@
  *   sent again, its entry is followed up); answered with its entry.
  * Its start and stop are audit lines (`sender_start`, `sender_stop`).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -24,7 +26,11 @@ import { openWorkspacePool, type WorkspacePool } from '../console/storage/postgr
 import { openWorkspaceStore } from '../console/storage/postgres/store';
 import type { StoragePort } from '../console/storage/port';
 import { answerAsk, markBatchTaken, openBatchAsks, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
+import { createWebhookReceiver, type WebhookReceiver } from '../webhooks/receiver';
 import type { SenderKeys } from './keys-file';
+
+/** Where the service's webhooks are posted to the sender (docs/team-sender.md). */
+export const WEBHOOK_PATH = '/webhooks/service';
 
 export interface SenderOptions {
   /** The sender's data folder (its log and its console's own files). */
@@ -37,12 +43,19 @@ export interface SenderOptions {
   /** A payout ask's lease (ms); a batch row's lease is the runner's (`batchClaims`). */
   askLeaseMs?: number;
   batchClaims?: { leaseMs: number; watchMs: number };
+  /**
+   * The service's webhooks, received on `POST /webhooks/service` at this host and port (0: any free
+   * port) and followed up by this sender (a trigger to read the service, never the truth:
+   * docs/decisions/webhooks-are-triggers.md). `secret`: the service's `whsec_` signing secret;
+   * unsigned or badly signed deliveries are then refused 401.
+   */
+  webhooks?: { host: string; port: number; secret?: string };
   /** One line per event (the CLI prints them as JSON; never a secret). */
   report?: (event: SenderEvent) => void;
 }
 
 export type SenderEvent =
-  | { event: 'ready'; holder: string; profiles: string[] }
+  | { event: 'ready'; holder: string; profiles: string[]; webhookUrl: string | null }
   | { event: 'batch-sending'; batchId: string; askId: number }
   | { event: 'batch-ended'; batchId: string; state: string | null }
   | { event: 'ask-answered'; askId: number; kind: SendAsk['kind']; state: 'done' | 'refused'; entryId: string | null; code?: string; message?: string }
@@ -53,6 +66,8 @@ export interface TeamSender {
   /** Stops taking asks, lets the batches in flight end (their rows answered), records the stop. */
   close(): Promise<void>;
   runtime: ConsoleRuntime;
+  /** `http://host:port/webhooks/service` when webhooks are received, else null. */
+  webhookUrl: string | null;
 }
 
 /** A settings store in memory: the sender's public keys by team profile; it has no profile of its own. */
@@ -103,6 +118,16 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
   });
   const held = new Set(options.keys.profileIds);
+  let webhooks: { receiver: WebhookReceiver; server: Server; url: string } | null = null;
+  if (options.webhooks) {
+    try {
+      webhooks = await serveWebhooks(runtime, options.webhooks);
+    } catch (error) {
+      await runtime.close();
+      await asks.end();
+      throw error;
+    }
+  }
   await asks.query(`SELECT paydesk_sender_audit('sender_start', $1)`, [JSON.stringify({ holder, profiles: [...held], version: options.version })]);
 
   let closing = false;
@@ -164,14 +189,20 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
   const timer = setInterval(() => {
     ticking = ticking.then(() => (closing ? undefined : tick())).catch((error: unknown) => report({ event: 'fault', message: error instanceof Error ? error.message : String(error) }));
   }, watchMs);
-  report({ event: 'ready', holder, profiles: [...held] });
+  report({ event: 'ready', holder, profiles: [...held], webhookUrl: webhooks?.url ?? null });
 
   return {
     holder,
     runtime,
+    webhookUrl: webhooks?.url ?? null,
     async close() {
       closing = true;
       clearInterval(timer);
+      if (webhooks) {
+        await new Promise<void>((resolve) => webhooks!.server.close(() => resolve()));
+        await webhooks.receiver.idle();
+        webhooks.receiver.close();
+      }
       await ticking;
       await runtime.batchesIdle();
       await asks.query(`SELECT paydesk_sender_audit('sender_stop', $1)`, [JSON.stringify({ holder })]).catch(() => undefined);
@@ -179,4 +210,29 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
       await asks.end();
     },
   };
+}
+
+/**
+ * The webhook receiver (electron/webhooks/receiver.ts) on its own HTTP server, wired to this
+ * sender's follow-ups: only `POST /webhooks/service` is served, anything else is 404 or 405.
+ */
+async function serveWebhooks(runtime: ConsoleRuntime, options: { host: string; port: number; secret?: string }): Promise<{ receiver: WebhookReceiver; server: Server; url: string }> {
+  const receiver = createWebhookReceiver({ follow: (reference) => runtime.followReference(reference), ...(options.secret ? { secret: options.secret } : {}) });
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...extra });
+      response.end(JSON.stringify({ success: false, message }));
+    };
+    if (path !== WEBHOOK_PATH) return refuse(404, `nothing here: webhooks are posted to ${WEBHOOK_PATH}`);
+    if (request.method !== 'POST') return refuse(405, `${WEBHOOK_PATH} takes POST only`, { allow: 'POST' });
+    receiver.handle(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(new Error(`could not receive webhooks on ${options.host}:${options.port}: ${error.message}`)));
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { receiver, server, url: `http://${host}:${port}${WEBHOOK_PATH}` };
 }
