@@ -19,13 +19,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { createConsoleRuntime, type ConsoleRuntime } from '../console/runtime';
 import type { SettingsBackend, SettingsDocument } from '../console/settings';
 import { openWorkspacePool, type WorkspacePool } from '../console/storage/postgres/db';
 import { openWorkspaceStore } from '../console/storage/postgres/store';
 import type { StoragePort } from '../console/storage/port';
-import { answerAsk, markBatchTaken, openBatchAsks, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
+import { answerAsk, markBatchTaken, openBatchAsks, renewAsk, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
+import { CHANGES_CHANNEL } from '../console/storage/postgres/schema-names';
 import { createWebhookReceiver, type WebhookReceiver } from '../webhooks/receiver';
 import type { SenderKeys } from './keys-file';
 
@@ -38,9 +39,9 @@ export interface SenderOptions {
   workspace: pg.PoolConfig;
   keys: SenderKeys;
   version: string;
-  /** How often the asks are read (ms). */
+  /** How often the asks are read anyway (ms): a fallback, new asks are heard on the workspace's change channel. */
   watchMs?: number;
-  /** A payout ask's lease (ms); a batch row's lease is the runner's (`batchClaims`). */
+  /** A payout ask's lease (ms), renewed every third of it while the sender works on the ask; a batch row's lease is the runner's (`batchClaims`). */
   askLeaseMs?: number;
   batchClaims?: { leaseMs: number; watchMs: number };
   /**
@@ -175,10 +176,22 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     return answer('refused', null, sent.error, sent.error.code);
   }
 
+  /** Renews the ask's lease while `work` runs, so no other sender takes an ask this one is still sending. */
+  async function whileHeld(ask: SendAsk, work: () => Promise<void>): Promise<void> {
+    const renewing = setInterval(() => {
+      renewAsk(asks, ask.id, holder, askLeaseMs).catch((error: unknown) => report({ event: 'fault', message: `could not renew the lease of ask ${ask.id}: ${error instanceof Error ? error.message : String(error)}` }));
+    }, Math.max(50, Math.floor(askLeaseMs / 3)));
+    try {
+      await work();
+    } finally {
+      clearInterval(renewing);
+    }
+  }
+
   async function tick(): Promise<void> {
     for (const ask of await openBatchAsks(asks)) await sendBatch(ask);
     for (let ask = await takeAsk(asks, holder, askLeaseMs, [...held]); ask && !closing; ask = await takeAsk(asks, holder, askLeaseMs, [...held])) {
-      if (ask.kind === 'payout') await sendPayout(ask);
+      if (ask.kind === 'payout') await whileHeld(ask, () => sendPayout(ask));
       // A resend ask is not sent by this first slice of the sender: it is answered as such (docs/team-sender.md).
       else if (await answerAsk(asks, ask.id, holder, { state: 'refused', entryId: ask.entryId, answer: { reason: 'resend asks are not handled by this sender yet' } })) {
         report({ event: 'ask-answered', askId: ask.id, kind: ask.kind, state: 'refused', entryId: ask.entryId });
@@ -186,9 +199,21 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     }
   }
 
-  const timer = setInterval(() => {
-    ticking = ticking.then(() => (closing ? undefined : tick())).catch((error: unknown) => report({ event: 'fault', message: error instanceof Error ? error.message : String(error) }));
-  }, watchMs);
+  /** One read of the asks after the running one (a burst of notifications is one more read, not many). */
+  let queued = false;
+  function poke(): void {
+    if (closing || queued) return;
+    queued = true;
+    ticking = ticking
+      .then(() => {
+        queued = false;
+        return closing ? undefined : tick();
+      })
+      .catch((error: unknown) => report({ event: 'fault', message: error instanceof Error ? error.message : String(error) }));
+  }
+  const timer = setInterval(poke, watchMs);
+  const listening = await listenForAsks(options.workspace, poke, (message) => report({ event: 'fault', message }));
+  poke(); // asks that waited while no sender ran
   report({ event: 'ready', holder, profiles: [...held], webhookUrl: webhooks?.url ?? null });
 
   return {
@@ -198,6 +223,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     async close() {
       closing = true;
       clearInterval(timer);
+      await listening.close();
       if (webhooks) {
         await new Promise<void>((resolve) => webhooks!.server.close(() => resolve()));
         await webhooks.receiver.idle();
@@ -235,4 +261,58 @@ async function serveWebhooks(runtime: ConsoleRuntime, options: { host: string; p
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { receiver, server, url: `http://${host}:${port}${WEBHOOK_PATH}` };
+}
+
+/**
+ * New asks heard as they are committed: the workspace's change channel carries a `send_asks` change
+ * for every ask and answer (workspace migration 48). A lost connection is opened again a second
+ * later, with a read of the asks (what was asked meanwhile was not heard); the poll covers the gap.
+ */
+async function listenForAsks(config: pg.PoolConfig, heard: () => void, fault: (message: string) => void): Promise<{ close(): Promise<void> }> {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+  const lost = (error: Error | null) => {
+    if (closed || retry) return;
+    fault(`the asks' change channel was lost (${error?.message ?? 'closed'}): listening again`);
+    client?.end().catch(() => undefined);
+    client = null;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect(true);
+    }, 1_000);
+  };
+  /** `again`: after a lost connection, the asks are read once it is back. */
+  async function connect(again = false): Promise<void> {
+    if (closed) return;
+    const { max: _max, idleTimeoutMillis: _idle, ...clientConfig } = config;
+    const next = new pg.Client({ ...clientConfig, application_name: 'paydesk-sender-asks' });
+    next.on('notification', (message) => {
+      if (message.channel !== CHANGES_CHANNEL) return;
+      try {
+        if ((JSON.parse(message.payload ?? '') as { table?: unknown }).table === 'send_asks') heard();
+      } catch {
+        // not a change payload: nothing to hear
+      }
+    });
+    next.on('error', (error) => lost(error));
+    next.on('end', () => lost(null));
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (closed) await next.end();
+      else if (again) heard();
+    } catch (error) {
+      lost(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
 }
