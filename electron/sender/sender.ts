@@ -213,7 +213,9 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
   }
   const timer = setInterval(poke, watchMs);
   const listening = await listenForAsks(options.workspace, poke, (message) => report({ event: 'fault', message }));
-  poke(); // asks that waited while no sender ran
+  // Asks that waited while no sender ran are read before it says it is ready (new ones are then heard).
+  poke();
+  await ticking;
   report({ event: 'ready', holder, profiles: [...held], webhookUrl: webhooks?.url ?? null });
 
   return {
