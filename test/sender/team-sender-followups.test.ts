@@ -133,3 +133,25 @@ it('follows a batch\'s 200 open payouts up in the sender only: no read from the 
   expect(Math.max(...reads) - Math.min(...reads)).toBeLessThanOrEqual(1);
   await fatou.end();
 }, 300_000);
+
+it('does not watch a sender-held payout a desktop looked up: one read for the Look up, the rest is the sender\'s', async () => {
+  // The sender's POST is committed at the engine and its connection reset: the sender's entry is outcome unknown.
+  engine.control.variants.set(['reset-after-create']);
+  const fatou = await workspaces.connectAs('fatou', database);
+  const request = { payment_method: 'momo_cm', amount: 3_100, phone_number: '+237670000099', customer: { first_name: 'Awa', last_name: 'Team', email: 'awa@example.com' }, description: 'Lost answer', external_id: 'LOST-1' };
+  const ask = await askSender(fatou, { kind: 'payout', profileId: PROFILE_ID, request });
+  const answered = await sender!.next((e) => e.event === 'ask-answered' && e.askId === ask.id);
+  engine.control.variants.set([]);
+  const entryId = answered.entryId!;
+  expect((await fatou.query<{ state: string }>('SELECT state FROM entries WHERE id = $1', [entryId])).rows[0]!.state).toBe('outcome_unknown');
+
+  // The finance desktop, which still holds the keys, looks it up: found processing, and not watched.
+  const runtime = desktops[0]!;
+  const agent = agents[0]!;
+  const before = agent.gets;
+  const found = await runtime.handlers['transactions:resolveUnknown']({ journalId: entryId });
+  expect(found).toMatchObject({ ok: true, value: { exists: true, transaction: { status: 'processing' } } });
+  await runtime.watchesIdle();
+  expect(agent.gets - before).toBe(1);
+  await fatou.end();
+}, 120_000);
