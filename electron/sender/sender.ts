@@ -4,7 +4,8 @@
  * profiles given in its keys file (./keys-file.ts). The only login the database lets send for a
  * profile whose keys are with the sender (workspace migration 48).
  *
- * Every `watchMs` it reads the desktops' asks:
+ * It reads the desktops' asks when the workspace's change channel says one was committed (LISTEN),
+ * at start, and every `watchMs` as a fallback:
  * - a confirmed batch: the console's batch runner sends it, exactly as a desktop's Start does (rows
  *   claimed with SKIP LOCKED under a lease, the pending entry committed before each POST, rows in
  *   flight of a sender that died looked up by external id once its lease has run out); every sender
@@ -13,6 +14,9 @@
  * - a payout: taken by one sender (SKIP LOCKED, a lease), sent through the console's own payout
  *   path (the journal's guard refuses an external id it knows: a payout a dead sender began is never
  *   sent again, its entry is followed up); answered with its entry.
+ * A payout ask's lease is renewed while the sender works on it. With `webhooks`, it receives the
+ * service's webhooks on `POST /webhooks/service` and follows up what they name; desktops leave the
+ * follow-ups of the profiles it holds to it (sweeper.ts, watcher.ts).
  * Its start and stop are audit lines (`sender_start`, `sender_stop`).
  */
 import { createServer, type Server } from 'node:http';
