@@ -7,6 +7,9 @@
  *   Resume or the user's Resend). Rows of a batch that is sending are the runner's; entries of
  *   a single send made in this run wait for the user's Look up (the screen asks for it).
  *
+ * Entries of a team profile whose keys are with the team sender are the sender's to follow up
+ * (its own console reads its profiles without who holds the keys): a desktop skips them.
+ *
  * It runs at start (status changes that happened while the console was stopped reach the
  * journal and the batch), after every batch run, and every few minutes of real time after
  * that (a laptop that slept, a network that came back), in bursts with the watcher's backoff.
@@ -68,6 +71,9 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
 
   /** The profile an entry was sent with, if it can still be used for it; null skips the entry. */
   async function profileFor(entry: OpenEntry) {
+    // The team sender follows up the profiles whose keys it holds (docs/team-sender.md): one read per
+    // payout per round for the team, not one per desktop; the desktops see its writes live.
+    if (context.teamProfiles.senderHolds(entry.profileId)) return null;
     try {
       const profile = context.resolveProfile(entry.profileId);
       if (profile.environment !== entry.environment) return null;

@@ -110,7 +110,8 @@ export function createWatcher(context: Context): Watcher {
 
   return {
     watch(entry, profile) {
-      if (running.has(entry.id)) return;
+      // The team sender watches what it sent for a profile whose keys it holds (docs/team-sender.md).
+      if (running.has(entry.id) || context.teamProfiles.senderHolds(entry.profileId)) return;
       const run = follow(entry.id, profile)
         .catch((error: unknown) => deps.logger?.warn('watch stopped', { journalId: entry.id, error: error instanceof Error ? error.message : 'unknown' }))
         .finally(() => running.delete(entry.id));

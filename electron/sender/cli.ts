@@ -16,7 +16,7 @@ import { poolConfig } from '../console/storage/postgres/connection';
 import { KeysFileError, readKeysFile } from './keys-file';
 import { startTeamSender, type SenderEvent } from './sender';
 
-const USAGE = 'usage: paydesk-sender --workspace postgres://LOGIN@HOST:PORT/DATABASE --keys FILE [--data DIR] [--watch-ms N] [--lease-ms N]';
+const USAGE = 'usage: paydesk-sender --workspace postgres://LOGIN@HOST:PORT/DATABASE --keys FILE [--data DIR] [--watch-ms N] [--lease-ms N] [--webhook-port N [--webhook-host ADDRESS] [--webhook-secret-file FILE]]';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`paydesk-sender: ${message}\n${code === 2 ? `${USAGE}\n` : ''}`);
@@ -29,6 +29,11 @@ export interface SenderArgs {
   data: string;
   watchMs?: number;
   leaseMs?: number;
+  /** Webhooks received on POST /webhooks/service at this port (0: any free port). */
+  webhookPort?: number;
+  webhookHost?: string;
+  /** A file holding the service's `whsec_` signing secret (its first line). */
+  webhookSecretFile?: string;
 }
 
 /** The command line, checked: every refusal is a sentence (tested without starting anything). */
@@ -36,7 +41,7 @@ export function parseSenderArgs(argv: readonly string[], cwd = process.cwd()): {
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i]!;
-    if (!['--workspace', '--keys', '--data', '--watch-ms', '--lease-ms'].includes(flag)) return { ok: false, message: `unknown argument ${JSON.stringify(flag)}` };
+    if (!['--workspace', '--keys', '--data', '--watch-ms', '--lease-ms', '--webhook-port', '--webhook-host', '--webhook-secret-file'].includes(flag)) return { ok: false, message: `unknown argument ${JSON.stringify(flag)}` };
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) return { ok: false, message: `${flag} needs a value` };
     values.set(flag, value);
@@ -55,9 +60,23 @@ export function parseSenderArgs(argv: readonly string[], cwd = process.cwd()): {
   const watchMs = number('--watch-ms');
   const leaseMs = number('--lease-ms');
   if (Number.isNaN(watchMs) || Number.isNaN(leaseMs)) return { ok: false, message: '--watch-ms and --lease-ms are whole milliseconds from 50 to 3600000' };
+  const portText = values.get('--webhook-port');
+  const webhookPort = portText === undefined ? undefined : Number(portText);
+  if (webhookPort !== undefined && !(/^\d+$/.test(portText!) && webhookPort <= 65_535)) return { ok: false, message: '--webhook-port is a port number from 0 to 65535 (0: any free port)' };
+  const webhookHost = values.get('--webhook-host');
+  const secretFile = values.get('--webhook-secret-file');
+  if (webhookPort === undefined && (webhookHost !== undefined || secretFile !== undefined)) return { ok: false, message: '--webhook-host and --webhook-secret-file need --webhook-port' };
   return {
     ok: true,
-    args: { workspace, keys: resolve(cwd, keys), data: resolve(cwd, values.get('--data') ?? join(homedir(), '.paydesk-sender')), ...(watchMs ? { watchMs } : {}), ...(leaseMs ? { leaseMs } : {}) },
+    args: {
+      workspace,
+      keys: resolve(cwd, keys),
+      data: resolve(cwd, values.get('--data') ?? join(homedir(), '.paydesk-sender')),
+      ...(watchMs ? { watchMs } : {}),
+      ...(leaseMs ? { leaseMs } : {}),
+      ...(webhookPort !== undefined ? { webhookPort, webhookHost: webhookHost ?? '127.0.0.1' } : {}),
+      ...(secretFile !== undefined ? { webhookSecretFile: resolve(cwd, secretFile) } : {}),
+    },
   };
 }
 
@@ -96,6 +115,15 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(error instanceof KeysFileError ? error.message : String(error), 1);
   }
+  let webhookSecret: string | undefined;
+  if (args.webhookSecretFile) {
+    try {
+      webhookSecret = readFileSync(args.webhookSecretFile, 'utf8').split('\n')[0]!.trim();
+    } catch (error) {
+      fail(`could not read the webhook secret file ${args.webhookSecretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 1);
+    }
+    if (!webhookSecret.startsWith('whsec_')) fail(`the webhook secret file ${args.webhookSecretFile} does not start with whsec_ (the service's signing secret)`, 1);
+  }
   const say = (event: SenderEvent) => process.stdout.write(`${JSON.stringify(event)}\n`);
   const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const sender = await startTeamSender({
@@ -105,6 +133,7 @@ async function main(): Promise<void> {
     version,
     ...(args.watchMs ? { watchMs: args.watchMs } : {}),
     ...(args.leaseMs ? { batchClaims: { leaseMs: args.leaseMs, watchMs: args.watchMs ?? 1_000 } } : {}),
+    ...(args.webhookPort !== undefined ? { webhooks: { host: args.webhookHost ?? '127.0.0.1', port: args.webhookPort, ...(webhookSecret ? { secret: webhookSecret } : {}) } } : {}),
     report: say,
   }).catch((error: unknown) => fail(`could not start: ${error instanceof Error ? error.message : String(error)}`, 1));
   let stopping = false;

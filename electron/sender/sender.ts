@@ -4,7 +4,8 @@
  * profiles given in its keys file (./keys-file.ts). The only login the database lets send for a
  * profile whose keys are with the sender (workspace migration 48).
  *
- * Every `watchMs` it reads the desktops' asks:
+ * It reads the desktops' asks when the workspace's change channel says one was committed (LISTEN),
+ * at start, and every `watchMs` as a fallback:
  * - a confirmed batch: the console's batch runner sends it, exactly as a desktop's Start does (rows
  *   claimed with SKIP LOCKED under a lease, the pending entry committed before each POST, rows in
  *   flight of a sender that died looked up by external id once its lease has run out); every sender
@@ -13,18 +14,28 @@
  * - a payout: taken by one sender (SKIP LOCKED, a lease), sent through the console's own payout
  *   path (the journal's guard refuses an external id it knows: a payout a dead sender began is never
  *   sent again, its entry is followed up); answered with its entry.
+ * A payout ask's lease is renewed while the sender works on it. With `webhooks`, it receives the
+ * service's webhooks on `POST /webhooks/service` and follows up what they name; desktops leave the
+ * follow-ups of the profiles it holds to it (sweeper.ts, watcher.ts).
  * Its start and stop are audit lines (`sender_start`, `sender_stop`).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { createConsoleRuntime, type ConsoleRuntime } from '../console/runtime';
 import type { SettingsBackend, SettingsDocument } from '../console/settings';
 import { openWorkspacePool, type WorkspacePool } from '../console/storage/postgres/db';
 import { openWorkspaceStore } from '../console/storage/postgres/store';
 import type { StoragePort } from '../console/storage/port';
-import { answerAsk, markBatchTaken, openBatchAsks, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
+import { answerAsk, markBatchTaken, openBatchAsks, renewAsk, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
+import { CHANGES_CHANNEL } from '../console/storage/postgres/schema-names';
+import { createWebhookReceiver, type WebhookReceiver } from '../webhooks/receiver';
 import type { SenderKeys } from './keys-file';
+
+/** Where the service's webhooks are posted to the sender (docs/team-sender.md). */
+export const WEBHOOK_PATH = '/webhooks/service';
 
 export interface SenderOptions {
   /** The sender's data folder (its log and its console's own files). */
@@ -32,17 +43,24 @@ export interface SenderOptions {
   workspace: pg.PoolConfig;
   keys: SenderKeys;
   version: string;
-  /** How often the asks are read (ms). */
+  /** How often the asks are read anyway (ms): a fallback, new asks are heard on the workspace's change channel. */
   watchMs?: number;
-  /** A payout ask's lease (ms); a batch row's lease is the runner's (`batchClaims`). */
+  /** A payout ask's lease (ms), renewed every third of it while the sender works on the ask; a batch row's lease is the runner's (`batchClaims`). */
   askLeaseMs?: number;
   batchClaims?: { leaseMs: number; watchMs: number };
+  /**
+   * The service's webhooks, received on `POST /webhooks/service` at this host and port (0: any free
+   * port) and followed up by this sender (a trigger to read the service, never the truth:
+   * docs/decisions/webhooks-are-triggers.md). `secret`: the service's `whsec_` signing secret;
+   * unsigned or badly signed deliveries are then refused 401.
+   */
+  webhooks?: { host: string; port: number; secret?: string };
   /** One line per event (the CLI prints them as JSON; never a secret). */
   report?: (event: SenderEvent) => void;
 }
 
 export type SenderEvent =
-  | { event: 'ready'; holder: string; profiles: string[] }
+  | { event: 'ready'; holder: string; profiles: string[]; webhookUrl: string | null }
   | { event: 'batch-sending'; batchId: string; askId: number }
   | { event: 'batch-ended'; batchId: string; state: string | null }
   | { event: 'ask-answered'; askId: number; kind: SendAsk['kind']; state: 'done' | 'refused'; entryId: string | null; code?: string; message?: string }
@@ -53,6 +71,8 @@ export interface TeamSender {
   /** Stops taking asks, lets the batches in flight end (their rows answered), records the stop. */
   close(): Promise<void>;
   runtime: ConsoleRuntime;
+  /** `http://host:port/webhooks/service` when webhooks are received, else null. */
+  webhookUrl: string | null;
 }
 
 /** A settings store in memory: the sender's public keys by team profile; it has no profile of its own. */
@@ -103,6 +123,16 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
   });
   const held = new Set(options.keys.profileIds);
+  let webhooks: { receiver: WebhookReceiver; server: Server; url: string } | null = null;
+  if (options.webhooks) {
+    try {
+      webhooks = await serveWebhooks(runtime, options.webhooks);
+    } catch (error) {
+      await runtime.close();
+      await asks.end();
+      throw error;
+    }
+  }
   await asks.query(`SELECT paydesk_sender_audit('sender_start', $1)`, [JSON.stringify({ holder, profiles: [...held], version: options.version })]);
 
   let closing = false;
@@ -150,10 +180,22 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     return answer('refused', null, sent.error, sent.error.code);
   }
 
+  /** Renews the ask's lease while `work` runs, so no other sender takes an ask this one is still sending. */
+  async function whileHeld(ask: SendAsk, work: () => Promise<void>): Promise<void> {
+    const renewing = setInterval(() => {
+      renewAsk(asks, ask.id, holder, askLeaseMs).catch((error: unknown) => report({ event: 'fault', message: `could not renew the lease of ask ${ask.id}: ${error instanceof Error ? error.message : String(error)}` }));
+    }, Math.max(50, Math.floor(askLeaseMs / 3)));
+    try {
+      await work();
+    } finally {
+      clearInterval(renewing);
+    }
+  }
+
   async function tick(): Promise<void> {
     for (const ask of await openBatchAsks(asks)) await sendBatch(ask);
     for (let ask = await takeAsk(asks, holder, askLeaseMs, [...held]); ask && !closing; ask = await takeAsk(asks, holder, askLeaseMs, [...held])) {
-      if (ask.kind === 'payout') await sendPayout(ask);
+      if (ask.kind === 'payout') await whileHeld(ask, () => sendPayout(ask));
       // A resend ask is not sent by this first slice of the sender: it is answered as such (docs/team-sender.md).
       else if (await answerAsk(asks, ask.id, holder, { state: 'refused', entryId: ask.entryId, answer: { reason: 'resend asks are not handled by this sender yet' } })) {
         report({ event: 'ask-answered', askId: ask.id, kind: ask.kind, state: 'refused', entryId: ask.entryId });
@@ -161,22 +203,122 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     }
   }
 
-  const timer = setInterval(() => {
-    ticking = ticking.then(() => (closing ? undefined : tick())).catch((error: unknown) => report({ event: 'fault', message: error instanceof Error ? error.message : String(error) }));
-  }, watchMs);
-  report({ event: 'ready', holder, profiles: [...held] });
+  /** One read of the asks after the running one (a burst of notifications is one more read, not many). */
+  let queued = false;
+  function poke(): void {
+    if (closing || queued) return;
+    queued = true;
+    ticking = ticking
+      .then(() => {
+        queued = false;
+        return closing ? undefined : tick();
+      })
+      .catch((error: unknown) => report({ event: 'fault', message: error instanceof Error ? error.message : String(error) }));
+  }
+  const timer = setInterval(poke, watchMs);
+  const listening = await listenForAsks(options.workspace, poke, (message) => report({ event: 'fault', message }));
+  // Asks that waited while no sender ran are read before it says it is ready (new ones are then heard).
+  poke();
+  await ticking;
+  report({ event: 'ready', holder, profiles: [...held], webhookUrl: webhooks?.url ?? null });
 
   return {
     holder,
     runtime,
+    webhookUrl: webhooks?.url ?? null,
     async close() {
       closing = true;
       clearInterval(timer);
+      await listening.close();
+      if (webhooks) {
+        await new Promise<void>((resolve) => webhooks!.server.close(() => resolve()));
+        await webhooks.receiver.idle();
+        webhooks.receiver.close();
+      }
       await ticking;
       await runtime.batchesIdle();
       await asks.query(`SELECT paydesk_sender_audit('sender_stop', $1)`, [JSON.stringify({ holder })]).catch(() => undefined);
       await runtime.close();
       await asks.end();
+    },
+  };
+}
+
+/**
+ * The webhook receiver (electron/webhooks/receiver.ts) on its own HTTP server, wired to this
+ * sender's follow-ups: only `POST /webhooks/service` is served, anything else is 404 or 405.
+ */
+async function serveWebhooks(runtime: ConsoleRuntime, options: { host: string; port: number; secret?: string }): Promise<{ receiver: WebhookReceiver; server: Server; url: string }> {
+  const receiver = createWebhookReceiver({ follow: (reference) => runtime.followReference(reference), ...(options.secret ? { secret: options.secret } : {}) });
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...extra });
+      response.end(JSON.stringify({ success: false, message }));
+    };
+    if (path !== WEBHOOK_PATH) return refuse(404, `nothing here: webhooks are posted to ${WEBHOOK_PATH}`);
+    if (request.method !== 'POST') return refuse(405, `${WEBHOOK_PATH} takes POST only`, { allow: 'POST' });
+    receiver.handle(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(new Error(`could not receive webhooks on ${options.host}:${options.port}: ${error.message}`)));
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { receiver, server, url: `http://${host}:${port}${WEBHOOK_PATH}` };
+}
+
+/**
+ * New asks heard as they are committed: the workspace's change channel carries a `send_asks` change
+ * for every ask and answer (workspace migration 48). A lost connection is opened again a second
+ * later, with a read of the asks (what was asked meanwhile was not heard); the poll covers the gap.
+ */
+async function listenForAsks(config: pg.PoolConfig, heard: () => void, fault: (message: string) => void): Promise<{ close(): Promise<void> }> {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+  const lost = (error: Error | null) => {
+    if (closed || retry) return;
+    fault(`the asks' change channel was lost (${error?.message ?? 'closed'}): listening again`);
+    client?.end().catch(() => undefined);
+    client = null;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect(true);
+    }, 1_000);
+  };
+  /** `again`: after a lost connection, the asks are read once it is back. */
+  async function connect(again = false): Promise<void> {
+    if (closed) return;
+    const { max: _max, idleTimeoutMillis: _idle, ...clientConfig } = config;
+    const next = new pg.Client({ ...clientConfig, application_name: 'paydesk-sender-asks' });
+    next.on('notification', (message) => {
+      if (message.channel !== CHANGES_CHANNEL) return;
+      try {
+        if ((JSON.parse(message.payload ?? '') as { table?: unknown }).table === 'send_asks') heard();
+      } catch {
+        // not a change payload: nothing to hear
+      }
+    });
+    next.on('error', (error) => lost(error));
+    next.on('end', () => lost(null));
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (closed) await next.end();
+      else if (again) heard();
+    } catch (error) {
+      lost(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
     },
   };
 }

@@ -62,6 +62,19 @@ describe('the sender\'s command line', () => {
     expect(parseSenderArgs(['--workspace', 'postgres://s@h/db', '--keys', 'k.json', '--data', 'd'], '/srv')).toEqual({ ok: true, args: { workspace: 'postgres://s@h/db', keys: '/srv/k.json', data: '/srv/d' } });
   });
 
+  it('takes the webhook port, host (127.0.0.1 unless told) and secret file, refusing a bad port or a host without a port', () => {
+    const base = ['--workspace', 'postgres://s@h/db', '--keys', 'k.json', '--data', 'd'];
+    expect(parseSenderArgs([...base, '--webhook-port', '8085', '--webhook-secret-file', 'whsec.txt'], '/srv')).toEqual({
+      ok: true,
+      args: { workspace: 'postgres://s@h/db', keys: '/srv/k.json', data: '/srv/d', webhookPort: 8085, webhookHost: '127.0.0.1', webhookSecretFile: '/srv/whsec.txt' },
+    });
+    expect(parseSenderArgs([...base, '--webhook-port', '0', '--webhook-host', '0.0.0.0'], '/srv')).toMatchObject({ ok: true, args: { webhookPort: 0, webhookHost: '0.0.0.0' } });
+    for (const port of ['65536', '-1', '80.5', 'http']) {
+      expect(parseSenderArgs([...base, '--webhook-port', port])).toEqual({ ok: false, message: '--webhook-port is a port number from 0 to 65535 (0: any free port)' });
+    }
+    expect(parseSenderArgs([...base, '--webhook-host', '0.0.0.0'])).toEqual({ ok: false, message: '--webhook-host and --webhook-secret-file need --webhook-port' });
+  });
+
   it('reads libpq\'s ?host=/folder as the unix socket of a server on this machine only', () => {
     expect(socketFolderOf('postgres://s@localhost:5433/db?host=%2Fvar%2Frun%2Fpostgresql')).toEqual({ url: 'postgres://s@localhost:5433/db', socketFolder: '/var/run/postgresql' });
     expect(socketFolderOf('postgres://s@db.example.com:5432/db?host=%2Ftmp')).toEqual({ url: 'postgres://s@db.example.com:5432/db?host=%2Ftmp', socketFolder: null });

@@ -114,3 +114,15 @@ export async function answerAsk(db: Queryable, id: number, holder: string | null
   );
   return (rowCount ?? 0) > 0;
 }
+
+/**
+ * The sender still works on a payout or resend ask it holds: its lease runs `leaseMs` from now.
+ * False when the lease was lost (run out and taken by another sender) or the ask is answered.
+ */
+export async function renewAsk(db: Queryable, id: number, holder: string, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE send_asks SET lease_until = paydesk_now_ms() + $3 WHERE id = $1 AND state = 'taken' AND taken_holder = $2 AND lease_until > paydesk_now_ms()`,
+    [id, holder, leaseMs],
+  );
+  return (rowCount ?? 0) > 0;
+}
