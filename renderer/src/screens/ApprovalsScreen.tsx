@@ -91,29 +91,46 @@ function Facts({ request }: { request: ApprovalRequest }) {
   );
 }
 
-/** The maker sends an approved payout from its card: one action, the request the approval bound, nothing retyped. */
+/**
+ * The maker sends an approved payout or batch from its card: one action, what the approval bound,
+ * nothing retyped. A batch opens its page once started; a file sent before is sent only once the
+ * maker says so (the same refusal as the batch's own confirmation).
+ */
 function SendApproved({ request, what }: { request: ApprovalRequest; what: string }) {
   const { t } = useTranslation('approvals');
   const sendApproved = useApprovals((s) => s.sendApproved);
   const openTransaction = useUi((s) => s.openTransaction);
+  const navigate = useUi((s) => s.navigate);
+  const openBatch = useBatch((s) => s.open);
   const busy = useApprovals((s) => s.busy === request.id);
-  const flight = useSingleFlight({ once: true });
+  const flight = useSingleFlight({ once: !(request.subject === 'batch') });
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const label = t('send', { amount: formatMoney(request.amount, request.currency) });
-  const send = () =>
+  const batch = request.subject === 'batch';
+  const label = t(batch ? 'sendBatch' : 'send', { amount: formatMoney(request.amount, request.currency), count: request.rows });
+  const duplicate = batch && failure?.code === 'CONFIRMATION_REQUIRED' && failure.fields?.['acceptDuplicateFile'] !== undefined;
+  const send = (options: { acceptDuplicateFile?: true } = {}) =>
     void flight.run(async () => {
-      const result = await sendApproved(request);
-      if (result.ok) return openTransaction(result.value.id);
+      const result = await sendApproved(request, options);
+      if (result.ok) {
+        if (!batch) return openTransaction(result.value.id);
+        navigate('batches');
+        return void openBatch(result.value.id);
+      }
       if (result.error.journalId && (result.error.code === 'OUTCOME_UNKNOWN' || result.error.code === 'ALREADY_SENT')) return openTransaction(result.error.journalId);
       setFailure(result.error);
     });
   return (
     <div className="approval-send">
-      <p className="small">{t('readyToSend', { externalId: request.externalId ?? '' })}</p>
-      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={send}>
+      <p className="small">{batch ? t('readyToSendBatch', { count: request.rows }) : t('readyToSend', { externalId: request.externalId ?? '' })}</p>
+      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={() => send()}>
         {busy ? <Spinner label={t('working')} /> : null} {label}
       </button>
       {failure ? <ErrorNotice failure={failure} /> : null}
+      {duplicate ? (
+        <button type="button" className="secondary" disabled={busy || flight.busy} onClick={() => send({ acceptDuplicateFile: true })}>
+          {t('sendBatchAnyway')}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -178,7 +195,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }
           ) : null}
         </p>
       ) : null}
-      {side === 'mine' && step === 'ready' && request.subject === 'payout' && request.request ? <SendApproved request={request} what={what} /> : null}
+      {side === 'mine' && step === 'ready' && ((request.subject === 'payout' && request.request) || (request.subject === 'batch' && request.batchId)) ? <SendApproved request={request} what={what} /> : null}
       {decides || open ? (
         <div className="approval-actions">
           <label htmlFor={remarkId}>{decides ? t('remarkLabel') : t('field.remark')}</label>

@@ -29,10 +29,11 @@ export interface ApprovalsState {
   reject(request: ApprovalRequest, remark: string): Promise<void>;
   withdraw(request: ApprovalRequest, remark: string): Promise<void>;
   /**
-   * Sends an approved payout from its card: main sends the request the approval bound (its
-   * profile, its external id), nothing retyped. The journal entry it wrote, or the refusal.
+   * Sends an approved payout or batch from its card: main sends what the approval bound (a
+   * payout's request with its profile and external id; a batch's rows under its profile, through
+   * the usual start), nothing retyped. The journal entry (a payout) or the batch started, or the refusal.
    */
-  sendApproved(request: ApprovalRequest): Promise<Result<{ id: string }>>;
+  sendApproved(request: ApprovalRequest, options?: { acceptDuplicateFile?: true }): Promise<Result<{ id: string }>>;
   /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
   askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
@@ -132,9 +133,10 @@ export function createApprovalsStore(api: PaydeskApi) {
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
       askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),
-      async sendApproved(request) {
+      async sendApproved(request, options = {}) {
         set({ busy: request.id, last: null });
-        const result = await api.invoke('approvals:send', { id: request.id });
+        const result =
+          request.subject === 'batch' ? await api.invoke('approvals:sendBatch', { id: request.id, ...options }) : await api.invoke('approvals:send', { id: request.id });
         set({ busy: null });
         await get().load();
         return result.ok ? { ok: true, value: { id: result.value.id } } : result;
