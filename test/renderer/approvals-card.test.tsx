@@ -29,6 +29,7 @@ async function render(lists: Partial<Record<ApprovalScope, ApprovalRequest[]>>) 
     'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
     'approvals:list': (input) => ok({ requests: lists[input.scope] ?? [] }),
     'approvals:send': () => ok({ id: 'entry-1' } as never),
+    'approvals:sendBatch': () => ok({ id: 'b-42' } as never),
     'approvals:withdraw': (input) => ok(request(input.id, { state: 'withdrawn' })),
   });
   await renderApp(api, { screen: 'approvals' });
@@ -85,5 +86,16 @@ describe('an approval request’s card', () => {
     expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
     await approvals.getState().changed();
     expect(approvals.getState().last).toBeNull();
+  });
+
+  it('sends an approved batch with one action, naming the request only, and opens the batch it started', async () => {
+    const batch = request(11, { subject: 'batch', batchId: 'b-42', externalId: null, phoneNumber: null, request: null, rows: 20, amount: 210_000 });
+    const { api, card } = await render({ mine: [batch] });
+    const eleven = within(card(11));
+    expect(eleven.getByText(/the batch is sent as it was approved, its 20 rows under its profile/)).toBeTruthy();
+    fireEvent.click(eleven.getByRole('button', { name: /^Send its 20 rows now \(210,000 XAF\)/ }));
+    await vi.waitFor(() => expect(api.callsOf('approvals:sendBatch')).toEqual([{ id: 11 }]));
+    expect(api.callsOf('approvals:send')).toEqual([]);
+    await vi.waitFor(() => expect(api.callsOf('batches:get')).toEqual([{ batchId: 'b-42' }]));
   });
 });
