@@ -4,7 +4,7 @@
  * (another approver may have acted meanwhile). On a single desktop `available` is false.
  */
 import { createStore } from 'zustand/vanilla';
-import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, PaydeskApi, Result } from '../../../shared/api';
+import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, BatchRow, EarlierImport, PaydeskApi, Result } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { approvalNotices, type ApprovalNotice } from './approval-notices';
 
@@ -37,6 +37,8 @@ export interface ApprovalsState {
   /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
   askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
+  /** A batch request's first rows (read-only, `limit` of them), how many in all, and earlier imports of the same file. */
+  batchRows(batchId: string, limit: number): Promise<Result<{ rows: BatchRow[]; total: number; importedBefore: EarlierImport[] }>>;
   /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
   /** The workspace's approval policy, and an admin's ask to replace one environment's and currency's tiers (applied when a second admin approves it). */
@@ -130,6 +132,12 @@ export function createApprovalsStore(api: PaydeskApi) {
       reject: (request, remark) => decide(request.id, () => api.invoke('approvals:reject', { id: request.id, remark })),
       askPayout: (request) => api.invoke('approvals:askPayout', { request }),
       askBatch: (batchId) => api.invoke('approvals:askBatch', { batchId }),
+      async batchRows(batchId, limit) {
+        const [page, detail] = await Promise.all([api.invoke('batches:rows', { batchId, filter: 'all', offset: 0, limit }), api.invoke('batches:get', { batchId })]);
+        if (!page.ok) return page;
+        if (!detail.ok) return detail;
+        return { ok: true, value: { rows: page.value.rows, total: page.value.total, importedBefore: detail.value.importedBefore } };
+      },
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
       askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),

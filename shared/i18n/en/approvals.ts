@@ -67,6 +67,23 @@ export default {
     noDescription: 'none given',
     profile: 'Profile (account)',
   },
+  // A batch request's rows on its card (read-only): what the checker checks.
+  rowsOnCard: {
+    caption: 'Rows of batch {{batchId}}',
+    loading: 'Reading the batch’s rows',
+    row: 'Row',
+    recipient: 'Recipient',
+    phone: 'Phone',
+    amount: 'Amount',
+    externalId: 'External id',
+    flags: 'Flags',
+    invalid: 'Invalid',
+    duplicate: 'Duplicate in the file',
+    sentEarlier: 'Already a payout (sent earlier)',
+    shown: 'The first {{shown}} of {{total}} rows.',
+    openAll: 'Open the batch for all its rows',
+    sentBefore: 'This file was sent before: batch {{batchId}} ({{fileName}}, {{at}}, {{state}}).',
+  },
   approvalsCount: '{{given}} of {{required}}, by {{role}}',
   card: '{{subject}} of {{amount}} asked by {{who}}',
   vote: {

@@ -69,6 +69,23 @@ export default {
     noDescription: 'aucune',
     profile: 'Profil (compte)',
   },
+  // Les lignes d’un lot sur sa carte (lecture seule) : ce que le vérificateur vérifie.
+  rowsOnCard: {
+    caption: 'Lignes du lot {{batchId}}',
+    loading: 'Lecture des lignes du lot',
+    row: 'Ligne',
+    recipient: 'Bénéficiaire',
+    phone: 'Téléphone',
+    amount: 'Montant',
+    externalId: 'Identifiant externe',
+    flags: 'Signalements',
+    invalid: 'Invalide',
+    duplicate: 'Doublon dans le fichier',
+    sentEarlier: 'Déjà un paiement (envoyé avant)',
+    shown: 'Les {{shown}} premières lignes sur {{total}}.',
+    openAll: 'Ouvrir le lot pour toutes ses lignes',
+    sentBefore: 'Ce fichier a déjà été envoyé : lot {{batchId}} ({{fileName}}, {{at}}, {{state}}).',
+  },
   approvalsCount: '{{given}} sur {{required}}, par {{role}}',
   card: '{{subject}} de {{amount}} demandé par {{who}}',
   vote: {
