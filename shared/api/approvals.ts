@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS } from '../contract/codes';
 import { transactionRequestSchema } from '../contract/schemas';
 import type { TransactionRequest } from '../contract';
+import type { BatchSummary } from './batch';
 import type { JournalTransaction } from './types';
 
 export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
@@ -151,6 +152,12 @@ export const APPROVAL_CHANNEL_INPUTS = {
   'approvals:withdraw': z.strictObject({ id: requestId, remark: remark.optional() }),
   /** The maker sends an approved payout from its card: the request the approval bound, with its profile and external id; nothing retyped. */
   'approvals:send': z.strictObject({ id: requestId }),
+  /**
+   * The maker sends an approved batch from its card: the batch the approval bound (its profile,
+   * environment and rows), through the usual start with a confirmation issued in main; the
+   * workspace's gate still decides. `acceptDuplicateFile`: the same file was sent before, sent anyway.
+   */
+  'approvals:sendBatch': z.strictObject({ id: requestId, acceptDuplicateFile: z.boolean().optional() }),
   /** Requests about one batch or one payout (a batch's page, a transaction's timeline): who approved. */
   'approvals:about': z.union([
     z.strictObject({ batchId: z.string().min(1).max(200) }),
@@ -170,6 +177,7 @@ export interface ApprovalChannelResults {
   'approvals:reject': ApprovalRequest;
   'approvals:withdraw': ApprovalRequest;
   'approvals:send': JournalTransaction;
+  'approvals:sendBatch': BatchSummary;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
 }

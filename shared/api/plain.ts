@@ -93,6 +93,7 @@ export const CHANNEL_NAMES = [
   'approvals:reject',
   'approvals:withdraw',
   'approvals:send',
+  'approvals:sendBatch',
   'approvals:about',
   'approvals:policy',
   'audit:list',

@@ -107,6 +107,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'approvals:reject': { id: 1, remark: 'wrong supplier' },
   'approvals:withdraw': { id: 1 },
   'approvals:send': { id: 1 },
+  'approvals:sendBatch': { id: 1 },
   'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
   'approvals:policy': {},
   'audit:list': { filter: { actor: 'fatou', action: 'approve', from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z', subject: 'INV-42' }, before: 10, limit: 50 },

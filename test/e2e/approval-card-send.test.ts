@@ -12,6 +12,8 @@ import { axeViolations, serious } from './axe';
 import { screenshot } from './harness';
 import { choosePreferences } from './preferences';
 import { useWorkspacePage } from './workspace-page';
+import { LOCAL_SANDBOX_ID } from '../../electron/console/settings';
+import { checkedRows } from '../storage/fixtures';
 
 const team = useWorkspacePage({ person: 'fatou', tiers: [{ minAmount: 100_000, approvals: 1 }] });
 let page: Page;
@@ -88,4 +90,51 @@ describe.each(['en', 'fr'] as const)('the maker and the approver, in %s', (langu
     await screenshot(page, `approval-4-sent-${language}`);
     expect(team.h.pageErrors).toEqual([]);
   });
+});
+
+async function batchEntries(batchId: string): Promise<number> {
+  const raw = await team.workspaces.connectAs('kofi', team.database);
+  const { rows } = await raw.query(`SELECT count(*)::int AS n FROM entries WHERE batch_id = $1`, [batchId]);
+  await raw.end();
+  return rows[0].n;
+}
+
+describe.each(['en', 'fr'] as const)('an approved batch, in %s', (language) => {
+  it('shows its rows on the card, and is sent from the card with one action as it was approved', async () => {
+    const batchId = `b-card-${language}`;
+    const fatou = team.workspaces.storeAs('fatou', team.database);
+    await fatou.batches.create({ id: batchId, fileName: `june-${language}.csv`, fileHash: batchId, profile: { id: LOCAL_SANDBOX_ID, name: 'Local sandbox', environment: 'sandbox' }, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20, { prefix: `JUNE-${language.toUpperCase()}` }), at: Date.now() });
+    const asked = (await fatou.approvals!.askBatch(batchId, 'XAF'))!;
+    await team.workspaces.storeAs('kofi', team.database).approvals!.approve(asked.id, asked.digest, 'file checked');
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const openApprovals = async () => {
+      await page.evaluate(() => (location.hash = '#/approvals'));
+      await page.locator('#approvals-mine-title').waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: language === 'en' ? 'Refresh' : 'Actualiser', exact: true }).click();
+    };
+    const card = page.locator('.approval-card', { has: page.locator(`#approval-${asked.id}-title`) });
+    const send = card.locator('.approval-send button');
+    for (const theme of ['light', 'dark'] as const) {
+      await choosePreferences(page, language, theme);
+      await openApprovals();
+      await send.waitFor();
+      await card.locator('.approval-rows table tbody tr').first().waitFor();
+      expect(await card.locator('.approval-rows table tbody tr').count()).toBe(10);
+      expect(serious(await axeViolations(page))).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, `approval-5-batch-ready-${language}-${theme}`);
+    }
+    expect(await batchEntries(batchId)).toBe(0);
+    await choosePreferences(page, language, 'light');
+    await openApprovals();
+    await send.click();
+    // The batch's page opens; the batch the approval bound is sent, every row once.
+    await page.waitForFunction(() => location.hash.startsWith('#/batches'));
+    await expect.poll(async () => (await fatou.batches.summary(batchId))!.state, { timeout: 60_000 }).toBe('done');
+    expect(await batchEntries(batchId)).toBe(20);
+    await screenshot(page, `approval-6-batch-sent-${language}`);
+    expect(team.h.pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -40,7 +40,7 @@ describe('a confirmed batch the policy holds back', () => {
   it('says what it needs and asks for approval of the batch as one file', async () => {
     const { api, user, dialog } = await sendHeldBatch(need);
     const ask = await within(dialog).findByRole('region', { name: 'Ask for approval' });
-    expect(within(ask).getByText('This batch (2 rows, total 300,000 XAF) needs 1 approval(s) by finance before it is sent.')).toBeTruthy();
+    expect(within(ask).getByText('This batch (2 rows, total 300,000 XAF) needs one approval by finance before it is sent.')).toBeTruthy();
     expect(within(dialog).getByText('The team’s policy needs an approval before this is sent.')).toBeTruthy();
     await user.click(within(ask).getByRole('button', { name: 'Ask for approval of this batch' }));
     expect(await within(ask).findByText('Approval asked (request 7). Send the batch once it is approved.')).toBeTruthy();

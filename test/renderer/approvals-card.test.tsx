@@ -29,6 +29,7 @@ async function render(lists: Partial<Record<ApprovalScope, ApprovalRequest[]>>) 
     'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
     'approvals:list': (input) => ok({ requests: lists[input.scope] ?? [] }),
     'approvals:send': () => ok({ id: 'entry-1' } as never),
+    'approvals:sendBatch': () => ok({ id: 'b-42' } as never),
     'approvals:withdraw': (input) => ok(request(input.id, { state: 'withdrawn' })),
   });
   await renderApp(api, { screen: 'approvals' });
@@ -85,5 +86,43 @@ describe('an approval request’s card', () => {
     expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
     await approvals.getState().changed();
     expect(approvals.getState().last).toBeNull();
+  });
+
+  it('sends an approved batch with one action, naming the request only, and opens the batch it started', async () => {
+    const batch = request(11, { subject: 'batch', batchId: 'b-42', externalId: null, phoneNumber: null, request: null, rows: 20, amount: 210_000 });
+    const { api, card } = await render({ mine: [batch] });
+    const eleven = within(card(11));
+    expect(eleven.getByText(/the batch is sent as it was approved, its 20 rows under its profile/)).toBeTruthy();
+    fireEvent.click(eleven.getByRole('button', { name: /^Send its 20 rows now \(210,000 XAF\)/ }));
+    await vi.waitFor(() => expect(api.callsOf('approvals:sendBatch')).toEqual([{ id: 11 }]));
+    expect(api.callsOf('approvals:send')).toEqual([]);
+    // The card read the batch once (its rows); the send opened it once more, on its page.
+    await vi.waitFor(() => expect(api.callsOf('batches:get')).toEqual([{ batchId: 'b-42' }, { batchId: 'b-42' }]));
+  });
+
+  it('shows the approver a batch’s rows with their flags, how many in all, and a file sent before (read-only)', async () => {
+    const batch = request(12, { subject: 'batch', batchId: 'b-43', externalId: null, phoneNumber: null, request: null, rows: 25, amount: 300_000, state: 'awaiting', approvalsGiven: 0, votes: [], decidedBy: null, decidedAt: null });
+    const values = (n: number) => ({ phone_number: `+23765000000${n}`, amount: '12000', first_name: 'Awa', last_name: `Row${n}`, email: '', description: '', external_id: `X-${n}`, payment_method: '', meta: {} });
+    const row = (n: number, extra: object = {}) => ({ rowNumber: n, values: values(n), request: { ...BOUND, amount: 12_000, phone_number: `+23765000000${n}`, external_id: `X-${n}` }, errors: {}, duplicates: [], externalId: `X-${n}`, state: 'not_sent', journalId: null, transactionId: null, status: null, failedCode: null, fee: null, error: null, rehearsal: null, ...extra });
+    const api = createFakeApi({
+      'approvals:status': () => ok({ available: true as const, login: 'kofi', roles: ['finance'] }),
+      'approvals:list': (input) => ok({ requests: input.scope === 'forMe' ? [batch] : [] }),
+      'batches:rows': () => ok({ batchId: 'b-43', filter: 'all' as const, total: 25, offset: 0, rows: [row(2), row(3, { duplicates: [{ reason: 'phone_amount', rowNumbers: [2] }] }), row(4, { paidBy: { batchId: null, rowNumber: null } }), row(5, { request: null, errors: { amount: ['is not a number'] } })] } as never),
+      'batches:get': () => ok({ importedBefore: [{ batchId: 'b-june', fileName: 'june.csv', state: 'done', createdAt: '2026-11-20T09:00:00Z' }] } as never),
+    });
+    await renderApp(api, { screen: 'approvals' });
+    const card = within(await vi.waitFor(() => document.getElementById('approval-12-title')!.closest('li')!));
+    const table = await card.findByRole('table', { name: 'Rows of batch b-43' });
+    expect(api.callsOf('batches:rows')).toEqual([{ batchId: 'b-43', filter: 'all', offset: 0, limit: 10 }]);
+    const cells = (n: number) => [...within(table).getByRole('cell', { name: `X-${n}` }).closest('tr')!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells(2)).toEqual(['2', 'Awa Row2', '+237650000002', '12,000 XAF', 'X-2', '']);
+    expect(cells(3)[5]).toBe('Duplicate in the file');
+    expect(cells(4)[5]).toBe('Already a payout (sent earlier)');
+    expect(cells(5)[5]).toBe('Invalid');
+    expect(card.getByText(/This file was sent before: batch b-june \(june\.csv,/)).toBeTruthy();
+    expect(card.getByText('The first 4 of 25 rows.', { exact: false })).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Open the batch for all its rows' })).toBeTruthy();
+    // Read-only: nothing on the card changes a row.
+    expect(card.queryByRole('textbox', { name: /amount|phone/i })).toBeNull();
   });
 });

@@ -37,7 +37,7 @@ describe('a payout the policy covers', () => {
     await user.type(within(form).getByLabelText('Email'), 'awa@example.com');
     await user.click(screen.getByRole('button', { name: 'Review payout' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm payout' });
-    expect(within(dialog).getByText('This payout of 400,000 XAF needs 1 approval(s) by finance before it is sent.')).toBeTruthy();
+    expect(within(dialog).getByText('This payout of 400,000 XAF needs one approval by finance before it is sent.')).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: /^Send/ })).toBeNull();
     expect(dialog.querySelector('.notice-error')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Ask for approval of this payout' }));

@@ -15,8 +15,8 @@ import { ApprovalRefusal, type ApprovalsPort } from '../storage/approvals-port';
 import { gateRefusalOf } from '../storage/postgres/approvals';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 
-// 'approvals:send' sends money: it is the send path's (./send.ts), with its journal guard.
-type ApprovalChannel = Exclude<Extract<Channel, `approvals:${string}`>, 'approvals:send'>;
+// 'approvals:send' and 'approvals:sendBatch' send money: they are the send paths' (./send.ts, ./batches.ts).
+type ApprovalChannel = Exclude<Extract<Channel, `approvals:${string}`>, 'approvals:send' | 'approvals:sendBatch'>;
 
 /** The English sentence of a send the policy holds back (the screen words it from `approval`). */
 function neededSentence(need: ApprovalNeed): string {

@@ -11,6 +11,8 @@ import { canonicalJson } from '../confirmations';
 import type { Logger } from '../deps';
 import { BatchStateChanged } from '../storage/batch-drafts-port';
 import type { BatchPort } from '../storage/port';
+import type { ApprovalsPort } from '../storage/approvals-port';
+import { englishCount } from '../../../shared/money';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
 import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
 import { sha256 } from './batch-draft';
@@ -196,4 +198,56 @@ export async function startBatch(
   logger?.info('batch started', { batchId, rows: batch.counts.valid, environment: batch.environment });
   runner.run(batchId);
   return summaryOf(batches, batchId);
+}
+
+/**
+ * `approvals:sendBatch`: an approved batch sent from its approval card with one action (issue 37
+ * item 1), nothing retyped. The batch the approval bound (its profile, environment and rows) goes
+ * through the usual checks and start: the confirmation token is issued here, in main, for the
+ * batch's hash as it is now, and used up at once by `startBatch`. The approval is the confirmation
+ * (a live batch's typed total is not asked again: the approver checked exactly these rows); the
+ * workspace's gate still decides (the caller asks it first, the claims ask it again at the write).
+ */
+export async function sendApprovedBatch(
+  journal: BatchJournal & { logger?: Logger | undefined },
+  profiles: Profiles,
+  quoting: Quoting,
+  confirmations: Context['confirmations'],
+  runner: Pick<BatchRunner, 'run'>,
+  approvals: Pick<ApprovalsPort, 'get'> | undefined,
+  input: { id: number; acceptDuplicateFile?: boolean | undefined },
+): Promise<BatchSummary> {
+  const { id } = input;
+  if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
+  const approval = await approvals.get(id);
+  if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+  if (approval.subject !== 'batch' || approval.batchId === null) {
+    throw new HandlerFailure('CONFLICT', `Request ${id} is a single payout, not a batch: send it with its own Send.`);
+  }
+  const batchId = approval.batchId;
+  if (approval.state !== 'approved') throw new HandlerFailure('APPROVAL_NOT_WAITING', `Request ${id} is ${approval.state}, not approved: nothing was sent.`);
+  if (approval.sent) throw new HandlerFailure('ALREADY_SENT', `Request ${id} has already been sent: batch ${batchId} is over. Nothing was sent again.`);
+  const { batches } = journal;
+  const batch = await summaryOf(batches, batchId);
+  if (batch.state !== 'draft') {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: it was started already, follow it from its page. Nothing was sent.`, { reason: { key: 'draftOnly', params: { state: batch.state } } });
+  }
+  if ((approval.profileId !== null && approval.profileId !== batch.profileId) || approval.environment !== batch.environment) {
+    throw new HandlerFailure('CONFLICT', `Batch ${batchId} is no longer the batch request ${id} approved (its profile or environment changed): ask for approval again. Nothing was sent.`);
+  }
+  if (batch.counts.invalid > 0) throw new HandlerFailure('CONFLICT', `${englishCount(batch.counts.invalid, 'row has', 'rows have')} errors: fix or drop them, then ask again.`);
+  if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no row to send.');
+  const profile = profiles.resolveProfile(batch.profileId);
+  if (profile.environment !== batch.environment) {
+    throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but batch ${batchId} was approved for ${batch.environment}. Nothing was sent.`);
+  }
+  profiles.requireAllowed(profile);
+  await profiles.requireSecret(profile, 'payout');
+  await requireNotSentBefore(batches, batch, input.acceptDuplicateFile);
+  const preview = await quote(batches, quoting, batchId, profile);
+  if (preview.overBalance) throw overBalance(preview);
+  // The usual start, with a token issued for the batch's hash as it is now (its bound profile and environment).
+  const batchHash = await hashOf(batches, batchId, batch.profileId, batch.environment);
+  const { token } = confirmations.issue(`batch:${batchId}:${batchHash}`);
+  return startBatch(journal, profiles, confirmations, runner, { batchId, confirmationToken: token });
 }

@@ -12,7 +12,7 @@ import type { Context, HandlerImpls } from './context';
 import { detailOf, listBatches, reportFile, rowsPageOf, type BatchJournal } from './batch-read';
 import { dropRows, importBatch, invalidRowsFile, retryFailed, sendRemaining, updateRow } from './batch-draft';
 import { renewSentIds } from './batch-renew';
-import { prepareBatch, previewBatch, rehearse, startBatch } from './batch-confirm';
+import { prepareBatch, previewBatch, rehearse, sendApprovedBatch, startBatch } from './batch-confirm';
 import { cancelBatch, joinBatch, pauseBatch, resumeBatch } from './batch-controls';
 import { requireBatchSendable } from './approvals';
 import { requireSends } from './send-rights';
@@ -20,7 +20,7 @@ import { requireSends } from './send-rights';
 export { retryName } from './batch-draft';
 export { batchBindingHash } from './batch-confirm';
 
-type BatchChannel = Extract<Channel, `batches:${string}`>;
+type BatchChannel = Extract<Channel, `batches:${string}`> | 'approvals:sendBatch';
 
 export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers: HandlerImpls<BatchChannel>; runner: BatchRunner } {
   const { deps, confirmations } = context;
@@ -44,6 +44,13 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     'batches:start': async (input) => (
       await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input)
     ),
+    // The approved batch from its card: the same refusals first (who may send, the gate), then the usual start.
+    'approvals:sendBatch': async (input) => {
+      await requireSends(deps.storage, 'this batch');
+      const approval = await deps.storage.approvals?.get(input.id);
+      if (approval?.subject === 'batch' && approval.batchId !== null) await requireBatchSendable(context, approval.batchId);
+      return sendApprovedBatch(logged, context, quoting, confirmations, runner, deps.storage.approvals, input);
+    },
     'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
     'batches:resume': async ({ batchId }) => (await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
     'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),

@@ -172,7 +172,7 @@ export function ApprovalPolicy() {
       <p className="muted small">{t('policy.intro')}</p>
       {!available ? <p className="notice notice-info">{t('policy.unavailable')}</p> : failure ? <ErrorNotice failure={failure} /> : tiers === null ? <Loading label={t('policy.loading')} /> : (
         <>
-          {isAdmin ? <p className="small muted">{t('policy.twoAdmins')}</p> : <p className="notice notice-info">{t('policy.readOnly', { roles: roles.join(', ') || '—' })}</p>}
+          {isAdmin ? <p className="small muted">{t('policy.twoAdmins')}</p> : <p className="notice notice-info">{t('policy.readOnly', { roles: roles.join(', ') || '—', count: Math.max(roles.length, 1) })}</p>}
           <PolicySummary tiers={tiers} />
           <PolicyEditor tiers={tiers} isAdmin={isAdmin} />
         </>

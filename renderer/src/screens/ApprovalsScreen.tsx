@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, ApprovalRequest } from '../../../shared/api';
+import type { ApiFailure, ApprovalRequest, BatchRow, EarlierImport } from '../../../shared/api';
 import { Screen } from '../components/Screen';
 import { ErrorNotice, Loading, Spinner } from '../components/common';
 import { formatMoney } from '../format/money';
@@ -91,29 +91,128 @@ function Facts({ request }: { request: ApprovalRequest }) {
   );
 }
 
-/** The maker sends an approved payout from its card: one action, the request the approval bound, nothing retyped. */
+/** How many rows a batch request's card shows; the batch's page has them all. */
+const ROWS_ON_CARD = 10;
+
+/** A row's flags as the checker reads them: invalid, a duplicate in the file, already a payout. */
+function rowFlags(row: BatchRow): ('invalid' | 'duplicate' | 'sentEarlier')[] {
+  const flags: ('invalid' | 'duplicate' | 'sentEarlier')[] = [];
+  if (Object.keys(row.errors).length > 0) flags.push('invalid');
+  if (row.duplicates.length > 0) flags.push('duplicate');
+  if (row.alreadySent || row.paidBy) flags.push('sentEarlier');
+  return flags;
+}
+
+/**
+ * A batch request's rows on its card, read-only (issue 37 item 1): the first rows with their
+ * flags, how many in all with a link to the batch's page, and an earlier send of the same file.
+ */
+function BatchRowsOnCard({ batchId, currency }: { batchId: string; currency: string }) {
+  const { t } = useTranslation('approvals');
+  const batchRows = useApprovals((s) => s.batchRows);
+  const navigate = useUi((s) => s.navigate);
+  const openBatch = useBatch((s) => s.open);
+  const [read, setRead] = useState<{ ok: true; rows: BatchRow[]; total: number; importedBefore: EarlierImport[] } | { ok: false; error: ApiFailure } | null>(null);
+  useEffect(() => {
+    let live = true;
+    void batchRows(batchId, ROWS_ON_CARD).then((result) => live && setRead(result.ok ? { ok: true, ...result.value } : { ok: false, error: result.error }));
+    return () => {
+      live = false;
+    };
+  }, [batchId, batchRows]);
+  if (!read) return <Loading label={t('rowsOnCard.loading')} />;
+  if (!read.ok) return <ErrorNotice failure={read.error} />;
+  const sentBefore = read.importedBefore.filter((earlier) => earlier.state !== 'draft');
+  return (
+    <div className="approval-rows">
+      {sentBefore.map((earlier) => (
+        <p key={earlier.batchId} className="notice notice-warn small">
+          {t('rowsOnCard.sentBefore', { batchId: earlier.batchId, fileName: earlier.fileName, at: formatDateTime(earlier.createdAt), state: earlier.state })}
+        </p>
+      ))}
+      <div className="table-scroll">
+        <table className="compact">
+          <caption className="small">{t('rowsOnCard.caption', { batchId })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('rowsOnCard.row')}</th>
+              <th scope="col">{t('rowsOnCard.recipient')}</th>
+              <th scope="col">{t('rowsOnCard.phone')}</th>
+              <th scope="col" className="num">{t('rowsOnCard.amount')}</th>
+              <th scope="col">{t('rowsOnCard.externalId')}</th>
+              <th scope="col">{t('rowsOnCard.flags')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {read.rows.map((row) => (
+              <tr key={row.rowNumber}>
+                <td>{row.rowNumber}</td>
+                <td>{`${row.values.first_name} ${row.values.last_name}`.trim()}</td>
+                <td className="mono">{row.request?.phone_number ?? row.values.phone_number}</td>
+                <td className="num">{row.request ? formatMoney(row.request.amount, currency) : row.values.amount}</td>
+                <td className="mono">{row.externalId}</td>
+                <td>
+                  {rowFlags(row).map((flag) => (
+                    <span key={flag} className={`badge ${flag === 'invalid' ? 'badge-failed' : 'badge-processing'}`}>
+                      {t(`rowsOnCard.${flag}`)}
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="small">
+        {t('rowsOnCard.shown', { shown: read.rows.length, total: read.total })}{' '}
+        <button type="button" className="link" onClick={() => (navigate('batches'), void openBatch(batchId))}>
+          {t('rowsOnCard.openAll')}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The maker sends an approved payout or batch from its card: one action, what the approval bound,
+ * nothing retyped. A batch opens its page once started; a file sent before is sent only once the
+ * maker says so (the same refusal as the batch's own confirmation).
+ */
 function SendApproved({ request, what }: { request: ApprovalRequest; what: string }) {
   const { t } = useTranslation('approvals');
   const sendApproved = useApprovals((s) => s.sendApproved);
   const openTransaction = useUi((s) => s.openTransaction);
+  const navigate = useUi((s) => s.navigate);
+  const openBatch = useBatch((s) => s.open);
   const busy = useApprovals((s) => s.busy === request.id);
-  const flight = useSingleFlight({ once: true });
+  const flight = useSingleFlight({ once: !(request.subject === 'batch') });
   const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const label = t('send', { amount: formatMoney(request.amount, request.currency) });
-  const send = () =>
+  const batch = request.subject === 'batch';
+  const label = t(batch ? 'sendBatch' : 'send', { amount: formatMoney(request.amount, request.currency), count: request.rows });
+  const duplicate = batch && failure?.code === 'CONFIRMATION_REQUIRED' && failure.fields?.['acceptDuplicateFile'] !== undefined;
+  const send = (options: { acceptDuplicateFile?: true } = {}) =>
     void flight.run(async () => {
-      const result = await sendApproved(request);
-      if (result.ok) return openTransaction(result.value.id);
+      const result = await sendApproved(request, options);
+      if (result.ok) {
+        if (!batch) return openTransaction(result.value.id);
+        navigate('batches');
+        return void openBatch(result.value.id);
+      }
       if (result.error.journalId && (result.error.code === 'OUTCOME_UNKNOWN' || result.error.code === 'ALREADY_SENT')) return openTransaction(result.error.journalId);
       setFailure(result.error);
     });
   return (
     <div className="approval-send">
-      <p className="small">{t('readyToSend', { externalId: request.externalId ?? '' })}</p>
-      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={send}>
+      <p className="small">{batch ? t('readyToSendBatch', { count: request.rows }) : t('readyToSend', { externalId: request.externalId ?? '' })}</p>
+      <button type="button" className={request.environment === 'live' ? 'danger' : 'primary'} disabled={busy || flight.busy} aria-label={`${label} (${t('sendLabel', { id: request.id, what })})`} onClick={() => send()}>
         {busy ? <Spinner label={t('working')} /> : null} {label}
       </button>
       {failure ? <ErrorNotice failure={failure} /> : null}
+      {duplicate ? (
+        <button type="button" className="secondary" disabled={busy || flight.busy} onClick={() => send({ acceptDuplicateFile: true })}>
+          {t('sendBatchAnyway')}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -166,6 +265,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }
       </h3>
       <ApprovalSteps request={request} />
       <Facts request={request} />
+      {request.subject === 'batch' && request.batchId && (step === 'awaiting' || step === 'ready') ? <BatchRowsOnCard batchId={request.batchId} currency={request.currency} /> : null}
       {request.remark && request.state === 'awaiting' ? <p className="small">{t('remarkShown', { remark: request.remark })}</p> : null}
       <ApprovalVotes request={request} />
       {step === 'sent' ? (
@@ -178,7 +278,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }
           ) : null}
         </p>
       ) : null}
-      {side === 'mine' && step === 'ready' && request.subject === 'payout' && request.request ? <SendApproved request={request} what={what} /> : null}
+      {side === 'mine' && step === 'ready' && ((request.subject === 'payout' && request.request) || (request.subject === 'batch' && request.batchId)) ? <SendApproved request={request} what={what} /> : null}
       {decides || open ? (
         <div className="approval-actions">
           <label htmlFor={remarkId}>{decides ? t('remarkLabel') : t('field.remark')}</label>

@@ -22,7 +22,7 @@ export function AskApproval({ need, request }: { need: ApprovalNeed; request?: T
   const flight = useSingleFlight();
   const [answer, setAnswer] = useState<{ ok: true; text: string } | { ok: false; error: ApiFailure } | null>(null);
   const amount = formatMoney(need.amount, need.currency ?? 'XAF');
-  const words = { amount, rows: need.rows, count: need.approvals, role: t(`role.${need.approverRole}`) };
+  const words = { amount, rowsText: t('rowCount', { count: need.rows }), count: need.approvals, role: t(`role.${need.approverRole}`) };
   const open = need.request && need.request.state === 'awaiting' ? need.request : null;
   const ask = () =>
     void flight.run(async () => {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JournalTransaction, SearchQuery } from '../../../shared/api';
+import type { ApprovalRequest, JournalTransaction, SearchQuery } from '../../../shared/api';
 // From codes.ts, not shared/contract's index (which builds the zod schemas): History's chunk is
 // fetched when the page is idle and should not bring zod with it (issue 28).
 import { TRANSACTION_STATUSES } from '../../../shared/contract/codes';
@@ -13,7 +13,7 @@ import { describeFailedCode } from '../messages/errors';
 import { formatCount, formatMoney, parseAmount } from '../format/money';
 import { dayBoundIso, formatDateTime } from '../format/time';
 import { t } from '../i18n';
-import { useHistory, useProfiles, useUi, useWorkspace } from '../stores';
+import { useApprovals, useHistory, useProfiles, useUi, useWorkspace } from '../stores';
 import { downloadCsv } from '../components/download';
 import { usePagedList } from '../components/usePagedList';
 
@@ -151,6 +151,7 @@ function HistoryList() {
                   <span className="col-ext" title={row.externalId ?? ''}>
                     <span className="mono muted small">{row.externalId ?? ''}</span>
                     <IdentityMark row={row} />
+                    <ApprovalMark row={row} />
                   </span>
                   <span className="col-amount">{formatMoney(row.amount, row.currency)}</span>
                   <span className="col-status">
@@ -174,6 +175,12 @@ export function HistoryScreen() {
   const { t: tr } = useTranslation('history');
   // On a team workspace the list is the team's, whichever desktop wrote it.
   const onWorkspace = useWorkspace((s) => s.status?.store === 'workspace');
+  // Which payouts an approval sent (ApprovalMark): the approvals this login reads, once.
+  const approvalsIdle = useApprovals((s) => s.status === 'idle');
+  const loadApprovals = useApprovals((s) => s.load);
+  useEffect(() => {
+    if (onWorkspace && approvalsIdle) void loadApprovals();
+  }, [onWorkspace, approvalsIdle, loadApprovals]);
   const status = useHistory((s) => s.status);
   const error = useHistory((s) => s.error);
   const total = useHistory((s) => s.total);
@@ -326,4 +333,26 @@ function IdentityMark({ row }: { row: JournalTransaction }) {
   if (row.alreadySent) return <span className="row-mark" data-testid="history-already-sent">{tr('alreadySent')}</span>;
   if (row.paidLater) return <span className="row-mark" data-testid="history-paid-later">{tr('paidLater')}</span>;
   return null;
+}
+
+/** The approved request a History row was sent under: a payout's spent by its entry, a batch row's its batch's. */
+export function approvalOf(row: Pick<JournalTransaction, 'id' | 'kind' | 'batch'>, known: readonly ApprovalRequest[]): ApprovalRequest | null {
+  if (row.kind !== 'payout') return null;
+  return known.find((r) => r.state === 'approved' && (r.subject === 'payout' ? r.spentByEntry === row.id : r.batchId !== null && r.batchId === row.batch?.batchId)) ?? null;
+}
+
+/**
+ * A payout that needed approval (issue 37 item 1): which request approved it and that it is sent,
+ * from the approvals this login can read (asked, decided, waiting for them; an admin's everything
+ * waiting). A payout's request is spent by its entry; a batch row's by its batch's request.
+ */
+function ApprovalMark({ row }: { row: JournalTransaction }) {
+  const { t: tr } = useTranslation('history');
+  const request = useApprovals((s) => (s.available ? approvalOf(row, [...s.mine, ...s.decided, ...s.everyone, ...s.forMe]) : null));
+  if (!request) return null;
+  return (
+    <span className="row-mark" data-testid="history-approved" title={tr('approvedHint', { id: request.id, by: request.decidedBy ?? '' })}>
+      {tr('approved', { id: request.id })}
+    </span>
+  );
 }

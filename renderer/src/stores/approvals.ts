@@ -4,7 +4,7 @@
  * (another approver may have acted meanwhile). On a single desktop `available` is false.
  */
 import { createStore } from 'zustand/vanilla';
-import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, PaydeskApi, Result } from '../../../shared/api';
+import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, BatchRow, EarlierImport, PaydeskApi, Result } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { approvalNotices, type ApprovalNotice } from './approval-notices';
 
@@ -29,13 +29,16 @@ export interface ApprovalsState {
   reject(request: ApprovalRequest, remark: string): Promise<void>;
   withdraw(request: ApprovalRequest, remark: string): Promise<void>;
   /**
-   * Sends an approved payout from its card: main sends the request the approval bound (its
-   * profile, its external id), nothing retyped. The journal entry it wrote, or the refusal.
+   * Sends an approved payout or batch from its card: main sends what the approval bound (a
+   * payout's request with its profile and external id; a batch's rows under its profile, through
+   * the usual start), nothing retyped. The journal entry (a payout) or the batch started, or the refusal.
    */
-  sendApproved(request: ApprovalRequest): Promise<Result<{ id: string }>>;
+  sendApproved(request: ApprovalRequest, options?: { acceptDuplicateFile?: true }): Promise<Result<{ id: string }>>;
   /** Asks approval for a payout as built by the form (its external id is the one the approval binds). */
   askPayout(request: TransactionRequest): Promise<Result<{ request: ApprovalRequest | null; externalId: string }>>;
   askBatch(batchId: string): Promise<Result<{ request: ApprovalRequest | null }>>;
+  /** A batch request's first rows (read-only, `limit` of them), how many in all, and earlier imports of the same file. */
+  batchRows(batchId: string, limit: number): Promise<Result<{ rows: BatchRow[]; total: number; importedBefore: EarlierImport[] }>>;
   /** Requests about a batch or a payout (a batch's page, a transaction's timeline): who asked and who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
   /** The workspace's approval policy, and an admin's ask to replace one environment's and currency's tiers (applied when a second admin approves it). */
@@ -129,12 +132,19 @@ export function createApprovalsStore(api: PaydeskApi) {
       reject: (request, remark) => decide(request.id, () => api.invoke('approvals:reject', { id: request.id, remark })),
       askPayout: (request) => api.invoke('approvals:askPayout', { request }),
       askBatch: (batchId) => api.invoke('approvals:askBatch', { batchId }),
+      async batchRows(batchId, limit) {
+        const [page, detail] = await Promise.all([api.invoke('batches:rows', { batchId, filter: 'all', offset: 0, limit }), api.invoke('batches:get', { batchId })]);
+        if (!page.ok) return page;
+        if (!detail.ok) return detail;
+        return { ok: true, value: { rows: page.value.rows, total: page.value.total, importedBefore: detail.value.importedBefore } };
+      },
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
       askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),
-      async sendApproved(request) {
+      async sendApproved(request, options = {}) {
         set({ busy: request.id, last: null });
-        const result = await api.invoke('approvals:send', { id: request.id });
+        const result =
+          request.subject === 'batch' ? await api.invoke('approvals:sendBatch', { id: request.id, ...options }) : await api.invoke('approvals:send', { id: request.id });
         set({ busy: null });
         await get().load();
         return result.ok ? { ok: true, value: { id: result.value.id } } : result;

@@ -44,4 +44,6 @@ export default {
   listLabel_other: 'Transactions, {{formatted}} rows',
   rowLabel: 'Open {{kind}} of {{amount}}, {{who}}, {{status}}',
   rowKind: { payment: 'payment', payout: 'payout' },
+  approved: 'Approved (request {{id}}), sent',
+  approvedHint: 'This payout needed approval: request {{id}}, approved by {{by}}, sent once.',
 } as const;

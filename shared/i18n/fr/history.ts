@@ -46,4 +46,6 @@ export default {
   listLabel_other: 'Transactions, {{formatted}} lignes',
   rowLabel: 'Ouvrir le {{kind}} de {{amount}}, {{who}}, {{status}}',
   rowKind: { payment: 'paiement', payout: 'transfert' },
+  approved: 'Approuvé (demande {{id}}), envoyé',
+  approvedHint: 'Ce transfert demandait une approbation : demande {{id}}, approuvée par {{by}}, envoyée une fois.',
 } as const satisfies Messages<typeof en>;

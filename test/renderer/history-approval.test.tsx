@@ -1,0 +1,29 @@
+/**
+ * History shows that a payout needed approval and was sent under it (issue 37 item 1): the row
+ * whose entry spent an approved request reads "Approved (request N), sent"; a batch row, its
+ * batch's request; a payout that needed none has no mark. The matching only: History's rows are
+ * a virtual list jsdom does not lay out.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../shared/api';
+import { approvalOf } from '../../renderer/src/screens/HistoryScreen';
+
+
+function approved(id: number, overrides: Partial<ApprovalRequest>): ApprovalRequest {
+  return {
+    id, subject: 'payout', batchId: null, environment: 'sandbox', currency: 'XAF', externalId: null, phoneNumber: null, amount: 400_000, rows: 1, digest: 'd'.repeat(64),
+    approvalsRequired: 1, approvalsGiven: 1, approverRole: 'finance', state: 'approved', requestedBy: 'fatou', requestedAt: '2026-11-25T10:00:00Z', decidedBy: 'kofi',
+    decidedAt: '2026-11-25T10:05:00Z', remark: null, votes: [], sent: true, profileId: null, profileName: null, accountUrl: null, request: null, spentByEntry: null, ...overrides,
+  };
+}
+
+describe('History’s approval mark', () => {
+  const known = [approved(7, { spentByEntry: 'j-approved' }), approved(9, { subject: 'batch', batchId: 'b-9' }), approved(3, { state: 'rejected', spentByEntry: 'j-rejected' })];
+  it('names the request a payout was sent under: a payout’s spent by its entry, a batch row’s its batch’s, nothing else', () => {
+    expect(approvalOf({ id: 'j-approved', kind: 'payout' }, known)?.id).toBe(7);
+    expect(approvalOf({ id: 'j-row', kind: 'payout', batch: { batchId: 'b-9', rowNumber: 2 } }, known)?.id).toBe(9);
+    expect(approvalOf({ id: 'j-plain', kind: 'payout' }, known)).toBeNull();
+    expect(approvalOf({ id: 'j-rejected', kind: 'payout' }, known)).toBeNull();
+    expect(approvalOf({ id: 'j-approved', kind: 'payment' }, known)).toBeNull();
+  });
+});
