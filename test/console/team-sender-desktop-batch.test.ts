@@ -149,3 +149,33 @@ it('confirms, starts, pauses, resumes and cancels batches of a sender-held profi
   // The desktop followed the sender's run through the workspace's change events.
   expect(heardBatches.has(one.batchId)).toBe(true);
 }, 180_000);
+
+it('sends a payout found missing again by asking the sender: History\'s Send again writes a resend ask, the sender sends it once through the resend path', async () => {
+  const request = { payment_method: 'momo_cm', amount: 7_300, phone_number: '+237670000073', external_id: 'RESEND-1', customer: { first_name: 'Awa', last_name: 'Again', email: 'awa@example.com' } };
+  // An entry the sender wrote, whose answer was lost and which a look-up found missing.
+  const asSender = await workspaces.connectAs('sender_batch', database);
+  await asSender.query(
+    `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
+       customer_first_name, customer_last_name, customer_email, request, created_at, updated_at)
+     VALUES ('lost-1', $1, 'By the sender', 'sandbox', 'payout', 'pending', 'RESEND-1', 7300, 'XAF', '+237670000073', 'momo_cm', 'Awa', 'Again', 'awa@example.com', $2, 1, 1)`,
+    [HELD, JSON.stringify(request)],
+  );
+  await asSender.query(`UPDATE entries SET state = 'outcome_unknown' WHERE id = 'lost-1'`);
+  await asSender.query(`UPDATE entries SET resolution = 'not_found' WHERE id = 'lost-1'`);
+  await asSender.end();
+  expect(createAsks(posts).get('RESEND-1')).toBeUndefined();
+
+  const entry = expectOk(await desktop.handlers['transactions:resend']({ journalId: 'lost-1' }));
+  expect(entry).toMatchObject({ id: 'lost-1', externalId: 'RESEND-1', amount: 7_300 });
+  expect(entry.transactionId).not.toBeNull();
+  expect(createAsks(posts).get('RESEND-1')).toBe(1);
+  expect(secretReads).toEqual([]);
+  const sql = await workspaces.connectAs('tester', database);
+  const { rows } = await sql.query<{ asked_by: string; state: string; entry_result: string }>(`SELECT asked_by, state, entry_result FROM send_asks WHERE kind = 'resend'`);
+  await sql.end();
+  expect(rows).toEqual([{ asked_by: 'fatou', state: 'done', entry_result: 'lost-1' }]);
+
+  // Sent again already: a second Send again is refused by the journal's rules, nothing POSTed.
+  expectFail(await desktop.handlers['transactions:resend']({ journalId: 'lost-1' }), 'CONFLICT');
+  expect(createAsks(posts).get('RESEND-1')).toBe(1);
+}, 90_000);
