@@ -100,6 +100,10 @@ async function asksOf(batchId: string): Promise<{ asked_by: string; state: strin
 
 it('confirms, starts, pauses, resumes and cancels batches of a sender-held profile by asking the sender: no key read, each row paid once by the sender, followed live', async () => {
   expectOk(await desktop.handlers['profiles:activate']({ id: HELD }));
+  // The screens are told the keys are with the sender; a secret for it is never taken.
+  expect(expectOk(await desktop.handlers['profiles:list']({})).profiles.find((p) => p.id === HELD)).toMatchObject({ keysWithSender: true, hasPayoutSecret: false });
+  expectFail(await desktop.handlers['secrets:set']({ profileId: HELD, keyType: 'payout', secret: 'sk_sandbox_payout_never_here' }), 'CONFLICT');
+  expect(keyring.entries.size).toBe(0);
 
   // Confirm: no balance read (the sender's to read), no key asked for.
   const one = await confirmed('sender-one.csv', 6, 'One');
@@ -153,7 +157,7 @@ it('confirms, starts, pauses, resumes and cancels batches of a sender-held profi
 it('sends a payout found missing again by asking the sender: History\'s Send again writes a resend ask, the sender sends it once through the resend path', async () => {
   const request = { payment_method: 'momo_cm', amount: 7_300, phone_number: '+237670000073', external_id: 'RESEND-1', customer: { first_name: 'Awa', last_name: 'Again', email: 'awa@example.com' } };
   // An entry the sender wrote, whose answer was lost and which a look-up found missing.
-  const asSender = await workspaces.connectAs('sender_batch', database);
+  const asSender = await workspaces.server.connect('sender_batch', database);
   await asSender.query(
     `INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, amount, currency, phone_number, payment_method,
        customer_first_name, customer_last_name, customer_email, request, created_at, updated_at)

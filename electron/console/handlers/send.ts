@@ -217,6 +217,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         confirmationToken: token,
         expiresAt: new Date(expiresAt).toISOString(),
         approval,
+        ...(bySender ? { bySender: true as const } : {}),
       };
     },
 
