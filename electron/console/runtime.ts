@@ -212,7 +212,11 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       const movedIds = new Set(moved.map((profile) => profile.profileId));
       const stillUsed = new Set<string>();
       for (const profile of known) if (!movedIds.has(profile.id)) for (const key of Object.values(book.keysOf(profile.id))) stillUsed.add(key);
-      for (const own of settings.profiles()) if (!movedIds.has(own.id)) (stillUsed.add(own.paymentPublicKey), stillUsed.add(own.payoutPublicKey));
+      for (const own of settings.profiles()) {
+        if (movedIds.has(own.id)) continue;
+        stillUsed.add(own.paymentPublicKey);
+        stillUsed.add(own.payoutPublicKey);
+      }
       await removeKeysHeldBySender(vault, moved, stillUsed, logger);
     }
   }
