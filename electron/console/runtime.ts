@@ -26,7 +26,7 @@ import { desktopIdOf } from './desktop-id';
 import { fileLogger } from './log';
 import { sandboxControlFrom } from './sandbox-engine';
 import { confSettingsBackend, createSettings, LOCAL_SANDBOX_ID, type SettingsBackend } from './settings';
-import { createVault, type KeyringBackend } from './vault';
+import { createVault, removeKeysHeldBySender, type KeyringBackend } from './vault';
 import { takeConsoleHolder, type ConsoleHolder } from './batch/console-holder';
 
 export interface ConsoleRuntimeOptions {
@@ -203,6 +203,23 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   });
   // A team workspace's profiles, known before anything resolves one (a batch resumed, a follow-up).
   await core.context.teamProfiles.refresh().catch((error: unknown) => logger.warn('could not read the team profiles', { error: error instanceof Error ? error.name : 'unknown' }));
+  // Issue 38: a team profile whose keys are now with the team sender leaves no secret on this desktop.
+  {
+    const book = core.context.teamProfiles;
+    const known = book.known();
+    const moved = known.filter((profile) => profile.keysHeldBy === 'sender').map((profile) => ({ profileId: profile.id, ...book.keysOf(profile.id) }));
+    if (moved.length > 0) {
+      const movedIds = new Set(moved.map((profile) => profile.profileId));
+      const stillUsed = new Set<string>();
+      for (const profile of known) if (!movedIds.has(profile.id)) for (const key of Object.values(book.keysOf(profile.id))) stillUsed.add(key);
+      for (const own of settings.profiles()) {
+        if (movedIds.has(own.id)) continue;
+        stillUsed.add(own.paymentPublicKey);
+        stillUsed.add(own.payoutPublicKey);
+      }
+      await removeKeysHeldBySender(vault, moved, stillUsed, logger);
+    }
+  }
 
   // A status change in the local engine: read the transaction again and store all of it (the push
   // carries only the status). It is a sandbox event, not a webhook: no webhook URL is involved.

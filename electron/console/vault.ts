@@ -233,3 +233,33 @@ export function createVault(keyring?: KeyringBackend, options: VaultOptions = {}
     },
   };
 }
+
+/**
+ * Issue 38: a team profile moved to the team sender has its keys with the sender alone. At each
+ * start this desktop deletes the secret keys it stored for such a profile (by its public keys; a
+ * public key another profile of this desktop still uses is kept, its secret being that one's too).
+ * Nothing is read from the keychain; the log names the profile and which key, never a secret.
+ * Returns how many secrets were removed.
+ */
+export async function removeKeysHeldBySender(
+  vault: Pick<Vault, 'deleteSecret'>,
+  moved: readonly { profileId: string; paymentPublicKey: string; payoutPublicKey: string }[],
+  stillUsed: ReadonlySet<string>,
+  logger: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void },
+): Promise<number> {
+  let removed = 0;
+  for (const profile of moved) {
+    for (const [keyType, publicKey] of [['payment', profile.paymentPublicKey], ['payout', profile.payoutPublicKey]] as const) {
+      if (publicKey.trim() === '' || stillUsed.has(publicKey)) continue;
+      try {
+        if (await vault.deleteSecret(publicKey)) {
+          removed += 1;
+          logger.info('removed a secret key of a team profile now held by the team sender', { profileId: profile.profileId, keyType, publicKey });
+        }
+      } catch (error) {
+        logger.warn('could not remove a secret key of a team profile now held by the team sender', { profileId: profile.profileId, keyType, error: error instanceof Error ? error.name : 'unknown' });
+      }
+    }
+  }
+  return removed;
+}

@@ -192,14 +192,28 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     }
   }
 
+  /**
+   * A resend ask (a payout looked up and found missing): sent again through the console's resend
+   * path, which keeps the journal's rules (outcome unknown, looked up, not found; its external id
+   * sent once more under the same entry). Answered with the entry, or refused with the path's why.
+   */
+  async function sendResend(ask: SendAsk): Promise<void> {
+    const answer = async (state: 'done' | 'refused', entryId: string | null, detail: unknown, code?: string) => {
+      const message = state === 'refused' ? (detail as { message?: string } | null)?.message : undefined;
+      if (await answerAsk(asks, ask.id, holder, { state, entryId, answer: detail })) report({ event: 'ask-answered', askId: ask.id, kind: 'resend', state, entryId, ...(code ? { code } : {}), ...(message ? { message } : {}) });
+    };
+    const sent = await runtime.handlers['transactions:resend']({ journalId: ask.entryId! });
+    if (sent.ok) return answer('done', sent.value.id, { state: sent.value.state, status: sent.value.status ?? null, transactionId: sent.value.transactionId ?? null });
+    // Sent and not answered (outcome unknown again, followed up), or sent again meanwhile by another ask: the ask names the entry.
+    if (sent.error.journalId) return answer('done', sent.error.journalId, sent.error, sent.error.code);
+    return answer('refused', ask.entryId, sent.error, sent.error.code);
+  }
+
   async function tick(): Promise<void> {
     for (const ask of await openBatchAsks(asks)) await sendBatch(ask);
     for (let ask = await takeAsk(asks, holder, askLeaseMs, [...held]); ask && !closing; ask = await takeAsk(asks, holder, askLeaseMs, [...held])) {
       if (ask.kind === 'payout') await whileHeld(ask, () => sendPayout(ask));
-      // A resend ask is not sent by this first slice of the sender: it is answered as such (docs/team-sender.md).
-      else if (await answerAsk(asks, ask.id, holder, { state: 'refused', entryId: ask.entryId, answer: { reason: 'resend asks are not handled by this sender yet' } })) {
-        report({ event: 'ask-answered', askId: ask.id, kind: ask.kind, state: 'refused', entryId: ask.entryId });
-      }
+      else await whileHeld(ask, () => sendResend(ask));
     }
   }
 

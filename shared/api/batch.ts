@@ -356,6 +356,11 @@ export interface BatchPreview {
    */
   balanceUnread?: BalanceUnread | null;
   overBalance: boolean;
+  /**
+   * True when the team sender holds this profile's keys (docs/team-sender.md): the sender sends the
+   * batch and reads the wallet; this desktop has no key, so the balance is not read here (null).
+   */
+  bySender?: boolean;
   /** Rows with errors (not sent) and rows flagged as duplicates (sent unless dropped). */
   invalid: number;
   duplicates: number;

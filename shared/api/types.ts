@@ -32,6 +32,11 @@ export interface Profile {
    * ("this desktop only": colleagues cannot follow its entries up; docs/decisions/team-profiles.md).
    */
   scope?: 'team' | 'desktop';
+  /**
+   * A team profile whose keys are with the team sender (docs/team-sender.md): the sender sends for
+   * it; this desktop never holds, asks for or shows a secret key of it. Absent otherwise.
+   */
+  keysWithSender?: true;
   /** Derived from the keychain on every read, never saved. */
   hasPaymentSecret: boolean;
   hasPayoutSecret: boolean;
@@ -149,8 +154,10 @@ export interface PayoutQuote {
   /** Null where the service does not tell the fee in advance. */
   fee: number | null;
   total: number | null;
-  /** Null where the profile's service has no balance endpoint. */
+  /** Null where the profile's service has no balance endpoint, or where the team sender reads it (`bySender`). */
   balance: number | null;
+  /** The team sender sends this payout (it holds the profile's keys): this desktop asks it. */
+  bySender?: true;
   /** Pass this to `payouts:initiate`: it binds the confirmation to this exact request. */
   confirmationToken: string;
   expiresAt: string;

@@ -13,17 +13,20 @@ import { BatchStateChanged } from '../storage/batch-drafts-port';
 import type { BatchPort } from '../storage/port';
 import type { ApprovalsPort } from '../storage/approvals-port';
 import { englishCount } from '../../../shared/money';
+import type { SendAsksPort } from '../storage/send-asks-port';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
 import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
 import { sha256 } from './batch-draft';
 
 type Profile = ReturnType<Context['activeProfile']>;
 /** Which profile may send, and with which keys. */
-type Profiles = Pick<Context, 'activeProfile' | 'resolveProfile' | 'requireAllowed' | 'requireSecret'>;
+type Profiles = Pick<Context, 'activeProfile' | 'resolveProfile' | 'requireAllowed' | 'requireSecret'> & { teamProfiles: Pick<Context['teamProfiles'], 'senderHolds'> };
 /** What a preview reads besides the store: the wallet (a client) and the local engine's fees. */
 interface Quoting {
   clientFor: Context['clientFor'];
   engine: HandlerDeps['engine'];
+  /** True for a profile whose keys are with the team sender (its balance is the sender's to read). */
+  senderHolds?: (profileId: string) => boolean;
 }
 
 /** The hash a confirmation is bound to: profile, environment, and every request with its external id. */
@@ -70,8 +73,10 @@ async function quote(batches: BatchPort, quoting: Quoting, batchId: string, prof
     const fee = feeOf ? feeOf('payout', profile.environment, row.request!.amount, row.request!.payment_method) : null;
     totalFees = totalFees === null || fee === null ? null : totalFees + fee;
   }
-  const read = await balanceOf(quoting, profile);
-  const balance = 'unread' in read ? null : read;
+  // The team sender holds this profile's keys: it reads the wallet, this desktop signs nothing (no balance here).
+  const bySender = quoting.senderHolds?.(profile.id) === true;
+  const read = bySender ? null : await balanceOf(quoting, profile);
+  const balance = read === null || 'unread' in read ? null : read;
   const totalDebit = totalAmount + (totalFees ?? 0);
   return {
     batchId,
@@ -85,8 +90,9 @@ async function quote(batches: BatchPort, quoting: Quoting, batchId: string, prof
     totalDebit,
     currency: balance?.currency ?? DEFAULT_CURRENCY,
     balance: balance?.balance ?? null,
-    balanceUnread: 'unread' in read ? read.unread : null,
+    balanceUnread: read !== null && 'unread' in read ? read.unread : null,
     overBalance: balance !== null && totalDebit > balance.balance,
+    ...(bySender ? { bySender: true } : {}),
     invalid: batch.counts.invalid,
     duplicates: batch.counts.duplicates,
   };
@@ -149,7 +155,8 @@ export async function prepareBatch(
   if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no row to send.');
   const profile = profiles.activeProfile();
   profiles.requireAllowed(profile);
-  await profiles.requireSecret(profile, 'payout');
+  // Keys with the team sender: this desktop has none and never reads one (docs/team-sender.md).
+  if (!profiles.teamProfiles.senderHolds(profile.id)) await profiles.requireSecret(profile, 'payout');
   await requireNotSentBefore(batches, batch, input.acceptDuplicateFile);
   const preview = await quote(batches, quoting, batchId, profile);
   if (preview.overBalance) throw overBalance(preview);
@@ -172,6 +179,7 @@ export async function startBatch(
   confirmations: Context['confirmations'],
   runner: Pick<BatchRunner, 'run'>,
   input: { batchId: string; confirmationToken: string; concurrency?: number | undefined },
+  asks?: SendAsksPort,
 ): Promise<BatchSummary> {
   const { batchId, concurrency } = input;
   const found = await summaryOf(batches, batchId);
@@ -187,13 +195,19 @@ export async function startBatch(
   const batch = await requireDraft(batches, batchId);
   const profile = profiles.resolveProfile(batch.profileId);
   profiles.requireAllowed(profile);
-  await profiles.requireSecret(profile, 'payout');
+  const bySender = profiles.teamProfiles.senderHolds(profile.id);
+  if (bySender && !asks) throw new HandlerFailure('CONFLICT', `"${profile.name}" is sent by the team sender, which only a team workspace has.`);
+  if (!bySender) await profiles.requireSecret(profile, 'payout');
   try {
     // Only from draft, in the store's transaction: of two starts at once (two tokens, two desktops), one sends.
     await batches.setState(batchId, 'sending', now(), { started: true, concurrency: concurrency ?? batch.concurrency, onlyFrom: 'draft' });
   } catch (error) {
     if (!(error instanceof BatchStateChanged)) throw error;
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${error.state}: only a draft can be changed.`, { reason: { key: 'draftOnly', params: { state: error.state } } });
+  }
+  if (bySender) {
+    await askSenderToSend(batches, asks!, { id: batchId, profileId: profile.id }, now, logger);
+    return summaryOf(batches, batchId);
   }
   logger?.info('batch started', { batchId, rows: batch.counts.valid, environment: batch.environment });
   runner.run(batchId);
@@ -250,4 +264,29 @@ export async function sendApprovedBatch(
   const batchHash = await hashOf(batches, batchId, batch.profileId, batch.environment);
   const { token } = confirmations.issue(`batch:${batchId}:${batchHash}`);
   return startBatch(journal, profiles, confirmations, runner, { batchId, confirmationToken: token });
+}
+
+/**
+ * Start or Resume of a batch whose profile's keys are with the team sender: this desktop writes a
+ * batch ask and sends nothing; the sender's runner sends it and the screens follow it through the
+ * workspace's change events, as another desktop's run. An ask that could not be written leaves the
+ * batch interrupted, saying so (Resume asks again): never a batch marked sending that nobody sends.
+ */
+export async function askSenderToSend(
+  batches: BatchPort,
+  asks: SendAsksPort,
+  batch: { id: string; profileId: string },
+  now: () => number,
+  logger?: Logger,
+): Promise<void> {
+  try {
+    const ask = await asks.ask({ kind: 'batch', profileId: batch.profileId, batchId: batch.id });
+    logger?.info('batch asked of the team sender', { batchId: batch.id, askId: ask.id });
+  } catch (error) {
+    const state = (await batches.summary(batch.id))?.state;
+    if (state === 'sending') {
+      await batches.setState(batch.id, 'interrupted', now(), { reason: 'The ask to the team sender could not be written: Resume asks it again.' }).catch(() => undefined);
+    }
+    throw error;
+  }
 }

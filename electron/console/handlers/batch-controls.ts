@@ -6,7 +6,9 @@
 import { LOCAL_SANDBOX_ID } from '../settings';
 import type { BatchSummary } from '../../../shared/api';
 import type { BatchRunner } from '../batch/runner';
+import type { SendAsksPort } from '../storage/send-asks-port';
 import { HandlerFailure } from './context';
+import { askSenderToSend } from './batch-confirm';
 import { summaryOf, type BatchJournal } from './batch-read';
 
 type Controls = Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'emitProgress'>;
@@ -20,10 +22,21 @@ export async function pauseBatch({ batches, now }: BatchJournal, runner: Control
   return summaryOf(batches, batchId);
 }
 
-export async function resumeBatch({ batches }: BatchJournal, runner: Controls, batchId: string): Promise<BatchSummary> {
+export async function resumeBatch(
+  { batches, now }: BatchJournal,
+  runner: Controls,
+  batchId: string,
+  bySender?: { holds: (profileId: string) => boolean; asks: SendAsksPort | undefined },
+): Promise<BatchSummary> {
   const batch = await summaryOf(batches, batchId);
   if (batch.state !== 'paused' && batch.state !== 'interrupted') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a paused or interrupted batch can be resumed.`);
+  }
+  if (bySender?.holds(batch.profileId)) {
+    // Its keys are with the team sender: Resume is an ask; the sender's runner looks up the rows in flight, then sends the rest.
+    if (!bySender.asks) throw new HandlerFailure('CONFLICT', `Batch ${batchId} is sent by the team sender, which only a team workspace has.`);
+    await askSenderToSend(batches, bySender.asks, { id: batchId, profileId: batch.profileId }, now);
+    return summaryOf(batches, batchId);
   }
   if (runner.isRunning(batchId)) throw new HandlerFailure('CONFLICT', `Batch ${batchId} is still finishing the rows in flight; try again in a moment.`);
   runner.run(batchId);

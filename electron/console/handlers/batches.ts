@@ -16,6 +16,7 @@ import { prepareBatch, previewBatch, rehearse, sendApprovedBatch, startBatch } f
 import { cancelBatch, joinBatch, pauseBatch, resumeBatch } from './batch-controls';
 import { requireBatchSendable } from './approvals';
 import { requireSends } from './send-rights';
+import { HandlerFailure } from './failure';
 
 export { retryName } from './batch-draft';
 export { batchBindingHash } from './batch-confirm';
@@ -27,7 +28,9 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
   const batches = deps.storage.batches;
   const store: BatchJournal = { batches, now: () => deps.clock.now() };
   const logged = { ...store, logger: deps.logger };
-  const quoting = { clientFor: context.clientFor, engine: deps.engine };
+  // A profile whose keys are with the team sender (docs/team-sender.md): its balance is the sender's to read, Start and Resume ask it.
+  const senderHolds = (profileId: string) => context.teamProfiles.senderHolds(profileId);
+  const quoting = { clientFor: context.clientFor, engine: deps.engine, senderHolds };
   const runner = createBatchRunner(context, hooks);
 
   const handlers: HandlerImpls<BatchChannel> = {
@@ -42,7 +45,7 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
     // gate (./approvals.ts): both before the token or any state is touched.
     'batches:prepare': async (input) => (await requireSends(deps.storage, 'this batch'), prepareBatch(store, context, quoting, confirmations, input)),
     'batches:start': async (input) => (
-      await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input)
+      await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, input.batchId), startBatch(logged, context, confirmations, runner, input, deps.storage.sendAsks)
     ),
     // The approved batch from its card: the same refusals first (who may send, the gate), then the usual start.
     'approvals:sendBatch': async (input) => {
@@ -52,9 +55,13 @@ export function batchHandlers(context: Context, hooks: RunnerHooks): { handlers:
       return sendApprovedBatch(logged, context, quoting, confirmations, runner, deps.storage.approvals, input);
     },
     'batches:pause': async ({ batchId }) => pauseBatch(store, runner, batchId),
-    'batches:resume': async ({ batchId }) => (await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId)),
+    'batches:resume': async ({ batchId }) => (await requireSends(deps.storage, 'this batch'), await requireBatchSendable(context, batchId), resumeBatch(store, runner, batchId, { holds: senderHolds, asks: deps.storage.sendAsks })),
     'batches:cancel': async ({ batchId }) => cancelBatch(store, runner, batchId),
     'batches:join': async ({ batchId }) => {
+      const joined = await batches.summary(batchId);
+      if (joined && senderHolds(joined.profileId)) {
+        throw new HandlerFailure('CONFLICT', `Batch ${batchId} is sent by the team sender, which holds its profile's keys: this desktop has none to help with. Its progress shows here live.`);
+      }
       await joinBatch(store, deps.storage, runner, (id) => requireBatchSendable(context, id), batchId);
       return { ...(await detailOf(batches, batchId)), wait: runner.currentWait(batchId), sendingHere: runner.isRunning(batchId) };
     },

@@ -161,7 +161,9 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
       const { builtIn } = stored;
       const [hasPaymentSecret, hasPayoutSecret] = builtIn
         ? [stored.paymentPublicKey !== '', stored.payoutPublicKey !== '']
-        : await Promise.all([hasSecretSafe(stored.paymentPublicKey), hasSecretSafe(stored.payoutPublicKey)]);
+        : teamProfiles.senderHolds(stored.id)
+          ? [false, false]
+          : await Promise.all([hasSecretSafe(stored.paymentPublicKey), hasSecretSafe(stored.payoutPublicKey)]);
       return {
         id: stored.id,
         name: stored.name,
@@ -172,6 +174,7 @@ export function createContext(deps: HandlerDeps, confirmations: Confirmations, w
         payoutPublicKey: stored.payoutPublicKey,
         builtIn,
         ...teamProfiles.scopeOf(stored),
+        ...(teamProfiles.senderHolds(stored.id) ? { keysWithSender: true as const } : {}),
         hasPaymentSecret,
         hasPayoutSecret,
       };

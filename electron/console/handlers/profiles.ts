@@ -106,6 +106,10 @@ export function profileHandlers(
     },
 
     async 'secrets:set'({ profileId, keyType, secret }) {
+      if (context.teamProfiles.senderHolds(profileId)) {
+        // Never asked for here: the team sender holds this profile's keys (docs/team-sender.md).
+        throw new HandlerFailure('CONFLICT', `The keys of this team profile are with the team sender: this desktop never holds its secret keys, and nothing was stored.`, { profileId });
+      }
       const publicKey = profileForSecret(profileId, keyType);
       await deps.vault.setSecret(publicKey, secret);
       deps.emit('profiles:changed', { activeId: context.activeProfile().id });

@@ -19,7 +19,7 @@ import { gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
 import { ExternalIdKnown } from '../journal/payout-identity';
 import { requireSends } from './send-rights';
-import { payoutBySender } from './team-sender-send';
+import { payoutBySender, resendBySender } from './team-sender-send';
 
 type ResolvedProfile = StoredProfile & { builtIn: boolean };
 
@@ -217,6 +217,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         confirmationToken: token,
         expiresAt: new Date(expiresAt).toISOString(),
         approval,
+        ...(bySender ? { bySender: true as const } : {}),
       };
     },
 
@@ -301,6 +302,8 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this ${entry.kind} was for ${entry.environment}.`);
       }
       context.requireAllowed(profile);
+      // Keys with the team sender: it sends it again through this same path, under the journal's rules (docs/team-sender.md).
+      if (entry.kind === 'payout' && context.teamProfiles.senderHolds(profile.id)) return resendBySender(deps.storage.sendAsks, profile, journalId, entryAfter);
       await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
       if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, { id: entry.profileId, environment: entry.environment }, request, journalId);

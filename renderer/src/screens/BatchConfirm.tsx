@@ -118,6 +118,11 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
             {t('confirm.liveWarning', { count: facts.count, n: formatCount(facts.count) })}
           </p>
         ) : null}
+        {facts.bySender ? (
+          <p className="notice" role="note">
+            {t('confirm.bySender')}
+          </p>
+        ) : null}
         <dl className="facts facts-pairs">
           <dt>{t('confirm.profile')}</dt>
           <dd>{storedProfileName(facts.profileId, facts.profileName)}</dd>

@@ -12,6 +12,8 @@ import { useBatch } from '../stores';
 export function BalanceUnreadReason({ preview, onCheckAgain, checking }: { preview: BatchPreview; onCheckAgain: () => void; checking: boolean }) {
   const { t } = useTranslation(['batch', 'common']);
   if (preview.balance !== null) return null;
+  // The team sender holds the keys: the wallet is its to read, nothing to check again from here.
+  if (preview.bySender) return <span className="balance-unread">{t('preview.balanceWithSender')}</span>;
   const unread = preview.balanceUnread ?? null;
   const reason =
     unread === null

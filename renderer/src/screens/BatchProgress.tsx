@@ -5,7 +5,7 @@ import { batchFigures, type BatchDetail, type BatchProgress, type ServiceWait } 
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { formatClockTime } from '../format/time';
-import { useBatch, useWorkspace } from '../stores';
+import { useBatch, useProfiles, useWorkspace } from '../stores';
 import { SendRefusedNote, useMaySend } from '../components/WorkspaceBar';
 
 /** Counters from the rows' counts, for a batch with no push yet (reopened, finished, interrupted). */
@@ -177,7 +177,9 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   const inFlight = live?.inFlight;
   // A team workspace's batch another desktop is sending: this desktop may take rows too (batches:join).
   const sendingHere = detail.sendingHere === true;
-  const mayJoin = onWorkspace && maySend && state === 'sending' && !sendingHere && !stopping;
+  // Its profile's keys are with the team sender: the sender sends it; this desktop follows it, never helps.
+  const bySender = useProfiles((s) => s.profiles.some((profile) => profile.id === detail.batch.profileId && profile.keysWithSender === true));
+  const mayJoin = onWorkspace && maySend && state === 'sending' && !sendingHere && !stopping && !bySender;
   const phase = stopping === 'pause' ? t('progress.statePausing') : stopping === 'cancel' ? t('progress.stateCancelling') : waitSeconds > 0 ? t('progress.stateWaiting') : null;
 
   return (
@@ -225,6 +227,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         {/* A space before each: they follow a rate-limit wait's sentence in the same line. */}
         {onWorkspace && sendingHere && state === 'sending' && !stopping ? <> <span className="sending-here">{t('progress.sendingHereToo')}</span></> : null}
         {mayJoin ? ` ${t('progress.joinHint')}` : null}
+        {bySender && state === 'sending' && !stopping ? <> <span className="sending-by-sender">{t('progress.bySender')}</span></> : null}
         {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
         {(state === 'done' || state === 'cancelled') && settled ? t('progress.settled') : null}

@@ -78,6 +78,11 @@ export function PayoutConfirmDialog({
             <strong>{t('confirm.liveNote')}</strong>
           </p>
         ) : null}
+        {quote?.bySender ? (
+          <p className="notice" role="note">
+            {t('confirm.bySender')}
+          </p>
+        ) : null}
         <dl className="facts">
           <dt>{t('confirm.recipient')}</dt>
           <dd>
@@ -90,7 +95,7 @@ export function PayoutConfirmDialog({
           <dt>{t('confirm.total')}</dt>
           <dd className="amount">{quote?.total == null ? t('confirm.none') : formatMoney(quote.total, currency)}</dd>
           <dt>{t('confirm.balance')}</dt>
-          <dd>{quote?.balance == null ? t('confirm.notReported') : formatMoney(quote.balance, currency)}</dd>
+          <dd>{quote?.bySender ? t('confirm.balanceWithSender') : quote?.balance == null ? t('confirm.notReported') : formatMoney(quote.balance, currency)}</dd>
           <dt>{t('confirm.environment')}</dt>
           <dd>
             <span className={`env-pill env-${live ? 'live' : 'sandbox'}`}>{tg(live ? 'common:environment.live' : 'common:environment.sandbox')}</span>

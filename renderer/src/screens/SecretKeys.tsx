@@ -100,6 +100,15 @@ function SecretKey({ profile, keyType }: { profile: Profile; keyType: KeyType })
 
 export function SecretKeys({ profile }: { profile: Profile }) {
   const { t } = useTranslation('keys');
+  if (profile.keysWithSender) {
+    // No secret field at all: the team sender holds these keys (docs/team-sender.md).
+    return (
+      <div className="card">
+        <h2>{t('title')}</h2>
+        <p role="note">{t('withSender')}</p>
+      </div>
+    );
+  }
   return (
     <div className="card">
       <h2>{t('title')}</h2>

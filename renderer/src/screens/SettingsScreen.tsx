@@ -186,7 +186,7 @@ export function SettingsScreen() {
               </div>
             </div>
           ) : null}
-          {selected && editing === null && selected.scope === 'team' ? <TeamKeys key={selected.id} profile={selected} /> : null}
+          {selected && editing === null && selected.scope === 'team' && !selected.keysWithSender ? <TeamKeys key={selected.id} profile={selected} /> : null}
           {selected && editing === null ? <SecretKeys profile={selected} /> : null}
         </div>
       </div>

@@ -127,6 +127,7 @@ export default {
   preview: {
     heading: 'Preview',
     loading: 'Computing the totals',
+    balanceWithSender: 'Read by the team sender, which holds this profile’s keys.',
     rows: 'Payouts',
     amount: 'Total amount',
     fees: 'Total fees',
@@ -169,6 +170,7 @@ export default {
     open: 'Review and send',
     title: 'Confirm batch',
     titleLive: 'Confirm LIVE batch',
+    bySender: 'Sent by the team sender: it holds this profile’s keys and sends the batch; this desktop asks it and follows the batch live.',
     liveWarning_one: 'This is a live batch: real money leaves the wallet, {{n}} payout.',
     liveWarning_many: 'This is a live batch: real money leaves the wallet, {{n}} payouts.',
     liveWarning_other: 'This is a live batch: real money leaves the wallet, {{n}} payouts.',
@@ -217,6 +219,7 @@ export default {
     join: 'Help send from this desktop',
     joinHint: 'Another desktop of the team is sending this batch. This desktop can take rows too: each row is still sent once.',
     sendingHereToo: 'Sending from this desktop.',
+    bySender: 'Sent by the team sender, which holds this profile’s keys: its progress shows here live.',
     cancel: 'Cancel remaining',
     cancelConfirm_one: 'Stop the {{n}} payout not sent yet? Those already sent are not affected.',
     cancelConfirm_many: 'Stop the {{n}} payouts not sent yet? Those already sent are not affected.',

@@ -9,6 +9,7 @@ export default {
   notStored: 'Not stored',
   hint: 'Entered once; kept in the operating system’s keychain and never shown again.',
   cancel: 'Cancel',
+  withSender: 'The keys of this team profile are with the team sender: it signs and sends for it, and no desktop holds, asks for or shows its secret keys.',
   payment: {
     heading: 'Payment key',
     copy: 'payment public key',

@@ -15,6 +15,8 @@ export default {
   confirm: {
     title: 'Confirm payout',
     titleLive: 'Confirm LIVE payout',
+    bySender: 'Sent by the team sender: it holds this profile’s keys; this desktop asks it to send this payout.',
+    balanceWithSender: 'Read by the team sender',
     liveNote: 'This is a live payout: real money leaves the wallet.',
     recipient: 'Recipient',
     recipientHint: 'receives the money',

@@ -128,6 +128,7 @@ export default {
   preview: {
     heading: 'Aperçu',
     loading: 'Calcul des totaux',
+    balanceWithSender: 'Lu par l’expéditeur de l’équipe, qui détient les clés de ce profil.',
     rows: 'Transferts',
     amount: 'Montant total',
     fees: 'Frais totaux',
@@ -170,6 +171,7 @@ export default {
     open: 'Relire et envoyer',
     title: 'Confirmer le lot',
     titleLive: 'Confirmer le lot en PRODUCTION',
+    bySender: 'Envoyé par l’expéditeur de l’équipe\u00a0: il détient les clés de ce profil et envoie le lot\u00a0; ce poste le lui demande et suit le lot en direct.',
     liveWarning_one: 'Ce lot est en production : de l’argent réel quitte le portefeuille, {{n}} transfert.',
     liveWarning_many: 'Ce lot est en production : de l’argent réel quitte le portefeuille, {{n}} transferts.',
     liveWarning_other: 'Ce lot est en production : de l’argent réel quitte le portefeuille, {{n}} transferts.',
@@ -218,6 +220,7 @@ export default {
     join: 'Aider à envoyer depuis ce poste',
     joinHint: 'Un autre poste de l’équipe envoie ce lot. Ce poste peut aussi prendre des lignes : chaque ligne reste envoyée une seule fois.',
     sendingHereToo: 'Envoi depuis ce poste.',
+    bySender: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil\u00a0: sa progression s’affiche ici en direct.',
     cancel: 'Annuler le reste',
     cancelConfirm_one: 'Arrêter le {{n}} transfert pas encore envoyé ? Ceux déjà envoyés ne sont pas concernés.',
     cancelConfirm_many: 'Arrêter les {{n}} transferts pas encore envoyés ? Ceux déjà envoyés ne sont pas concernés.',

@@ -11,6 +11,7 @@ export default {
   notStored: 'Non enregistrée',
   hint: 'Saisie une seule fois\u00a0; conservée dans le trousseau du système d’exploitation et plus jamais affichée.',
   cancel: 'Annuler',
+  withSender: 'Les clés de ce profil d’équipe sont chez l’expéditeur de l’équipe\u00a0: il signe et envoie pour lui, et aucun poste ne détient, ne demande ni n’affiche ses clés secrètes.',
   payment: {
     heading: 'Clé de paiement',
     copy: 'la clé publique de paiement',

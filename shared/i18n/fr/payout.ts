@@ -17,6 +17,8 @@ export default {
   confirm: {
     title: 'Confirmer le transfert',
     titleLive: 'Confirmer le transfert RÉEL',
+    bySender: 'Envoyé par l’expéditeur de l’équipe\u00a0: il détient les clés de ce profil\u00a0; ce poste lui demande d’envoyer ce transfert.',
+    balanceWithSender: 'Lu par l’expéditeur de l’équipe',
     liveNote: 'Ce transfert est réel : de l’argent réel quitte le portefeuille.',
     recipient: 'Bénéficiaire',
     recipientHint: 'reçoit l’argent',
