@@ -202,13 +202,13 @@ GRANT SELECT ON TABLE batch_rows TO paydesk_admin;
 GRANT DELETE, INSERT, SELECT, UPDATE ON TABLE batch_rows TO paydesk_finance;
 GRANT SELECT ON TABLE batch_rows TO paydesk_support;
 CREATE TRIGGER batch_rows_added AFTER INSERT ON batch_rows REFERENCING NEW TABLE AS rows_added FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
+CREATE TRIGGER batch_rows_by_keys_holder BEFORE UPDATE OF claim_holder, lease_until ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sender_gate_claim();
 CREATE TRIGGER batch_rows_claim BEFORE INSERT OR UPDATE ON batch_rows FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_claim();
 CREATE TRIGGER batch_rows_claim_gate AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS held_before NEW TABLE AS claimed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_gate_claims();
 CREATE TRIGGER batch_rows_claim_while_sending BEFORE INSERT ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_claim_only_while_sending();
 CREATE TRIGGER batch_rows_claim_while_sending_again BEFORE UPDATE ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL AND (new.claim_holder IS DISTINCT FROM old.claim_holder OR new.claimed_by IS DISTINCT FROM old.claimed_by)) EXECUTE FUNCTION paydesk_claim_only_while_sending();
 CREATE TRIGGER batch_rows_edited AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS rows_before NEW TABLE AS rows_after FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
 CREATE TRIGGER batch_rows_removed AFTER DELETE ON batch_rows REFERENCING OLD TABLE AS rows_removed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
-CREATE TRIGGER batch_rows_sender_gate BEFORE UPDATE OF claim_holder, lease_until ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sender_gate_claim();
 CREATE TRIGGER batch_rows_void_approval AFTER UPDATE OF request, external_id ON batch_rows FOR EACH ROW WHEN (old.request IS DISTINCT FROM new.request OR old.external_id IS DISTINCT FROM new.external_id) EXECUTE FUNCTION paydesk_void_batch_approval();
 CREATE TRIGGER batch_rows_void_approval_added AFTER INSERT OR DELETE ON batch_rows FOR EACH ROW EXECUTE FUNCTION paydesk_void_batch_approval();
 

@@ -67,7 +67,8 @@
     END IF;
     RETURN NEW;
   END $$;
-  CREATE TRIGGER batch_rows_sender_gate BEFORE UPDATE OF claim_holder, lease_until ON batch_rows
+  -- Named to fire before the claim checks of migration 44 (BEFORE triggers run by name): who may claim comes first.
+  CREATE TRIGGER batch_rows_by_keys_holder BEFORE UPDATE OF claim_holder, lease_until ON batch_rows
     FOR EACH ROW WHEN (NEW.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sender_gate_claim();
 
   -- The machine never decides: a sender login's vote is refused.
