@@ -9,15 +9,13 @@ import { transactionRequestSchema } from '../contract/schemas';
 import type { TransactionRequest } from '../contract';
 import type { BatchSummary } from './batch';
 import type { JournalTransaction } from './types';
+import { APPROVAL_STATES, APPROVER_ROLES, type ApprovalNeed, type ApprovalOutcome, type ApprovalState, type ApproverRole } from './approval-states';
 
-export const APPROVAL_STATES = ['awaiting', 'approved', 'rejected', 'withdrawn', 'void'] as const;
-export type ApprovalState = (typeof APPROVAL_STATES)[number];
-/** Who may approve: the workspace's finance or admin people. */
+export { APPROVAL_STATES, APPROVER_ROLES, type ApprovalNeed, type ApprovalOutcome, type ApprovalState, type ApproverRole };
+
 /** The Approvals screen's lists: waiting for me, asked by me, decided by me, everything waiting (an admin's). */
 export const APPROVAL_SCOPES = ['forMe', 'mine', 'decided', 'everyone'] as const;
 export type ApprovalScope = (typeof APPROVAL_SCOPES)[number];
-export const APPROVER_ROLES = ['finance', 'admin'] as const;
-export type ApproverRole = (typeof APPROVER_ROLES)[number];
 
 export interface ApprovalVote {
   voter: string;
@@ -78,32 +76,7 @@ export interface ApprovalTier {
   updatedBy: string | null;
 }
 
-/** What sending needs before it may go (a refusal's `approval`): how many approvals, from whom, for what. */
-export interface ApprovalNeed {
-  subject: 'payout' | 'batch';
-  environment: 'sandbox' | 'live';
-  amount: number;
-  rows: number;
-  approvals: number;
-  approverRole: ApproverRole;
-  currency?: string;
-  externalId?: string | null;
-  batchId?: string;
-  /** A request already open for it (awaiting or approved-but-changed), if any. */
-  request?: { id: number; state: ApprovalState } | null;
-}
 
-/**
- * A decision that did not happen as pressed, with the request as read again afterwards: a vote
- * after someone else decided it (who, and who asked: they may withdraw it), or a connection lost
- * before the vote was recorded (docs/decisions/approval-races.md).
- */
-export interface ApprovalOutcome {
-  id: number;
-  state: ApprovalState;
-  decidedBy: string | null;
-  requestedBy: string;
-}
 
 /** Codes of an approval refusal (console side; English in the message, words in the `errors` catalogue). */
 export const APPROVAL_ERROR_CODES = [

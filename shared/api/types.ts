@@ -8,7 +8,7 @@ import type { FieldErrors } from '../contract/schemas';
 import type { DeliveryChaos } from '../contract/scenarios';
 import type { AdoptedDifference } from './adopted';
 import type { FailureReason } from './refusals';
-import type { ApprovalNeed, ApprovalOutcome } from './approvals';
+import type { ApprovalNeed, ApprovalOutcome } from './approval-states';
 
 export type TransactionKind = 'payment' | 'payout';
 

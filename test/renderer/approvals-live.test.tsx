@@ -5,7 +5,7 @@
  * decision made on another desktop; what is new shows as a desktop notification (the Web
  * Notification API, when the host granted it), in the language on screen, without phone numbers.
  */
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../renderer/src/App';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest, JournalChanged } from '../../shared/api';
@@ -191,10 +191,12 @@ describe('an open payout’s or batch’s approval trail', () => {
         <ApprovalTrail subject={{ environment: 'sandbox', externalId: 'ext-7' }} />
       </StoresContext.Provider>,
     );
-    expect(await screen.findByText('Awaiting approval')).toBeTruthy();
+    // The state, and the payout's step (the trail shows every step, the current one marked).
+    expect((await screen.findAllByText('Awaiting approval')).length).toBeGreaterThan(0);
+    expect(document.querySelector('[aria-current="step"]')?.textContent).toBe('Awaiting approval');
     lists.mine = [request(7, { state: 'approved', decidedBy: 'awa', approvalsGiven: 1, votes: [{ voter: 'awa', vote: 'approve', remark: null, at: '2026-11-25T10:05:00Z' }] })];
     act(() => api.emit('journal:changed', changed({ approvals: ['7'] })));
-    expect(await screen.findByText('Approved')).toBeTruthy();
+    await waitFor(() => expect(document.querySelector('[aria-current="step"]')?.textContent).toBe('Approved, ready to send'));
     expect(screen.getByText(/^awa approved on/)).toBeTruthy();
     expect(api.callsOf('approvals:about')).toHaveLength(2);
     off();

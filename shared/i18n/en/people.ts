@@ -14,7 +14,7 @@ export default {
     caption: 'Logins of the workspace',
     login: 'Login',
     name: 'Display name',
-    roles: 'Role(s)',
+    roles: 'Roles',
     status: 'Status',
     actions: 'Actions',
     active: 'Active',

@@ -17,7 +17,7 @@ const fr: Messages<typeof english> = {
     caption: 'Identifiants de l’espace',
     login: 'Identifiant',
     name: 'Nom affiché',
-    roles: 'Rôle(s)',
+    roles: 'Rôles',
     status: 'État',
     actions: 'Actions',
     active: 'Actif',
