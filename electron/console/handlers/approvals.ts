@@ -76,14 +76,23 @@ export async function requirePayoutSendable(
   }
 }
 
+/** The workspace's approvals, or the refusal a desktop alone answers (it has none). */
+export function approvalsOf<T>(approvals: T | undefined): T {
+  if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
+  return approvals;
+}
+
+/** One approval request, read to be sent from its card (`approvals:send`, `approvals:sendBatch`). */
+export async function approvalToSend(approvals: Pick<ApprovalsPort, 'get'> | undefined, id: number): Promise<ApprovalRequest> {
+  const approval = await approvalsOf(approvals).get(id);
+  if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+  return approval;
+}
+
 export function approvalHandlers(context: Context): HandlerImpls<ApprovalChannel> {
   const { deps } = context;
 
-  function port(): ApprovalsPort {
-    const approvals = deps.storage.approvals;
-    if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
-    return approvals;
-  }
+  const port = (): ApprovalsPort => approvalsOf(deps.storage.approvals);
 
   async function answering<T>(work: (approvals: ApprovalsPort) => Promise<T>): Promise<T> {
     const approvals = port();

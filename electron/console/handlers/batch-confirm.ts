@@ -16,6 +16,7 @@ import { englishCount } from '../../../shared/money';
 import type { SendAsksPort } from '../storage/send-asks-port';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
 import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
+import { approvalToSend } from './approvals';
 import { sha256 } from './batch-draft';
 
 type Profile = ReturnType<Context['activeProfile']>;
@@ -232,9 +233,7 @@ export async function sendApprovedBatch(
   input: { id: number; acceptDuplicateFile?: boolean | undefined },
 ): Promise<BatchSummary> {
   const { id } = input;
-  if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
-  const approval = await approvals.get(id);
-  if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+  const approval = await approvalToSend(approvals, id);
   if (approval.subject !== 'batch' || approval.batchId === null) {
     throw new HandlerFailure('CONFLICT', `Request ${id} is a single payout, not a batch: send it with its own Send.`);
   }

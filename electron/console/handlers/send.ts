@@ -15,7 +15,7 @@ import type { StoredProfile } from '../settings';
 import type { Watcher } from '../watcher';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerImpls } from './context';
 import { isFinal, isNotFound, transactionOf } from './outcomes';
-import { gated, requirePayoutSendable } from './approvals';
+import { approvalToSend, gated, requirePayoutSendable } from './approvals';
 import { refuseHeldElsewhere } from './follow-up';
 import { ExternalIdKnown } from '../journal/payout-identity';
 import { requireSends } from './send-rights';
@@ -229,10 +229,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
      */
     async 'approvals:send'({ id }) {
       await requireSends(deps.storage, 'this payout');
-      const approvals = deps.storage.approvals;
-      if (!approvals) throw new HandlerFailure('APPROVALS_UNAVAILABLE', 'Approvals exist on a team workspace only: this desktop keeps its own journal and sends alone.');
-      const approval = await approvals.get(id);
-      if (!approval) throw new HandlerFailure('APPROVAL_NOT_FOUND', `No approval request ${id}.`);
+      const approval = await approvalToSend(deps.storage.approvals, id);
       if (approval.subject !== 'payout' || approval.request === null || approval.profileId === null) {
         throw new HandlerFailure('CONFLICT', `Request ${id} is not a single payout this console can send from its card: send a batch from its own page.`);
       }
