@@ -137,6 +137,16 @@ export interface SandboxControl {
 /** A throwaway engine (SandboxControl.rehearsalCopy). */
 export type SandboxCopy = SandboxControl & { stop(): Promise<void> };
 
+/**
+ * Who takes the follow-up rounds when several consoles would follow up the same entries (the team
+ * senders, electron/sender/follow-up-duty.ts): one at a time holds the duty, the others skip.
+ */
+export interface FollowUpDuty {
+  /** Whether this console takes the round now; false leaves it to the holder (the burst ends). */
+  take(): Promise<boolean>;
+  /** A round this console took ended: how many open entries it followed, how many stay open. */
+  roundEnded?(round: { followed: number; open: number }): void;
+}
 
 export type { Logger };
 

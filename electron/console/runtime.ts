@@ -61,6 +61,8 @@ export interface ConsoleRuntimeOptions {
   openStorage?: (journal: JournalDb, desktop: { desktopId: string }) => Promise<StoragePort>;
   /** The batch runner's row claims (lease, size, state reads on a workspace); tests shorten the lease. */
   batchClaims?: HandlerDeps['batchClaims'];
+  /** Who takes the follow-up rounds among several consoles following the same entries (the team senders). */
+  followUpDuty?: HandlerDeps['followUpDuty'];
 }
 
 export interface ConsoleRuntime {
@@ -82,6 +84,8 @@ export interface ConsoleRuntime {
   batchRunner: Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'settled' | 'resumeLost'>;
   /** Resolves when the follow-up of open entries (at start, after a batch run) has ended. */
   followUpsIdle(): Promise<void>;
+  /** Starts a follow-up burst now (the team sender, when it takes the follow-up duty). */
+  followUpNow(): void;
   /** Reads the service for the open entries a callback names (electron/webhooks/receiver.ts); how many were read. */
   followReference(reference: FollowReference): Promise<number>;
 }
@@ -199,6 +203,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     watch: options.watch,
     ...(options.batchClaims || consoles ? { batchClaims: { ...options.batchClaims, ...(consoles ? { holder: consoles.holder } : {}) } } : {}),
     signal: abort.signal,
+    ...(options.followUpDuty ? { followUpDuty: options.followUpDuty } : {}),
     notices: () => notices,
   });
   // A team workspace's profiles, known before anything resolves one (a batch resumed, a follow-up).
@@ -318,6 +323,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     batchesIdle: () => core.batches.idle(),
     batchRunner: core.batches,
     followUpsIdle: () => core.sweeper.idle(),
+    followUpNow: () => core.sweeper.poke(),
     followReference: (reference) => core.sweeper.followReference(reference),
   };
 }

@@ -13,6 +13,8 @@
  * It runs at start (status changes that happened while the console was stopped reach the
  * journal and the batch), after every batch run, and every few minutes of real time after
  * that (a laptop that slept, a network that came back), in bursts with the watcher's backoff.
+ * With a `FollowUpDuty` (the team senders: one follows up for the team), a burst's rounds run only
+ * while this console holds the duty; without it, always.
  */
 import pLimit from 'p-limit';
 import { isFinalStatus } from '../../shared/contract';
@@ -20,6 +22,7 @@ import type { Context } from './handlers/context';
 import { isNotFound, transactionOf } from './handlers/outcomes';
 import type { JournalTransaction, TransactionKind } from '../../shared/api';
 import type { OpenEntry } from './storage/port';
+import type { FollowUpDuty } from './deps';
 
 /** Real time between bursts once a burst has reached its time limit. */
 const GAP_INTERVAL_MS = 5 * 60 * 1000;
@@ -55,6 +58,8 @@ export interface SweeperHooks {
   batchChanged(batchId: string): void;
   /** Rows of a sending batch belong to its runner. */
   isBatchRunning(batchId: string): boolean;
+  /** Absent: this console follows up every round itself. */
+  duty?: FollowUpDuty;
 }
 
 export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
@@ -117,9 +122,10 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     return true;
   }
 
-  /** Follows each entry up (a few at a time), tells the screens and batches what changed; returns how many stay open. */
-  async function followAll(entries: readonly OpenEntry[]): Promise<number> {
+  /** Follows each entry up (a few at a time), tells the screens and batches what changed; how many it followed, how many stay open. */
+  async function followAll(entries: readonly OpenEntry[]): Promise<{ followed: number; open: number }> {
     const batches = new Set<string>();
+    let followed = 0;
     let open = 0;
     await Promise.all(
       entries.map((entry) =>
@@ -131,6 +137,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
             deps.logger?.warn('follow-up of an entry failed', { journalId: entry.id, error: error instanceof Error ? error.name : 'unknown' });
           }
           if (changed === null) return;
+          followed += 1;
           const after = await journal.getEntry(entry.id);
           if (!(after !== null && isFinal(after))) open += 1;
           if (changed && after) {
@@ -141,11 +148,13 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       ),
     );
     for (const batchId of batches) hooks.batchChanged(batchId);
-    return open;
+    return { followed, open };
   }
 
   async function sweepOnce(): Promise<number> {
-    return followAll(await deps.storage.sweeper.openEntries(startedAt, PAGE));
+    const round = await followAll(await deps.storage.sweeper.openEntries(startedAt, PAGE));
+    hooks.duty?.roundEnded?.(round);
+    return round.open;
   }
 
   /** The journal's entries a reference names that are still open (a transaction id first: it names one transaction). */
@@ -169,6 +178,8 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     let delay = context.watch.initialDelayMs;
     for (;;) {
       again = false;
+      // Another console holds the duty: its rounds follow these entries up (this one is poked when it takes the duty).
+      if (hooks.duty && !(await hooks.duty.take())) return;
       const open = await sweepOnce();
       if (deps.signal?.aborted) return;
       if (open === 0 && !again) return;

@@ -16,7 +16,8 @@
  *   sent again, its entry is followed up); answered with its entry.
  * A payout ask's lease is renewed while the sender works on it. With `webhooks`, it receives the
  * service's webhooks on `POST /webhooks/service` and follows up what they name; desktops leave the
- * follow-ups of the profiles it holds to it (sweeper.ts, watcher.ts).
+ * follow-ups of the profiles it holds to it (sweeper.ts, watcher.ts). Of several senders, one at a
+ * time takes the follow-up rounds (./follow-up-duty.ts: a lock the server releases when its holder dies).
  * Its start and stop are audit lines (`sender_start`, `sender_stop`).
  */
 import { createServer, type Server } from 'node:http';
@@ -32,6 +33,7 @@ import type { StoragePort } from '../console/storage/port';
 import { answerAsk, markBatchTaken, openBatchAsks, renewAsk, takeAsk, type SendAsk } from '../console/storage/postgres/send-asks';
 import { CHANGES_CHANNEL } from '../console/storage/postgres/schema-names';
 import { createWebhookReceiver, type WebhookReceiver } from '../webhooks/receiver';
+import { openFollowUpDuty } from './follow-up-duty';
 import type { SenderKeys } from './keys-file';
 
 /** Where the service's webhooks are posted to the sender (docs/team-sender.md). */
@@ -64,6 +66,8 @@ export type SenderEvent =
   | { event: 'batch-sending'; batchId: string; askId: number }
   | { event: 'batch-ended'; batchId: string; state: string | null }
   | { event: 'ask-answered'; askId: number; kind: SendAsk['kind']; state: 'done' | 'refused'; entryId: string | null; code?: string; message?: string }
+  | { event: 'follow-up-duty'; held: boolean }
+  | { event: 'follow-up-round'; followed: number; open: number }
   | { event: 'fault'; message: string };
 
 export interface TeamSender {
@@ -111,6 +115,17 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     await asks.end();
     throw new Error('this login is not a team sender login (a member of paydesk_sender): ask the workspace\'s administrator (docs/team-sender.md)');
   }
+  // Of several senders, one takes the follow-up rounds; another takes them once it is gone (follow-up-duty.ts).
+  let following: ConsoleRuntime | null = null;
+  const duty = openFollowUpDuty(options.workspace, {
+    everyMs: watchMs,
+    taken: () => following?.followUpNow(),
+    changed: (held) => report({ event: 'follow-up-duty', held }),
+    fault: (message) => report({ event: 'fault', message }),
+    roundEnded: ({ followed, open }) => {
+      if (followed > 0) report({ event: 'follow-up-round', followed, open });
+    },
+  });
   const runtime = await createConsoleRuntime({
     userDataDir: options.userDataDir,
     transport: 'browser',
@@ -121,7 +136,13 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     keyring: options.keys.keyring,
     openStorage: async () => signsItself(await openWorkspaceStore(options.workspace)),
     ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
+    followUpDuty: duty,
+  }).catch(async (error: unknown) => {
+    await duty.close();
+    await asks.end();
+    throw error;
   });
+  following = runtime;
   const held = new Set(options.keys.profileIds);
   let webhooks: { receiver: WebhookReceiver; server: Server; url: string } | null = null;
   if (options.webhooks) {
@@ -129,6 +150,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
       webhooks = await serveWebhooks(runtime, options.webhooks);
     } catch (error) {
       await runtime.close();
+      await duty.close();
       await asks.end();
       throw error;
     }
@@ -253,6 +275,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
       await runtime.batchesIdle();
       await asks.query(`SELECT paydesk_sender_audit('sender_stop', $1)`, [JSON.stringify({ holder })]).catch(() => undefined);
       await runtime.close();
+      await duty.close();
       await asks.end();
     },
   };

@@ -4,7 +4,7 @@
  */
 import type { KeyType } from '../../../shared/contract';
 import { REQUEST_CURRENCY, type Channel, type ChannelParsedInput, type ChannelResults, type Profile, type PushEvent, type PushEvents, type StartNotice } from '../../../shared/api';
-import type { ClientFactory, ClientProfile, Clock, ConsoleClient, Logger, SandboxControl } from '../deps';
+import type { ClientFactory, ClientProfile, Clock, ConsoleClient, FollowUpDuty, Logger, SandboxControl } from '../deps';
 import type Database from 'better-sqlite3';
 import { LOCAL_SANDBOX_ID, type Settings, type StoredProfile } from '../settings';
 import { VaultError, type Vault } from '../vault';
@@ -48,6 +48,8 @@ export interface HandlerDeps {
   signal?: AbortSignal;
   /** The batch runner's row claims: lease and size, and how often a run on a workspace reads its batch's state (tests shorten them). */
   batchClaims?: { leaseMs?: number; size?: number; watchMs?: number; holder?: string };
+  /** Who takes the follow-up rounds among several consoles (the team senders); absent, this console always does. */
+  followUpDuty?: FollowUpDuty;
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
   notices?: () => StartNotice[];
 }

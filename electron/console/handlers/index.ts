@@ -87,6 +87,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
   const sweeper = createSweeper(context, {
     batchChanged: (batchId) => runner?.emitProgress(batchId, 'send'),
     isBatchRunning: (batchId) => runner?.isRunning(batchId) ?? false,
+    ...(deps.followUpDuty ? { duty: deps.followUpDuty } : {}),
   });
   const batches = batchHandlers(context, { afterRun: () => sweeper.poke() });
   runner = batches.runner;
