@@ -15,6 +15,11 @@ export interface SenderEventLine {
   entryId?: string | null;
   code?: string;
   message?: string;
+  /** `follow-up-duty`: taken (true) or lost. */
+  held?: boolean;
+  /** `follow-up-round`: open entries followed in the round, and how many stay open. */
+  followed?: number;
+  open?: number;
 }
 
 export interface SenderProcess {
