@@ -36,12 +36,13 @@ export function forwardChanges(changes: ChangesPort, emit: (payload: JournalChan
     emit(payload);
   }
   function heard(batch: readonly StoreChange[]) {
-    // A team profile travels as `profiles:changed`, once the console read the definitions again (team-profiles-live.ts).
-    const journal = batch.filter((change) => change.kind !== 'profile');
+    // A team profile travels as `profiles:changed`, once the console read the definitions again (team-profiles-live.ts);
+    // an ask to the team sender wakes the desktop waiting for its answer (handlers/team-sender-send.ts), no screen.
+    const journal = batch.filter((change) => change.kind !== 'profile' && change.kind !== 'ask');
     if (journal.length === 0) return;
     for (const change of journal) {
       if (change.kind === 'everything') everything = true;
-      else if (change.kind !== 'profile') {
+      else if (change.kind !== 'profile' && change.kind !== 'ask') {
         name(LISTS[change.kind], change.id);
         if (change.batchId !== null) name('batches', change.batchId);
       }

@@ -267,7 +267,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
         // The payout's identity is named here, before the ask: the sender's journal guard keys on it.
         const named = request.external_id ? request : { ...request, external_id: randomUUID() };
         await refuseKnown('payout', profile.environment, named.external_id!);
-        return payoutBySender(deps.storage.sendAsks, profile, named, entryAfter);
+        return payoutBySender({ asks: deps.storage.sendAsks, changes: deps.storage.changes }, profile, named, entryAfter);
       }
       await context.requireSecret(profile, 'payout');
       return initiate('payout', profile, request);
@@ -300,7 +300,7 @@ export function sendHandlers(context: Context, watcher: Watcher): HandlerImpls<'
       }
       context.requireAllowed(profile);
       // Keys with the team sender: it sends it again through this same path, under the journal's rules (docs/team-sender.md).
-      if (entry.kind === 'payout' && context.teamProfiles.senderHolds(profile.id)) return resendBySender(deps.storage.sendAsks, profile, journalId, entryAfter);
+      if (entry.kind === 'payout' && context.teamProfiles.senderHolds(profile.id)) return resendBySender({ asks: deps.storage.sendAsks, changes: deps.storage.changes }, profile, journalId, entryAfter);
       await context.requireSecret(profile, entry.kind);
       // The journal's state table refuses the move unless the entry was looked up and not found.
       if (entry.kind === 'payout' && !entry.batch) await requirePayoutSendable(context, { id: entry.profileId, environment: entry.environment }, request, journalId);

@@ -10,12 +10,12 @@
  * one turn of the event loop reach each listener once, each id once.
  */
 
-export type NamedChangeKind = 'entry' | 'batch' | 'reconciliation' | 'setting' | 'approval' | 'audit' | 'profile';
+export type NamedChangeKind = 'entry' | 'batch' | 'reconciliation' | 'setting' | 'approval' | 'audit' | 'profile' | 'ask';
 
 export type StoreChange =
   | {
       kind: NamedChangeKind;
-      /** The entry's, batch's, run's or approval request's id; the setting's key; an audit line's id; a team profile's id (a workspace's only). */
+      /** The entry's, batch's, run's or approval request's id; the setting's key; an audit line's id; a team profile's id, an ask to the team sender's id (a workspace's only). */
       id: string;
       /** The batch the change belongs to: a batch itself, one of its rows, or a batch row's entry. */
       batchId: string | null;

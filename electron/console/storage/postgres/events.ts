@@ -7,14 +7,14 @@ import pg from 'pg';
 import { CHANGES_CHANNEL } from './schema-names';
 
 export interface WorkspaceChange {
-  table: 'entries' | 'batches' | 'batch_rows' | 'reconciliations' | 'team_settings' | 'approval_requests' | 'audit_log' | 'team_profiles';
-  /** The entry's, batch's, run's or approval request's id, or the setting's key (batch_rows: the batch's id, migration 25; audit_log: a statement's newest line, migration 31; team_profiles: the profile's id, migration 36). */
+  table: 'entries' | 'batches' | 'batch_rows' | 'reconciliations' | 'team_settings' | 'approval_requests' | 'audit_log' | 'team_profiles' | 'send_asks';
+  /** The entry's, batch's, run's or approval request's id, or the setting's key (batch_rows: the batch's id, migration 25; audit_log: a statement's newest line, migration 31; team_profiles: the profile's id, migration 36; send_asks: the ask's id, migration 48). */
   id: string;
   /** The batch a changed entry belongs to (batch progress on other desktops). */
   batchId: string | null;
 }
 
-const TABLES = new Set<WorkspaceChange['table']>(['entries', 'batches', 'batch_rows', 'reconciliations', 'team_settings', 'approval_requests', 'audit_log', 'team_profiles']);
+const TABLES = new Set<WorkspaceChange['table']>(['entries', 'batches', 'batch_rows', 'reconciliations', 'team_settings', 'approval_requests', 'audit_log', 'team_profiles', 'send_asks']);
 
 /** A payload as the trigger writes it, or null when it is not one (nothing else should NOTIFY here). */
 export function parseChange(payload: string | undefined): WorkspaceChange | null {

@@ -29,6 +29,7 @@ const KINDS: Record<WorkspaceChange['table'], Exclude<StoreChange['kind'], 'ever
   approval_requests: 'approval',
   audit_log: 'audit',
   team_profiles: 'profile',
+  send_asks: 'ask',
 };
 
 export function storeChangeOf(change: WorkspaceChange): StoreChange {
