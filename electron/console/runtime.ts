@@ -63,6 +63,8 @@ export interface ConsoleRuntimeOptions {
   batchClaims?: HandlerDeps['batchClaims'];
   /** Who takes the follow-up rounds among several consoles following the same entries (the team senders). */
   followUpDuty?: HandlerDeps['followUpDuty'];
+  /** No screen (the team sender): nobody presses Look up, so the sweeps look up this run's single sends left unknown. */
+  headless?: boolean;
 }
 
 export interface ConsoleRuntime {
@@ -204,6 +206,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     ...(options.batchClaims || consoles ? { batchClaims: { ...options.batchClaims, ...(consoles ? { holder: consoles.holder } : {}) } } : {}),
     signal: abort.signal,
     ...(options.followUpDuty ? { followUpDuty: options.followUpDuty } : {}),
+    ...(options.headless ? { headless: true } : {}),
     notices: () => notices,
   });
   // A team workspace's profiles, known before anything resolves one (a batch resumed, a follow-up).

@@ -66,8 +66,8 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   const { deps } = context;
   const journal = deps.storage.journal;
   const now = () => deps.clock.now();
-  /** Single sends made before this time are looked up too (they are from an earlier run). */
-  const startedAt = now();
+  /** Single sends made before this time are looked up too (from an earlier run; a headless console's, all of them). */
+  const startedAt = deps.headless ? Number.MAX_SAFE_INTEGER : now();
   const limit = pLimit(CONCURRENCY);
   let burst: Promise<void> | null = null;
   let again = false;

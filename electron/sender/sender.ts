@@ -137,6 +137,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     openStorage: async () => signsItself(await openWorkspaceStore(options.workspace)),
     ...(options.batchClaims ? { batchClaims: options.batchClaims } : {}),
     followUpDuty: duty,
+    headless: true,
   }).catch(async (error: unknown) => {
     await duty.close();
     await asks.end();
@@ -197,8 +198,11 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     const sent = await handlers['payouts:initiate']({ request, confirmationToken: prepared.value.confirmationToken });
     if (sent.ok) return answer('done', sent.value.id, { state: sent.value.state, status: sent.value.status ?? null, transactionId: sent.value.transactionId ?? null });
     if (sent.error.code === 'ALREADY_SENT') return answer('done', sent.error.journalId ?? null, { alreadyInJournal: true }, 'ALREADY_SENT');
-    // Sent and not answered: the entry is outcome unknown and followed up; the ask names it.
-    if (sent.error.journalId) return answer('done', sent.error.journalId, sent.error, sent.error.code);
+    // Sent and not answered: the entry is outcome unknown and followed up (a round now; nobody presses Look up here); the ask names it.
+    if (sent.error.journalId) {
+      runtime.followUpNow();
+      return answer('done', sent.error.journalId, sent.error, sent.error.code);
+    }
     return answer('refused', null, sent.error, sent.error.code);
   }
 
@@ -227,7 +231,10 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     const sent = await runtime.handlers['transactions:resend']({ journalId: ask.entryId! });
     if (sent.ok) return answer('done', sent.value.id, { state: sent.value.state, status: sent.value.status ?? null, transactionId: sent.value.transactionId ?? null });
     // Sent and not answered (outcome unknown again, followed up), or sent again meanwhile by another ask: the ask names the entry.
-    if (sent.error.journalId) return answer('done', sent.error.journalId, sent.error, sent.error.code);
+    if (sent.error.journalId) {
+      runtime.followUpNow();
+      return answer('done', sent.error.journalId, sent.error, sent.error.code);
+    }
     return answer('refused', ask.entryId, sent.error, sent.error.code);
   }
 

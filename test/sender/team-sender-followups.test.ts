@@ -134,7 +134,7 @@ it('follows a batch\'s 200 open payouts up in the sender only: no read from the 
   await fatou.end();
 }, 300_000);
 
-it('does not watch a sender-held payout a desktop looked up: one read for the Look up, the rest is the sender\'s', async () => {
+it('leaves a sender-held payout\'s look-up to the sender: a desktop that still holds the keys is refused Look up and Verify, reads nothing; the sender finds it', async () => {
   // The sender's POST is committed at the engine and its connection reset: the sender's entry is outcome unknown.
   engine.control.variants.set(['reset-after-create']);
   const fatou = await workspaces.connectAs('fatou', database);
@@ -145,13 +145,18 @@ it('does not watch a sender-held payout a desktop looked up: one read for the Lo
   const entryId = answered.entryId!;
   expect((await fatou.query<{ state: string }>('SELECT state FROM entries WHERE id = $1', [entryId])).rows[0]!.state).toBe('outcome_unknown');
 
-  // The finance desktop, which still holds the keys, looks it up: found processing, and not watched.
+  // The finance desktop, which still holds the keys, is refused: the sender records what the service says (migration 51).
   const runtime = desktops[0]!;
   const agent = agents[0]!;
   const before = agent.gets;
-  const found = await runtime.handlers['transactions:resolveUnknown']({ journalId: entryId });
-  expect(found).toMatchObject({ ok: true, value: { exists: true, transaction: { status: 'processing' } } });
+  const refused = await runtime.handlers['transactions:resolveUnknown']({ journalId: entryId });
+  expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+  expect(JSON.stringify(refused)).toContain('team sender');
+  expect(await runtime.handlers['transactions:lookup']({ id: 'LOST-2', by: 'external_id', kind: 'payout' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
   await runtime.watchesIdle();
-  expect(agent.gets - before).toBe(1);
+  expect(agent.gets - before).toBe(0);
+  // The sender's follow-up round finds it (processing: known now, by the sender's login).
+  await sender!.next((e) => e.event === 'follow-up-round' && (e.followed ?? 0) > 0 && e.open! >= 1);
+  await waitFor(async () => (await fatou.query<{ state: string; updated_by: string }>('SELECT state FROM entries WHERE id = $1', [entryId])).rows[0]!.state === 'known', 'the sender found it', async () => JSON.stringify(sender!.events.slice(-5)), 60_000);
   await fatou.end();
 }, 120_000);

@@ -73,6 +73,28 @@ describe('a profile whose keys are with the team sender', () => {
     expect(rows[0]!.claimed_by).toBe('senny');
   });
 
+  it('refuses a finance or support login\'s look-up answer on its entries (not found, a status, a transaction id, a new known entry); the sender records them; a desktop-held profile is unchanged (migration 51)', async () => {
+    await expect(pendingEntry(sender, 'ANS-1', 'p1')).resolves.toBeTruthy();
+    await expect(sender.query(`UPDATE entries SET state = 'outcome_unknown' WHERE id = 'ANS-1'`)).resolves.toBeTruthy();
+    const samuel = await workspaces.connectAs('samuel', database);
+    for (const login of [fatou, samuel]) {
+      await expect(login.query(`UPDATE entries SET resolution = 'not_found' WHERE id = 'ANS-1'`)).rejects.toEqual(refusedAs(SENDER_HELD_SQLSTATE));
+      await expect(login.query(`UPDATE entries SET state = 'known', transaction_id = 'tx-forged', status = 'failed' WHERE id = 'ANS-1'`)).rejects.toEqual(refusedAs(SENDER_HELD_SQLSTATE));
+    }
+    await expect(fatou.query(`INSERT INTO entries (id, profile_id, profile_name, environment, kind, state, external_id, transaction_id, status, amount, currency, created_at, updated_at)
+      VALUES ('ANS-F', 'p1', 'x', 'sandbox', 'payout', 'known', 'ANS-F', 'tx-f', 'failed', 500, 'XAF', 1, 1)`)).rejects.toEqual(refusedAs(SENDER_HELD_SQLSTATE));
+    await samuel.end();
+    // Not found by the desktop's hand: no resend ask can follow.
+    await expect(askSender(fatou, { kind: 'resend', profileId: 'p1', entryId: 'ANS-1' })).rejects.toMatchObject({ code: '23514' });
+    // The sender's look-up answer is recorded; then the resend ask is accepted.
+    await expect(sender.query(`UPDATE entries SET resolution = 'not_found' WHERE id = 'ANS-1'`)).resolves.toBeTruthy();
+    await expect(askSender(fatou, { kind: 'resend', profileId: 'p1', entryId: 'ANS-1' })).resolves.toBeTruthy();
+    // A desktop-held profile: finance records its own look-ups as before.
+    await expect(pendingEntry(fatou, 'ANS-2', 'p2')).resolves.toBeTruthy();
+    await expect(fatou.query(`UPDATE entries SET state = 'outcome_unknown' WHERE id = 'ANS-2'`)).resolves.toBeTruthy();
+    await expect(fatou.query(`UPDATE entries SET resolution = 'not_found' WHERE id = 'ANS-2'`)).resolves.toBeTruthy();
+  });
+
   it('refuses a finance login who turns the holder back in SQL, and audits an admin\'s move with before and after', async () => {
     await expect(fatou.query(`UPDATE team_profiles SET keys_held_by = 'desktops' WHERE id = 'p1'`)).rejects.toEqual(refusedAs('42501'));
     const { rows } = await root.query<{ actor: string; before: unknown; after: unknown }>(`SELECT actor, before, after FROM audit_log WHERE action = 'keys_holder_change' AND subject = 'team_profile:p1'`);

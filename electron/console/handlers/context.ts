@@ -50,6 +50,8 @@ export interface HandlerDeps {
   batchClaims?: { leaseMs?: number; size?: number; watchMs?: number; holder?: string };
   /** Who takes the follow-up rounds among several consoles (the team senders); absent, this console always does. */
   followUpDuty?: FollowUpDuty;
+  /** Nobody presses Look up on this console (the team sender): its sweeps look up single sends left unknown in this run too. */
+  headless?: boolean;
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
   notices?: () => StartNotice[];
 }

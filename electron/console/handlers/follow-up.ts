@@ -23,6 +23,18 @@ export function refuseHeldElsewhere(found: FollowUpEntry): void {
   );
 }
 
+/**
+ * A profile whose keys are with the team sender: the sender alone reads the service for it and
+ * records what it says (workspace migration 51; docs/decisions/sender-records-its-profiles-answers.md).
+ */
+function refuseSenderHeld(context: Context, profile: { id: string; name: string }, what: string): void {
+  if (!context.teamProfiles.senderHolds(profile.id)) return;
+  throw new HandlerFailure(
+    'CONFLICT',
+    `The keys of "${profile.name}" are with the team sender: it reads the service for ${what} (after each batch, every few minutes, on the service's webhooks) and what it reads shows here. This desktop does not read the service for it.`,
+  );
+}
+
 /** A success answer that is not the transaction asked for, saying what is missing or wrong in it. */
 function unreadable(missing: string): HandlerFailure {
   return new HandlerFailure('BAD_RESPONSE', `The service answered, but not with the transaction asked for: ${missing}.`);
@@ -54,6 +66,7 @@ export function followUpHandlers(
       throw new HandlerFailure('CONFLICT', `The profile "${profile.name}" now points at ${profile.environment}, but this entry is from ${found.entry.environment}.`);
     }
     context.requireAllowed(profile);
+    refuseSenderHeld(context, profile, `this ${found.entry.kind}`);
     return { ...found, profile };
   }
 
@@ -95,6 +108,7 @@ export function followUpHandlers(
       context.requireAllowed(profile);
       const known = await teamEntry(id, by, kind, profile.environment);
       if (known) return { found: true, transaction: known, source: 'team_journal' };
+      refuseSenderHeld(context, profile, `its ${kind}s`);
       await context.requireSecret(profile, kind);
       const client = context.clientFor(profile);
       const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
