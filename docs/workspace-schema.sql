@@ -4,7 +4,7 @@
 -- electron/console/storage/postgres/migrations/*.sql; test/storage/schema-snapshot.test.ts fails when
 -- it differs. Do not edit it: change the migrations, then run the script again.
 
--- Schema version 48. `<owner>` is the login that ran the migrations: it owns every table and
+-- Schema version 51. `<owner>` is the login that ran the migrations: it owns every table and
 -- function, so holds every privilege on them, and a SECURITY DEFINER function runs as it. Each
 -- person's login is a member of the roles below; a privilege not granted here is refused.
 
@@ -364,6 +364,8 @@ CREATE TRIGGER entries_row_under_writers_claim BEFORE INSERT ON entries FOR EACH
 CREATE TRIGGER entries_row_under_writers_claim_again BEFORE UPDATE ON entries FOR EACH ROW WHEN (new.batch_id IS NOT NULL AND new.state = 'pending'::text AND (old.state <> 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.external_id IS DISTINCT FROM old.external_id OR new.environment IS DISTINCT FROM old.environment OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_claim_is_writers();
 CREATE TRIGGER entries_search_text BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_entries_search_text();
 CREATE TRIGGER entries_search_text_changed BEFORE UPDATE OF external_id, phone_number, customer_first_name, customer_last_name ON entries FOR EACH ROW WHEN (old.external_id IS DISTINCT FROM new.external_id OR old.phone_number IS DISTINCT FROM new.phone_number OR old.customer_first_name IS DISTINCT FROM new.customer_first_name OR old.customer_last_name IS DISTINCT FROM new.customer_last_name) EXECUTE FUNCTION paydesk_entries_search_text();
+CREATE TRIGGER entries_sender_answers BEFORE UPDATE OF state, resolution, status, transaction_id, failed_code, amount, currency, fee, net_amount, transaction_json ON entries FOR EACH ROW WHEN (new.state IS DISTINCT FROM old.state OR new.resolution IS DISTINCT FROM old.resolution OR new.status IS DISTINCT FROM old.status OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.failed_code IS DISTINCT FROM old.failed_code OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.fee IS DISTINCT FROM old.fee OR new.net_amount IS DISTINCT FROM old.net_amount OR new.transaction_json IS DISTINCT FROM old.transaction_json) EXECUTE FUNCTION paydesk_sender_records_answers();
+CREATE TRIGGER entries_sender_answers_new BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_sender_records_answers();
 CREATE TRIGGER entries_sent_again_audited AFTER UPDATE OF state, request, amount, currency, phone_number, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state IS DISTINCT FROM 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.batch_id IS DISTINCT FROM old.batch_id OR new.batch_row IS DISTINCT FROM old.batch_row)) EXECUTE FUNCTION paydesk_audit_entry_sent();
 CREATE TRIGGER entries_sent_audited AFTER INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_audit_entry_sent();
 CREATE TRIGGER entries_spend_approval AFTER INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, environment, profile_id ON entries FOR EACH ROW WHEN (new.kind = 'payout'::text AND new.state = 'pending'::text AND new.batch_id IS NULL) EXECUTE FUNCTION paydesk_spend_payout_approval();
@@ -2024,6 +2026,21 @@ AS $function$
     RETURN NEW;
   END $function$;
 GRANT EXECUTE ON FUNCTION paydesk_sender_never_votes() TO PUBLIC;
+
+-- paydesk_sender_records_answers(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sender_records_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF paydesk_sender_holds(NEW.profile_id) AND NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER') THEN
+      RAISE EXCEPTION 'the keys of profile "%" are with the team sender: only the sender records what the service says of its payouts (look-ups, statuses)', NEW.profile_id
+        USING ERRCODE = 'PD048';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sender_records_answers() TO PUBLIC;
 
 -- paydesk_sent_entry_frozen(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_sent_entry_frozen()
