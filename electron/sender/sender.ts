@@ -198,12 +198,24 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     const sent = await handlers['payouts:initiate']({ request, confirmationToken: prepared.value.confirmationToken });
     if (sent.ok) return answer('done', sent.value.id, { state: sent.value.state, status: sent.value.status ?? null, transactionId: sent.value.transactionId ?? null });
     if (sent.error.code === 'ALREADY_SENT') return answer('done', sent.error.journalId ?? null, { alreadyInJournal: true }, 'ALREADY_SENT');
-    // Sent and not answered: the entry is outcome unknown and followed up (a round now; nobody presses Look up here); the ask names it.
+    // Sent and not answered: the entry is outcome unknown, looked up now (nobody presses Look up here); the ask names it.
     if (sent.error.journalId) {
-      runtime.followUpNow();
+      lookUpLost(sent.error.journalId);
       return answer('done', sent.error.journalId, sent.error, sent.error.code);
     }
     return answer('refused', null, sent.error, sent.error.code);
+  }
+
+  /**
+   * A payout this sender sent whose answer was lost: looked up by its external id now, by this sender
+   * (as a desktop's user would press Look up; desktops do not read the service for a sender-held
+   * profile). Not a follow-up round: one entry, whoever holds the follow-up duty.
+   */
+  function lookUpLost(entryId: string): void {
+    void runtime.storage.journal
+      .getEntry(entryId)
+      .then((entry) => (entry?.externalId && entry.state === 'outcome_unknown' ? runtime.followReference({ externalId: entry.externalId, kind: entry.kind }) : 0))
+      .catch((error: unknown) => report({ event: 'fault', message: `could not look up entry ${entryId}: ${error instanceof Error ? error.message : String(error)}` }));
   }
 
   /** Renews the ask's lease while `work` runs, so no other sender takes an ask this one is still sending. */
@@ -232,7 +244,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
     if (sent.ok) return answer('done', sent.value.id, { state: sent.value.state, status: sent.value.status ?? null, transactionId: sent.value.transactionId ?? null });
     // Sent and not answered (outcome unknown again, followed up), or sent again meanwhile by another ask: the ask names the entry.
     if (sent.error.journalId) {
-      runtime.followUpNow();
+      lookUpLost(sent.error.journalId);
       return answer('done', sent.error.journalId, sent.error, sent.error.code);
     }
     return answer('refused', ask.entryId, sent.error, sent.error.code);
