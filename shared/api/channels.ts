@@ -46,7 +46,7 @@ import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
 import { sandboxVariantsSchema, type SandboxVariants } from './sandbox-variants';
-import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
+import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults, type ApprovalState } from './approvals';
 import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { PEOPLE_CHANNEL_INPUTS, type PeopleChannelResults } from './people';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
@@ -354,7 +354,11 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
     /** `source`: where it was found: the team's journal (a workspace reads it first) or the service (then recorded). */
     | { found: true; transaction: JournalTransaction; source: 'team_journal' | 'service' }
     /** `otherKind`: the id exists as the other kind (a payout looked up as a payment, or the reverse). */
-    | { found: false; environment: string; profileName: string; otherKind?: TransactionKind };
+    /**
+     * `approval`: on a workspace, a request for this external id (a payout's, or a batch row's) that
+     * was never sent: the service cannot know it yet, and the screen says why (awaiting approval).
+     */
+    | { found: false; environment: string; profileName: string; otherKind?: TransactionKind; approval?: { id: number; state: ApprovalState; subject: 'payout' | 'batch' } };
   'transactions:get': TransactionDetail;
   'transactions:verify': { message: string; transaction: JournalTransaction };
   'transactions:resolveUnknown': { exists: true; transaction: JournalTransaction } | { exists: false; transaction: JournalTransaction };

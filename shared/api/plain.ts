@@ -95,6 +95,7 @@ export const CHANNEL_NAMES = [
   'approvals:send',
   'approvals:sendBatch',
   'approvals:about',
+  'approvals:unsent',
   'approvals:policy',
   'audit:list',
   'audit:export',

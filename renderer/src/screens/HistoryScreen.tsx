@@ -16,6 +16,7 @@ import { t } from '../i18n';
 import { useApprovals, useHistory, useProfiles, useUi, useWorkspace } from '../stores';
 import { downloadCsv } from '../components/download';
 import { usePagedList } from '../components/usePagedList';
+import { HistoryUnsent } from './HistoryUnsent';
 
 const ROW_HEIGHT = 56;
 
@@ -299,6 +300,8 @@ export function HistoryScreen() {
           <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>{tr('clear')}</button>
         </div>
       </form>
+      {/* On a workspace, the requests waiting for approval: above the transactions, never among them. */}
+      {onWorkspace && !invalid ? <HistoryUnsent query={storedQuery} /> : null}
       <div className="list-bar">
         {/* The results of the previous filters are not shown under a filter that cannot be searched. */}
         <span aria-live="polite">{invalid ? tr('fixFilters') : total === null ? '' : tr('count', { count: total, formatted: formatCount(total) })}</span>
