@@ -1,7 +1,7 @@
 /** Lookup: one search box, by transaction id or external id (the choice is remembered). */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, TransactionKind } from '../../../shared/api';
+import type { ApiFailure, ChannelResults, TransactionKind } from '../../../shared/api';
 import { ErrorNotice, Spinner } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { t as tg } from '../i18n';
@@ -31,7 +31,26 @@ function remember(key: string, value: string) {
 }
 
 /** What the last lookup answered; cleared by the next one, so no message outlives its action. */
-type Outcome = { notFound: string; otherKind: TransactionKind | null; id: string } | { failure: ApiFailure } | null;
+type Outcome = { notFound: string; otherKind: TransactionKind | null; id: string; approval: NotFoundApproval | null } | { failure: ApiFailure } | null;
+type NotFoundApproval = NonNullable<Extract<ChannelResults['transactions:lookup'], { found: false }>['approval']>;
+
+/**
+ * Not found at the service, but a request for this external id was never sent (a workspace's
+ * approval): said as such, with the way to its card, never as a plain "not found".
+ */
+function ApprovalNotSent({ approval }: { approval: NotFoundApproval }) {
+  const { t } = useTranslation('lookup');
+  const goTo = useUi((s) => s.goTo);
+  const state = approval.state === 'approved' ? 'ready' : approval.state;
+  return (
+    <p data-testid="lookup-approval">
+      <strong>{t(`approval.${state}`, { id: approval.id })}</strong>{' '}
+      <button type="button" className="secondary small" onClick={() => goTo({ screen: 'approvals', journalId: null, params: { request: String(approval.id) } })}>
+        {t('approval.open', { id: approval.id })}
+      </button>
+    </p>
+  );
+}
 
 export function LookupScreen() {
   const { t } = useTranslation('lookup');
@@ -70,6 +89,7 @@ export function LookupScreen() {
           id,
           notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: result.value.profileName }),
           otherKind: result.value.otherKind ?? null,
+          approval: result.value.approval ?? null,
         });
       }
     });
@@ -123,6 +143,7 @@ export function LookupScreen() {
         {outcome && 'notFound' in outcome ? (
           <div className="notice notice-info" role="status">
             <p>{outcome.notFound}</p>
+            {outcome.approval ? <ApprovalNotSent approval={outcome.approval} /> : null}
             {outcome.otherKind ? (
               <p>
                 {t(`isOther.${outcome.otherKind}`)}{' '}

@@ -47,6 +47,8 @@ export interface ApprovalsState {
   /** The workspace's approval policy, and an admin's ask to replace one environment's and currency's tiers (applied when a second admin approves it). */
   policy(): Promise<Result<{ tiers: ApprovalTier[] }>>;
   /** History's requests not sent under its filters (awaiting, approved not yet sent; a closed one its search names). */
+  /** One request (History's link to a request in none of this login's lists). */
+  get(id: number): Promise<Result<ApprovalRequest>>;
   unsent(filter: UnsentFilter): Promise<Result<{ requests: ApprovalRequest[] }>>;
   askPolicy(environment: 'sandbox' | 'live', currency: string, tiers: { minAmount: number; approvals: 0 | 1 | 2; approverRole: 'finance' | 'admin' }[]): Promise<Result<AdminChange>>;
   /** Bumped by each change event naming approvals: a batch's or a payout's trail reads again on it. */
@@ -146,6 +148,7 @@ export function createApprovalsStore(api: PaydeskApi) {
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
       unsent: (filter) => api.invoke('approvals:unsent', filter),
+      get: (id) => api.invoke('approvals:get', { id }),
       askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),
       async sendApproved(request, options = {}) {
         set({ busy: request.id, last: null });

@@ -16,6 +16,10 @@ export default {
     title: 'Demandées par vous',
     empty: 'Vous n’avez demandé aucune approbation.',
   },
+  shown: {
+    title: 'Demande d’approbation',
+    empty: 'Aucune demande de ce numéro.',
+  },
   decidedByMe: {
     title: 'Décidées par vous',
     empty: 'Vous n’avez encore décidé aucune demande.',
