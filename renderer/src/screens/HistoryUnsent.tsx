@@ -34,7 +34,7 @@ function UnsentRow({ request }: { request: ApprovalRequest }) {
   const stateWords = t(`unsent.state.${state}`);
   const what = request.subject === 'batch' ? t('unsent.batchWhat', { count: request.rows, formatted: formatCount(request.rows) }) : who;
   return (
-    <li className="history-row unsent-row" data-testid={`history-unsent-${request.id}`} data-state={state}>
+    <li className="unsent-row" data-testid={`history-unsent-${request.id}`} data-state={state}>
       <button type="button" className="row-button" onClick={() => goTo({ screen: 'approvals', journalId: null, params: { request: String(request.id) } })}>
         <span className="sr-only">{t('unsent.rowLabel', { id: request.id, kind: t(`unsent.kind.${request.subject}`), amount, who: what, state: stateWords })}: </span>
         <span className="col-date muted">{formatDateTime(request.requestedAt)}</span>
