@@ -30,7 +30,8 @@ async function openHistory(): Promise<void> {
 
 describe.each(['en', 'fr'] as const)('History’s requests waiting for approval, in %s', (language) => {
   it('shows them above the transactions with their state, opens the card, and a sent one becomes its entry, once', async () => {
-    const tag = language.toUpperCase();
+    // Invoice numbers, one month per language (both languages share the workspace).
+    const tag = language === 'en' ? '2026-11' : '2026-12';
     const fatou = team.workspaces.storeAs('fatou', team.database).approvals!;
     const waiting = (await fatou.askPayout(PROFILE, 'XAF', paymentRequest({ amount: 250_000, external_id: `INV-${tag}-0412`, customer: { first_name: 'Awa', last_name: 'Nkemdirim', email: 'awa@example.com' } })))!;
     const ready = (await fatou.askPayout(PROFILE, 'XAF', paymentRequest({ amount: 400_000, external_id: `INV-${tag}-0413`, phone_number: '+237650000002', customer: { first_name: 'Jean', last_name: 'Mbarga', email: 'jean@example.com' } })))!;

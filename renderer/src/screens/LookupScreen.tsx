@@ -2,10 +2,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, ChannelResults, TransactionKind } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { t as tg } from '../i18n';
-import { useTransactions, useUi } from '../stores';
+import { useProfiles, useTransactions, useUi } from '../stores';
+import { activeProfile } from '../stores/profiles';
 import { Screen } from '../components/Screen';
 import { FollowUpRefusedNote, useMayFollowUp } from '../components/WorkspaceBar';
 
@@ -55,6 +56,7 @@ function ApprovalNotSent({ approval }: { approval: NotFoundApproval }) {
 export function LookupScreen() {
   const { t } = useTranslation('lookup');
   const lookup = useTransactions((s) => s.lookup);
+  const active = useProfiles(activeProfile);
   const openTransaction = useUi((s) => s.openTransaction);
   const [by, setBy] = useState<By>(() => remembered(BY_KEY, ['transaction_id', 'external_id'], 'transaction_id'));
   const [kind, setKind] = useState<TransactionKind>(() => remembered(KIND_KEY, ['payment', 'payout'], 'payment'));
@@ -87,7 +89,8 @@ export function LookupScreen() {
         const environment = tg(result.value.environment === 'live' ? 'common:environment.live' : 'common:environment.sandbox');
         setOutcome({
           id,
-          notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: result.value.profileName }),
+          // The built-in sandbox profile in the screen's language, as the profile picker names it.
+          notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: active?.builtIn && active.name === result.value.profileName ? profileName(active) : result.value.profileName }),
           otherKind: result.value.otherKind ?? null,
           approval: result.value.approval ?? null,
         });
