@@ -8,10 +8,10 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, ApprovalRequest, BatchRow, EarlierImport } from '../../../shared/api';
 import { Screen } from '../components/Screen';
-import { ErrorNotice, Loading, Spinner } from '../components/common';
+import { ErrorNotice, Loading, Spinner, profileName } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useApprovals, useBatch, useUi } from '../stores';
+import { useApprovals, useBatch, useProfiles, useUi } from '../stores';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
@@ -31,7 +31,9 @@ function Facts({ request }: { request: ApprovalRequest }) {
   const navigate = useUi((s) => s.navigate);
   const openBatch = useBatch((s) => s.open);
   const bound = request.request;
-  const profile = request.profileName ?? request.profileId;
+  // A desktop's own profile has no name in the workspace: this console's, when it is one of its own (the built-in sandbox in the screen's language).
+  const own = useProfiles((s) => s.profiles.find((p) => p.id === request.profileId) ?? null);
+  const profile = request.profileName ?? (own ? profileName(own) : request.profileId);
   return (
     <dl className="facts compact">
       <dt>{request.subject === 'batch' ? t('field.total') : t('field.amount')}</dt>
