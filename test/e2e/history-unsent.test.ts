@@ -89,6 +89,17 @@ describe.each(['en', 'fr'] as const)('History’s requests waiting for approval,
     await row(waiting.id).waitFor();
     expect(await row(ready.id).count()).toBe(0);
 
+    // A rejected request shows only when searched, marked as never sent.
+    const refused = (await fatou.askPayout(PROFILE, 'XAF', paymentRequest({ amount: 300_000, external_id: `INV-${tag}-0414` })))!;
+    await team.workspaces.storeAs('kofi', team.database).approvals!.reject(refused.id, 'wrong supplier');
+    await page.locator('#h-text').fill(`INV-${tag}-0414`);
+    await row(refused.id).waitFor();
+    expect(await row(refused.id).getAttribute('data-state')).toBe('rejected');
+    expect(await row(refused.id).innerText()).toContain(language === 'en' ? 'Rejected, not sent' : 'Refusée, non envoyée');
+    await page.locator('#h-text').fill('');
+    await row(waiting.id).waitFor();
+    expect(await row(refused.id).count()).toBe(0);
+
     // Look up by the waiting external id: awaiting approval (request N), with its card a press away.
     await page.evaluate(() => (location.hash = '#/lookup'));
     await page.locator('input[name="lookup-kind"][value="payout"]').check();
