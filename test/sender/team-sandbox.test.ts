@@ -40,8 +40,8 @@ function senderUrl(login: string): string {
   return `postgres://${login}@localhost:${port}/${database}?host=${encodeURIComponent(host)}`;
 }
 
-/** A finance desktop on the workspace with no key at all. */
-async function desktopOf(person: 'fatou' | 'kofi'): Promise<ConsoleRuntime> {
+/** A desktop on the workspace with no key at all. */
+async function desktopOf(person: 'fatou' | 'kofi' | 'adele'): Promise<ConsoleRuntime> {
   const desktop = await createConsoleRuntime({
     userDataDir: join(dir, `desk-${person}`),
     transport: 'browser',
@@ -156,6 +156,20 @@ it('serves the team sandbox from the sender: a desktop\'s payout paid once and f
   const kofi = await desktopOf('kofi');
   const seen = expectOk(await kofi.handlers['transactions:get']({ journalId: entry.id }));
   expect(seen).toMatchObject({ transaction: { externalId: 'TEAM-SBX-1', status: 'completed', transactionId: entry.transactionId } });
+
+  // An admin's console uses the team sandbox's control API (main holds the token): a scenario fails the next payout to a number.
+  const admin = await desktopOf('adele');
+  expect(expectOk(await admin.handlers['teamSandbox:control']({ method: 'GET', path: '/settings' })).status).toBe(200);
+  const scenario = expectOk(await admin.handlers['teamSandbox:control']({ method: 'POST', path: '/scenarios', body: JSON.stringify({ phone_number: '+237670000099', kind: 'payout', status: 'failed', failed_code: 'NOT_ENOUGH_FUNDS', uses: 1 }) }));
+  expect(scenario.status).toBe(201);
+  expect(JSON.stringify(scenario)).not.toContain(stored.adminToken);
+  // A finance login is refused the control API: the workspace does not give it the token.
+  expect(await fatou.handlers['teamSandbox:control']({ method: 'GET', path: '/settings' })).toMatchObject({ ok: false, error: { code: 'WORKSPACE_NO_PERMISSION' } });
+  const steered = { ...request('TEAM-SBX-F'), phone_number: '+237670000099' };
+  const steeredQuote = expectOk(await fatou.handlers['payouts:prepare']({ request: steered }));
+  const failed = expectOk(await fatou.handlers['payouts:initiate']({ request: steered, confirmationToken: steeredQuote.confirmationToken }));
+  const failedRow = async () => (await root.query<{ status: string | null }>('SELECT status FROM entries WHERE id = $1', [failed.id])).rows[0]!;
+  await waitFor(async () => (await failedRow()).status === 'failed', 'the steered payout final (failed)', async () => JSON.stringify(await failedRow()), 60_000);
 
   // Restarted: the same engine data (its transaction), the same keys, published again.
   await stopSender();
