@@ -51,6 +51,7 @@ import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { PEOPLE_CHANNEL_INPUTS, type PeopleChannelResults } from './people';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 import { TEAM_PROFILE_CHANNEL_INPUTS, type TeamProfileChannelResults } from './team-profiles';
+import { TEAM_SANDBOX_CHANNEL_INPUTS, type TeamSandboxChannelResults } from './team-sandbox';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -306,6 +307,7 @@ export const CHANNEL_INPUTS = {
   ...WORKSPACE_CHANNEL_INPUTS,
   // Team profiles on a team workspace (issue 24): shared/api/team-profiles.ts
   ...TEAM_PROFILE_CHANNEL_INPUTS,
+  ...TEAM_SANDBOX_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -320,7 +322,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, PeopleChannelResults, WorkspaceChannelResults, TeamProfileChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, PeopleChannelResults, WorkspaceChannelResults, TeamProfileChannelResults, TeamSandboxChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';

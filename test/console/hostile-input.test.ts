@@ -130,6 +130,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'teamProfiles:delete': { id: 'some-profile' },
   'teamProfiles:publish': { id: 'some-profile' },
   'teamProfiles:setKeys': { profileId: 'some-profile', paymentPublicKey: 'pk_sandbox_payment_h1', payoutPublicKey: 'pk_sandbox_payout_h1' },
+  'teamSandbox:control': { method: 'POST', path: '/clock/advance', body: '{"seconds":60}' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);
