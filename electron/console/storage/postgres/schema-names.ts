@@ -56,3 +56,9 @@ export const SENDER_ROLE = 'paydesk_sender';
 
 /** A send refused because the profile's keys are with the team sender, or a sender login's vote (migration 48). */
 export const SENDER_HELD_SQLSTATE = 'PD048';
+
+/**
+ * A send of another desktop's Local sandbox batch refused (migration 50; docs/decisions/local-sandbox-batch-stays-on-its-desktop.md):
+ * moving it to sending, claiming its rows or writing their pending entries from a desktop whose engine is not the batch's.
+ */
+export const LOCAL_SANDBOX_BATCH_SQLSTATE = 'PD050';
