@@ -186,6 +186,7 @@ export async function startBatch(
 ): Promise<BatchSummary> {
   const { batchId, concurrency } = input;
   const found = await summaryOf(batches, batchId);
+  // Before the token is used up, and for the approval card's send too (it starts here).
   refuseSandboxElsewhere(found);
   // Before the token is used up: Send waits for a rehearsal still running, then works with the same token.
   if (isRehearsing(batches, batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed: wait for the rehearsal to finish, then send.');
@@ -245,7 +246,6 @@ export async function sendApprovedBatch(
   if (approval.sent) throw new HandlerFailure('ALREADY_SENT', `Request ${id} has already been sent: batch ${batchId} is over. Nothing was sent again.`);
   const { batches } = journal;
   const batch = await summaryOf(batches, batchId);
-  refuseSandboxElsewhere(batch);
   if (batch.state !== 'draft') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: it was started already, follow it from its page. Nothing was sent.`, { reason: { key: 'draftOnly', params: { state: batch.state } } });
   }
