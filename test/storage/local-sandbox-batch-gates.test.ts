@@ -103,6 +103,10 @@ describe('a Local sandbox batch on the workspace', () => {
     expect(await desktopOf('ls-4')).toBeNull();
     await expect(claimRow(await rawAs('kofi', A), 'ls-4', 2)).rejects.toEqual(refusedAs(LOCAL_SANDBOX_BATCH_SQLSTATE));
     expect((await claimRow(await rawAs('fatou', B), 'ls-4', 2)).rowCount).toBe(1);
+    // Who imported it is read as it was, not as the UPDATE says.
+    const kofi = await rawAs('kofi', null);
+    await kofi.query(`UPDATE batches SET state = 'paused' WHERE id = 'ls-4'`);
+    await expect(kofi.query(`UPDATE batches SET state = 'sending', created_by = 'kofi' WHERE id = 'ls-4'`)).rejects.toEqual(refusedAs(LOCAL_SANDBOX_BATCH_SQLSTATE));
     await sendingBatch(workspaces.storeAs('fatou', database, A), 'ls-5');
     await expect(claimRow(await rawAs('kofi', null), 'ls-5', 2)).rejects.toEqual(refusedAs(LOCAL_SANDBOX_BATCH_SQLSTATE));
     expect((await claimRow(await rawAs('fatou', null), 'ls-5', 2)).rowCount).toBe(1);
