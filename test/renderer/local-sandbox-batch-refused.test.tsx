@@ -33,7 +33,7 @@ const JOIN_REFUSED = 'a batch the team sends together goes on the Team sandbox p
 /** A Local sandbox batch in `state`, another desktop's unless `elsewhereBy` is null, opened on this desktop (on the Local sandbox). */
 async function openBatch(state: BatchState, elsewhereBy: string | null) {
   const backend = createBatchBackend({});
-  await backend.handlers['batches:import']!({ fileName: 'october.csv', text: CSV } as never);
+  await backend.handlers['batches:import']!({ fileName: 'october.csv', text: CSV, paymentMethod: 'momo_cm' } as never);
   backend.update('b1', state);
   const stored = backend.batches.get('b1')!;
   backend.batches.set('b1', { ...stored, batch: { ...stored.batch, profileId: LOCAL_SANDBOX_PROFILE_ID, ...(elsewhereBy ? { sandboxElsewhereBy: elsewhereBy } : {}) } });
@@ -65,7 +65,9 @@ describe("another desktop's Local sandbox batch", () => {
     await waitFor(() => expect((screen.getByRole('button', { name: 'Look up and resume' }) as HTMLButtonElement).disabled).toBe(true));
     expect(note()!.textContent).toBe(ELSEWHERE);
     cleanup();
-    await openBatch('draft', 'fatou');
+    const { stores } = await openBatch('draft', 'fatou');
+    // The preview is read: only the batch being another desktop's keeps the button grey.
+    await waitFor(() => expect(stores.batch.getState().preview.status).toBe('ready'));
     const review = await screen.findByRole('button', { name: 'Review and send' });
     expect((review as HTMLButtonElement).disabled).toBe(true);
     expect(review.getAttribute('aria-describedby')).toBe('batch-sandbox-refused');
@@ -85,6 +87,13 @@ describe("this desktop's own Local sandbox batch", () => {
     await openBatch('paused', null);
     const resume = await screen.findByRole('button', { name: 'Resume' });
     await waitFor(() => expect((resume as HTMLButtonElement).disabled).toBe(false));
+    expect(note()).toBeNull();
+  });
+
+  it('is reviewed and sent as before', async () => {
+    await openBatch('draft', null);
+    const review = await screen.findByRole('button', { name: 'Review and send' });
+    await waitFor(() => expect((review as HTMLButtonElement).disabled).toBe(false));
     expect(note()).toBeNull();
   });
 
