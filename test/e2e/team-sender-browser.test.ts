@@ -81,7 +81,7 @@ function startSender(): SenderProcess {
 
 const go = (page: Page, hash: string) => page.evaluate((to) => (location.hash = to), hash);
 const BY_SENDER_BATCH = { en: 'Sent by the team sender, which holds this profile’s keys: its progress shows here live.', fr: 'Envoyé par l’expéditeur de l’équipe' };
-const BY_SENDER_PAYOUT = { en: 'Sent by the team sender, which holds this profile’s keys: this desktop asked it and follows the payout live.', fr: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil' };
+const BY_SENDER_PAYOUT = { en: 'Sent by the team sender, which holds this profile’s keys: a finance desktop asked it, and this page follows the payout live.', fr: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil' };
 
 const CSV = [
   'phone_number,amount,first_name,last_name,email,description,external_id,payment_method',
@@ -103,8 +103,10 @@ describe('a batch on a sender-held profile, from two browser consoles', () => {
     await page.getByRole('button', { name: 'Review and send' }).click();
     const dialog = page.getByRole('dialog', { name: 'Confirm batch' });
     await dialog.getByText(/^Sent by the team sender: it holds this profile’s keys/).waitFor();
+    const send = dialog.getByRole('button', { name: 'Send 5 payouts' });
+    await send.waitFor();
     await screenshot(page, 'team-sender-1-batch-confirm-en');
-    await dialog.getByRole('button', { name: 'Send 5 payouts' }).click();
+    await send.click();
     batchId = new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1] ?? '')).get('batch') ?? '';
     expect(batchId).not.toBe('');
 
