@@ -6,7 +6,10 @@
  * the sender. A's batch of 5 rows is asked of the sender: A's and B's progress say the team sender
  * sends it, with no Help send; the sender sends it. A's payout through the form is asked of the
  * sender: its confirmation and its page say so, and B's page shows the same payout live. The
- * engine is asked to create each external id once. Screenshots in English and French.
+ * engine is asked to create each external id once. Screenshots in English and French. (The
+ * browser harness's consoles run on a fixed store, with no workspace bar: Help send is offered by
+ * neither screen here; that the screen never offers it for a sender-held batch on an open
+ * workspace is test/renderer/team-sender-progress.test.tsx.)
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
