@@ -63,3 +63,9 @@ export const SENDER_HELD_SQLSTATE = 'PD048';
  * and token: admins only), and the function only a sender login may call to publish it.
  */
 export const TEAM_SANDBOX = { profileId: 'team-sandbox', table: 'team_sandbox', publish: 'paydesk_publish_team_sandbox', auditAction: 'team_sandbox_publish' } as const;
+
+/**
+ * A send of another desktop's Local sandbox batch refused (migration 50; docs/decisions/local-sandbox-batch-stays-on-its-desktop.md):
+ * moving it to sending, claiming its rows or writing their pending entries from a desktop whose engine is not the batch's.
+ */
+export const LOCAL_SANDBOX_BATCH_SQLSTATE = 'PD050';
