@@ -154,7 +154,7 @@ CREATE TABLE audit_log (
   after jsonb,
   remark text
 );
-ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['approve'::text, 'cancel'::text, 'change_approve'::text, 'change_reject'::text, 'change_request'::text, 'change_withdraw'::text, 'confirm'::text, 'import'::text, 'join_workspace'::text, 'keys_holder_change'::text, 'leave_workspace'::text, 'pause'::text, 'person_change'::text, 'policy_change'::text, 'reject'::text, 'request_approval'::text, 'role_change'::text, 'send'::text, 'send_ask'::text, 'send_ask_answered'::text, 'sender_start'::text, 'sender_stop'::text, 'sign_in'::text, 'void_approval'::text, 'withdraw'::text]));
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['approve'::text, 'cancel'::text, 'change_approve'::text, 'change_reject'::text, 'change_request'::text, 'change_withdraw'::text, 'confirm'::text, 'import'::text, 'join_workspace'::text, 'keys_holder_change'::text, 'leave_workspace'::text, 'pause'::text, 'person_change'::text, 'policy_change'::text, 'reject'::text, 'request_approval'::text, 'role_change'::text, 'send'::text, 'send_ask'::text, 'send_ask_answered'::text, 'sender_start'::text, 'sender_stop'::text, 'sign_in'::text, 'team_sandbox_publish'::text, 'void_approval'::text, 'withdraw'::text]));
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 CREATE INDEX audit_log_by_actor ON public.audit_log USING btree (actor, at);
 CREATE INDEX audit_log_by_subject ON public.audit_log USING btree (subject, at);
@@ -561,6 +561,26 @@ CREATE TRIGGER team_profiles_changed AFTER INSERT OR DELETE OR UPDATE ON team_pr
 CREATE TRIGGER team_profiles_keys_holder_audited AFTER UPDATE OF keys_held_by ON team_profiles FOR EACH ROW WHEN (old.keys_held_by IS DISTINCT FROM new.keys_held_by) EXECUTE FUNCTION paydesk_audit_keys_holder();
 CREATE TRIGGER team_profiles_keys_holder_audited_new AFTER INSERT ON team_profiles FOR EACH ROW WHEN (new.keys_held_by = 'sender'::text) EXECUTE FUNCTION paydesk_audit_keys_holder();
 CREATE TRIGGER team_profiles_who BEFORE INSERT OR UPDATE ON team_profiles FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_setting();
+
+-- team_sandbox
+CREATE TABLE team_sandbox (
+  id boolean NOT NULL DEFAULT true,
+  profile_id text NOT NULL,
+  base_url text NOT NULL,
+  control_url text NOT NULL,
+  control_token text NOT NULL,
+  published_by text NOT NULL DEFAULT SESSION_USER,
+  published_at timestamp with time zone NOT NULL DEFAULT clock_timestamp()
+);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_base_url_check CHECK (base_url ~ '^https?://'::text AND length(base_url) <= 500);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_control_token_check CHECK (control_token ~ '^[A-Za-z0-9._~+/=-]{16,200}$'::text);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_control_url_check CHECK (control_url ~ '^https?://'::text AND length(control_url) <= 500);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_id_check CHECK (id);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_pkey PRIMARY KEY (id);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_profile_id_check CHECK (profile_id = 'team-sandbox'::text);
+GRANT SELECT (id, profile_id, base_url, control_url, control_token, published_by, published_at) ON TABLE team_sandbox TO paydesk_admin;
+GRANT SELECT (id, profile_id, base_url, published_by, published_at) ON TABLE team_sandbox TO paydesk_finance;
+GRANT SELECT (id, profile_id, base_url, published_by, published_at) ON TABLE team_sandbox TO paydesk_support;
 
 -- team_settings
 CREATE TABLE team_settings (
@@ -1700,6 +1720,33 @@ AS $function$
       jsonb_build_object('profileId', p_profile_id, 'team', false))
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_profile_account(text) TO PUBLIC;
+
+-- paydesk_publish_team_sandbox(text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_publish_team_sandbox(p_base_url text, p_control_url text, p_control_token text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    before jsonb;
+  BEGIN
+    IF NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER') THEN
+      RAISE EXCEPTION 'only the team sender publishes the team sandbox' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    SELECT jsonb_build_object('baseUrl', base_url, 'controlUrl', control_url, 'publishedBy', published_by) INTO before FROM team_sandbox;
+    INSERT INTO team_sandbox (id, profile_id, base_url, control_url, control_token) VALUES (true, 'team-sandbox', p_base_url, p_control_url, p_control_token)
+      ON CONFLICT (id) DO UPDATE SET base_url = EXCLUDED.base_url, control_url = EXCLUDED.control_url, control_token = EXCLUDED.control_token,
+        published_by = session_user, published_at = clock_timestamp();
+    -- The team's profile on it: a sandbox whose keys the sender holds, so only the sender sends on it (migration 48's gates).
+    INSERT INTO team_profiles (id, name, environment, base_url, header_word, updated_at, keys_held_by)
+      VALUES ('team-sandbox', 'Team sandbox', 'sandbox', p_base_url, 'SVC', (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'sender')
+      ON CONFLICT (id) DO UPDATE SET environment = 'sandbox', base_url = EXCLUDED.base_url, header_word = 'SVC', updated_at = EXCLUDED.updated_at, keys_held_by = 'sender';
+    PERFORM paydesk_audit_write('team_sandbox_publish', 'team_sandbox', before,
+      jsonb_build_object('baseUrl', p_base_url, 'controlUrl', p_control_url, 'profileId', 'team-sandbox'), NULL);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_publish_team_sandbox(text,text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_publish_team_sandbox(text,text,text) TO paydesk_sender;
 
 -- paydesk_raise_waiting(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_raise_waiting()
