@@ -154,7 +154,7 @@ CREATE TABLE audit_log (
   after jsonb,
   remark text
 );
-ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['approve'::text, 'cancel'::text, 'change_approve'::text, 'change_reject'::text, 'change_request'::text, 'change_withdraw'::text, 'confirm'::text, 'import'::text, 'join_workspace'::text, 'keys_holder_change'::text, 'leave_workspace'::text, 'pause'::text, 'person_change'::text, 'policy_change'::text, 'reject'::text, 'request_approval'::text, 'role_change'::text, 'send'::text, 'send_ask'::text, 'send_ask_answered'::text, 'sender_start'::text, 'sender_stop'::text, 'sign_in'::text, 'void_approval'::text, 'withdraw'::text]));
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_action_check CHECK (action = ANY (ARRAY['approve'::text, 'cancel'::text, 'change_approve'::text, 'change_reject'::text, 'change_request'::text, 'change_withdraw'::text, 'confirm'::text, 'import'::text, 'join_workspace'::text, 'keys_holder_change'::text, 'leave_workspace'::text, 'pause'::text, 'person_change'::text, 'policy_change'::text, 'reject'::text, 'request_approval'::text, 'role_change'::text, 'send'::text, 'send_ask'::text, 'send_ask_answered'::text, 'sender_start'::text, 'sender_stop'::text, 'sign_in'::text, 'team_sandbox_publish'::text, 'void_approval'::text, 'withdraw'::text]));
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 CREATE INDEX audit_log_by_actor ON public.audit_log USING btree (actor, at);
 CREATE INDEX audit_log_by_subject ON public.audit_log USING btree (subject, at);
@@ -202,6 +202,7 @@ GRANT SELECT ON TABLE batch_rows TO paydesk_admin;
 GRANT DELETE, INSERT, SELECT, UPDATE ON TABLE batch_rows TO paydesk_finance;
 GRANT SELECT ON TABLE batch_rows TO paydesk_support;
 CREATE TRIGGER batch_rows_added AFTER INSERT ON batch_rows REFERENCING NEW TABLE AS rows_added FOR EACH STATEMENT EXECUTE FUNCTION paydesk_notify_batch_rows();
+CREATE TRIGGER batch_rows_by_its_sandbox_desktop BEFORE INSERT OR UPDATE OF claim_holder, lease_until ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sandbox_claim_on_its_desktop();
 CREATE TRIGGER batch_rows_by_keys_holder BEFORE UPDATE OF claim_holder, lease_until ON batch_rows FOR EACH ROW WHEN (new.claim_holder IS NOT NULL) EXECUTE FUNCTION paydesk_sender_gate_claim();
 CREATE TRIGGER batch_rows_claim BEFORE INSERT OR UPDATE ON batch_rows FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_claim();
 CREATE TRIGGER batch_rows_claim_gate AFTER UPDATE ON batch_rows REFERENCING OLD TABLE AS held_before NEW TABLE AS claimed FOR EACH STATEMENT EXECUTE FUNCTION paydesk_gate_claims();
@@ -255,9 +256,11 @@ CREATE TABLE batches (
   started_at bigint,
   finished_at bigint,
   created_by text NOT NULL DEFAULT SESSION_USER,
-  updated_by text NOT NULL DEFAULT SESSION_USER
+  updated_by text NOT NULL DEFAULT SESSION_USER,
+  desktop_id text
 );
 ALTER TABLE batches ADD CONSTRAINT batches_concurrency_check CHECK (concurrency >= 1 AND concurrency <= 64);
+ALTER TABLE batches ADD CONSTRAINT batches_desktop_id_check CHECK (desktop_id IS NULL OR length(desktop_id) <= 100);
 ALTER TABLE batches ADD CONSTRAINT batches_environment_check CHECK (environment = ANY (ARRAY['sandbox'::text, 'live'::text]));
 ALTER TABLE batches ADD CONSTRAINT batches_id_key UNIQUE (id);
 ALTER TABLE batches ADD CONSTRAINT batches_import_audited TRIGGER DEFERRABLE INITIALLY DEFERRED;
@@ -270,6 +273,7 @@ GRANT INSERT, SELECT, UPDATE ON TABLE batches TO paydesk_finance;
 GRANT SELECT ON TABLE batches TO paydesk_support;
 CREATE TRIGGER batches_changed AFTER INSERT OR UPDATE ON batches FOR EACH ROW EXECUTE FUNCTION paydesk_notify_change();
 CREATE CONSTRAINT TRIGGER batches_import_audited AFTER INSERT ON batches DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION paydesk_audit_batch_import();
+CREATE TRIGGER batches_local_sandbox_on_its_desktop BEFORE INSERT OR UPDATE ON batches FOR EACH ROW EXECUTE FUNCTION paydesk_batch_on_its_desktop();
 CREATE TRIGGER batches_moved_void_approval AFTER UPDATE OF profile_id, environment ON batches FOR EACH ROW WHEN (new.profile_id IS DISTINCT FROM old.profile_id OR new.environment IS DISTINCT FROM old.environment) EXECUTE FUNCTION paydesk_void_batch_approval_on_move();
 CREATE TRIGGER batches_state_audited AFTER UPDATE OF state ON batches FOR EACH ROW WHEN (old.state = 'draft'::text AND new.state = 'draft'::text OR new.state IS DISTINCT FROM old.state AND (new.state = ANY (ARRAY['sending'::text, 'paused'::text, 'cancelled'::text]))) EXECUTE FUNCTION paydesk_audit_batch_state();
 CREATE TRIGGER batches_void_moved_approval AFTER UPDATE OF profile_id, environment ON batches FOR EACH ROW WHEN (old.profile_id IS DISTINCT FROM new.profile_id OR old.environment IS DISTINCT FROM new.environment) EXECUTE FUNCTION paydesk_void_moved_batch_approval();
@@ -357,6 +361,7 @@ CREATE TRIGGER entries_approval_gate BEFORE INSERT OR UPDATE OF state, request, 
 CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE ON entries FOR EACH ROW EXECUTE FUNCTION paydesk_notify_entry_change();
 CREATE TRIGGER entries_identity_kept BEFORE UPDATE OF amount, currency, external_id, transaction_id, environment, kind, profile_id ON entries FOR EACH ROW WHEN (new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.external_id IS DISTINCT FROM old.external_id OR new.transaction_id IS DISTINCT FROM old.transaction_id OR new.environment IS DISTINCT FROM old.environment OR new.kind IS DISTINCT FROM old.kind OR new.profile_id IS DISTINCT FROM old.profile_id) EXECUTE FUNCTION paydesk_entry_identity();
 CREATE TRIGGER entries_keys_with_sender BEFORE INSERT OR UPDATE OF state, request, amount, phone_number, external_id, currency, profile_id ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_sender_gate_entry();
+CREATE TRIGGER entries_local_sandbox_row_on_its_desktop BEFORE INSERT OR UPDATE OF state, batch_id, batch_row, profile_id ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL AND new.profile_id = 'local-sandbox'::text) EXECUTE FUNCTION paydesk_sandbox_row_sent_on_its_desktop();
 CREATE TRIGGER entries_moved_row_unsent BEFORE INSERT OR UPDATE OF state, batch_id, batch_row ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND new.batch_id IS NOT NULL) EXECUTE FUNCTION paydesk_moved_row_unsent();
 CREATE TRIGGER entries_pending_is_request BEFORE INSERT ON entries FOR EACH ROW WHEN (new.state = 'pending'::text) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
 CREATE TRIGGER entries_pending_is_request_again BEFORE UPDATE ON entries FOR EACH ROW WHEN (new.state = 'pending'::text AND (old.state <> 'pending'::text OR new.request IS DISTINCT FROM old.request OR new.amount IS DISTINCT FROM old.amount OR new.currency IS DISTINCT FROM old.currency OR new.phone_number IS DISTINCT FROM old.phone_number OR new.external_id IS DISTINCT FROM old.external_id OR new.payment_method IS DISTINCT FROM old.payment_method OR new.customer_first_name IS DISTINCT FROM old.customer_first_name OR new.customer_last_name IS DISTINCT FROM old.customer_last_name OR new.customer_email IS DISTINCT FROM old.customer_email)) EXECUTE FUNCTION paydesk_pending_entry_is_its_request();
@@ -558,6 +563,26 @@ CREATE TRIGGER team_profiles_changed AFTER INSERT OR DELETE OR UPDATE ON team_pr
 CREATE TRIGGER team_profiles_keys_holder_audited AFTER UPDATE OF keys_held_by ON team_profiles FOR EACH ROW WHEN (old.keys_held_by IS DISTINCT FROM new.keys_held_by) EXECUTE FUNCTION paydesk_audit_keys_holder();
 CREATE TRIGGER team_profiles_keys_holder_audited_new AFTER INSERT ON team_profiles FOR EACH ROW WHEN (new.keys_held_by = 'sender'::text) EXECUTE FUNCTION paydesk_audit_keys_holder();
 CREATE TRIGGER team_profiles_who BEFORE INSERT OR UPDATE ON team_profiles FOR EACH ROW EXECUTE FUNCTION paydesk_stamp_setting();
+
+-- team_sandbox
+CREATE TABLE team_sandbox (
+  id boolean NOT NULL DEFAULT true,
+  profile_id text NOT NULL,
+  base_url text NOT NULL,
+  control_url text NOT NULL,
+  control_token text NOT NULL,
+  published_by text NOT NULL DEFAULT SESSION_USER,
+  published_at timestamp with time zone NOT NULL DEFAULT clock_timestamp()
+);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_base_url_check CHECK (base_url ~ '^https?://'::text AND length(base_url) <= 500);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_control_token_check CHECK (control_token ~ '^[A-Za-z0-9._~+/=-]{16,200}$'::text);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_control_url_check CHECK (control_url ~ '^https?://'::text AND length(control_url) <= 500);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_id_check CHECK (id);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_pkey PRIMARY KEY (id);
+ALTER TABLE team_sandbox ADD CONSTRAINT team_sandbox_profile_id_check CHECK (profile_id = 'team-sandbox'::text);
+GRANT SELECT (id, profile_id, base_url, control_url, control_token, published_by, published_at) ON TABLE team_sandbox TO paydesk_admin;
+GRANT SELECT (id, profile_id, base_url, published_by, published_at) ON TABLE team_sandbox TO paydesk_finance;
+GRANT SELECT (id, profile_id, base_url, published_by, published_at) ON TABLE team_sandbox TO paydesk_support;
 
 -- team_settings
 CREATE TABLE team_settings (
@@ -1144,6 +1169,28 @@ AS $function$
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_batch_digest(bigint,text) TO PUBLIC;
 
+-- paydesk_batch_on_its_desktop(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_batch_on_its_desktop()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' OR NEW.profile_id IS DISTINCT FROM OLD.profile_id THEN
+      NEW.desktop_id := NULLIF(current_setting('paydesk.desktop', true), '');
+    ELSE
+      NEW.desktop_id := OLD.desktop_id;
+    END IF;
+    -- OLD.created_by: batches_who, which keeps it, fires after this trigger (an UPDATE naming created_by changes nothing here).
+    IF TG_OP = 'UPDATE' AND NEW.state = 'sending' AND OLD.state IS DISTINCT FROM 'sending'
+      AND paydesk_sandbox_batch_elsewhere(NEW.profile_id, NEW.desktop_id, OLD.created_by) THEN
+      RAISE EXCEPTION 'batch % is on the Local sandbox of another desktop: only that desktop sends it (a batch the team sends together goes on the Team sandbox)', NEW.id
+        USING ERRCODE = 'PD050';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_batch_on_its_desktop() TO PUBLIC;
+
 -- paydesk_batch_total(bigint): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_batch_total(p_batch_seq bigint, OUT total bigint, OUT row_count integer)
  RETURNS record
@@ -1676,6 +1723,33 @@ AS $function$
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_profile_account(text) TO PUBLIC;
 
+-- paydesk_publish_team_sandbox(text,text,text): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_publish_team_sandbox(p_base_url text, p_control_url text, p_control_token text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  DECLARE
+    before jsonb;
+  BEGIN
+    IF NOT pg_has_role(session_user, 'paydesk_sender', 'MEMBER') THEN
+      RAISE EXCEPTION 'only the team sender publishes the team sandbox' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    SELECT jsonb_build_object('baseUrl', base_url, 'controlUrl', control_url, 'publishedBy', published_by) INTO before FROM team_sandbox;
+    INSERT INTO team_sandbox (id, profile_id, base_url, control_url, control_token) VALUES (true, 'team-sandbox', p_base_url, p_control_url, p_control_token)
+      ON CONFLICT (id) DO UPDATE SET base_url = EXCLUDED.base_url, control_url = EXCLUDED.control_url, control_token = EXCLUDED.control_token,
+        published_by = session_user, published_at = clock_timestamp();
+    -- The team's profile on it: a sandbox whose keys the sender holds, so only the sender sends on it (migration 48's gates).
+    INSERT INTO team_profiles (id, name, environment, base_url, header_word, updated_at, keys_held_by)
+      VALUES ('team-sandbox', 'Team sandbox', 'sandbox', p_base_url, 'SVC', (extract(epoch FROM clock_timestamp()) * 1000)::bigint, 'sender')
+      ON CONFLICT (id) DO UPDATE SET environment = 'sandbox', base_url = EXCLUDED.base_url, header_word = 'SVC', updated_at = EXCLUDED.updated_at, keys_held_by = 'sender';
+    PERFORM paydesk_audit_write('team_sandbox_publish', 'team_sandbox', before,
+      jsonb_build_object('baseUrl', p_base_url, 'controlUrl', p_control_url, 'profileId', 'team-sandbox'), NULL);
+  END $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_publish_team_sandbox(text,text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_publish_team_sandbox(text,text,text) TO paydesk_sender;
+
 -- paydesk_raise_waiting(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_raise_waiting()
  RETURNS trigger
@@ -1897,6 +1971,53 @@ AS $function$
     END
   $function$;
 GRANT EXECUTE ON FUNCTION paydesk_request_sent(approval_requests) TO PUBLIC;
+
+-- paydesk_sandbox_batch_elsewhere(text,text,text): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sandbox_batch_elsewhere(p_profile text, p_desktop text, p_created_by text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT p_profile = 'local-sandbox' AND NOT CASE
+      WHEN p_desktop IS NOT NULL AND NULLIF(current_setting('paydesk.desktop', true), '') IS NOT NULL
+        THEN p_desktop = NULLIF(current_setting('paydesk.desktop', true), '')
+      ELSE p_created_by IS NOT DISTINCT FROM session_user END
+  $function$;
+REVOKE EXECUTE ON FUNCTION paydesk_sandbox_batch_elsewhere(text,text,text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk_sandbox_batch_elsewhere(text,text,text) TO paydesk_admin;
+GRANT EXECUTE ON FUNCTION paydesk_sandbox_batch_elsewhere(text,text,text) TO paydesk_finance;
+GRANT EXECUTE ON FUNCTION paydesk_sandbox_batch_elsewhere(text,text,text) TO paydesk_support;
+
+-- paydesk_sandbox_claim_on_its_desktop(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sandbox_claim_on_its_desktop()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF EXISTS (SELECT FROM batches b WHERE b.seq = NEW.batch_seq AND paydesk_sandbox_batch_elsewhere(b.profile_id, b.desktop_id, b.created_by)) THEN
+      RAISE EXCEPTION 'batch row %: its batch is on the Local sandbox of another desktop: only that desktop claims its rows', NEW.row_number
+        USING ERRCODE = 'PD050';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sandbox_claim_on_its_desktop() TO PUBLIC;
+
+-- paydesk_sandbox_row_sent_on_its_desktop(): SECURITY INVOKER; search_path=pg_catalog, public, pg_temp
+CREATE OR REPLACE FUNCTION public.paydesk_sandbox_row_sent_on_its_desktop()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+  BEGIN
+    IF EXISTS (SELECT FROM batches b WHERE b.id = NEW.batch_id AND paydesk_sandbox_batch_elsewhere(b.profile_id, b.desktop_id, b.created_by)) THEN
+      RAISE EXCEPTION 'entry %: batch % is on the Local sandbox of another desktop: only that desktop sends its rows', NEW.id, NEW.batch_id
+        USING ERRCODE = 'PD050';
+    END IF;
+    RETURN NEW;
+  END $function$;
+GRANT EXECUTE ON FUNCTION paydesk_sandbox_row_sent_on_its_desktop() TO PUBLIC;
 
 -- paydesk_send_ask_audited(): SECURITY DEFINER (runs as <owner>); search_path=pg_catalog, public, pg_temp
 CREATE OR REPLACE FUNCTION public.paydesk_send_ask_audited()

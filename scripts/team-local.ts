@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startLocalWorkspace, stopLocalWorkspace } from '../electron/console/storage/postgres/local-workspace';
+import { senderCommand, startLocalWorkspace, stopLocalWorkspace } from '../electron/console/storage/postgres/local-workspace';
 
 const USAGE = 'usage: npm run team:local [-- --dir <folder>] [-- --stop]';
 
@@ -38,6 +38,9 @@ Two consoles on one machine, each with its own user-data folder, on this workspa
 Settings → Team workspace; the password is then kept in the OS keychain):
   PAYDESK_WORKSPACE_PASSWORD="$(cat ${workspace.people[0]!.passwordFile})" npm run start:browser -- --user-data /tmp/paydesk-desk-a --workspace postgres://${workspace.people[0]!.login}@127.0.0.1:${workspace.port}/${workspace.database}
   PAYDESK_WORKSPACE_PASSWORD="$(cat ${workspace.people[1]!.passwordFile})" npm run start:browser -- --user-data /tmp/paydesk-desk-b --workspace postgres://${workspace.people[1]!.login}@127.0.0.1:${workspace.port}/${workspace.database}
+The team sender, serving one sandbox for the team (its keys stay with it; the consoles then choose
+the Team sandbox profile and their payouts are sent by the sender):
+  ${senderCommand(workspace)}
 Try the roles now with psql (support may not change team settings):
   PGPASSWORD="$(cat ${workspace.people[1]!.passwordFile})" psql -h 127.0.0.1 -p ${workspace.port} -U ${workspace.people[1]!.login} ${workspace.database} -c "INSERT INTO team_settings VALUES ('k', '1', 1)"
 Stop it with: npm run team:local -- --stop${process.argv.includes('--dir') ? ` --dir ${dir}` : ''}`);

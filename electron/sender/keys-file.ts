@@ -33,6 +33,11 @@ export class KeysFileError extends Error {
 
 /** Reads and checks the keys file; throws KeysFileError with a sentence that never quotes a secret. */
 export function readKeysFile(path: string, platform: NodeJS.Platform = process.platform): SenderKeys {
+  return senderKeysOf(readKeysFileProfiles(path, platform));
+}
+
+/** The keys file's profiles and their key pairs, checked as readKeysFile says. */
+export function readKeysFileProfiles(path: string, platform: NodeJS.Platform = process.platform): Record<string, SenderProfileKeys> {
   let mode: number;
   try {
     mode = statSync(path).mode;
@@ -54,7 +59,14 @@ export function readKeysFile(path: string, platform: NodeJS.Platform = process.p
     const where = checked.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`).join('; ');
     throw new KeysFileError(`the keys file ${path} is not as expected (${where})`);
   }
-  const profiles = checked.data.profiles;
+  return checked.data.profiles;
+}
+
+/**
+ * The sender's keys from its profiles' key pairs (the keys file's, and the team sandbox's own:
+ * ./team-sandbox.ts), behind the keyring interface the console's signer reads.
+ */
+export function senderKeysOf(profiles: Record<string, SenderProfileKeys>): SenderKeys {
   const secrets = new Map<string, string>();
   for (const keys of Object.values(profiles)) {
     secrets.set(keys.paymentPublicKey, keys.paymentSecretKey);

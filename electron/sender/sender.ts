@@ -57,6 +57,8 @@ export interface SenderOptions {
    * unsigned or badly signed deliveries are then refused 401.
    */
   webhooks?: { host: string; port: number; secret?: string };
+  /** Told the webhook URL once it is served, before any ask is read (the team sandbox points its webhooks there: ./team-sandbox.ts). */
+  onWebhookUrl?: (url: string) => void;
   /** One line per event (the CLI prints them as JSON; never a secret). */
   report?: (event: SenderEvent) => void;
 }
@@ -149,6 +151,7 @@ export async function startTeamSender(options: SenderOptions): Promise<TeamSende
   if (options.webhooks) {
     try {
       webhooks = await serveWebhooks(runtime, options.webhooks);
+      options.onWebhookUrl?.(webhooks.url);
     } catch (error) {
       await runtime.close();
       await duty.close();

@@ -137,6 +137,17 @@ export const APPROVAL_CHANNEL_INPUTS = {
     z.strictObject({ environment: z.enum(ENVIRONMENTS), externalId: z.string().min(1).max(200) }),
   ]),
   'approvals:policy': z.strictObject({}),
+  /**
+   * History on a workspace: the requests whose money has not left (awaiting, approved not yet sent;
+   * a closed one only when `text` names it), under the journal search's filters that a request has.
+   */
+  'approvals:unsent': z.strictObject({
+    text: z.string().max(200).optional(),
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    minAmount: z.number().int().nonnegative().optional(),
+    maxAmount: z.number().int().nonnegative().optional(),
+  }),
 } as const;
 
 export interface ApprovalChannelResults {
@@ -153,4 +164,5 @@ export interface ApprovalChannelResults {
   'approvals:sendBatch': BatchSummary;
   'approvals:about': { requests: ApprovalRequest[] };
   'approvals:policy': { tiers: ApprovalTier[] };
+  'approvals:unsent': { requests: ApprovalRequest[] };
 }

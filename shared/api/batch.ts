@@ -233,6 +233,12 @@ export interface BatchSummary {
   updatedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /**
+   * A team workspace's batch on the Local sandbox put there from another desktop: the login that
+   * imported it. Each desktop's Local sandbox is an engine of its own, so only that desktop sends,
+   * resumes or helps send it (docs/decisions/local-sandbox-batch-stays-on-its-desktop.md).
+   */
+  sandboxElsewhereBy?: string;
 }
 
 /** An earlier import of the same rows. */

@@ -46,11 +46,12 @@ import { overviewInputSchema, type OverviewResult } from './overview';
 import { type CHANNEL_NAMES, THEME_PREFERENCES, type ThemePreference } from './plain';
 import { sandboxChaosSchema } from './sandbox-chaos';
 import { sandboxVariantsSchema, type SandboxVariants } from './sandbox-variants';
-import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults } from './approvals';
+import { APPROVAL_CHANNEL_INPUTS, type ApprovalChannelResults, type ApprovalState } from './approvals';
 import { AUDIT_CHANNEL_INPUTS, type AuditChannelResults } from './audit';
 import { PEOPLE_CHANNEL_INPUTS, type PeopleChannelResults } from './people';
 import { WORKSPACE_CHANNEL_INPUTS, type WorkspaceChannelResults } from './workspace';
 import { TEAM_PROFILE_CHANNEL_INPUTS, type TeamProfileChannelResults } from './team-profiles';
+import { TEAM_SANDBOX_CHANNEL_INPUTS, type TeamSandboxChannelResults } from './team-sandbox';
 
 const id = z.string().min(1).max(200);
 const none = z.strictObject({});
@@ -306,6 +307,7 @@ export const CHANNEL_INPUTS = {
   ...WORKSPACE_CHANNEL_INPUTS,
   // Team profiles on a team workspace (issue 24): shared/api/team-profiles.ts
   ...TEAM_PROFILE_CHANNEL_INPUTS,
+  ...TEAM_SANDBOX_CHANNEL_INPUTS,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_INPUTS;
@@ -320,7 +322,7 @@ export type ChannelInput<C extends Channel> = z.input<(typeof CHANNEL_INPUTS)[C]
 /** What a handler receives after validation. */
 export type ChannelParsedInput<C extends Channel> = z.output<(typeof CHANNEL_INPUTS)[C]>;
 
-export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, PeopleChannelResults, WorkspaceChannelResults, TeamProfileChannelResults {
+export interface ChannelResults extends ReconcileChannelResults, ApprovalChannelResults, AuditChannelResults, PeopleChannelResults, WorkspaceChannelResults, TeamProfileChannelResults, TeamSandboxChannelResults {
   'app:info': {
     version: string;
     transport: 'electron' | 'browser';
@@ -354,7 +356,11 @@ export interface ChannelResults extends ReconcileChannelResults, ApprovalChannel
     /** `source`: where it was found: the team's journal (a workspace reads it first) or the service (then recorded). */
     | { found: true; transaction: JournalTransaction; source: 'team_journal' | 'service' }
     /** `otherKind`: the id exists as the other kind (a payout looked up as a payment, or the reverse). */
-    | { found: false; environment: string; profileName: string; otherKind?: TransactionKind };
+    /**
+     * `approval`: on a workspace, a request for this external id (a payout's, or a batch row's) that
+     * was never sent: the service cannot know it yet, and the screen says why (awaiting approval).
+     */
+    | { found: false; environment: string; profileName: string; otherKind?: TransactionKind; approval?: { id: number; state: ApprovalState; subject: 'payout' | 'batch' } };
   'transactions:get': TransactionDetail;
   'transactions:verify': { message: string; transaction: JournalTransaction };
   'transactions:resolveUnknown': { exists: true; transaction: JournalTransaction } | { exists: false; transaction: JournalTransaction };

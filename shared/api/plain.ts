@@ -95,6 +95,7 @@ export const CHANNEL_NAMES = [
   'approvals:send',
   'approvals:sendBatch',
   'approvals:about',
+  'approvals:unsent',
   'approvals:policy',
   'audit:list',
   'audit:export',
@@ -115,6 +116,7 @@ export const CHANNEL_NAMES = [
   'teamProfiles:delete',
   'teamProfiles:publish',
   'teamProfiles:setKeys',
+  'teamSandbox:control',
 ] as const;
 
 /** The colour theme the user picks in Settings; `system` follows the operating system's light or dark mode. */

@@ -20,6 +20,7 @@ export const BATCH_REFUSALS = [
   'joinDesktop',
   'joinMayNotSend',
   'joinLocalSandbox',
+  'sandboxBatchElsewhere',
 ] as const;
 export type BatchRefusal = (typeof BATCH_REFUSALS)[number];
 export interface FailureReason {

@@ -9,18 +9,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoragePort } from '../../electron/console/storage/port';
-import { LOCAL_SANDBOX_ID } from '../../electron/console/settings';
 import { startTestWorkspaces, type TestWorkspaces } from '../helpers/workspace';
 import { requestRow, setPolicy } from '../storage/approval-helpers';
 import { checkedRows } from '../storage/fixtures';
 import { batchReaches } from './batch-helpers';
-import { expectFail, expectOk, startRuntime } from './helpers';
+import { activateEngineProfile, expectFail, expectOk, startRuntime } from './helpers';
 
 let workspaces: TestWorkspaces;
 let database: string;
 let maker: StoragePort;
 let desktopB: Awaited<ReturnType<typeof startRuntime>>;
-const SANDBOX = { id: LOCAL_SANDBOX_ID, name: 'Local sandbox', environment: 'sandbox' as const };
+/** A sandbox profile both desktops could send (a Local sandbox batch is sent from its own desktop only: decisions/local-sandbox-batch-stays-on-its-desktop.md). */
+let sandbox: { id: string; name: string; environment: 'sandbox' };
 
 beforeAll(async () => {
   workspaces = await startTestWorkspaces();
@@ -28,6 +28,7 @@ beforeAll(async () => {
   await setPolicy(workspaces, database, [{ minAmount: 100_000, approvals: 1 }]);
   maker = workspaces.storeAs('fatou', database);
   desktopB = await startRuntime({ openStorage: async () => workspaces.storeAs('kofi', database) });
+  sandbox = { id: await activateEngineProfile(desktopB, desktopB.engine!.api.url, 'Team sandbox'), name: 'Team sandbox', environment: 'sandbox' };
 }, 120_000);
 afterAll(async () => {
   await desktopB?.close();
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 /** fatou's batch, approved by kofi as it is, started and paused before any row was sent; the request's id. */
 async function approvedAndPaused(id: string): Promise<number> {
-  await maker.batches.create({ id, fileName: `${id}.csv`, fileHash: id, profile: SANDBOX, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
+  await maker.batches.create({ id, fileName: `${id}.csv`, fileHash: id, profile: sandbox, paymentMethod: null, concurrency: 2, retryOf: null, rows: checkedRows(20), at: 1 });
   const asked = (await maker.approvals!.askBatch(id, 'XAF'))!;
   await workspaces.storeAs('kofi', database).approvals!.approve(asked.id, asked.digest);
   await maker.batches.setState(id, 'sending', 2, { started: true });

@@ -110,6 +110,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'approvals:sendBatch': { id: 1 },
   'approvals:about': { environment: 'sandbox', externalId: 'INV-42' },
   'approvals:policy': {},
+  'approvals:unsent': { text: 'INV-42', from: '2026-11-01T00:00:00Z', minAmount: 1000 },
   'audit:list': { filter: { actor: 'fatou', action: 'approve', from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z', subject: 'INV-42' }, before: 10, limit: 50 },
   'audit:export': { filter: { action: 'send' }, language: 'fr' },
   'people:list': {},
@@ -129,6 +130,7 @@ const VALID: Record<Channel, Record<string, unknown>> = {
   'teamProfiles:delete': { id: 'some-profile' },
   'teamProfiles:publish': { id: 'some-profile' },
   'teamProfiles:setKeys': { profileId: 'some-profile', paymentPublicKey: 'pk_sandbox_payment_h1', payoutPublicKey: 'pk_sandbox_payout_h1' },
+  'teamSandbox:control': { method: 'POST', path: '/clock/advance', body: '{"seconds":60}' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

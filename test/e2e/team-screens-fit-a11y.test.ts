@@ -48,8 +48,8 @@ async function go(hash: string): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('main .loading, main .row-placeholder').length === 0, undefined, { timeout: 30_000 }).catch(() => undefined);
 }
 
-// Settings with the team's profiles and the workspace's card needs a console host that can change its store:
-// walked in team-profiles.test.ts and team-workspace.test.ts (axe, both languages, both themes).
+// Settings with the team's profiles and the workspace's card, and People, need a console host that can change
+// its store: walked in settings-fit-a11y.test.ts (axe and 1280 px, both languages, both themes).
 const SCREENS = ['overview', 'history', 'audit'] as const;
 
 describe.each([

@@ -67,6 +67,20 @@ describe('control API access', () => {
     expect(refusal('::1', `Bearer ${engine.control.adminToken}`)).toBeNull();
   });
 
+  it('answers any address with the token when told to (a team sandbox: controlFrom any), never without the right token', () => {
+    const refusal = (address: string, authorization: string | undefined) => {
+      try {
+        checkControlAccess(address, authorization, engine.control.adminToken, 'any');
+        return null;
+      } catch (error) {
+        return { status: (error as ControlError).status, code: (error as ControlError).code };
+      }
+    };
+    expect(refusal('192.168.1.20', `Bearer ${engine.control.adminToken}`)).toBeNull();
+    expect(refusal('192.168.1.20', undefined)).toEqual({ status: 401, code: 'ADMIN_TOKEN_REQUIRED' });
+    expect(refusal('::ffff:10.0.0.5', 'Bearer adm_not_the_token_0123456789')).toEqual({ status: 401, code: 'INVALID_ADMIN_TOKEN' });
+  });
+
   it('takes the token from the options, else from the seed, and refuses a weak one', async () => {
     const given = await startEngine({ db: ':memory:', port: 0, adminToken: 'dev-admin-token-0123456789' });
     expect(given.control.adminToken).toBe('dev-admin-token-0123456789');

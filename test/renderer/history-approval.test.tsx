@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../shared/api';
 import { approvalOf } from '../../renderer/src/screens/HistoryScreen';
+import { unsentFilterOf, unsentState } from '../../renderer/src/screens/HistoryUnsent';
 
 
 function approved(id: number, overrides: Partial<ApprovalRequest>): ApprovalRequest {
@@ -25,5 +26,20 @@ describe('History’s approval mark', () => {
     expect(approvalOf({ id: 'j-plain', kind: 'payout' }, known)).toBeNull();
     expect(approvalOf({ id: 'j-rejected', kind: 'payout' }, known)).toBeNull();
     expect(approvalOf({ id: 'j-approved', kind: 'payment' }, known)).toBeNull();
+  });
+});
+
+describe('History’s group waiting for approval', () => {
+  it('takes the search, dates and amounts; a status or Kind = Payment hides it (a request has neither)', () => {
+    expect(unsentFilterOf({ text: 'INV-42', from: '2026-11-01T00:00:00Z', minAmount: 1000, kind: 'payout' })).toEqual({ text: 'INV-42', from: '2026-11-01T00:00:00Z', minAmount: 1000 });
+    expect(unsentFilterOf({})).toEqual({});
+    expect(unsentFilterOf({ status: 'processing' })).toBeNull();
+    expect(unsentFilterOf({ state: 'pending' })).toBeNull();
+    expect(unsentFilterOf({ kind: 'payment' })).toBeNull();
+  });
+  it('says an approved request not sent is ready to send, and a closed one as it ended', () => {
+    expect(unsentState(approved(1, { sent: false }))).toBe('ready');
+    expect(unsentState(approved(2, { state: 'awaiting', sent: false }))).toBe('awaiting');
+    expect(unsentState(approved(3, { state: 'rejected', sent: false }))).toBe('rejected');
   });
 });

@@ -75,6 +75,15 @@ describe('the sender\'s command line', () => {
     expect(parseSenderArgs([...base, '--webhook-host', '0.0.0.0'])).toEqual({ ok: false, message: '--webhook-host and --webhook-secret-file need --webhook-port' });
   });
 
+  it('takes --sandbox without --keys (or with them), its port and host (127.0.0.1 unless told), and refuses what does not go with it', () => {
+    const base = ['--workspace', 'postgres://s@h/db', '--data', 'd'];
+    expect(parseSenderArgs([...base, '--sandbox'], '/srv')).toEqual({ ok: true, args: { workspace: 'postgres://s@h/db', data: '/srv/d', sandbox: { host: '127.0.0.1', port: 0 } } });
+    expect(parseSenderArgs([...base, '--keys', 'k.json', '--sandbox', '--sandbox-port', '4010', '--sandbox-host', '0.0.0.0'], '/srv')).toMatchObject({ ok: true, args: { keys: '/srv/k.json', sandbox: { host: '0.0.0.0', port: 4010 } } });
+    expect(parseSenderArgs([...base, '--keys', 'k.json', '--sandbox-port', '4010'])).toEqual({ ok: false, message: '--sandbox-port and --sandbox-host need --sandbox' });
+    expect(parseSenderArgs([...base, '--sandbox', '--sandbox-port', '70000'])).toEqual({ ok: false, message: '--sandbox-port is a port number from 0 to 65535 (0: any free port)' });
+    expect(parseSenderArgs([...base, '--sandbox', '--webhook-port', '0', '--webhook-secret-file', 'w.txt'])).toMatchObject({ ok: false, message: expect.stringMatching(/^--webhook-secret-file cannot go with --sandbox/) });
+  });
+
   it('reads libpq\'s ?host=/folder as the unix socket of a server on this machine only', () => {
     expect(socketFolderOf('postgres://s@localhost:5433/db?host=%2Fvar%2Frun%2Fpostgresql')).toEqual({ url: 'postgres://s@localhost:5433/db', socketFolder: '/var/run/postgresql' });
     expect(socketFolderOf('postgres://s@db.example.com:5432/db?host=%2Ftmp')).toEqual({ url: 'postgres://s@db.example.com:5432/db?host=%2Ftmp', socketFolder: null });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMigrationFiles, type MigrationFile } from '../../electron/console/storage/postgres/migration-files';
 import { migrationOf, migrationsOf, PG_MIGRATIONS } from '../../electron/console/storage/postgres/migrations';
 import { migrateWorkspace } from '../../electron/console/storage/postgres/migrate';
-import { APPROVAL_SQLSTATE, CHANGES_CHANNEL, DESKTOP_SETTING, ROLES, RUN_ALIVE_MAX_AHEAD_MS, WORKSPACE_SEARCH_PATH } from '../../electron/console/storage/postgres/schema-names';
+import { APPROVAL_SQLSTATE, CHANGES_CHANNEL, DESKTOP_SETTING, LOCAL_SANDBOX_BATCH_SQLSTATE, ROLES, RUN_ALIVE_MAX_AHEAD_MS, TEAM_SANDBOX, WORKSPACE_SEARCH_PATH } from '../../electron/console/storage/postgres/schema-names';
 import { bundledMigrationFilesModule } from '../../vite.config';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { makeTempDir } from '../temp-dir';
@@ -60,6 +60,8 @@ describe('the migration files', () => {
     const written = [
       `'${CHANGES_CHANNEL}'`, ...Object.values(ROLES), `'${DESKTOP_SETTING}'`, `search_path = ${WORKSPACE_SEARCH_PATH}`,
       `paydesk_now_ms() + ${RUN_ALIVE_MAX_AHEAD_MS}`, ...Object.values(APPROVAL_SQLSTATE).map((code) => `ERRCODE = '${code}'`),
+      `'${TEAM_SANDBOX.profileId}'`, `CREATE TABLE ${TEAM_SANDBOX.table} (`, `FUNCTION ${TEAM_SANDBOX.publish}(`, `'${TEAM_SANDBOX.auditAction}'`,
+      `ERRCODE = '${LOCAL_SANDBOX_BATCH_SQLSTATE}'`,
     ];
     expect(written.filter((name) => !allSql.includes(name))).toEqual([]);
   });

@@ -37,6 +37,7 @@ describe('team:local', () => {
       ['support_demo', 'paydesk_support'],
       ['admin_demo', 'paydesk_admin'],
       ['admin2_demo', 'paydesk_admin'],
+      ['sender_demo', 'paydesk_sender'],
     ]);
     const support = first.people[1]!;
     const client = await asPerson(first, support.login, support.password);

@@ -131,5 +131,6 @@ export function approvalHandlers(context: Context): HandlerImpls<ApprovalChannel
     'approvals:withdraw': ({ id, remark }) => answering((a) => a.withdraw(id, remark ?? null)),
     'approvals:about': (subject) => answering(async (a) => ({ requests: await a.about(subject) })),
     'approvals:policy': () => answering(async (a) => ({ tiers: await a.policy() })),
+    'approvals:unsent': (filter) => answering(async (a) => ({ requests: await a.unsent(filter) })),
   };
 }

@@ -15,7 +15,7 @@ import type { ApprovalsPort } from '../storage/approvals-port';
 import { englishCount } from '../../../shared/money';
 import type { SendAsksPort } from '../storage/send-asks-port';
 import { DEFAULT_CURRENCY, HandlerFailure, type Context, type HandlerDeps } from './context';
-import { requireDraft, summaryOf, type BatchJournal } from './batch-read';
+import { refuseSandboxElsewhere, requireDraft, summaryOf, type BatchJournal } from './batch-read';
 import { approvalToSend } from './approvals';
 import { sha256 } from './batch-draft';
 
@@ -155,6 +155,8 @@ export async function prepareBatch(
   }
   if (batch.counts.valid === 0) throw new HandlerFailure('CONFLICT', 'This batch has no row to send.');
   const profile = profiles.activeProfile();
+  // Confirmed onto another profile it becomes this desktop's batch; kept on the Local sandbox, it stays its desktop's.
+  if (profile.id === batch.profileId) refuseSandboxElsewhere(batch);
   profiles.requireAllowed(profile);
   // Keys with the team sender: this desktop has none and never reads one (docs/team-sender.md).
   if (!profiles.teamProfiles.senderHolds(profile.id)) await profiles.requireSecret(profile, 'payout');
@@ -184,6 +186,8 @@ export async function startBatch(
 ): Promise<BatchSummary> {
   const { batchId, concurrency } = input;
   const found = await summaryOf(batches, batchId);
+  // Before the token is used up, and for the approval card's send too (it starts here).
+  refuseSandboxElsewhere(found);
   // Before the token is used up: Send waits for a rehearsal still running, then works with the same token.
   if (isRehearsing(batches, batchId)) throw new HandlerFailure('CONFLICT', 'This batch is being rehearsed: wait for the rehearsal to finish, then send.');
   const batchHash = await hashOf(batches, batchId, found.profileId, found.environment);

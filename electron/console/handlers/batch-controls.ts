@@ -9,7 +9,7 @@ import type { BatchRunner } from '../batch/runner';
 import type { SendAsksPort } from '../storage/send-asks-port';
 import { HandlerFailure } from './context';
 import { askSenderToSend } from './batch-confirm';
-import { summaryOf, type BatchJournal } from './batch-read';
+import { refuseSandboxElsewhere, summaryOf, type BatchJournal } from './batch-read';
 
 type Controls = Pick<BatchRunner, 'run' | 'stop' | 'isRunning' | 'emitProgress'>;
 
@@ -32,6 +32,7 @@ export async function resumeBatch(
   if (batch.state !== 'paused' && batch.state !== 'interrupted') {
     throw new HandlerFailure('CONFLICT', `Batch ${batchId} is ${batch.state}: only a paused or interrupted batch can be resumed.`);
   }
+  refuseSandboxElsewhere(batch);
   if (bySender?.holds(batch.profileId)) {
     // Its keys are with the team sender: Resume is an ask; the sender's runner looks up the rows in flight, then sends the rest.
     if (!bySender.asks) throw new HandlerFailure('CONFLICT', `Batch ${batchId} is sent by the team sender, which only a team workspace has.`);
@@ -93,9 +94,10 @@ export async function joinBatch(
   if (batch.profileId === LOCAL_SANDBOX_ID) {
     // Each desktop's Local sandbox is a service of its own: rows sent from here would go to this
     // desktop's engine while the batch's other rows went to another's (one file, two services).
+    // Only the desktop it is on sends it (refuseSandboxElsewhere); that desktop has no other to help.
     throw new HandlerFailure(
       'CONFLICT',
-      `Batch ${batchId} is sent on the Local sandbox, which is a separate service on each desktop: helping from here would send its rows to this desktop's sandbox, not the one the batch is paid on. Only a batch on a profile the desktops share can be helped.`,
+      `Batch ${batchId} is sent on the Local sandbox, which is a separate service on each desktop: helping from here would send its rows to this desktop's sandbox, not the one the batch is paid on. Only a batch on a profile the desktops share can be helped: a batch the team sends together goes on the Team sandbox profile.`,
       { reason: { key: 'joinLocalSandbox', params: {} } },
     );
   }

@@ -70,3 +70,18 @@ export async function reportFile({ batches, now }: BatchJournal, input: { batchI
   await summaryOf(batches, input.batchId);
   return reportCsv(input.language, input.batchId, await batches.rows(input.batchId), DEFAULT_CURRENCY, fileStamp(now()));
 }
+
+/**
+ * A team workspace's batch on another desktop's Local sandbox is sent from that desktop only: each
+ * desktop's Local sandbox is an engine of its own, so Confirm, Start, Resume or Help send from here
+ * would pay its rows on another service (docs/decisions/local-sandbox-batch-stays-on-its-desktop.md;
+ * the workspace refuses the same with PD050, migration 50).
+ */
+export function refuseSandboxElsewhere(batch: BatchSummary): void {
+  if (batch.sandboxElsewhereBy === undefined) return;
+  throw new HandlerFailure(
+    'CONFLICT',
+    `Batch ${batch.id} is on the Local sandbox of another desktop (imported by ${batch.sandboxElsewhereBy}): each desktop's Local sandbox is a service of its own, so only that desktop sends it. Nothing was sent. A batch the team sends together goes on the Team sandbox profile.`,
+    { reason: { key: 'sandboxBatchElsewhere', params: { login: batch.sandboxElsewhereBy } } },
+  );
+}

@@ -102,6 +102,17 @@ export function followUpHandlers(
     return held.find((entry) => entry.kind === kind && entry.environment === environment) ?? null;
   }
 
+  /**
+   * On a workspace, the approval request for a payout's external id that the service cannot know
+   * yet (awaiting approval, approved and not sent, or closed unsent): "not found" says so.
+   */
+  async function unsentRequest(id: string, by: 'transaction_id' | 'external_id', kind: TransactionKind, environment: JournalTransaction['environment']) {
+    const approvals = deps.storage.approvals;
+    if (!approvals || kind !== 'payout' || by !== 'external_id') return null;
+    const request = (await approvals.unsent({ exact: { environment, externalId: id } }, 1))[0];
+    return request ? { id: request.id, state: request.state, subject: request.subject } : null;
+  }
+
   return {
     async 'transactions:lookup'({ id, by, kind }) {
       const profile = context.activeProfile();
@@ -114,7 +125,8 @@ export function followUpHandlers(
       const result = kind === 'payment' ? await client.retrievePayment(id, { by }) : await client.retrievePayout(id, { by });
       if (isNotFound(result)) {
         const otherKind = (await existsAsOtherKind(profile, id, by, kind)) ? (kind === 'payment' ? 'payout' : 'payment') : undefined;
-        return { found: false, environment: profile.environment, profileName: profile.name, ...(otherKind ? { otherKind } : {}) };
+        const approval = await unsentRequest(id, by, kind, profile.environment);
+        return { found: false, environment: profile.environment, profileName: profile.name, ...(otherKind ? { otherKind } : {}), ...(approval ? { approval } : {}) };
       }
       if (result.kind !== 'success') throw readFailure(result);
       const read = readAnswer(result.data, by === 'external_id' ? { externalId: id } : { transactionId: id });

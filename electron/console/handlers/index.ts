@@ -24,6 +24,7 @@ import { auditHandlers } from './audit';
 import { peopleHandlers } from './people';
 import { workspaceHandlers } from './workspace';
 import { teamProfileHandlers } from './team-profiles';
+import { teamSandboxHandlers } from './team-sandbox';
 import { WorkspaceFaultError } from '../storage/postgres/workspace-session';
 
 export type HandlerTable = { [C in Channel]: (input: unknown) => Promise<Result<ChannelResults[C]>> };
@@ -105,6 +106,7 @@ export function createHandlerCore(deps: HandlerDeps): HandlerCore {
     ...peopleHandlers(context),
     ...workspaceHandlers(context),
     ...teamProfileHandlers(context),
+    ...teamSandboxHandlers(context),
   };
 
   const table = {} as Record<Channel, (input: unknown) => Promise<Result<unknown>>>;

@@ -36,6 +36,17 @@ export interface NewTier {
   approverRole: ApproverRole;
 }
 
+/** What History's search asks of the requests not sent (the journal search's own filters, those a request has). */
+export interface UnsentFilter {
+  text?: string;
+  from?: string;
+  to?: string;
+  minAmount?: number;
+  maxAmount?: number;
+  /** Look up's question: this external id exactly, a payout's or a batch row's, in this environment (closed requests included). */
+  exact?: { environment: 'sandbox' | 'live'; externalId: string };
+}
+
 export interface ApprovalsPort {
   /** This login (`session_user`) and its workspace roles. */
   whoAmI(): Promise<{ login: string; roles: string[] }>;
@@ -64,6 +75,13 @@ export interface ApprovalsPort {
    */
   waiting(scope: ApprovalScope, limit?: number): Promise<ApprovalRequest[]>;
   get(id: number): Promise<ApprovalRequest | null>;
+  /**
+   * History's requests whose money has not left (docs/decisions/history-shows-requests-not-sent.md):
+   * every open one (awaiting, approved and not yet sent), and a closed one (rejected, withdrawn,
+   * void) that `text` or `exact` names, is the last request of its payout or batch, and nothing was
+   * sent for since. A sent request is never here: it is its entry. Open first, newest first.
+   */
+  unsent(filter: UnsentFilter, limit?: number): Promise<ApprovalRequest[]>;
   /** Every request about a batch or a payout (newest first): who asked, who approved. */
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<ApprovalRequest[]>;
   /**

@@ -42,6 +42,7 @@ import type { ApprovalsPort } from './approvals-port';
 import type { PeoplePort } from './people-port';
 import type { AuditPort } from './audit-port';
 import type { TeamProfilesPort } from './team-profiles-port';
+import type { TeamSandboxPort } from './team-sandbox-port';
 import type { SendAsksPort } from './send-asks-port';
 import type { LoginRightsPort } from './login-rights-port';
 
@@ -297,6 +298,8 @@ export interface StoragePort extends LoginRightsPort {
   readonly audit?: AuditPort;
   /** Connection definitions the team shares (./team-profiles-port.ts): a workspace's; one desktop's journal answers "unavailable". */
   readonly teamProfiles?: TeamProfilesPort;
+  /** The team sandbox the sender serves, its control API for admins (./postgres/team-sandbox.ts): a team workspace's only. */
+  readonly teamSandbox?: TeamSandboxPort;
   /** Asks of the team sender (./send-asks-port.ts): a team workspace's only. */
   readonly sendAsks?: SendAsksPort;
   close(): Promise<void>;

@@ -109,6 +109,12 @@ export interface EngineOptions {
   migrations?: Migration[];
   /** Token for the `/_sandbox` control API; omitted: the seed's, else a random one per start. */
   adminToken?: string;
+  /**
+   * Who may call the control API with the token: `loopback` (default: this machine only) or `any`
+   * (a team's shared sandbox, whose token only the team's admins read:
+   * docs/decisions/team-sandbox-control-api.md).
+   */
+  controlFrom?: 'loopback' | 'any';
   /** Path of a better-sqlite3 binary to load (Electron development); omitted: the package's own. */
   nativeBinding?: string;
   /** Webhook retry schedule, jitter, timeout and concurrency (see webhooks/dispatcher.ts). */
@@ -157,7 +163,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<EngineHa
   const variantControl = variantOperations(ctx);
   let tools: SandboxTools;
   try {
-    tools = createSandboxTools(ctx, { adminToken: options.adminToken, webhooks: options.webhooks, headerWord, inspector, variants: variantControl }, operations);
+    tools = createSandboxTools(ctx, { adminToken: options.adminToken, ...(options.controlFrom ? { controlFrom: options.controlFrom } : {}), webhooks: options.webhooks, headerWord, inspector, variants: variantControl }, operations);
   } catch (error) {
     scheduler.stop();
     db.close();

@@ -8,10 +8,10 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiFailure, ApprovalRequest, BatchRow, EarlierImport } from '../../../shared/api';
 import { Screen } from '../components/Screen';
-import { ErrorNotice, Loading, Spinner } from '../components/common';
+import { ErrorNotice, Loading, Spinner, profileName } from '../components/common';
 import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useApprovals, useBatch, useUi } from '../stores';
+import { useApprovals, useBatch, useProfiles, useUi } from '../stores';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { askNotifications, notificationsAskable } from '../stores/approval-notices';
 import { ApprovalVotes } from './ApprovalTrail';
@@ -31,7 +31,9 @@ function Facts({ request }: { request: ApprovalRequest }) {
   const navigate = useUi((s) => s.navigate);
   const openBatch = useBatch((s) => s.open);
   const bound = request.request;
-  const profile = request.profileName ?? request.profileId;
+  // A desktop's own profile has no name in the workspace: this console's, when it is one of its own (the built-in sandbox in the screen's language).
+  const own = useProfiles((s) => s.profiles.find((p) => p.id === request.profileId) ?? null);
+  const profile = request.profileName ?? (own ? profileName(own) : request.profileId);
   return (
     <dl className="facts compact">
       <dt>{request.subject === 'batch' ? t('field.total') : t('field.amount')}</dt>
@@ -243,7 +245,8 @@ function Withdraw({ request, what, remark }: { request: ApprovalRequest; what: s
   );
 }
 
-type Side = 'forMe' | 'mine' | 'decided' | 'everyone';
+/** `shown`: one request opened from History that is in none of this login's lists (read-only). */
+type Side = 'forMe' | 'mine' | 'decided' | 'everyone' | 'shown';
 
 function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }) {
   const { t } = useTranslation('approvals');
@@ -259,7 +262,7 @@ function RequestCard({ request, side }: { request: ApprovalRequest; side: Side }
   const open = side === 'mine' && (step === 'awaiting' || step === 'ready');
   const decides = side === 'forMe';
   return (
-    <li className="card approval-card" aria-labelledby={`approval-${request.id}-title`}>
+    <li className="card approval-card" aria-labelledby={`approval-${request.id}-title`} tabIndex={-1}>
       <h3 id={`approval-${request.id}-title`}>
         {what} <span className={`badge ${STATE_BADGE[request.state]}`}>{t(step === 'ready' ? 'state.ready' : step === 'sent' ? 'state.sent' : `state.${request.state}`)}</span>
       </h3>
@@ -376,9 +379,37 @@ function RequestList({ side, requests }: { side: Side; requests: ApprovalRequest
   );
 }
 
+/**
+ * History's link to a request (`#/approvals?request=N`): its card in this login's lists is brought
+ * into view and focused; a request in none of them (a colleague's, read by support) is shown alone first.
+ */
+function RequestOpened({ id }: { id: number }) {
+  const inLists = useApprovals((s) => [s.forMe, s.mine, s.decided, s.everyone].some((list) => list.some((r) => r.id === id)));
+  const get = useApprovals((s) => s.get);
+  const [alone, setAlone] = useState<ApprovalRequest | null>(null);
+  useEffect(() => {
+    if (inLists) {
+      const card = document.getElementById(`approval-${id}-title`)?.closest('li');
+      card?.scrollIntoView({ block: 'start' });
+      card?.focus({ preventScroll: true });
+      return undefined;
+    }
+    let current = true;
+    void get(id).then((result) => {
+      if (current && result.ok) setAlone(result.value);
+    });
+    return () => {
+      current = false;
+    };
+  }, [id, inLists, get]);
+  return !inLists && alone ? <RequestList side="shown" requests={[alone]} /> : null;
+}
+
 export function ApprovalsScreen() {
   const { t } = useTranslation('approvals');
   const state = useApprovals((s) => s);
+  const asked = Number(useUi((s) => s.params.request));
+  const opened = Number.isSafeInteger(asked) && asked > 0 ? asked : null;
   useEffect(() => {
     void state.load();
     // Loaded once when the screen opens; Refresh and each decision read it again.
@@ -410,6 +441,7 @@ export function ApprovalsScreen() {
           </p>
           <NotifyPermission />
           <LastDecision />
+          {opened ? <RequestOpened id={opened} /> : null}
           <RequestList side="forMe" requests={state.forMe} />
           <RequestList side="mine" requests={state.mine} />
           <RequestList side="decided" requests={state.decided} />

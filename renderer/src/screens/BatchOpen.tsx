@@ -1,11 +1,11 @@
 /** One batch, open: its header and steps, then what its state calls for. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchDetail } from '../../../shared/api';
+import { LOCAL_SANDBOX_PROFILE_ID, type BatchDetail } from '../../../shared/api';
 import { ErrorNotice, Loading, storedProfileName } from '../components/common';
 import { formatCount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useBatch } from '../stores';
+import { useBatch, useProfiles } from '../stores';
 import { BatchConfirmDialog } from './BatchConfirm';
 import { BatchStateBadge } from './BatchList';
 import { BatchPreviewCard } from './BatchPreview';
@@ -64,11 +64,26 @@ function DraftActions({ detail }: { detail: BatchDetail }) {
     !preview.value.overBalance &&
     // Rows sent before (the same file, or the same external ids) are confirmed knowingly, or dropped.
     (!(sentBefore || detail.sentEarlier) || acceptDuplicateFile);
+  // Another desktop's Local sandbox batch, confirmed here on the Local sandbox too: only that desktop sends it
+  // (confirmed under another profile, it becomes this desktop's batch).
+  const activeId = useProfiles((s) => s.activeId);
+  const elsewhereBy = activeId === LOCAL_SANDBOX_PROFILE_ID ? detail.batch.sandboxElsewhereBy : undefined;
   return (
     <div className="actions">
-      <button type="button" className={detail.batch.environment === 'live' ? 'danger' : 'primary'} disabled={!ready} onClick={() => setConfirming(true)}>
+      <button
+        type="button"
+        className={detail.batch.environment === 'live' ? 'danger' : 'primary'}
+        disabled={!ready || elsewhereBy !== undefined}
+        aria-describedby={elsewhereBy !== undefined ? 'batch-sandbox-refused' : undefined}
+        onClick={() => setConfirming(true)}
+      >
         {t('confirm.open')}
       </button>
+      {elsewhereBy !== undefined ? (
+        <p className="notice notice-warn sandbox-refused" role="note" id="batch-sandbox-refused">
+          {t('refusal.sandboxBatchElsewhere', { login: elsewhereBy })}
+        </p>
+      ) : null}
       {confirming && preview.value ? <BatchConfirmDialog batch={detail.batch} preview={preview.value} rehearsal={detail.rehearsal} onClose={() => setConfirming(false)} /> : null}
     </div>
   );

@@ -1,7 +1,7 @@
 /** Sending: a progress bar, the counters, rate and time left, and Pause / Resume / Cancel remaining. */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { batchFigures, type BatchDetail, type BatchProgress, type ServiceWait } from '../../../shared/api';
+import { batchFigures, LOCAL_SANDBOX_PROFILE_ID, type BatchDetail, type BatchProgress, type ServiceWait } from '../../../shared/api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { formatCount } from '../format/money';
 import { formatClockTime } from '../format/time';
@@ -180,6 +180,11 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
   // Its profile's keys are with the team sender: the sender sends it; this desktop follows it, never helps.
   const bySender = useProfiles((s) => s.profiles.some((profile) => profile.id === detail.batch.profileId && profile.keysWithSender === true));
   const mayJoin = onWorkspace && maySend && state === 'sending' && !sendingHere && !stopping && !bySender;
+  // Each desktop's Local sandbox is a service of its own: its batch is sent from the desktop it is on
+  // only, and no other desktop helps (docs/decisions/local-sandbox-batch-stays-on-its-desktop.md).
+  const elsewhereBy = detail.batch.sandboxElsewhereBy;
+  const joinRefused = mayJoin && detail.batch.profileId === LOCAL_SANDBOX_PROFILE_ID;
+  const resumeRefused = elsewhereBy !== undefined && (state === 'paused' || state === 'interrupted');
   const phase = stopping === 'pause' ? t('progress.statePausing') : stopping === 'cancel' ? t('progress.stateCancelling') : waitSeconds > 0 ? t('progress.stateWaiting') : null;
 
   return (
@@ -226,7 +231,7 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         {stopping === 'cancel' ? t('progress.cancelling') : null}
         {/* A space before each: they follow a rate-limit wait's sentence in the same line. */}
         {onWorkspace && sendingHere && state === 'sending' && !stopping ? <> <span className="sending-here">{t('progress.sendingHereToo')}</span></> : null}
-        {mayJoin ? ` ${t('progress.joinHint')}` : null}
+        {mayJoin && !joinRefused ? ` ${t('progress.joinHint')}` : null}
         {bySender && state === 'sending' && !stopping ? <> <span className="sending-by-sender">{t('progress.bySender')}</span></> : null}
         {state === 'paused' && !stopping ? t('progress.paused') : null}
         {(state === 'done' || state === 'cancelled') && processing > 0 ? t('progress.finished', { n: formatCount(processing) }) : null}
@@ -250,7 +255,8 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
           <button
             type="button"
             className="primary"
-            disabled={joining}
+            disabled={joining || joinRefused}
+            aria-describedby={joinRefused ? 'batch-sandbox-refused' : undefined}
             onClick={() => {
               setJoining(true);
               void join().finally(() => setJoining(false));
@@ -260,12 +266,12 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
           </button>
         ) : null}
         {state === 'paused' && !stopping ? (
-          <button type="button" className="primary" disabled={!maySend} onClick={() => void resume()}>
+          <button type="button" className="primary" disabled={!maySend || resumeRefused} aria-describedby={resumeRefused ? 'batch-sandbox-refused' : undefined} onClick={() => void resume()}>
             {t('progress.resume')}
           </button>
         ) : null}
         {state === 'interrupted' ? (
-          <button type="button" className="primary" disabled={!maySend} onClick={() => void resume()}>
+          <button type="button" className="primary" disabled={!maySend || resumeRefused} aria-describedby={resumeRefused ? 'batch-sandbox-refused' : undefined} onClick={() => void resume()}>
             {t('interrupted.resume')}
           </button>
         ) : null}
@@ -276,6 +282,11 @@ export function BatchProgressCard({ detail }: { detail: BatchDetail }) {
         ) : null}
       </div>
       {state === 'paused' || state === 'interrupted' ? <SendRefusedNote /> : null}
+      {resumeRefused || joinRefused ? (
+        <p className="notice notice-warn sandbox-refused" role="note" id="batch-sandbox-refused">
+          {elsewhereBy !== undefined ? t('refusal.sandboxBatchElsewhere', { login: elsewhereBy }) : t('refusal.joinLocalSandbox')}
+        </p>
+      ) : null}
       {cancelling ? <CancelRemaining remaining={p.remaining} onClose={() => setCancelling(false)} onCancel={() => setStopAsked(state === 'sending' ? 'cancel' : null)} /> : null}
     </section>
   );

@@ -16,6 +16,7 @@ import { t } from '../i18n';
 import { useApprovals, useHistory, useProfiles, useUi, useWorkspace } from '../stores';
 import { downloadCsv } from '../components/download';
 import { usePagedList } from '../components/usePagedList';
+import { HistoryUnsent } from './HistoryUnsent';
 
 const ROW_HEIGHT = 56;
 
@@ -173,8 +174,10 @@ function HistoryList() {
 
 export function HistoryScreen() {
   const { t: tr } = useTranslation('history');
-  // On a team workspace the list is the team's, whichever desktop wrote it.
-  const onWorkspace = useWorkspace((s) => s.status?.store === 'workspace');
+  // On a team workspace the list is the team's, whichever desktop wrote it. A console started on a
+  // fixed workspace store (a host that cannot change it) says so through its approvals only.
+  const approvalsAvailable = useApprovals((s) => s.available);
+  const onWorkspace = useWorkspace((s) => s.status?.store === 'workspace') || approvalsAvailable;
   // Which payouts an approval sent (ApprovalMark): the approvals this login reads, once.
   const approvalsIdle = useApprovals((s) => s.status === 'idle');
   const loadApprovals = useApprovals((s) => s.load);
@@ -299,6 +302,8 @@ export function HistoryScreen() {
           <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>{tr('clear')}</button>
         </div>
       </form>
+      {/* On a workspace, the requests waiting for approval: above the transactions, never among them. */}
+      {approvalsAvailable && !invalid ? <HistoryUnsent query={storedQuery} /> : null}
       <div className="list-bar">
         {/* The results of the previous filters are not shown under a filter that cannot be searched. */}
         <span aria-live="polite">{invalid ? tr('fixFilters') : total === null ? '' : tr('count', { count: total, formatted: formatCount(total) })}</span>

@@ -1,11 +1,12 @@
 /** Lookup: one search box, by transaction id or external id (the choice is remembered). */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiFailure, TransactionKind } from '../../../shared/api';
-import { ErrorNotice, Spinner } from '../components/common';
+import type { ApiFailure, ChannelResults, TransactionKind } from '../../../shared/api';
+import { ErrorNotice, Spinner, profileName } from '../components/common';
 import { useSingleFlight } from '../components/useSingleFlight';
 import { t as tg } from '../i18n';
-import { useTransactions, useUi } from '../stores';
+import { useProfiles, useTransactions, useUi } from '../stores';
+import { activeProfile } from '../stores/profiles';
 import { Screen } from '../components/Screen';
 import { FollowUpRefusedNote, useMayFollowUp } from '../components/WorkspaceBar';
 
@@ -31,11 +32,31 @@ function remember(key: string, value: string) {
 }
 
 /** What the last lookup answered; cleared by the next one, so no message outlives its action. */
-type Outcome = { notFound: string; otherKind: TransactionKind | null; id: string } | { failure: ApiFailure } | null;
+type Outcome = { notFound: string; otherKind: TransactionKind | null; id: string; approval: NotFoundApproval | null } | { failure: ApiFailure } | null;
+type NotFoundApproval = NonNullable<Extract<ChannelResults['transactions:lookup'], { found: false }>['approval']>;
+
+/**
+ * Not found at the service, but a request for this external id was never sent (a workspace's
+ * approval): said as such, with the way to its card, never as a plain "not found".
+ */
+function ApprovalNotSent({ approval }: { approval: NotFoundApproval }) {
+  const { t } = useTranslation('lookup');
+  const goTo = useUi((s) => s.goTo);
+  const state = approval.state === 'approved' ? 'ready' : approval.state;
+  return (
+    <p data-testid="lookup-approval">
+      <strong>{t(`approval.${state}`, { id: approval.id })}</strong>{' '}
+      <button type="button" className="secondary small" onClick={() => goTo({ screen: 'approvals', journalId: null, params: { request: String(approval.id) } })}>
+        {t('approval.open', { id: approval.id })}
+      </button>
+    </p>
+  );
+}
 
 export function LookupScreen() {
   const { t } = useTranslation('lookup');
   const lookup = useTransactions((s) => s.lookup);
+  const active = useProfiles(activeProfile);
   const openTransaction = useUi((s) => s.openTransaction);
   const [by, setBy] = useState<By>(() => remembered(BY_KEY, ['transaction_id', 'external_id'], 'transaction_id'));
   const [kind, setKind] = useState<TransactionKind>(() => remembered(KIND_KEY, ['payment', 'payout'], 'payment'));
@@ -68,8 +89,10 @@ export function LookupScreen() {
         const environment = tg(result.value.environment === 'live' ? 'common:environment.live' : 'common:environment.sandbox');
         setOutcome({
           id,
-          notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: result.value.profileName }),
+          // The built-in sandbox profile in the screen's language, as the profile picker names it.
+          notFound: t(`notFound.${lookupKind}_${by}`, { id, environment, profile: active?.builtIn && active.name === result.value.profileName ? profileName(active) : result.value.profileName }),
           otherKind: result.value.otherKind ?? null,
+          approval: result.value.approval ?? null,
         });
       }
     });
@@ -123,6 +146,7 @@ export function LookupScreen() {
         {outcome && 'notFound' in outcome ? (
           <div className="notice notice-info" role="status">
             <p>{outcome.notFound}</p>
+            {outcome.approval ? <ApprovalNotSent approval={outcome.approval} /> : null}
             {outcome.otherKind ? (
               <p>
                 {t(`isOther.${outcome.otherKind}`)}{' '}

@@ -13,7 +13,7 @@ import { useSingleFlight } from '../components/useSingleFlight';
 import { formatMoney } from '../format/money';
 import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
-import { useTransactions, useUi } from '../stores';
+import { useProfiles, useTransactions, useUi } from '../stores';
 import { AdoptedDiffersNotice, PaidLaterNotice } from './adoptedParts';
 import { statusWord, Timeline, TransactionFacts } from './timelineParts';
 import { FollowUpRefusedNote, SendRefusedNote, useMayFollowUp, useMaySend } from '../components/WorkspaceBar';
@@ -82,6 +82,9 @@ export function TimelineScreen() {
   // Verify records what the service says: finance and support do; an admin-only login reads (docs/decisions/start-up-by-role.md).
   const mayVerify = useMayFollowUp();
   const forgetOutcomes = useTransactions((s) => s.forgetOutcomes);
+  // Its profile's keys are with the team sender: the sender sent it (docs/team-sender.md), this desktop follows it.
+  const profileId = entry?.detail?.transaction.profileId;
+  const bySender = useProfiles((s) => s.profiles.some((profile) => profile.id === profileId && profile.keysWithSender === true));
 
   useEffect(() => {
     if (!journalId) return undefined;
@@ -125,6 +128,7 @@ export function TimelineScreen() {
           <p className="muted">
             {tx.customer.first_name} {tx.customer.last_name} · <span className="mono">{tx.phoneNumber}</span>
           </p>
+          {bySender && tx.kind === 'payout' ? <p className="muted sent-by-sender">{tr('bySender')}</p> : null}
         </div>
         <div className="tx-status">
           <StatusBadge status={tx.status} state={shownState(tx)} />

@@ -4,9 +4,12 @@
  * (another approver may have acted meanwhile). On a single desktop `available` is false.
  */
 import { createStore } from 'zustand/vanilla';
-import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, BatchRow, EarlierImport, PaydeskApi, Result } from '../../../shared/api';
+import type { AdminChange, ApiFailure, ApprovalRequest, ApprovalTier, BatchRow, ChannelInput, EarlierImport, PaydeskApi, Result } from '../../../shared/api';
 import type { TransactionRequest } from '../../../shared/contract';
 import { approvalNotices, type ApprovalNotice } from './approval-notices';
+
+/** History's filters as `approvals:unsent` takes them. */
+export type UnsentFilter = ChannelInput<'approvals:unsent'>;
 
 export interface ApprovalsState {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -43,6 +46,10 @@ export interface ApprovalsState {
   about(subject: { batchId: string } | { environment: 'sandbox' | 'live'; externalId: string }): Promise<Result<{ requests: ApprovalRequest[] }>>;
   /** The workspace's approval policy, and an admin's ask to replace one environment's and currency's tiers (applied when a second admin approves it). */
   policy(): Promise<Result<{ tiers: ApprovalTier[] }>>;
+  /** History's requests not sent under its filters (awaiting, approved not yet sent; a closed one its search names). */
+  /** One request (History's link to a request in none of this login's lists). */
+  get(id: number): Promise<Result<ApprovalRequest>>;
+  unsent(filter: UnsentFilter): Promise<Result<{ requests: ApprovalRequest[] }>>;
   askPolicy(environment: 'sandbox' | 'live', currency: string, tiers: { minAmount: number; approvals: 0 | 1 | 2; approverRole: 'finance' | 'admin' }[]): Promise<Result<AdminChange>>;
   /** Bumped by each change event naming approvals: a batch's or a payout's trail reads again on it. */
   heard: number;
@@ -140,6 +147,8 @@ export function createApprovalsStore(api: PaydeskApi) {
       },
       about: (subject) => api.invoke('approvals:about', subject),
       policy: () => api.invoke('approvals:policy', {}),
+      unsent: (filter) => api.invoke('approvals:unsent', filter),
+      get: (id) => api.invoke('approvals:get', { id }),
       askPolicy: (environment, currency, tiers) => api.invoke('people:askPolicy', { environment, currency, tiers }),
       async sendApproved(request, options = {}) {
         set({ busy: request.id, last: null });

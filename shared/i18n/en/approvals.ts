@@ -14,6 +14,10 @@ export default {
     title: 'Asked by you',
     empty: 'You have not asked for any approval.',
   },
+  shown: {
+    title: 'Approval request',
+    empty: 'No such request.',
+  },
   decidedByMe: {
     title: 'Decided by you',
     empty: 'You have not decided any request yet.',

@@ -293,7 +293,8 @@ export default {
     joinNotSending: 'Only a batch being sent can be helped from this desktop (this batch is: {{state}}).',
     joinSendingHere: 'This desktop is already sending this batch.',
     joinDesktop: 'On this desktop’s own journal a batch is sent here or interrupted: there is no other desktop to help. Resume it instead.',
-    joinLocalSandbox: 'This batch is sent on the Local sandbox, a separate service on each desktop: helping from here would send its rows to this desktop’s sandbox. Only a batch on a profile the desktops share can be helped.',
+    joinLocalSandbox: 'This batch is sent on the Local sandbox, a separate service on each desktop: helping from here would send its rows to this desktop’s sandbox. Only a batch on a profile the desktops share can be helped: a batch the team sends together goes on the Team sandbox profile.',
+    sandboxBatchElsewhere: 'This batch is on the Local sandbox of another desktop (imported by {{login}}): each desktop’s Local sandbox is a service of its own, so only that desktop sends, resumes or helps send it. A batch the team sends together goes on the Team sandbox profile.',
     joinMayNotSend: 'Your workspace role may not send: only a finance login can help send a batch.',
   },
   row: {

@@ -46,4 +46,15 @@ export default {
   rowKind: { payment: 'payment', payout: 'payout' },
   approved: 'Approved (request {{id}}), sent',
   approvedHint: 'This payout needed approval: request {{id}}, approved by {{by}}, sent once.',
+  unsent: {
+    title: 'Waiting for approval',
+    intro: 'Approval requests not sent: the service knows none of these yet, and no money has moved. Open one to see its approval card; once approved, whoever asked sends it from there.',
+    kind: { payout: 'Payout', batch: 'Batch' },
+    batchWhat_one: 'Batch of {{formatted}} row',
+    batchWhat_many: 'Batch of {{formatted}} rows',
+    batchWhat_other: 'Batch of {{formatted}} rows',
+    request: 'Approval request {{id}}',
+    state: { awaiting: 'Awaiting approval', ready: 'Approved, ready to send', rejected: 'Rejected, not sent', withdrawn: 'Withdrawn, not sent', void: 'Void, not sent' },
+    rowLabel: 'Open approval request {{id}}, {{kind}} of {{amount}}, {{who}}, {{state}}',
+  },
 } as const;

@@ -20,6 +20,14 @@ export default {
     payout_transaction_id: 'Payout with transaction id “{{id}}” not found in {{environment}} for {{profile}}.',
     payout_external_id: 'Payout with external id “{{id}}” not found in {{environment}} for {{profile}}.',
   },
+  approval: {
+    awaiting: 'Awaiting approval (request {{id}}): it has not been sent, so the service does not know it yet.',
+    ready: 'Approved, ready to send (request {{id}}): it has not been sent yet.',
+    rejected: 'Its approval request {{id}} was rejected: it was never sent.',
+    withdrawn: 'Its approval request {{id}} was withdrawn: it was never sent.',
+    void: 'Its approval request {{id}} was voided (changed after it was asked): it was never sent.',
+    open: 'Open request {{id}}',
+  },
   isOther: {
     payment: 'It exists as a payment.',
     payout: 'It exists as a payout.',

@@ -3,6 +3,7 @@ export default {
   title: 'Transaction',
   noneOpen: 'No transaction open.',
   lookOneUp: 'Look one up',
+  bySender: 'Sent by the team sender, which holds this profile’s keys: a finance desktop asked it, and this page follows the payout live.',
   loading: 'Loading transaction',
   kind: { payment: 'Payment', payout: 'Payout' },
   status: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },

@@ -294,7 +294,8 @@ export default {
     joinNotSending: 'Seul un lot en cours d’envoi peut être aidé depuis ce poste (ce lot est : {{state}}).',
     joinSendingHere: 'Ce poste envoie déjà ce lot.',
     joinDesktop: 'Sur le journal propre à ce poste, un lot est envoyé ici ou interrompu : il n’y a pas d’autre poste à aider. Reprenez-le plutôt.',
-    joinLocalSandbox: 'Ce lot est envoyé sur le bac à sable local, un service distinct sur chaque poste : aider depuis ce poste enverrait ses lignes au bac à sable de ce poste. Seul un lot sur un profil partagé par les postes peut être aidé.',
+    joinLocalSandbox: 'Ce lot est envoyé sur le bac à sable local, un service distinct sur chaque poste : aider depuis ce poste enverrait ses lignes au bac à sable de ce poste. Seul un lot sur un profil partagé par les postes peut être aidé : un lot que l’équipe envoie ensemble passe par le profil Bac à sable d’équipe.',
+    sandboxBatchElsewhere: 'Ce lot est sur le bac à sable local d’un autre poste (importé par {{login}}) : le bac à sable local de chaque poste est un service distinct, seul ce poste l’envoie, le reprend ou aide à l’envoyer. Un lot que l’équipe envoie ensemble passe par le profil Bac à sable d’équipe.',
     joinMayNotSend: 'Votre rôle dans l’espace d’équipe ne permet pas d’envoyer : seul un compte finance peut aider à envoyer un lot.',
   },
   row: {

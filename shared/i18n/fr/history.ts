@@ -48,4 +48,15 @@ export default {
   rowKind: { payment: 'paiement', payout: 'transfert' },
   approved: 'Approuvé (demande {{id}}), envoyé',
   approvedHint: 'Ce transfert demandait une approbation : demande {{id}}, approuvée par {{by}}, envoyée une fois.',
+  unsent: {
+    title: 'En attente d’approbation',
+    intro: 'Demandes d’approbation non envoyées\u00a0: le service n’en connaît aucune, aucun argent n’a bougé. Ouvrez-en une pour voir sa fiche d’approbation\u00a0; une fois approuvée, la personne qui l’a demandée l’envoie depuis cette fiche.',
+    kind: { payout: 'Transfert', batch: 'Lot' },
+    batchWhat_one: 'Lot de {{formatted}} ligne',
+    batchWhat_many: 'Lot de {{formatted}} de lignes',
+    batchWhat_other: 'Lot de {{formatted}} lignes',
+    request: 'Demande d’approbation {{id}}',
+    state: { awaiting: 'En attente d’approbation', ready: 'Approuvé, prêt à envoyer', rejected: 'Refusée, non envoyée', withdrawn: 'Retirée, non envoyée', void: 'Annulée, non envoyée' },
+    rowLabel: 'Ouvrir la demande d’approbation {{id}}, {{kind}} de {{amount}}, {{who}}, {{state}}',
+  },
 } as const satisfies Messages<typeof en>;

@@ -22,6 +22,14 @@ export default {
     payout_transaction_id: 'Aucun transfert avec l’identifiant de transaction « {{id}} » en {{environment}} pour {{profile}}.',
     payout_external_id: 'Aucun transfert avec la référence externe « {{id}} » en {{environment}} pour {{profile}}.',
   },
+  approval: {
+    awaiting: 'En attente d’approbation (demande {{id}})\u00a0: il n’a pas été envoyé, le service ne le connaît donc pas encore.',
+    ready: 'Approuvé, prêt à envoyer (demande {{id}})\u00a0: il n’a pas encore été envoyé.',
+    rejected: 'Sa demande d’approbation {{id}} a été refusée\u00a0: il n’a jamais été envoyé.',
+    withdrawn: 'Sa demande d’approbation {{id}} a été retirée\u00a0: il n’a jamais été envoyé.',
+    void: 'Sa demande d’approbation {{id}} a été annulée (modifiée après la demande)\u00a0: il n’a jamais été envoyé.',
+    open: 'Ouvrir la demande {{id}}',
+  },
   isOther: {
     payment: 'Il existe en tant que paiement.',
     payout: 'Il existe en tant que transfert.',

@@ -5,6 +5,7 @@ export default {
   title: 'Transaction',
   noneOpen: 'Aucune transaction ouverte.',
   lookOneUp: 'En rechercher une',
+  bySender: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil : un poste finance le lui a demandé, et cette page suit le transfert en direct.',
   loading: 'Chargement de la transaction',
   kind: { payment: 'Paiement', payout: 'Transfert' },
   status: { initiated: 'initiée', processing: 'en cours', completed: 'réussie', failed: 'échouée', cancelled: 'annulée' },

@@ -6,7 +6,7 @@
  */
 import type { ApprovalNeed, ApprovalOutcome, ApprovalRequest, ApprovalState, ApprovalTier, ApprovalVote, ApproverRole } from '../../../../shared/api/approvals';
 import type { TransactionRequest } from '../../../../shared/contract';
-import { ApprovalRefusal, type ApprovalsPort } from '../approvals-port';
+import { ApprovalRefusal, type ApprovalsPort, type UnsentFilter } from '../approvals-port';
 import { APPROVAL_SQLSTATE } from './schema-names';
 import { describeWorkspaceError } from './connection';
 import type { Queryable, WorkspacePool } from './db';
@@ -252,6 +252,38 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
     }
   }
 
+  /** History's requests not sent (the port's `unsent`): its filters as one WHERE, every value a parameter. */
+  function unsent(filter: UnsentFilter, limit: number): Promise<ApprovalRequest[]> {
+    const params: unknown[] = [];
+    const at = (value: unknown) => `$${params.push(value)}`;
+    const where = [
+      // A sent request is its entry in History (marked "Approved (request N), sent"): never a second row.
+      'NOT paydesk_request_sent(r)',
+      // The last request of its payout or batch: an earlier one asked again is the later one's past.
+      `NOT EXISTS (SELECT FROM approval_requests later WHERE later.id > r.id
+         AND (later.batch_id = r.batch_id OR (later.subject = 'payout' AND r.subject = 'payout' AND later.environment = r.environment AND later.external_id = r.external_id)))`,
+    ];
+    const text = filter.text?.trim().toLowerCase() ?? '';
+    if (filter.exact) {
+      const id = at(filter.exact.externalId);
+      where.push(`r.environment = ${at(filter.exact.environment)}`);
+      where.push(`(r.external_id = ${id} OR EXISTS (SELECT FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = r.batch_id AND br.external_id = ${id}))`);
+    } else if (text === '') where.push(`r.state IN ('awaiting', 'approved')`);
+    if (text !== '') {
+      // Substrings compared with strpos, not LIKE: a typed % or _ is a character, as in the journal's search.
+      const p = at(text);
+      where.push(`(r.id::text = ${p} OR strpos(lower(coalesce(r.external_id, '')), ${p}) > 0 OR strpos(lower(coalesce(r.phone_number, '')), ${p}) > 0
+        OR strpos(lower(coalesce(r.batch_id, '')), ${p}) > 0
+        OR strpos(lower(concat_ws(' ', r.request->'customer'->>'first_name', r.request->'customer'->>'last_name')), ${p}) > 0
+        OR EXISTS (SELECT FROM batch_rows br JOIN batches b ON b.seq = br.batch_seq WHERE b.id = r.batch_id AND strpos(lower(br.external_id), ${p}) > 0))`);
+    }
+    if (filter.from !== undefined) where.push(`r.requested_at >= ${at(filter.from)}::timestamptz`);
+    if (filter.to !== undefined) where.push(`r.requested_at <= ${at(filter.to)}::timestamptz`);
+    if (filter.minAmount !== undefined) where.push(`r.amount >= ${at(filter.minAmount)}`);
+    if (filter.maxAmount !== undefined) where.push(`r.amount <= ${at(filter.maxAmount)}`);
+    return select(where.join(' AND '), params, `ORDER BY r.state IN ('awaiting', 'approved') DESC, r.id DESC LIMIT ${at(limit)}`);
+  }
+
   async function policy(db: Queryable = pool): Promise<ApprovalTier[]> {
     const { rows } = await db.query<{ environment: 'sandbox' | 'live'; currency: string; min_amount: number; approvals: 0 | 1 | 2; approver_role: string; updated_by: string | null }>(
       'SELECT environment, currency, min_amount, approvals, approver_role, updated_by FROM approval_tiers ORDER BY environment, currency, min_amount',
@@ -299,6 +331,7 @@ export function workspaceApprovals(pool: WorkspacePool): ApprovalsPort {
               select(`state = 'awaiting' AND pg_has_role(session_user, 'paydesk_admin', 'MEMBER')`, [limit], 'ORDER BY requested_at, id LIMIT $1')
             : select('requested_by = session_user', [limit], 'ORDER BY id DESC LIMIT $1'),
     get,
+    unsent: (filter, limit = 200) => unsent(filter, limit),
     about: (subject) => ('batchId' in subject ? select('batch_id = $1', [subject.batchId]) : select(`subject = 'payout' AND environment = $1 AND external_id = $2`, [subject.environment, subject.externalId])),
     async batchGate(batchId) {
       const { rows } = await pool.query<{ seq: number }>('SELECT seq FROM batches WHERE id = $1', [batchId]);

@@ -28,7 +28,15 @@ interface BatchDbRow {
   updated_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** The login of the desktop whose Local sandbox this batch is on, when it is not this connection's (migration 50). */
+  sandbox_elsewhere_by: string | null;
 }
+
+/**
+ * A batch with whose Local sandbox it is on, when another desktop's: only that desktop sends it
+ * (migration 50's paydesk_sandbox_batch_elsewhere, the database's own rule; the console refuses first).
+ */
+const BATCH_SQL = 'SELECT *, CASE WHEN paydesk_sandbox_batch_elsewhere(profile_id, desktop_id, created_by) THEN created_by END AS sandbox_elsewhere_by FROM batches';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -117,6 +125,7 @@ async function toSummary(c: Queryable, row: BatchDbRow): Promise<BatchSummary> {
     updatedAt: iso(row.updated_at)!,
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
+    ...(row.sandbox_elsewhere_by !== null ? { sandboxElsewhereBy: row.sandbox_elsewhere_by } : {}),
   };
 }
 
@@ -189,11 +198,11 @@ export function workspaceBatches(pool: WorkspacePool): Omit<BatchPort, keyof Bat
     create: (input) => inTransaction(pool, async (c) => insertBatch(c, input)),
     moveRemaining: (fromId, _at, make) => inTransaction(pool, async (c) => moveRemainingRows(c, fromId, make)),
     async summary(id) {
-      const { rows } = await pool.query<BatchDbRow>('SELECT * FROM batches WHERE id = $1', [id]);
+      const { rows } = await pool.query<BatchDbRow>(`${BATCH_SQL} WHERE id = $1`, [id]);
       return rows[0] ? toSummary(pool, rows[0]) : null;
     },
     async list(limit = 200) {
-      const { rows } = await pool.query<BatchDbRow>('SELECT * FROM batches ORDER BY created_at DESC, seq DESC LIMIT $1', [limit]);
+      const { rows } = await pool.query<BatchDbRow>(`${BATCH_SQL} ORDER BY created_at DESC, seq DESC LIMIT $1`, [limit]);
       return Promise.all(rows.map((row) => toSummary(pool, row)));
     },
     async earlierImports(fileHash, exceptId) {

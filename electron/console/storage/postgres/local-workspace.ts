@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { clusterRunning, freePort, startCluster, stopCluster } from './cluster';
 import { migrateWorkspace } from './migrate';
-import { ROLES } from './schema-names';
+import { ROLES, SENDER_ROLE } from './schema-names';
 
 export const LOCAL_DATABASE = 'paydesk_team';
 const OWNER = 'paydesk_owner';
@@ -26,6 +26,8 @@ const PEOPLE = [
   { login: 'support_demo', role: ROLES.support },
   { login: 'admin_demo', role: ROLES.admin },
   { login: 'admin2_demo', role: ROLES.admin },
+  // The team sender's login (docs/team-sender.md): it sends for the team sandbox it serves.
+  { login: 'sender_demo', role: SENDER_ROLE },
 ] as const;
 
 export interface LocalWorkspace {
@@ -104,4 +106,15 @@ export function stopLocalWorkspace(dir: string): boolean {
   if (!clusterRunning(join(dir, 'data'))) return false;
   stopCluster(join(dir, 'data'));
   return true;
+}
+
+/**
+ * The second command `npm run team:local` prints, as the README's "Try the team sender in two
+ * commands" shows it: the team sender on this workspace as `sender_demo`, serving the team sandbox,
+ * its data (the sandbox's database and keys) in the workspace's folder.
+ */
+export function senderCommand(workspace: Pick<LocalWorkspace, 'dir' | 'port' | 'database' | 'people'>): string {
+  const sender = workspace.people.find((person) => person.role === SENDER_ROLE);
+  if (!sender) throw new Error('this workspace has no sender login');
+  return `PAYDESK_WORKSPACE_PASSWORD="$(cat ${sender.passwordFile})" npm run sender -- --workspace postgres://${sender.login}@127.0.0.1:${workspace.port}/${workspace.database} --sandbox --data ${join(workspace.dir, 'sender')}`;
 }

@@ -56,3 +56,16 @@ export const SENDER_ROLE = 'paydesk_sender';
 
 /** A send refused because the profile's keys are with the team sender, or a sender login's vote (migration 48). */
 export const SENDER_HELD_SQLSTATE = 'PD048';
+
+/**
+ * The team sandbox (migration 49; docs/team-sender.md "One sandbox for the team"): the team profile
+ * the sender publishes on its sandbox engine, the one-row table that says where it is (control URL
+ * and token: admins only), and the function only a sender login may call to publish it.
+ */
+export const TEAM_SANDBOX = { profileId: 'team-sandbox', table: 'team_sandbox', publish: 'paydesk_publish_team_sandbox', auditAction: 'team_sandbox_publish' } as const;
+
+/**
+ * A send of another desktop's Local sandbox batch refused (migration 50; docs/decisions/local-sandbox-batch-stays-on-its-desktop.md):
+ * moving it to sending, claiming its rows or writing their pending entries from a desktop whose engine is not the batch's.
+ */
+export const LOCAL_SANDBOX_BATCH_SQLSTATE = 'PD050';

@@ -11,6 +11,7 @@ import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperP
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
 import { workspacePeople } from './people';
+import { workspaceTeamSandbox } from './team-sandbox';
 import { workspaceAudit } from './audit';
 import { workspaceTeamProfiles } from './team-profiles';
 import { askSender, readAsk } from './send-asks';
@@ -172,6 +173,7 @@ export function workspaceStore(pool: WorkspacePool, options: WorkspaceStoreOptio
     people: workspacePeople(pool),
     audit: workspaceAudit(pool),
     teamProfiles: workspaceTeamProfiles(pool),
+    teamSandbox: workspaceTeamSandbox(pool),
     sendAsks: { ask: (input) => askSender(pool, input), read: (id) => readAsk(pool, id) },
     loginRights: () => workspaceLoginRights(pool),
     async close() {

@@ -45,6 +45,9 @@ export class ControlError extends Error {
   }
 }
 
+/** Who may reach the control API: this machine only (the default), or any address with the token. */
+export type ControlFrom = 'loopback' | 'any';
+
 /** Printable, no spaces: a token must survive being pasted into a header or a shell. */
 export const ADMIN_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,200}$/;
 
@@ -52,9 +55,12 @@ export function newAdminToken(): string {
   return `adm_${randomBytes(24).toString('base64url')}`;
 }
 
-/** Throws the refusal for a caller that may not use the control API. */
-export function checkControlAccess(remoteAddress: string | undefined, authorization: string | string[] | undefined, adminToken: string): void {
-  if (!isLoopbackAddress(remoteAddress)) {
+/**
+ * Throws the refusal for a caller that may not use the control API. `from: 'any'` (a team's shared
+ * sandbox, docs/decisions/team-sandbox-control-api.md) answers any address that presents the token.
+ */
+export function checkControlAccess(remoteAddress: string | undefined, authorization: string | string[] | undefined, adminToken: string, from: ControlFrom = 'loopback'): void {
+  if (from === 'loopback' && !isLoopbackAddress(remoteAddress)) {
     throw new ControlError('LOOPBACK_ONLY', 'The sandbox control API only answers calls from this machine (a loopback address).');
   }
   const header = Array.isArray(authorization) ? authorization[0] : authorization;

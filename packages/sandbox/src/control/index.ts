@@ -10,7 +10,7 @@ import type { RequestInspector } from '../inspector';
 import { registerInspectorRoutes } from '../inspector/routes';
 import { installWebhooks, type WebhookOptions, type Webhooks } from '../webhooks';
 import { createEventStreams, type EventStreams } from './event-stream';
-import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken } from './guard';
+import { ADMIN_TOKEN_PATTERN, checkControlAccess, ControlError, newAdminToken, type ControlFrom } from './guard';
 import { chaosOperations, registerChaosRoutes, type ChaosOperations } from './chaos';
 import { registerRecordingRoutes } from './recordings';
 import { registerControlRoutes } from './routes';
@@ -20,12 +20,14 @@ import type { ControlTarget } from './target';
 import { processLog } from '../log';
 
 export { checkControlAccess, isLoopbackAddress, ControlError, ADMIN_TOKEN_PATTERN } from './guard';
-export type { ControlErrorCode } from './guard';
+export type { ControlErrorCode, ControlFrom } from './guard';
 export type { ControlTarget } from './target';
 
 export interface SandboxToolsOptions {
   /** Token for the control API; omitted: the seed's `adminToken`, else a random one per start. */
   adminToken?: string;
+  /** Who may call the control API with the token; default loopback callers only. */
+  controlFrom?: ControlFrom;
   webhooks?: WebhookOptions;
   headerWord: string;
   inspector: RequestInspector;
@@ -47,6 +49,7 @@ interface ControlApiOptions {
   ctx: EngineContext;
   webhooks: Webhooks;
   adminToken: string;
+  controlFrom: ControlFrom;
   target: ControlTarget;
   streams: EventStreams;
   inspector: RequestInspector;
@@ -58,7 +61,7 @@ interface ControlApiOptions {
 
 async function controlApi(app: FastifyInstance, options: ControlApiOptions): Promise<void> {
   app.addHook('onRequest', async function guardControlApi(request) {
-    checkControlAccess(request.socket.remoteAddress, request.headers.authorization, options.adminToken);
+    checkControlAccess(request.socket.remoteAddress, request.headers.authorization, options.adminToken, options.controlFrom);
   });
 
   app.setErrorHandler(function controlErrors(error, request, reply) {
@@ -104,7 +107,7 @@ export function createSandboxTools(ctx: EngineContext, options: SandboxToolsOpti
     scenarios,
     chaos,
     async register(app) {
-      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, target, streams, inspector: options.inspector, scenarios, chaos, variants: options.variants, headerWord: options.headerWord });
+      await app.register(controlApi, { prefix: '/_sandbox', ctx, webhooks, adminToken, controlFrom: options.controlFrom ?? 'loopback', target, streams, inspector: options.inspector, scenarios, chaos, variants: options.variants, headerWord: options.headerWord });
       registerOpenApiRoute(app, options.headerWord);
     },
     start: () => webhooks.start(),
