@@ -111,6 +111,11 @@ export function LookupScreen() {
   return (
     <Screen id="lookup" title={t('title')} intro={t('intro')}>
       <FollowUpRefusedNote />
+      {active?.keysWithSender === true ? (
+        <p className="notice notice-info followed-by-sender" role="note">
+          {t('bySender')}
+        </p>
+      ) : null}
       <form className="card form" onSubmit={submit} aria-label={t('form')} noValidate>
         <div className="toggles">
           <fieldset className="segmented">

@@ -9,7 +9,8 @@ import { isListedStatus } from '../../../shared/contract/codes';
 import { ErrorNotice, Spinner, statusLabel } from '../components/common';
 import { formatCount, formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useOverview, useTransactions, useUi } from '../stores';
+import { useOverview, useProfiles, useTransactions, useUi } from '../stores';
+import { senderHolds } from '../stores/profiles';
 import { useSingleFlight } from '../components/useSingleFlight';
 
 /** What Verify said about a transaction, kept after the refreshed list has dropped its row. */
@@ -33,6 +34,8 @@ function StuckRow({ tx, onVerify }: { tx: JournalTransaction; onVerify: (id: str
   const verifyNow = useTransactions((s) => s.verifyNow);
   const reload = useOverview((s) => s.load);
   const verifying = useSingleFlight();
+  // Only the team sender reads the service for a sender-held profile (main refuses Verify): it says so instead.
+  const bySender = useProfiles((s) => senderHolds(s, tx.profileId));
   const customer = `${tx.customer.first_name} ${tx.customer.last_name}`;
   const amount = formatMoney(tx.amount, tx.currency);
   const kind = t(`kindOne.${tx.kind}`);
@@ -45,21 +48,25 @@ function StuckRow({ tx, onVerify }: { tx: JournalTransaction; onVerify: (id: str
         <span className="mono small muted">{tx.transactionId}</span>
       </button>
       <div className="ov-stuck-actions">
-        <button
-          type="button"
-          className="primary small"
-          aria-label={t('stuck.verifyLabel', { kind: kind.toLowerCase(), amount, customer })}
-          disabled={verify?.busy}
-          onClick={() =>
-            void verifying.run(async () => {
-              onVerify(tx.id, what);
-              await verifyNow(tx.id);
-              await reload();
-            })
-          }
-        >
-          {verify?.busy ? <Spinner label={t('stuck.verifying')} /> : null} {verify?.busy ? t('stuck.verifying') : t('stuck.verify')}
-        </button>
+        {bySender ? (
+          <span className="small muted followed-by-sender">{t('stuck.followedBySender')}</span>
+        ) : (
+          <button
+            type="button"
+            className="primary small"
+            aria-label={t('stuck.verifyLabel', { kind: kind.toLowerCase(), amount, customer })}
+            disabled={verify?.busy}
+            onClick={() =>
+              void verifying.run(async () => {
+                onVerify(tx.id, what);
+                await verifyNow(tx.id);
+                await reload();
+              })
+            }
+          >
+            {verify?.busy ? <Spinner label={t('stuck.verifying')} /> : null} {verify?.busy ? t('stuck.verifying') : t('stuck.verify')}
+          </button>
+        )}
       </div>
     </li>
   );

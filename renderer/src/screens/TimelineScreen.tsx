@@ -14,6 +14,7 @@ import { formatMoney } from '../format/money';
 import { t } from '../i18n';
 import { describeFailedCode } from '../messages/errors';
 import { useProfiles, useTransactions, useUi } from '../stores';
+import { senderHolds } from '../stores/profiles';
 import { AdoptedDiffersNotice, PaidLaterNotice } from './adoptedParts';
 import { statusWord, Timeline, TransactionFacts } from './timelineParts';
 import { FollowUpRefusedNote, SendRefusedNote, useMayFollowUp, useMaySend } from '../components/WorkspaceBar';
@@ -23,7 +24,13 @@ function failureReason(tx: JournalTransaction): string | null {
   return describeFailedCode(tx.failedCode, tx.kind);
 }
 
-function OutcomeUnknown({ journalId }: { journalId: string }) {
+/** A sender-held profile's entry: the team sender follows it up, this desktop offers no read of its own. */
+function FollowedBySender() {
+  const { t: tr } = useTranslation('transaction');
+  return <p className="notice notice-info followed-by-sender" role="note">{tr('followedBySender')}</p>;
+}
+
+function OutcomeUnknown({ journalId, bySender }: { journalId: string; bySender: boolean }) {
   const { t: tr } = useTranslation('transaction');
   const resolve = useTransactions((s) => s.resolve[journalId]);
   const resolveUnknown = useTransactions((s) => s.resolveUnknown);
@@ -48,22 +55,29 @@ function OutcomeUnknown({ journalId }: { journalId: string }) {
   return (
     <div className="notice notice-warn" role="region" aria-label={tr('unknown.region')}>
       <strong>{tr('unknown.title')}</strong>
-      <p>{tr('unknown.body')}</p>
-      <div className="actions left">
-        <button type="button" className="primary" onClick={() => void lookingUp.run(() => resolveUnknown(journalId))} disabled={resolve?.busy}>
-          {resolve?.busy ? <Spinner label={tr('unknown.lookingUp')} /> : null}
-          {tr('unknown.lookUp')}
-        </button>
-        {resolve?.exists === false ? (
-          <button type="button" className="danger" onClick={sendAgain} disabled={resending.busy || resending.spent || !maySend}>
-            {resending.busy ? tr('unknown.sending') : tr('unknown.sendAgain')}
-          </button>
-        ) : null}
-      </div>
-      {resolve?.exists === false ? <SendRefusedNote /> : null}
-      {message ? <p role="status">{message}</p> : null}
-      {resolve?.error ? <ErrorNotice failure={resolve.error} /> : null}
-      {failure ? <ErrorNotice failure={failure} /> : null}
+      {bySender ? (
+        // Only the sender looks it up (migration 51): a Look it up here would always be refused.
+        <p className="followed-by-sender">{tr('followedBySender')}</p>
+      ) : (
+        <>
+          <p>{tr('unknown.body')}</p>
+          <div className="actions left">
+            <button type="button" className="primary" onClick={() => void lookingUp.run(() => resolveUnknown(journalId))} disabled={resolve?.busy}>
+              {resolve?.busy ? <Spinner label={tr('unknown.lookingUp')} /> : null}
+              {tr('unknown.lookUp')}
+            </button>
+            {resolve?.exists === false ? (
+              <button type="button" className="danger" onClick={sendAgain} disabled={resending.busy || resending.spent || !maySend}>
+                {resending.busy ? tr('unknown.sending') : tr('unknown.sendAgain')}
+              </button>
+            ) : null}
+          </div>
+          {resolve?.exists === false ? <SendRefusedNote /> : null}
+          {message ? <p role="status">{message}</p> : null}
+          {resolve?.error ? <ErrorNotice failure={resolve.error} /> : null}
+          {failure ? <ErrorNotice failure={failure} /> : null}
+        </>
+      )}
     </div>
   );
 }
@@ -84,7 +98,7 @@ export function TimelineScreen() {
   const forgetOutcomes = useTransactions((s) => s.forgetOutcomes);
   // Its profile's keys are with the team sender: the sender sent it (docs/team-sender.md), this desktop follows it.
   const profileId = entry?.detail?.transaction.profileId;
-  const bySender = useProfiles((s) => s.profiles.some((profile) => profile.id === profileId && profile.keysWithSender === true));
+  const bySender = useProfiles((s) => senderHolds(s, profileId));
 
   useEffect(() => {
     if (!journalId) return undefined;
@@ -116,7 +130,9 @@ export function TimelineScreen() {
   const reason = failureReason(tx);
   const final = tx.status !== null && isFinalStatus(tx.status);
   const watching = progress && !progress.done && !final;
-  const canVerify = tx.state === 'known' && tx.transactionId !== null;
+  const known = tx.state === 'known' && tx.transactionId !== null;
+  // Only the team sender reads the service for a sender-held profile (main refuses Verify): no button that always refuses.
+  const canVerify = known && !bySender;
   return (
     <section className="screen wide" aria-labelledby="timeline-title">
       <header className="screen-head tx-head">
@@ -147,6 +163,7 @@ export function TimelineScreen() {
         </p>
       ) : null}
       {canVerify ? <FollowUpRefusedNote what="verify" /> : null}
+      {known && bySender ? <FollowedBySender /> : null}
       {tx.kind === 'payout' && tx.externalId ? <ApprovalTrail subject={{ environment: tx.environment, externalId: tx.externalId }} /> : null}
       {watching ? (
         <div className="notice notice-info" role="status" aria-live="polite">
@@ -172,7 +189,7 @@ export function TimelineScreen() {
       <AdoptedDiffersNotice tx={tx} />
       <PaidLaterNotice tx={tx} />
       {tx.state === 'rejected' && tx.lastError ? <ErrorNotice failure={{ code: tx.lastError.code, message: tx.lastError.message }} title={tr('rejectedTitle')} /> : null}
-      {tx.state === 'outcome_unknown' ? <OutcomeUnknown journalId={tx.id} /> : null}
+      {tx.state === 'outcome_unknown' ? <OutcomeUnknown journalId={tx.id} bySender={bySender} /> : null}
       <div className="two-col">
         <div className="card">
           <h2>{tr('details')}</h2>

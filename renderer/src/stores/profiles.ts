@@ -49,6 +49,15 @@ export function activeProfile(state: Pick<ProfilesState, 'profiles' | 'activeId'
   return state.profiles.find((profile) => profile.id === state.activeId) ?? null;
 }
 
+/**
+ * Whether a profile's keys are with the team sender: the sender alone reads the service for its
+ * entries and its writes show live, so no desktop offers Verify or Look up on them
+ * (docs/decisions/sender-records-its-profiles-answers.md).
+ */
+export function senderHolds(state: Pick<ProfilesState, 'profiles'>, profileId: string | null | undefined): boolean {
+  return profileId != null && state.profiles.some((profile) => profile.id === profileId && profile.keysWithSender === true);
+}
+
 /** The active profile is live and this host (the browser host without --allow-live) refuses live. */
 export function liveRefused(state: Pick<ProfilesState, 'profiles' | 'activeId' | 'info'>): boolean {
   return activeProfile(state)?.environment === 'live' && state.info?.allowLive === false;

@@ -12,6 +12,8 @@ export default {
   transactionIdPlaceholder: 'TE_…',
   externalIdPlaceholder: 'your reference',
   button: 'Look up',
+  /** The active profile's keys are with the team sender: main reads only the team's journal for it. */
+  bySender: 'The keys of this profile are with the team sender, which follows its transactions up: Look up finds what is in the team’s journal and does not ask the service.',
   busy: 'Looking up',
   empty: 'Enter an id to look up.',
   notFound: {

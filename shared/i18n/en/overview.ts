@@ -59,5 +59,6 @@ export default {
     verifying: 'Verifying…',
     verified: 'Verified: the status is now {{status}}.',
     verifyFailed: 'Verify did not work.',
+    followedBySender: 'Followed up by the team sender: its status updates here by itself.',
   },
 } as const;

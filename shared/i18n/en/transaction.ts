@@ -4,6 +4,8 @@ export default {
   noneOpen: 'No transaction open.',
   lookOneUp: 'Look one up',
   bySender: 'Sent by the team sender, which holds this profile’s keys: a finance desktop asked it, and this page follows the payout live.',
+  /** A sender-held profile's entry: no Verify or Look it up (only the sender reads the service for it). */
+  followedBySender: 'Followed up by the team sender: its status updates here by itself.',
   loading: 'Loading transaction',
   kind: { payment: 'Payment', payout: 'Payout' },
   status: { initiated: 'initiated', processing: 'processing', completed: 'completed', failed: 'failed', cancelled: 'cancelled' },

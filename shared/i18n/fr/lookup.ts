@@ -14,6 +14,7 @@ export default {
   transactionIdPlaceholder: 'TE_…',
   externalIdPlaceholder: 'votre référence',
   button: 'Rechercher',
+  bySender: 'Les clés de ce profil sont chez l’expéditeur de l’équipe, qui suit ses transactions\u00a0: la recherche trouve ce qui est dans le journal de l’équipe et n’interroge pas le service.',
   busy: 'Recherche en cours',
   empty: 'Saisissez un identifiant à rechercher.',
   notFound: {

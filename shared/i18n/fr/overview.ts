@@ -62,5 +62,6 @@ export default {
     verifying: 'Vérification…',
     verified: 'Vérifiée : le statut est maintenant « {{status}} ».',
     verifyFailed: 'La vérification n’a pas abouti.',
+    followedBySender: 'Suivie par l’expéditeur de l’équipe\u00a0: son statut se met à jour ici tout seul.',
   },
 } as const satisfies Messages<typeof en>;

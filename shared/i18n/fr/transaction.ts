@@ -6,6 +6,7 @@ export default {
   noneOpen: 'Aucune transaction ouverte.',
   lookOneUp: 'En rechercher une',
   bySender: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil : un poste finance le lui a demandé, et cette page suit le transfert en direct.',
+  followedBySender: 'Suivie par l’expéditeur de l’équipe\u00a0: son statut se met à jour ici tout seul.',
   loading: 'Chargement de la transaction',
   kind: { payment: 'Paiement', payout: 'Transfert' },
   status: { initiated: 'initiée', processing: 'en cours', completed: 'réussie', failed: 'échouée', cancelled: 'annulée' },
