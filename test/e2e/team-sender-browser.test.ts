@@ -85,6 +85,7 @@ function startSender(): SenderProcess {
 const go = (page: Page, hash: string) => page.evaluate((to) => (location.hash = to), hash);
 const BY_SENDER_BATCH = { en: 'Sent by the team sender, which holds this profile’s keys: its progress shows here live.', fr: 'Envoyé par l’expéditeur de l’équipe' };
 const BY_SENDER_PAYOUT = { en: 'Sent by the team sender, which holds this profile’s keys: a finance desktop asked it, and this page follows the payout live.', fr: 'Envoyé par l’expéditeur de l’équipe, qui détient les clés de ce profil' };
+const FOLLOWED = { en: 'Followed up by the team sender: its status updates here by itself.', fr: 'Suivie par l’expéditeur de l’équipe' };
 
 const CSV = [
   'phone_number,amount,first_name,last_name,email,description,external_id,payment_method',
@@ -165,17 +166,24 @@ describe('a payout on a sender-held profile, from two browser consoles', () => {
     await page.getByText(BY_SENDER_PAYOUT.en).waitFor();
     const journalId = await page.evaluate(() => location.hash.replace(/^#\/timeline\//, '').split('?')[0]!);
     await page.getByLabel(/^Status: (Completed|Processing)/).first().waitFor({ timeout: 60_000 });
+    // Only the sender reads the service for it (sender-records-its-profiles-answers.md): no Verify that always refuses.
+    await page.getByText(FOLLOWED.en).waitFor();
+    expect(await page.getByRole('button', { name: 'Verify' }).count()).toBe(0);
     await screenshot(page, 'team-sender-5-payout-timeline-en');
 
     // B: the same payout, written by the sender, on its own page.
     await go(b.page, `#/timeline/${journalId}`);
     await b.page.getByRole('heading', { level: 1, name: '4,200 XAF' }).waitFor();
     await b.page.getByText(BY_SENDER_PAYOUT.en).waitFor();
+    await b.page.getByText(FOLLOWED.en).waitFor();
+    expect(await b.page.getByRole('button', { name: 'Verify' }).count()).toBe(0);
     await screenshot(b.page, 'team-sender-6-payout-timeline-of-b-en');
 
     await choosePreferences(page, 'fr', 'light');
     await go(page, `#/timeline/${journalId}`);
     await page.getByText(BY_SENDER_PAYOUT.fr, { exact: false }).waitFor();
+    await page.getByText(FOLLOWED.fr, { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Vérifier' }).count()).toBe(0);
     await screenshot(page, 'team-sender-5-payout-timeline-fr');
 
     const asked = createAsks(posts);

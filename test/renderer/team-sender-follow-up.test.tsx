@@ -87,10 +87,10 @@ function stuckFigures(): OverviewResult {
 }
 
 describe('Overview’s stuck list', () => {
-  it.each([
+  it.each<[boolean, string]>([
     [true, 'says the sender follows the row up, with no Verify'],
     [false, 'offers Verify on the row, with no sender line'],
-  ] as const)('sender-held %s: %s', async (keysWithSender) => {
+  ])('sender-held %s: %s', async (keysWithSender) => {
     const api = createFakeApi({ 'overview:get': () => ok(stuckFigures()) }, teamProfile(keysWithSender));
     await renderApp(api, { screen: 'overview' });
     const stuck = await screen.findByRole('region', { name: /Processing for more than 10 minutes/ });
