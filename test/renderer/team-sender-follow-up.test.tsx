@@ -26,7 +26,7 @@ const plain = (text: string | null | undefined) => (text ?? '').replace(/[\u00a0
 const teamProfile = (keysWithSender: boolean) => [profile({ builtIn: false, scope: 'team', ...(keysWithSender ? { keysWithSender: true as const } : {}) })];
 
 const known = (): TransactionDetail => ({
-  transaction: journal({ kind: 'payout', status: 'processing' }),
+  transaction: journal({ kind: 'payout', status: 'processing', fee: null, netAmount: null, transaction: null }),
   timeline: [event(1, '2026-11-21T10:00:00.000Z', { type: 'request_sent', status: null })],
 });
 const unknown = (): TransactionDetail => ({
@@ -43,6 +43,9 @@ describe('the transaction page', () => {
     const { container } = await renderApp(api, { screen: 'timeline', journalId: 'j1' });
     await screen.findByText(FOLLOWED);
     expect(screen.queryByRole('button', { name: 'Verify' })).toBeNull();
+    // Nothing points at a Verify it does not offer: the fee not known yet is just that.
+    expect(screen.queryByText(/Verify asks the service/)).toBeNull();
+    expect(screen.getAllByText('Not known yet').length).toBeGreaterThan(0);
     await act(() => applyLanguage('fr'));
     await waitFor(() => expect(plain(container.textContent)).toContain(SUIVIE));
     expect(screen.queryByRole('button', { name: 'Vérifier' })).toBeNull();
@@ -53,6 +56,7 @@ describe('the transaction page', () => {
     await renderApp(api, { screen: 'timeline', journalId: 'j1' });
     expect(await screen.findByRole('button', { name: 'Verify' })).toHaveProperty('disabled', false);
     expect(screen.queryByText(FOLLOWED)).toBeNull();
+    expect(screen.getAllByText('Not known yet (Verify asks the service)').length).toBeGreaterThan(0);
   });
 
   it('of a sender-held payout whose outcome is unknown: no Look it up, the sender line in its place', async () => {
@@ -106,6 +110,14 @@ describe('Overview’s stuck list', () => {
 });
 
 describe('the Look up screen', () => {
+  it('opens a sender-held payout found in the team’s journal saying the sender sent or recorded it, with no Verify', async () => {
+    const api = createFakeApi({ 'transactions:get': () => ok(known()) }, teamProfile(true));
+    await renderApp(api, { screen: 'timeline', journalId: 'j1', params: { foundIn: 'team_journal' } });
+    await screen.findByText('Found in the team’s journal: the team sender, which holds this profile’s keys, sent or recorded it.');
+    expect(screen.queryByText(/Verify asks the service for its latest status/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Verify' })).toBeNull();
+  });
+
   const NOTE = /Look up finds what is in the team’s journal and does not ask the service/;
   it('on a sender-held profile says it reads the team’s journal only', async () => {
     await renderApp(createFakeApi({}, teamProfile(true)), { screen: 'lookup' });

@@ -159,7 +159,7 @@ export function TimelineScreen() {
       </header>
       {foundIn === 'team_journal' || foundIn === 'service' ? (
         <p className="notice notice-info" role="status">
-          {tr(`foundIn.${foundIn}`)}
+          {tr(foundIn === 'team_journal' && bySender ? 'foundIn.team_journal_sender' : `foundIn.${foundIn}`)}
         </p>
       ) : null}
       {canVerify ? <FollowUpRefusedNote what="verify" /> : null}

@@ -9,6 +9,8 @@ import { formatMoney } from '../format/money';
 import { formatDateTime } from '../format/time';
 import { currentLanguage, t } from '../i18n';
 import { describeServiceError } from '../messages/errors';
+import { useProfiles } from '../stores';
+import { senderHolds } from '../stores/profiles';
 import { adoptedWords } from './adoptedParts';
 
 /** A status in words, in the current language (codes never reach the user as such). */
@@ -138,7 +140,9 @@ function MoneyFacts({ tx }: { tx: JournalTransaction }) {
   const fee = tx.fee ?? full?.fee ?? null;
   const net = tx.netAmount ?? full?.net_amount ?? null;
   const notCharged = chargesNothing(tx.status);
-  const notYet = <span className="muted">{tx.state === 'known' ? tr('facts.notYetVerify') : tr('facts.notYet')}</span>;
+  // A sender-held profile's entry offers no Verify (only the sender reads the service for it): no pointer to it.
+  const bySender = useProfiles((s) => senderHolds(s, tx.profileId));
+  const notYet = <span className="muted">{tx.state === 'known' && !bySender ? tr('facts.notYetVerify') : tr('facts.notYet')}</span>;
   const charged = (value: number | null) =>
     notCharged ? <span className="muted">{tr('facts.notCharged', { kind: tr(`kindWord.${tx.kind}`) })}</span> : value === null ? notYet : formatMoney(value, tx.currency);
   if (tx.kind === 'payout') {

@@ -14,6 +14,7 @@ export default {
   foundIn: {
     team_journal: 'Found in the team’s journal: a member of the team sent or recorded it. Verify asks the service for its latest status.',
     service: 'Found at the service, and recorded in the journal.',
+    team_journal_sender: 'Found in the team’s journal: the team sender, which holds this profile’s keys, sent or recorded it.',
   },
   verify: {
     button: 'Verify',

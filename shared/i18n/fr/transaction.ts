@@ -14,6 +14,7 @@ export default {
   unknownStatus: 'inconnu',
   foundIn: {
     team_journal: 'Trouvée dans le journal de l’équipe : un membre de l’équipe l’a envoyée ou enregistrée. Vérifier demande au service son dernier statut.',
+    team_journal_sender: 'Trouvée dans le journal de l’équipe\u00a0: l’expéditeur de l’équipe, qui détient les clés de ce profil, l’a envoyée ou enregistrée.',
     service: 'Trouvée auprès du service, et enregistrée dans le journal.',
   },
   verify: {
