@@ -15,7 +15,8 @@
  * Measured from the ask until every row of the batch has its answer (accepted, the service's
  * transaction id recorded: nothing pending, unknown or waiting to be sent): rows/s; the PostgreSQL
  * server's CPU per row (utime + stime from /proc of the postmaster and every process it has now,
- * plus the postmaster's cutime + cstime: the backends that ended meanwhile and were reaped); the
+ * plus the postmaster's cutime + cstime: the backends that ended meanwhile and were reaped; the
+ * bench's own polls run on one connection whose backend is left out); the
  * sender processes' CPU per row (/proc, children included); this process's CPU per row (the engine,
  * and the bench's few reads); the engine's 429s. Headroom = the rows/s the database could sustain on
  * this machine's cores at its CPU per row, divided by the rate limit's creates/s. The status
@@ -45,8 +46,8 @@ import { benchTempDir } from './temp';
 import { BENCH_SUPERUSER, startBenchCluster } from './pg-bench-cluster';
 
 export const DEFAULT_BENCH_RATE = 6_000;
-/** How long the follow-ups may take before the bench calls it a failure. */
-const FOLLOW_UP_LIMIT_MS = 15 * 60_000;
+/** How often the bench reads where the batch is (on its own connection, left out of the database's CPU). */
+const POLL_MS = 1_000;
 const SENDER_LOGINS = ['bench_sender_1', 'bench_sender_2'] as const;
 
 export interface BenchOptions {
@@ -57,6 +58,8 @@ export interface BenchOptions {
   ceiling: boolean;
   /** An unmeasured batch first (the cluster's caches, the engine's first plans). */
   warmUp: boolean;
+  /** How long to wait, after the last row's answer, for every payout's status to be final (the senders' follow-ups). */
+  followUpMs: number;
   log: (line: string) => void;
 }
 
@@ -134,11 +137,11 @@ function processTicks(pid: number, withReaped: boolean): number {
  * ended) and every process whose parent it is now. A backend that ends between two samples is
  * counted in the postmaster's cutime once reaped, so nothing is lost as connections come and go.
  */
-export function clusterCpuSeconds(dataDir: string): number {
+export function clusterCpuSeconds(dataDir: string, exclude: readonly number[] = []): number {
   const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let ticks = processTicks(postmaster, true);
   for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name) || exclude.includes(Number(name))) continue;
     try {
       if (Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster) ticks += processTicks(Number(name), false);
     } catch {
@@ -183,9 +186,19 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
   for (const login of SENDER_LOGINS) await admin.query(`CREATE ROLE ${login} LOGIN; GRANT paydesk_sender TO ${login}`);
   const teamAdmin = new pg.Client({ host: cluster.host, port: cluster.port, user: 'bench_admin', database: 'postgres' });
   await teamAdmin.connect();
-  const finance = new pg.Client({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres' });
+  const finance = new pg.Client({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres', application_name: 'bench-ask' });
   await finance.connect();
-  const store: StoragePort = workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres' }));
+  const financeStore = (): StoragePort => workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres' }));
+  const { rows: adminBackend } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const pollPid = adminBackend[0]!.pid;
+  /** Where the batch's payouts are: answered by the service (accepted) and final, read on the bench's own connection. */
+  const where = async (batchId: string) =>
+    (
+      await admin.query<{ accepted: number; final: number }>(
+        `SELECT count(*) FILTER (WHERE state = 'known' AND transaction_id IS NOT NULL)::int AS accepted, count(*) FILTER (WHERE status IN ('completed', 'failed', 'cancelled'))::int AS final FROM entries WHERE batch_id = $1`,
+        [batchId],
+      )
+    ).rows[0]!;
   const engines: EngineHandle[] = [];
   const problems: string[] = [];
   let batches = 0;
@@ -223,6 +236,8 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
     const batchId = `bench-batch-${batches}`;
     const service = await serviceFor(batches, rate, rows);
     const { engine, requests } = service;
+    // The finance login imports the batch; its connections end (and are reaped) before anything is measured.
+    const store = financeStore();
     await store.batches.create({ id: batchId, fileName: `${prefix}.csv`, fileHash: `hash-${prefix}`, profile: { id: service.profileId, name: service.profileId, environment: 'sandbox' }, paymentMethod: 'momo_cm', concurrency: 4, retryOf: null, rows: batchRows(prefix, rows), at: Date.now() });
     const senders = SENDER_LOGINS.slice(0, senderCount).map((login, index) => {
       const url = `postgres://${login}@localhost:${cluster.port}/postgres?host=${encodeURIComponent(cluster.host)}`;
@@ -230,11 +245,13 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
       mkdirSync(data);
       return spawnSender(`${name}/sender-${index + 1}`, ['--workspace', url, '--keys', service.keysFile, '--data', data]);
     });
+    await store.close();
+    await until(async () => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE usename = 'bench_finance' AND pid <> pg_backend_pid() AND application_name <> 'bench-ask'`)).rowCount === 0, 'the import\'s connections closed', 30_000);
     try {
       await Promise.all(senders.map((sender) => sender.next((event) => event.event === 'ready')));
       // A fresh rate-limit window for every limited run: the engine counts whole minutes of its clock.
       if (rate > 0) await sleep(Math.max(0, 60_000 - ((engine.clock.nowMicros() / 1000) % 60_000)) + 50);
-      const database = clusterCpuSeconds(cluster.dataDir);
+      const database = clusterCpuSeconds(cluster.dataDir, [pollPid]);
       const senderCpu = sendersCpuSeconds(senders);
       const here = processCpuSeconds();
       const started = performance.now();
@@ -242,14 +259,7 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
       const ended = (sender: SenderProcess) => sender.next((event) => (event.event === 'batch-ended' && event.batchId === batchId) || event.event === 'fault');
       const endings = await Promise.all(senders.map(ended));
       for (const ending of endings) if (ending.event === 'fault') throw new Error(`${name}: a sender's fault: ${ending.message}`);
-      await until(
-        async () => {
-          const { counts } = await store.batches.counts(batchId);
-          return counts.accepted + counts.rejected === rows;
-        },
-        `${name}: every row answered`,
-        600_000,
-      );
+      await until(async () => (await where(batchId)).accepted === rows, `${name}: every row answered`, 600_000);
       const seconds = (performance.now() - started) / 1000;
       const sent = requests.length;
       const figures: RunFigures = {
@@ -259,7 +269,7 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
         rows,
         seconds,
         rowsPerSecond: rows / seconds,
-        database: ((clusterCpuSeconds(cluster.dataDir) - database) * 1e6) / rows,
+        database: ((clusterCpuSeconds(cluster.dataDir, [pollPid]) - database) * 1e6) / rows,
         senderCpu: ((sendersCpuSeconds(senders) - senderCpu) * 1e6) / rows,
         engineCpu: ((processCpuSeconds() - here) * 1e6) / rows,
         posts: requests.filter((request) => request.method === 'POST').length,
@@ -270,29 +280,32 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
       };
       // The follow-ups: the senders read every payout until its status is final, under the same limit.
       const followed = performance.now();
-      const databaseAfterSend = clusterCpuSeconds(cluster.dataDir);
-      const giveUp = Date.now() + FOLLOW_UP_LIMIT_MS;
+      const databaseAfterSend = clusterCpuSeconds(cluster.dataDir, [pollPid]);
+      const giveUp = Date.now() + options.followUpMs;
       for (;;) {
-        const { counts } = await store.batches.counts(batchId);
-        figures.followUp.final = counts.completed + counts.failed + counts.cancelled;
+        figures.followUp.final = (await where(batchId)).final;
         if (figures.followUp.final === rows || Date.now() > giveUp) break;
-        await sleep(500);
+        await sleep(POLL_MS);
       }
       const after = requests.slice(sent);
       figures.followUp.seconds = (performance.now() - followed) / 1000;
       figures.followUp.gets = after.filter((request) => request.method === 'GET').length;
       figures.followUp.tooMany = after.filter((request) => request.status === 429).length;
-      figures.followUp.database = ((clusterCpuSeconds(cluster.dataDir) - databaseAfterSend) * 1e6) / rows;
+      figures.followUp.database = ((clusterCpuSeconds(cluster.dataDir, [pollPid]) - databaseAfterSend) * 1e6) / rows;
       figures.requestsPerRow = requests.filter((request) => request.status !== 429).length / rows;
-      if (figures.followUp.final !== rows) problems.push(`${name}: ${rows - figures.followUp.final} payouts not final ${FOLLOW_UP_LIMIT_MS / 60_000} minutes after the batch was sent`);
       await until(async () => (await readAsk(finance, ask.id))?.state === 'done', `${name}: the ask answered`, 60_000);
-      problems.push(...(await checkBatch(name, service, batchId, prefix, rows)));
+      const checker = financeStore();
+      try {
+        problems.push(...(await checkBatch(checker, name, service, batchId, prefix, rows)));
+      } finally {
+        await checker.close();
+      }
       const { rows: byLogin } = await admin.query<{ created_by: string; n: number }>(`SELECT created_by, count(*)::int AS n FROM entries WHERE batch_id = $1 GROUP BY 1 ORDER BY 1`, [batchId]);
       figures.byLogin = Object.fromEntries(byLogin.map((row) => [row.created_by, row.n]));
       const f = figures.followUp;
       log(
         `  ${name}: sent ${rows} rows in ${seconds.toFixed(1)} s = ${figures.rowsPerSecond.toFixed(1)} rows/s; CPU per row: database ${figures.database.toFixed(0)} µs, senders ${figures.senderCpu.toFixed(0)} µs, engine ${figures.engineCpu.toFixed(0)} µs; ${figures.posts} POSTs, ${figures.tooMany} × 429; rows by login ${JSON.stringify(figures.byLogin)}; ` +
-          `then every payout final after ${f.seconds.toFixed(1)} s more: ${f.gets} GETs, ${f.tooMany} × 429, database ${f.database.toFixed(0)} µs per row; load ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`,
+          `then ${f.final === rows ? 'every payout' : `${f.final} of ${rows} payouts (follow-up wait over)`} final after ${f.seconds.toFixed(1)} s more: ${f.gets} GETs, ${f.tooMany} × 429, database ${f.database.toFixed(0)} µs per row; load ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`,
       );
       return figures;
     } finally {
@@ -301,7 +314,7 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
   }
 
   /** Each row accepted with the engine's transaction, each external id asked to be created once. */
-  async function checkBatch(name: string, service: RunService, batchId: string, prefix: string, rows: number): Promise<string[]> {
+  async function checkBatch(store: StoragePort, name: string, service: RunService, batchId: string, prefix: string, rows: number): Promise<string[]> {
     const found: string[] = [];
     const summary = await store.batches.summary(batchId);
     const counts = summary?.counts;
@@ -329,7 +342,6 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
   } finally {
     await finance.end();
     await teamAdmin.end();
-    await store.close();
     await admin.end();
     for (const engine of engines) await engine.stop();
     cluster.stop();
@@ -368,7 +380,7 @@ export function figuresTable(runs: readonly RunFigures[]): string[] {
   for (const run of runs) {
     const f = run.followUp;
     lines.push(
-      `| ${run.name} | ${run.senders} | ${run.rate > 0 ? run.rate.toLocaleString('en') : 'off'} | ${run.seconds.toFixed(1)} | **${run.rowsPerSecond.toFixed(1)}** | ${ratio(run.rowsPerSecond, a.rowsPerSecond)} | ${run.tooMany.toLocaleString('en')} | ${run.database.toFixed(0)} | ${ratio(run.database, a.database)} | ${run.senderCpu.toFixed(0)} | ${ratio(run.senderCpu, a.senderCpu)} | ${run.engineCpu.toFixed(0)} | ${f.seconds.toFixed(1)} | ${f.gets.toLocaleString('en')} | ${f.tooMany.toLocaleString('en')} | ${(run.database + f.database).toFixed(0)} | ${run.requestsPerRow.toFixed(2)} | ${sustainable(run).toFixed(0)} | **${run.rate > 0 ? `${headroom(run, run.rate).toFixed(1)}×` : '–'}** | ${headroom(run, DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE).toFixed(1)}× |`,
+      `| ${run.name} | ${run.senders} | ${run.rate > 0 ? run.rate.toLocaleString('en') : 'off'} | ${run.seconds.toFixed(1)} | **${run.rowsPerSecond.toFixed(1)}** | ${ratio(run.rowsPerSecond, a.rowsPerSecond)} | ${run.tooMany.toLocaleString('en')} | ${run.database.toFixed(0)} | ${ratio(run.database, a.database)} | ${run.senderCpu.toFixed(0)} | ${ratio(run.senderCpu, a.senderCpu)} | ${run.engineCpu.toFixed(0)} | ${f.seconds.toFixed(1)}${f.final === run.rows ? '' : ` (${f.final.toLocaleString('en')} final: wait over)`} | ${f.gets.toLocaleString('en')} | ${f.tooMany.toLocaleString('en')} | ${(run.database + f.database).toFixed(0)} | ${run.requestsPerRow.toFixed(2)} | ${sustainable(run).toFixed(0)} | **${run.rate > 0 ? `${headroom(run, run.rate).toFixed(1)}×` : '–'}** | ${headroom(run, DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE).toFixed(1)}× |`,
     );
   }
   return lines;
@@ -383,11 +395,12 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const rows = Number(flag(argv, '--rows') ?? 10_000);
   const rate = Number(flag(argv, '--rate') ?? DEFAULT_BENCH_RATE);
-  if (!Number.isSafeInteger(rows) || rows < 1 || !Number.isSafeInteger(rate) || rate < 0) {
-    console.error('usage: npm run bench:team-senders -- [--rows N (default 10000)] [--rate N requests a minute per key (default 6000; 0: off)] [--no-ceiling] [--no-warm-up]');
+  const followUpSeconds = Number(flag(argv, '--follow-up-s') ?? 180);
+  if (![rows, rate, followUpSeconds].every(Number.isSafeInteger) || rows < 1 || rate < 0 || followUpSeconds < 0) {
+    console.error('usage: npm run bench:team-senders -- [--rows N (default 10000)] [--rate N requests a minute per key (default 6000; 0: off)] [--follow-up-s N (default 180)] [--no-ceiling] [--no-warm-up]');
     process.exit(2);
   }
-  const result = await runTeamSendersBench({ rows, rate, ceiling: !argv.includes('--no-ceiling'), warmUp: !argv.includes('--no-warm-up'), log: (line) => console.log(line) });
+  const result = await runTeamSendersBench({ rows, rate, followUpMs: followUpSeconds * 1000, ceiling: !argv.includes('--no-ceiling'), warmUp: !argv.includes('--no-warm-up'), log: (line) => console.log(line) });
   console.log('');
   for (const line of figuresTable(result.runs)) console.log(line);
   if (result.problems.length > 0) {
