@@ -48,6 +48,7 @@ import { BENCH_SUPERUSER, startBenchCluster } from './pg-bench-cluster';
 export const DEFAULT_BENCH_RATE = 6_000;
 /** How often the bench reads where the batch is (on its own connection, left out of the database's CPU). */
 const POLL_MS = 1_000;
+const TEMPLATE = 'bench_workspace_template';
 const SENDER_LOGINS = ['bench_sender_1', 'bench_sender_2'] as const;
 
 export interface BenchOptions {
@@ -79,9 +80,13 @@ export interface RunFigures {
   tooMany: number;
   /** Rows each sender wrote, by login. */
   byLogin: Record<string, number>;
-  /** After the last row's answer, until every payout's status is final (the senders' follow-up reads). */
-  followUp: { seconds: number; gets: number; tooMany: number; database: number; final: number };
-  /** Requests the engine served (not 429) per row, send and follow-ups. */
+  /**
+   * After the last row's answer, until every payout's status is final or the wait is over (the
+   * senders' follow-up reads): `followed` payouts became final meanwhile; `database` is µs of CPU
+   * per payout followed, `requestsPerPayout` the requests served (not 429) per payout followed.
+   */
+  followUp: { seconds: number; gets: number; tooMany: number; database: number; final: number; followed: number; requestsPerPayout: number };
+  /** Requests the engine served (not 429) per row: the send's, plus the follow-up's per payout followed. */
   requestsPerRow: number;
 }
 
@@ -179,35 +184,30 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
   const { log } = options;
   const dir = benchTempDir('paydesk-bench-team-senders-');
   const cluster = await startBenchCluster(dir.path, { stats: false });
-  const admin = new pg.Client({ host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: 'postgres' });
-  await admin.connect();
-  await migrateWorkspace(admin);
-  await admin.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance; CREATE ROLE bench_admin LOGIN; GRANT ${ROLES.admin} TO bench_admin`);
-  for (const login of SENDER_LOGINS) await admin.query(`CREATE ROLE ${login} LOGIN; GRANT paydesk_sender TO ${login}`);
-  const teamAdmin = new pg.Client({ host: cluster.host, port: cluster.port, user: 'bench_admin', database: 'postgres' });
-  await teamAdmin.connect();
-  const finance = new pg.Client({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres', application_name: 'bench-ask' });
-  await finance.connect();
-  const financeStore = (): StoragePort => workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'bench_finance', database: 'postgres' }));
-  const { rows: adminBackend } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const pollPid = adminBackend[0]!.pid;
-  /** Where the batch's payouts are: answered by the service (accepted) and final, read on the bench's own connection. */
-  const where = async (batchId: string) =>
-    (
-      await admin.query<{ accepted: number; final: number }>(
-        `SELECT count(*) FILTER (WHERE state = 'known' AND transaction_id IS NOT NULL)::int AS accepted, count(*) FILTER (WHERE status IN ('completed', 'failed', 'cancelled'))::int AS final FROM entries WHERE batch_id = $1`,
-        [batchId],
-      )
-    ).rows[0]!;
+  const root = new pg.Client({ host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: 'postgres' });
+  await root.connect();
+  await root.query(`CREATE DATABASE ${TEMPLATE}`);
+  const template = new pg.Client({ host: cluster.host, port: cluster.port, user: BENCH_SUPERUSER, database: TEMPLATE });
+  await template.connect();
+  await migrateWorkspace(template);
+  await template.end();
+  await root.query(`CREATE ROLE bench_finance LOGIN; GRANT ${ROLES.finance} TO bench_finance; CREATE ROLE bench_admin LOGIN; GRANT ${ROLES.admin} TO bench_admin`);
+  for (const login of SENDER_LOGINS) await root.query(`CREATE ROLE ${login} LOGIN; GRANT paydesk_sender TO ${login}`);
+  const connect = async (user: string, database: string, applicationName = 'paydesk-bench') => {
+    const client = new pg.Client({ host: cluster.host, port: cluster.port, user, database, application_name: applicationName });
+    await client.connect();
+    return client;
+  };
   const engines: EngineHandle[] = [];
   const problems: string[] = [];
   let batches = 0;
 
   /**
-   * A fresh engine for each run: the earlier runs' payouts are not followed up again by this run's
-   * senders (they hold only this profile's keys) and spend none of its rate budget.
+   * A fresh engine and workspace for each run: the earlier runs' payouts spend none of its rate
+   * budget, and their open entries are not in its senders' follow-up sweeps (a sweep reads the
+   * workspace's oldest open entries, whichever profile they are of).
    */
-  async function serviceFor(n: number, rate: number, rows: number): Promise<RunService> {
+  async function serviceFor(n: number, rate: number, rows: number, database: string): Promise<RunService> {
     const engine = await startEngine({ host: '127.0.0.1', port: 0, db: join(dir.path, `engine-${n}.db`), settleMs: 0, rateLimit: { perKeyPerMinute: rate }, variants: ['duplicates-accepted'] });
     engines.push(engine);
     const requests: EngineRequest[] = [];
@@ -220,7 +220,9 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
     const application = engine.api.applications()[0]!;
     engine.control.topUp(application.id, 'sandbox', 2 * rows * (200 + rows), 'bench float');
     const profileId = `team-bench-${n}`;
+    const teamAdmin = await connect('bench_admin', database);
     await teamAdmin.query(`INSERT INTO team_profiles (id, name, environment, base_url, header_word, updated_at, keys_held_by) VALUES ($1, $1, 'sandbox', $2, 'SVC', 1, 'sender')`, [profileId, engine.api.url]);
+    await teamAdmin.end();
     const keys = application.keys.filter((key) => key.environment === 'sandbox');
     const of = (type: 'payment' | 'payout') => keys.find((key) => key.type === type)!;
     const keysFile = join(dir.path, `sender-keys-${n}.json`);
@@ -234,13 +236,28 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
     batches += 1;
     const prefix = `TB${batches}`;
     const batchId = `bench-batch-${batches}`;
-    const service = await serviceFor(batches, rate, rows);
+    const database = `bench_run_${batches}`;
+    await root.query(`CREATE DATABASE ${database} TEMPLATE ${TEMPLATE}`);
+    const service = await serviceFor(batches, rate, rows, database);
     const { engine, requests } = service;
+    // The bench's reads, on one connection whose backend's CPU is left out of the database's.
+    const admin = await connect(BENCH_SUPERUSER, database);
+    const pollPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const finance = await connect('bench_finance', database, 'bench-ask');
+    const financeStore = (): StoragePort => workspaceStore(openWorkspacePool({ host: cluster.host, port: cluster.port, user: 'bench_finance', database }));
+    /** Where the batch's payouts are: answered by the service (accepted) and final. */
+    const where = async () =>
+      (
+        await admin.query<{ accepted: number; final: number }>(
+          `SELECT count(*) FILTER (WHERE state = 'known' AND transaction_id IS NOT NULL)::int AS accepted, count(*) FILTER (WHERE status IN ('completed', 'failed', 'cancelled'))::int AS final FROM entries WHERE batch_id = $1`,
+          [batchId],
+        )
+      ).rows[0]!;
     // The finance login imports the batch; its connections end (and are reaped) before anything is measured.
     const store = financeStore();
     await store.batches.create({ id: batchId, fileName: `${prefix}.csv`, fileHash: `hash-${prefix}`, profile: { id: service.profileId, name: service.profileId, environment: 'sandbox' }, paymentMethod: 'momo_cm', concurrency: 4, retryOf: null, rows: batchRows(prefix, rows), at: Date.now() });
     const senders = SENDER_LOGINS.slice(0, senderCount).map((login, index) => {
-      const url = `postgres://${login}@localhost:${cluster.port}/postgres?host=${encodeURIComponent(cluster.host)}`;
+      const url = `postgres://${login}@localhost:${cluster.port}/${database}?host=${encodeURIComponent(cluster.host)}`;
       const data = join(dir.path, `${prefix}-sender-${index + 1}`);
       mkdirSync(data);
       return spawnSender(`${name}/sender-${index + 1}`, ['--workspace', url, '--keys', service.keysFile, '--data', data]);
@@ -259,7 +276,7 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
       const ended = (sender: SenderProcess) => sender.next((event) => (event.event === 'batch-ended' && event.batchId === batchId) || event.event === 'fault');
       const endings = await Promise.all(senders.map(ended));
       for (const ending of endings) if (ending.event === 'fault') throw new Error(`${name}: a sender's fault: ${ending.message}`);
-      await until(async () => (await where(batchId)).accepted === rows, `${name}: every row answered`, 600_000);
+      await until(async () => (await where()).accepted === rows, `${name}: every row answered`, 600_000);
       const seconds = (performance.now() - started) / 1000;
       const sent = requests.length;
       const figures: RunFigures = {
@@ -275,15 +292,16 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
         posts: requests.filter((request) => request.method === 'POST').length,
         tooMany: requests.filter((request) => request.status === 429).length,
         byLogin: {},
-        followUp: { seconds: 0, gets: 0, tooMany: 0, database: 0, final: 0 },
+        followUp: { seconds: 0, gets: 0, tooMany: 0, database: 0, final: 0, followed: 0, requestsPerPayout: 0 },
         requestsPerRow: 0,
       };
       // The follow-ups: the senders read every payout until its status is final, under the same limit.
       const followed = performance.now();
       const databaseAfterSend = clusterCpuSeconds(cluster.dataDir, [pollPid]);
+      const finalAtSend = (await where()).final;
       const giveUp = Date.now() + options.followUpMs;
       for (;;) {
-        figures.followUp.final = (await where(batchId)).final;
+        figures.followUp.final = (await where()).final;
         if (figures.followUp.final === rows || Date.now() > giveUp) break;
         await sleep(POLL_MS);
       }
@@ -291,30 +309,35 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
       figures.followUp.seconds = (performance.now() - followed) / 1000;
       figures.followUp.gets = after.filter((request) => request.method === 'GET').length;
       figures.followUp.tooMany = after.filter((request) => request.status === 429).length;
-      figures.followUp.database = ((clusterCpuSeconds(cluster.dataDir, [pollPid]) - databaseAfterSend) * 1e6) / rows;
-      figures.requestsPerRow = requests.filter((request) => request.status !== 429).length / rows;
+      const f = figures.followUp;
+      f.followed = f.final - finalAtSend;
+      const served = (list: readonly EngineRequest[]) => list.filter((request) => request.status !== 429).length;
+      f.database = f.followed > 0 ? ((clusterCpuSeconds(cluster.dataDir, [pollPid]) - databaseAfterSend) * 1e6) / f.followed : 0;
+      f.requestsPerPayout = f.followed > 0 ? served(after) / f.followed : 0;
+      figures.requestsPerRow = served(requests.slice(0, sent)) / rows + f.requestsPerPayout;
       await until(async () => (await readAsk(finance, ask.id))?.state === 'done', `${name}: the ask answered`, 60_000);
       const checker = financeStore();
       try {
-        problems.push(...(await checkBatch(checker, name, service, batchId, prefix, rows)));
+        problems.push(...(await checkBatch(checker, admin, name, service, batchId, prefix, rows)));
       } finally {
         await checker.close();
       }
       const { rows: byLogin } = await admin.query<{ created_by: string; n: number }>(`SELECT created_by, count(*)::int AS n FROM entries WHERE batch_id = $1 GROUP BY 1 ORDER BY 1`, [batchId]);
       figures.byLogin = Object.fromEntries(byLogin.map((row) => [row.created_by, row.n]));
-      const f = figures.followUp;
       log(
         `  ${name}: sent ${rows} rows in ${seconds.toFixed(1)} s = ${figures.rowsPerSecond.toFixed(1)} rows/s; CPU per row: database ${figures.database.toFixed(0)} µs, senders ${figures.senderCpu.toFixed(0)} µs, engine ${figures.engineCpu.toFixed(0)} µs; ${figures.posts} POSTs, ${figures.tooMany} × 429; rows by login ${JSON.stringify(figures.byLogin)}; ` +
-          `then ${f.final === rows ? 'every payout' : `${f.final} of ${rows} payouts (follow-up wait over)`} final after ${f.seconds.toFixed(1)} s more: ${f.gets} GETs, ${f.tooMany} × 429, database ${f.database.toFixed(0)} µs per row; load ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`,
+          `then ${f.final === rows ? 'every payout' : `${f.final} of ${rows} payouts (follow-up wait over)`} final after ${f.seconds.toFixed(1)} s more: ${f.gets} GETs, ${f.tooMany} × 429, database ${f.database.toFixed(0)} µs per payout followed (${f.followed}); load ${loadavg().map((n) => n.toFixed(2)).join(' / ')}`,
       );
       return figures;
     } finally {
       await stopSenders(senders);
+      await finance.end();
+      await admin.end();
     }
   }
 
   /** Each row accepted with the engine's transaction, each external id asked to be created once. */
-  async function checkBatch(store: StoragePort, name: string, service: RunService, batchId: string, prefix: string, rows: number): Promise<string[]> {
+  async function checkBatch(store: StoragePort, admin: pg.Client, name: string, service: RunService, batchId: string, prefix: string, rows: number): Promise<string[]> {
     const found: string[] = [];
     const summary = await store.batches.summary(batchId);
     const counts = summary?.counts;
@@ -340,9 +363,7 @@ export async function runTeamSendersBench(options: BenchOptions): Promise<BenchR
     if (options.ceiling) runs.push(await run('C: one sender, no rate limit', 1, 0, options.rows));
     return { runs, problems };
   } finally {
-    await finance.end();
-    await teamAdmin.end();
-    await admin.end();
+    await root.end();
     for (const engine of engines) await engine.stop();
     cluster.stop();
     dir.remove();
@@ -374,7 +395,7 @@ export function figuresTable(runs: readonly RunFigures[]): string[] {
   const a = runs[0]!;
   const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}×`;
   const lines = [
-    `| run | senders | rate limit /min/key | sent in s | **rows/s** | vs A | 429s | database CPU µs/row | vs A | senders CPU µs/row | vs A | engine CPU µs/row | then all payouts final in s | GETs | 429s | database µs/row, send + follow-up | requests/row (not 429) | database could sustain, rows/s on ${cpus().length} cores | **headroom** vs this limit | vs ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}/min |`,
+    `| run | senders | rate limit /min/key | sent in s | **rows/s** | vs A | 429s | database CPU µs/row | vs A | senders CPU µs/row | vs A | engine CPU µs/row | then all payouts final in s | GETs | 429s | database µs/row, send + follow-up of one payout | requests/row (not 429) | database could sustain, rows/s on ${cpus().length} cores | **headroom** vs this limit | vs ${DEFAULT_RATE_LIMIT_PER_KEY_PER_MINUTE}/min |`,
     `|${' --- |'.repeat(20)}`,
   ];
   for (const run of runs) {
