@@ -1,26 +1,29 @@
 /**
- * `npm run bench:team-senders [-- --rows N --rate N --no-ceiling]`: two team senders on one batch
- * under the service's rate limit (issue 38 item 6; docs/benchmarks.md, "Two team senders on one
- * batch"). A throwaway PostgreSQL workspace (fsync on, the server's defaults), the sandbox engine in
- * this process over HTTP with its per-key rate limit set to `--rate` requests a minute, and sender
- * processes (electron/sender/cli.ts, as `npm run sender` starts them: each its own sender login and
- * data folder, the keys in a 0600 file). A finance login creates an N-row batch on a sender-held
- * profile and asks for it; then, each on a fresh batch of the same size and fresh sender processes:
+ * `npm run bench:team-senders [-- --rows N --rate N --follow-up-s N --no-ceiling --no-warm-up]`:
+ * two team senders on one batch under the service's rate limit (issue 38 item 6; docs/benchmarks.md,
+ * "Two team senders on one batch"). A throwaway PostgreSQL cluster (fsync on, the server's
+ * defaults), and for each run a workspace database of its own (a copy of a migrated template), the
+ * sandbox engine in this process over HTTP with its per-key rate limit set to `--rate` requests a
+ * minute (a fresh engine per run: its own key, budget and windows), and fresh sender processes
+ * (electron/sender/cli.ts, as `npm run sender` starts them: each its own sender login and data
+ * folder, the keys in a 0600 file). A finance login creates an N-row batch on a sender-held profile
+ * and asks for it:
  * - A (the baseline of the same run): one sender sends the batch;
  * - B: two senders share it (their row claims share the rows);
  * - C (`--no-ceiling` leaves it out): one sender, the rate limit off: the senders and the database
  *   are the bottleneck, the ceiling.
- * A run starts on a fresh rate-limit window (the engine's windows are whole minutes of its clock).
+ * A limited run starts on a fresh rate-limit window (the engine's windows are whole minutes of its clock).
  *
  * Measured from the ask until every row of the batch has its answer (accepted, the service's
  * transaction id recorded: nothing pending, unknown or waiting to be sent): rows/s; the PostgreSQL
  * server's CPU per row (utime + stime from /proc of the postmaster and every process it has now,
  * plus the postmaster's cutime + cstime: the backends that ended meanwhile and were reaped; the
- * bench's own polls run on one connection whose backend is left out); the
- * sender processes' CPU per row (/proc, children included); this process's CPU per row (the engine,
- * and the bench's few reads); the engine's 429s. Headroom = the rows/s the database could sustain on
- * this machine's cores at its CPU per row, divided by the rate limit's creates/s. The status
- * follow-ups after a batch (one GET per payout, also under the rate limit) are not in the time.
+ * bench's own polls run on one connection whose backend is left out); the sender processes' CPU per
+ * row (/proc, children included); this process's CPU per row (the engine, and the bench's few
+ * reads); the engine's 429s. Then, up to `--follow-up-s` (180), the senders' follow-up reads until
+ * every payout's status is final: the time, GETs, 429s and the database's CPU per payout followed.
+ * Headroom = the rows/s the database could sustain on this machine's cores at its CPU per row (send
+ * and one payout's follow-up), over the rows/s the rate limit allows at the requests a row took.
  *
  * The bench doubles as a check: every row must end accepted and be asked to be created exactly once
  * (the engine runs `duplicates-accepted`, so a second POST would be a second transaction), or it
