@@ -29,6 +29,7 @@ run reconcile npx tsx bench/reconcile.ts
 run storage BENCH_SEARCH_ROWS=0 BENCH_ROUNDS=5 npx tsx bench/storage.ts
 run batch-stores npx tsx bench/batch-stores.ts
 run batch-stores-pinned BENCH_PIN=1 npx tsx bench/batch-stores.ts
+run team-senders npx tsx bench/team-senders.ts
 run storage-overview BENCH_OVERVIEW_ROWS=1000000 npx tsx bench/storage-overview.ts
 run storage-search BENCH_ROUNDS=1 BENCH_SEARCH_ROWS=1000000 npx tsx bench/storage.ts
 echo "logs: $out"
