@@ -65,6 +65,8 @@ export interface ConsoleRuntimeOptions {
   followUpDuty?: HandlerDeps['followUpDuty'];
   /** No screen (the team sender): nobody presses Look up, so the sweeps look up this run's single sends left unknown. */
   headless?: boolean;
+  /** Open entries read per page of a follow-up round (tests: a small page, to cross pages). */
+  followUpPage?: number;
 }
 
 export interface ConsoleRuntime {
@@ -207,6 +209,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     signal: abort.signal,
     ...(options.followUpDuty ? { followUpDuty: options.followUpDuty } : {}),
     ...(options.headless ? { headless: true } : {}),
+    ...(options.followUpPage ? { followUpPage: options.followUpPage } : {}),
     notices: () => notices,
   });
   // A team workspace's profiles, known before anything resolves one (a batch resumed, a follow-up).

@@ -21,13 +21,13 @@ import { isFinalStatus } from '../../shared/contract';
 import type { Context } from './handlers/context';
 import { isNotFound, transactionOf } from './handlers/outcomes';
 import type { JournalTransaction, TransactionKind } from '../../shared/api';
-import type { OpenEntry } from './storage/port';
+import { FIRST_OPEN_PAGE, type OpenEntry, type OpenEntryCursor } from './storage/port';
 import type { FollowUpDuty } from './deps';
 
 /** Real time between bursts once a burst has reached its time limit. */
 const GAP_INTERVAL_MS = 5 * 60 * 1000;
 const CONCURRENCY = 4;
-/** Entries looked at per sweep, oldest first (the next sweep takes the rest). */
+/** Entries read per page of a round (a round reads every page). */
 const PAGE = 2_000;
 
 export interface Sweeper {
@@ -69,6 +69,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   /** Single sends made before this time are looked up too (from an earlier run; a headless console's, all of them). */
   const startedAt = deps.headless ? Number.MAX_SAFE_INTEGER : now();
   const limit = pLimit(CONCURRENCY);
+  const pageSize = deps.followUpPage ?? PAGE;
   let burst: Promise<void> | null = null;
   let again = false;
   const timer = setInterval(() => sweeper.poke(), GAP_INTERVAL_MS);
@@ -151,8 +152,28 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     return { followed, open };
   }
 
+  /**
+   * One round: every open entry, a page at a time (oldest change first, then by id), each followed
+   * at most once. A page of entries this console cannot follow (another sender's profile, no keys)
+   * never hides the ones after it, and a round ends only once the last page is read, not after the
+   * first: 10,000 open payouts are all read in one round. An entry that changed while the round ran
+   * moves past the cursor and is met again: it is not read twice (`seen`).
+   */
   async function sweepOnce(): Promise<number> {
-    const round = await followAll(await deps.storage.sweeper.openEntries(startedAt, PAGE));
+    const seen = new Set<string>();
+    const round = { followed: 0, open: 0 };
+    let after: OpenEntryCursor = FIRST_OPEN_PAGE;
+    for (;;) {
+      const page = await deps.storage.sweeper.openEntries(startedAt, pageSize, after);
+      const fresh = page.filter((entry) => !seen.has(entry.id));
+      for (const entry of fresh) seen.add(entry.id);
+      const done = await followAll(fresh);
+      round.followed += done.followed;
+      round.open += done.open;
+      const last = page.at(-1);
+      if (page.length < pageSize || !last || deps.signal?.aborted) break;
+      after = { updatedAtMs: last.updatedAtMs, id: last.id };
+    }
     hooks.duty?.roundEnded?.(round);
     return round.open;
   }
@@ -239,5 +260,6 @@ function openEntryOf(entry: JournalTransaction): OpenEntry {
     profileId: entry.profileId,
     environment: entry.environment,
     batchId: entry.batch?.batchId ?? null,
+    updatedAtMs: Date.parse(entry.updatedAt),
   };
 }

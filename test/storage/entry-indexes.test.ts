@@ -113,7 +113,7 @@ describe('entries indexes after migration 37', () => {
         FROM generate_series(1, 30000) g`);
       await owner.query('RESET session_replication_role');
       await owner.query('ANALYZE entries');
-      const explained = (await owner.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${OPEN_ENTRIES_SQL}`, [20_000, 50])).rows[0]['QUERY PLAN'] as unknown;
+      const explained = (await owner.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${OPEN_ENTRIES_SQL}`, [20_000, 50, -1, ''])).rows[0]['QUERY PLAN'] as unknown;
       const text = JSON.stringify(explained);
       expect(text).not.toContain('Seq Scan');
       // The pages read: the open entries' and their index pages (34 here), not a walk through an
@@ -122,7 +122,7 @@ describe('entries indexes after migration 37', () => {
       const [{ Plan: top }] = explained as [{ Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }];
       expect(top['Shared Hit Blocks'] + top['Shared Read Blocks']).toBeLessThan(120);
       // 20 processing, 10 known without a status, 6 outcome unknown from before the cut-off.
-      const found = (await owner.query(OPEN_ENTRIES_SQL, [20_000, 50])).rows;
+      const found = (await owner.query(OPEN_ENTRIES_SQL, [20_000, 50, -1, ''])).rows;
       expect(found.length).toBe(36);
     } finally {
       await owner.end();

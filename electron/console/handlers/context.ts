@@ -52,6 +52,8 @@ export interface HandlerDeps {
   followUpDuty?: FollowUpDuty;
   /** Nobody presses Look up on this console (the team sender): its sweeps look up single sends left unknown in this run too. */
   headless?: boolean;
+  /** Open entries read per page of a follow-up round (2,000; tests make it small to cross pages). */
+  followUpPage?: number;
   /** Startup notices for the user (e.g. a corrupt settings file moved aside). */
   notices?: () => StartNotice[];
 }

@@ -264,15 +264,26 @@ export interface OpenEntry {
   /** The environment it was sent in: followed up only while its profile still points there. */
   environment: Environment;
   batchId: string | null;
+  /** Its last change (ms) and id: where the next page of a sweep starts (`OpenEntryCursor`). */
+  updatedAtMs: number;
 }
 
-/** The follow-up sweeper's work: entries not final yet, oldest change first. */
+/** Where a page of open entries starts: after this (updated_at, id), in that order. */
+export interface OpenEntryCursor {
+  updatedAtMs: number;
+  id: string;
+}
+
+/** The first page's cursor: before every entry. */
+export const FIRST_OPEN_PAGE: OpenEntryCursor = { updatedAtMs: -1, id: '' };
+
+/** The follow-up sweeper's work: entries not final yet, oldest change first (then by id). */
 export interface SweeperPort {
   /**
    * Known but not final, or outcome unknown (with an external id, not yet resolved; single sends older than `singleSendsBefore`).
    * On a workspace, never another login's `local-sandbox` entries (their desktop's engine holds them).
    */
-  openEntries(singleSendsBefore: number, limit: number): Promise<OpenEntry[]>;
+  openEntries(singleSendsBefore: number, limit: number, after?: OpenEntryCursor): Promise<OpenEntry[]>;
 }
 
 /** Settings that belong to the whole team (a workspace), not to one desktop. */

@@ -43,7 +43,7 @@ import type { JournalReads } from './journal-reads-port';
 import { sqliteReads } from './sqlite-reads';
 import { sqliteReconcileRows } from './sqlite-reconcile-rows';
 import { EVERY_RIGHT } from './login-rights-port';
-import { LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
+import { FIRST_OPEN_PAGE, LEASE_LOST_MESSAGE, readIgnoredColumns, rowTakenMessage, type BatchPort, type JournalPort, type OpenEntry, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from './port';
 import { desktopTeamProfiles } from './team-profiles-port';
 
 
@@ -215,15 +215,16 @@ function sqliteReconcile(db: JournalDb): ReconcilePort {
 /** The follow-up sweeper's selection (electron/console/sweeper.ts), on its partial indexes. */
 function sqliteSweeper(db: JournalDb): SweeperPort {
   return {
-    async openEntries(singleSendsBefore, limit) {
+    async openEntries(singleSendsBefore, limit, after = FIRST_OPEN_PAGE) {
       const rows = db
         .prepare(
           `SELECT * FROM entries
-           WHERE (state = 'known' AND ${OPEN_STATUS_SQL})
-              OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?))
-           ORDER BY updated_at LIMIT ?`,
+           WHERE ((state = 'known' AND ${OPEN_STATUS_SQL})
+              OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < ?)))
+             AND (updated_at, id) > (?, ?)
+           ORDER BY updated_at, id LIMIT ?`,
         )
-        .all(singleSendsBefore, limit) as EntryRow[];
+        .all(singleSendsBefore, after.updatedAtMs, after.id, limit) as EntryRow[];
       return rows.map(
         (row): OpenEntry => ({
           id: row.id,
@@ -235,6 +236,7 @@ function sqliteSweeper(db: JournalDb): SweeperPort {
           profileId: row.profile_id,
           environment: row.environment,
           batchId: row.batch_id ?? null,
+          updatedAtMs: row.updated_at,
         }),
       );
     },

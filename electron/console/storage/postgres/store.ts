@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { ReconcileStatus } from '../../../../shared/api/reconcile';
 import { RECONCILE_STATE_TABLE } from '../../states/tables';
-import { readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
+import { FIRST_OPEN_PAGE, readIgnoredColumns, type ReconcilePort, type StoragePort, type SweeperPort, type TeamSettingsPort } from '../port';
 import { inTransaction, openWorkspacePool, type WorkspacePool } from './db';
 import { workspaceApprovals } from './approvals';
 import { workspacePeople } from './people';
@@ -98,20 +98,21 @@ function workspaceReconcile(pool: WorkspacePool): ReconcilePort {
  * not yet looked up. Read from entries_by_status (its NULLs too) and entries_by_state
  * (test/storage/entry-indexes.test.ts): a scan of the journal at every sweep otherwise.
  */
-export const OPEN_ENTRIES_SQL = `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id FROM entries
+export const OPEN_ENTRIES_SQL = `SELECT id, kind, state, status, transaction_id, external_id, profile_id, environment, batch_id, updated_at FROM entries
   WHERE ((state = 'known' AND ${OPEN_STATUS_SQL})
      OR (state = 'outcome_unknown' AND resolution IS NULL AND external_id IS NOT NULL AND (batch_id IS NOT NULL OR updated_at < $1)))
   AND ${LOCAL_SANDBOX_OWNED}
-  ORDER BY updated_at LIMIT $2`;
+  AND (updated_at, id) > ($3::bigint, $4::text)
+  ORDER BY updated_at, id LIMIT $2`;
 
 function workspaceSweeper(pool: WorkspacePool): SweeperPort {
   return {
-    async openEntries(singleSendsBefore, limit) {
-      const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; environment: 'sandbox' | 'live'; batch_id: string | null }>(
+    async openEntries(singleSendsBefore, limit, after = FIRST_OPEN_PAGE) {
+      const { rows } = await pool.query<{ id: string; kind: 'payment' | 'payout'; state: 'known' | 'outcome_unknown'; status: null; transaction_id: string | null; external_id: string | null; profile_id: string; environment: 'sandbox' | 'live'; batch_id: string | null; updated_at: string }>(
         OPEN_ENTRIES_SQL,
-        [singleSendsBefore, limit],
+        [singleSendsBefore, limit, after.updatedAtMs, after.id],
       );
-      return rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, status: row.status, transactionId: row.transaction_id, externalId: row.external_id, profileId: row.profile_id, environment: row.environment, batchId: row.batch_id }));
+      return rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, status: row.status, transactionId: row.transaction_id, externalId: row.external_id, profileId: row.profile_id, environment: row.environment, batchId: row.batch_id, updatedAtMs: Number(row.updated_at) }));
     },
   };
 }
