@@ -63,7 +63,7 @@ describe('workspace migrations', () => {
     const client = await freshDatabase();
     expect(await migrateWorkspace(client)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     expect(await tables(client)).toEqual(
-      ['admin_changes', 'approval_requests', 'approval_tiers', 'approval_votes', 'audit_log', 'batch_rows', 'batch_runs', 'batches', 'entries', 'paydesk_schema_migrations', 'people', 'person_logins', 'reconciliation_rows', 'reconciliations', 'send_asks', 'team_profiles', 'team_settings', 'timeline'],
+      ['admin_changes', 'approval_requests', 'approval_tiers', 'approval_votes', 'audit_log', 'batch_rows', 'batch_runs', 'batches', 'entries', 'paydesk_schema_migrations', 'people', 'person_logins', 'reconciliation_rows', 'reconciliations', 'send_asks', 'team_profiles', 'team_sandbox', 'team_settings', 'timeline'],
     );
     const { rows } = await client.query<{ applied_by: string }>('SELECT DISTINCT applied_by FROM paydesk_schema_migrations');
     expect(rows).toEqual([{ applied_by: 'paydesk_root' }]);
