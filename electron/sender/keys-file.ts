@@ -38,28 +38,36 @@ export function readKeysFile(path: string, platform: NodeJS.Platform = process.p
 
 /** The keys file's profiles and their key pairs, checked as readKeysFile says. */
 export function readKeysFileProfiles(path: string, platform: NodeJS.Platform = process.platform): Record<string, SenderProfileKeys> {
+  return readPrivateJson(path, `the keys file ${path}`, keysFileSchema, (message) => new KeysFileError(message), platform).profiles;
+}
+
+/**
+ * A JSON file of secrets that only its owner may read (mode 0600 or stricter), parsed and checked
+ * against `schema`: the sender's keys file, and the team sandbox's own (./team-sandbox.ts). Each
+ * refusal names the file (`label`) and what is wrong, never a value (they may be secrets).
+ */
+export function readPrivateJson<T>(path: string, label: string, schema: z.ZodType<T>, fail: (message: string) => Error, platform: NodeJS.Platform = process.platform): T {
   let mode: number;
   try {
     mode = statSync(path).mode;
   } catch (error) {
-    throw new KeysFileError(`the keys file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
+    throw fail(`${label} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}`);
   }
   if (platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new KeysFileError(`the keys file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}): run chmod 600 ${path}`);
+    throw fail(`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}): run chmod 600 ${path}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
-    throw new KeysFileError(`the keys file ${path} is not JSON`);
+    throw fail(`${label} is not JSON`);
   }
-  const checked = keysFileSchema.safeParse(parsed);
+  const checked = schema.safeParse(parsed);
   if (!checked.success) {
-    // The paths of what is wrong, never the values (they may be secrets).
     const where = checked.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`).join('; ');
-    throw new KeysFileError(`the keys file ${path} is not as expected (${where})`);
+    throw fail(`${label} is not as expected (${where})`);
   }
-  return checked.data.profiles;
+  return checked.data;
 }
 
 /**

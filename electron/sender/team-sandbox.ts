@@ -15,14 +15,14 @@
  *   Its control API answers any address with the token (docs/decisions/team-sandbox-control-api.md).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { z } from 'zod';
 import { isLoopbackHost, parseSeed, startEngine, type EngineHandle } from '@paydesk/sandbox';
 import { TEAM_SANDBOX } from '../console/storage/postgres/schema-names';
-import type { SenderProfileKeys } from './keys-file';
+import { readPrivateJson, type SenderProfileKeys } from './keys-file';
 
 /** The engine's one application: the team's. */
 export const TEAM_SANDBOX_APP_ID = 'app_team_sandbox';
@@ -80,17 +80,7 @@ function storedKeys(dir: string): Stored {
     };
     writeFileSync(file, `${JSON.stringify(made)}\n`, { mode: 0o600, flag: 'wx' });
   }
-  const mode = statSync(file).mode;
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) throw new Error(`the team sandbox's keys file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}): run chmod 600 ${file}`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw new Error(`the team sandbox's keys file ${file} is not JSON`);
-  }
-  const checked = storedSchema.safeParse(parsed);
-  if (!checked.success) throw new Error(`the team sandbox's keys file ${file} is not as expected (${checked.error.issues.map((issue) => issue.path.join('.') || '(top)').join(', ')})`);
-  return checked.data;
+  return readPrivateJson(file, `the team sandbox's keys file ${file}`, storedSchema, (message) => new Error(message));
 }
 
 /** The URL others reach a server on: a wildcard address is this machine's name. */
