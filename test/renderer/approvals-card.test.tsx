@@ -73,18 +73,29 @@ describe('an approval request’s card', () => {
     expect(within(section as HTMLElement).queryByRole('button', { name: /^Send/ })).toBeNull();
   });
 
-  it('drops a “Request N is approved” notice at the next change: it is of the moment it was pressed', async () => {
+  it('drops a “Request N is approved” notice once the request moves on, and keeps it through its own change event', async () => {
     const waiting = request(5, { state: 'awaiting', approvalsGiven: 0, votes: [], decidedBy: null, decidedAt: null, requestedBy: 'amadou' });
+    let now = request(5);
     const api = createFakeApi({
       'approvals:status': () => ok({ available: true as const, login: 'fatou', roles: ['finance'] }),
       'approvals:list': (input) => ok({ requests: input.scope === 'forMe' ? [waiting] : [] }),
       'approvals:approve': () => ok(request(5)),
+      'approvals:get': () => ok(now),
     });
     const approvals = createStores(api).approvals;
     await approvals.getState().load();
     await approvals.getState().approve(waiting, '');
     expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
-    await approvals.getState().changed();
+    // The approval's own change event, arriving after its answer (a loaded machine): the request is as the notice says.
+    await approvals.getState().changed({ everything: false, ids: ['5'] });
+    expect(approvals.getState().last).toMatchObject({ ok: true, request: { id: 5, state: 'approved' } });
+    // Another request changed: this one is not read, the notice stays.
+    await approvals.getState().changed({ everything: false, ids: ['6'] });
+    expect(api.callsOf('approvals:get')).toEqual([{ id: 5 }]);
+    expect(approvals.getState().last).not.toBeNull();
+    // The maker sent it: "it may be sent now" is stale.
+    now = request(5, { sent: true, spentByEntry: 'entry-5' });
+    await approvals.getState().changed({ everything: false, ids: ['5'] });
     expect(approvals.getState().last).toBeNull();
   });
 

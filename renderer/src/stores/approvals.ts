@@ -56,9 +56,10 @@ export interface ApprovalsState {
   /**
    * The journal's change events named an approval request (or everything): the lists are read
    * again (the nav's count, "asked by you") and what is new for this login is answered, for the
-   * desktop notification. Nothing is read before the lists were first loaded.
+   * desktop notification. Nothing is read before the lists were first loaded. `named` is what the
+   * events named (the requests' ids, or everything; none given: everything).
    */
-  changed(): Promise<ApprovalNotice[]>;
+  changed(named?: { everything: boolean; ids: readonly string[] }): Promise<ApprovalNotice[]>;
 }
 
 export function createApprovalsStore(api: PaydeskApi) {
@@ -85,6 +86,21 @@ export function createApprovalsStore(api: PaydeskApi) {
       const decision = { id: request.id, state: request.state, decidedBy: request.decidedBy, requestedBy: request.requestedBy };
       set({ last: { ok: false, id: request.id, error: { code: 'APPROVAL_NOT_RECORDED', message: `Your decision on request ${request.id} was not recorded.`, decision } } });
     }
+    /**
+     * A success notice ("Request N is approved: it may be sent now") is of the moment it was
+     * pressed: once the request has moved on (sent, decided again, withdrawn) it is dropped. The
+     * decision's own change event, which may arrive after its answer, leaves it standing: the
+     * request read again is as the notice says (same state, votes and sent).
+     */
+    async function dropStaleNotice(named: { everything: boolean; ids: readonly string[] }): Promise<void> {
+      const shown = get().last;
+      if (!shown?.ok || (!named.everything && !named.ids.includes(String(shown.request.id)))) return;
+      const read = await api.invoke('approvals:get', { id: shown.request.id });
+      if (get().last !== shown) return;
+      const now = read.ok ? read.value : null;
+      const same = now !== null && now.state === shown.request.state && now.votes.length === shown.request.votes.length && now.sent === shown.request.sent;
+      if (!same) set({ last: null });
+    }
     return {
       status: 'idle',
       available: false,
@@ -98,9 +114,9 @@ export function createApprovalsStore(api: PaydeskApi) {
       busy: null,
       last: null,
       heard: 0,
-      async changed() {
-        // A success notice ("Request N is approved") is of the moment it was pressed: a later change makes it stale.
-        set({ heard: get().heard + 1, ...(get().last?.ok ? { last: null } : {}) });
+      async changed(named = { everything: true, ids: [] }) {
+        set({ heard: get().heard + 1 });
+        await dropStaleNotice(named);
         const before = get();
         if (before.status === 'idle') return [];
         await get().load();

@@ -112,7 +112,12 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
   }, 250);
   // An approval asked or decided on any desktop: the count waiting for this login, "asked by you"
   // and an open trail read again, and what is new shows as a desktop notification.
-  const refreshApprovals = coalesce(() => void stores.approvals.getState().changed().then(showApprovalNotices), APPROVALS_LIVE_MS);
+  let namedApprovals = { everything: false, ids: new Set<string>() };
+  const refreshApprovals = coalesce(() => {
+    const named = { everything: namedApprovals.everything, ids: [...namedApprovals.ids] };
+    namedApprovals = { everything: false, ids: new Set() };
+    void stores.approvals.getState().changed(named).then(showApprovalNotices);
+  }, APPROVALS_LIVE_MS);
   // A line written on any desktop (or by the database): an Audit screen that was read shows it.
   const refreshAudit = coalesce(() => void stores.audit.getState().changed(), AUDIT_LIVE_MS);
   const offs = [
@@ -154,7 +159,11 @@ export function wirePushEvents(api: PaydeskApi, stores: Stores): () => void {
       }
       if (changed.everything || changed.entries.length > 0 || changed.batches.length > 0) stores.overview.getState().changed();
       stores.batch.getState().journalChanged(changed);
-      if (changed.everything || changed.approvals.length > 0) refreshApprovals();
+      if (changed.everything || changed.approvals.length > 0) {
+        namedApprovals.everything ||= changed.everything;
+        for (const id of changed.approvals) namedApprovals.ids.add(id);
+        refreshApprovals();
+      }
       if (changed.everything || changed.audit.length > 0) refreshAudit();
     }),
   ];
