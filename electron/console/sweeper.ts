@@ -15,9 +15,15 @@
  * that (a laptop that slept, a network that came back), in bursts with the watcher's backoff.
  * With a `FollowUpDuty` (the team senders: one follows up for the team), a burst's rounds run only
  * while this console holds the duty; without it, always.
+ *
+ * A read the service refused for its rate limit or maintenance (429, 503: the client has already
+ * tried it again as the Retry-After allowed) rests that key: no other read with it until the wait
+ * the service asked for has passed (1 s when it named none), and the burst's next round waits at
+ * least that long. A round over 10,000 open payouts spends one refused read per key, not 10,000.
  */
 import pLimit from 'p-limit';
 import { isFinalStatus } from '../../shared/contract';
+import type { ClientResult } from '../client';
 import type { Context } from './handlers/context';
 import { isNotFound, transactionOf } from './handlers/outcomes';
 import type { JournalTransaction, TransactionKind } from '../../shared/api';
@@ -29,6 +35,8 @@ const GAP_INTERVAL_MS = 5 * 60 * 1000;
 const CONCURRENCY = 4;
 /** Entries read per page of a round (a round reads every page). */
 const PAGE = 2_000;
+/** A key's rest after a 429 or 503 that named no Retry-After (as a batch's look-up waits). */
+const REST_WITHOUT_RETRY_AFTER_MS = 1_000;
 
 export interface Sweeper {
   /** Starts a burst of sweeps now (no-op while one runs: it sweeps again before it ends). */
@@ -74,6 +82,22 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
   let again = false;
   const timer = setInterval(() => sweeper.poke(), GAP_INTERVAL_MS);
   timer.unref?.();
+  /** A key (a profile's payment or payout key) the service asked to wait: no read with it before this time. */
+  const restingUntil = new Map<string, number>();
+  const keyOf = (profileId: string, kind: TransactionKind) => `${profileId}\u0000${kind}`;
+  const resting = (key: string) => (restingUntil.get(key) ?? 0) > now();
+  /** The service refused the read for its rate limit or maintenance: the key rests as long as it asked. */
+  function restIfAsked(key: string, result: ClientResult<unknown>): void {
+    if (result.kind !== 'api-error' || (result.httpStatus !== 429 && result.httpStatus !== 503)) return;
+    const until = now() + (result.retryAfterSeconds !== null ? result.retryAfterSeconds * 1000 : REST_WITHOUT_RETRY_AFTER_MS);
+    restingUntil.set(key, Math.max(restingUntil.get(key) ?? 0, until));
+  }
+  /** How long until the last resting key may read again (0: none rests). */
+  function longestRestMs(): number {
+    let longest = 0;
+    for (const until of restingUntil.values()) longest = Math.max(longest, until - now());
+    return longest;
+  }
 
   /** The profile an entry was sent with, if it can still be used for it; null skips the entry. */
   async function profileFor(entry: OpenEntry) {
@@ -100,15 +124,21 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       if (context.verifying.has(entry.id)) return false;
       const local = profile.builtIn ? (deps.engine?.transaction(entry.transactionId!) ?? null) : null;
       if (local) return (await journal.recordObserved(entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now())).changed;
+      const key = keyOf(profile.id, entry.kind);
+      if (resting(key)) return false;
       const client = context.clientFor(profile);
       const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
+      restIfAsked(key, result);
       const tx = result.kind === 'success' ? transactionOf(result.data, { transactionId: entry.transactionId }) : null;
       if (!tx || result.kind !== 'success' || deps.signal?.aborted) return false;
       return (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now())).changed;
     }
+    const key = keyOf(profile.id, entry.kind);
+    if (resting(key)) return false;
     const client = context.clientFor(profile);
     const by = { by: 'external_id' as const };
     const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId!, by) : await client.retrievePayout(entry.externalId!, by);
+    restIfAsked(key, result);
     if (deps.signal?.aborted) return false;
     const current = await journal.getEntry(entry.id);
     if (current?.state !== 'outcome_unknown') return false; // resolved meanwhile (a Look up, a Resume)
@@ -206,7 +236,7 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       if (open === 0 && !again) return;
       if (now() - started >= context.watch.limitMs) return;
       try {
-        await deps.clock.sleep(delay, deps.signal);
+        await deps.clock.sleep(Math.max(delay, longestRestMs()), deps.signal);
       } catch {
         return; // the console is closing
       }
