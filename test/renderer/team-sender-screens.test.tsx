@@ -48,7 +48,7 @@ it('says the team sender sends the batch and reads the wallet, in the preview an
     const real = handlers[channel]!;
     handlers[channel] = async (input: unknown) => {
       const answer = (await real(input)) as { ok: true; value: BatchPreview } | { ok: false };
-      return answer.ok ? ok({ ...answer.value, balance: null, balanceUnread: null, overBalance: false, bySender: true }) : answer;
+      return answer.ok ? ok({ ...answer.value, totalFees: null, feesKnown: false, totalDebit: answer.value.totalAmount, balance: null, balanceUnread: null, overBalance: false, bySender: true }) : answer;
     };
   }
   const { user } = await renderApp(api, { screen: 'batches' });
@@ -60,7 +60,10 @@ it('says the team sender sends the batch and reads the wallet, in the preview an
   await user.click(screen.getByRole('button', { name: 'Review and send' }));
   const dialog = await screen.findByRole('dialog');
   await within(dialog).findByText('Sent by the team sender: it holds this profile’s keys and sends the batch; this desktop asks it and follows the batch live.');
+  // The fees are the service's to charge: the total says they come on top, never a bare amount as the wallet's debit.
+  expect(plain(dialog.textContent)).toContain('Total from the wallet10,000 XAF plus the service’s fees');
   await act(() => applyLanguage('fr'));
   await waitFor(() => expect(plain(dialog.textContent)).toContain('Envoyé par l’expéditeur de l’équipe : il détient les clés de ce profil et envoie le lot'));
   expect(plain(dialog.textContent)).toContain('Lu par l’expéditeur de l’équipe, qui détient les clés de ce profil.');
+  expect(plain(dialog.textContent)).toMatch(/Total prélevé sur le portefeuille10 000 (XAF|FCFA) plus les frais du service/);
 });

@@ -137,7 +137,8 @@ export function BatchConfirmDialog({ batch, preview, rehearsal, onClose }: { bat
           <dt>{t('confirm.fees')}</dt>
           <dd>{facts.feesKnown && facts.totalFees !== null ? formatMoney(facts.totalFees, currency) : t('preview.feesUnknown')}</dd>
           <dt>{t('confirm.total')}</dt>
-          <dd className="amount">{formatMoney(facts.totalDebit, currency)}</dd>
+          {/* Fees the service charges and this desktop cannot know (any profile but the local engine's) are not in the figure: it says so. */}
+          <dd className="amount">{facts.feesKnown ? formatMoney(facts.totalDebit, currency) : t('confirm.totalPlusFees', { amount: formatMoney(facts.totalDebit, currency) })}</dd>
           <dt>{t('confirm.balance')}</dt>
           <dd>{facts.balance === null ? <BalanceUnreadReason preview={facts} checking={busy || checkingPreview} onCheckAgain={() => void checkBalanceAgain()} /> : formatMoney(facts.balance, currency)}</dd>
           <dt>{t('confirm.rehearsal')}</dt>

@@ -180,6 +180,7 @@ export default {
     amount: 'Total amount',
     fees: 'Fees',
     total: 'Total from the wallet',
+    totalPlusFees: '{{amount}} plus the service’s fees',
     balance: 'Wallet balance',
     rehearsal: 'Rehearsal',
     rehearsed: '{{failing}} of {{rows}} rows would fail',

@@ -181,6 +181,7 @@ export default {
     amount: 'Montant total',
     fees: 'Frais',
     total: 'Total prélevé sur le portefeuille',
+    totalPlusFees: '{{amount}} plus les frais du service',
     balance: 'Solde du portefeuille',
     rehearsal: 'Répétition',
     rehearsed: '{{failing}} lignes sur {{rows}} échoueraient',
