@@ -4,7 +4,7 @@
  * an ellipsis without the whole value as its title, or text under the next column); a column header with a word broken across lines; a
  * word elsewhere broken across lines although it would fit whole on one (identifiers in monospace
  * may wrap anywhere); a table wider than the box that holds it (clipped on the right, or scrolled
- * sideways); a filled-in text box whose value is cut.
+ * sideways); a filled-in text box whose value is cut; an environment pill on two lines.
  */
 import type { Page } from 'playwright-core';
 
@@ -63,6 +63,14 @@ function measure(): string[] {
       // A header's word is never broken; elsewhere only a word that would fit whole is a fault.
       if (header || (!code && width <= room)) problems.push(`word broken across lines: "${piece}" (${Math.round(width)} px, room ${Math.round(room)}) in ${label(el)}`);
     }
+  }
+  // An environment pill broken over two lines reads as two tags (“BAC À” / “SABLE”).
+  for (const pill of document.querySelectorAll('main .env-pill')) {
+    if (!shown(pill)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(pill);
+    const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+    if (lines.size > 1) problems.push(`pill broken across lines: ${label(pill)}`);
   }
   // A filled-in value cut in its box (the French top-up reason).
   for (const input of document.querySelectorAll<HTMLInputElement>('main input:is([type="text"], :not([type]))')) {

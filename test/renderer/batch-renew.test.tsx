@@ -87,9 +87,9 @@ describe('rows sent earlier, sent as new payouts', () => {
     await screen.findByRole('dialog', { name: 'Pay these 3 rows again as new payouts?' });
     await act(() => applyLanguage('fr'));
     const dialog = await screen.findByRole('dialog', { name: 'Payer ces 3 lignes à nouveau, comme nouveaux transferts ?' });
-    expect(within(dialog).getByRole('button', { name: 'Leur donner de nouveaux identifiants' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Leur donner de nouvelles références' })).toBeTruthy();
     expect(within(dialog).getByText('Ligne 2 · b1-2 → b1-2-n1')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Les envoyer comme nouveaux transferts (nouveaux identifiants externes)…' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Les envoyer comme nouveaux transferts (nouvelles références externes)…' })).toBeTruthy();
     await act(() => applyLanguage('en'));
   });
 });

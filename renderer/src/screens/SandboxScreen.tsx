@@ -10,7 +10,8 @@ import { CopyButton, Empty, ErrorNotice, Loading, statusLabel } from '../compone
 import { translateFieldError } from '../messages/fields';
 import { currencyLabel, formatCount, formatMoney, parseAmount } from '../format/money';
 import { formatDateTime } from '../format/time';
-import { useSandbox, useUi } from '../stores';
+import { useProfiles, useSandbox, useUi } from '../stores';
+import { activeProfile } from '../stores/profiles';
 import { useControl } from '../components/useControl';
 import { SandboxDeliveries } from './SandboxDeliveries';
 import { SandboxLimits } from './SandboxLimits';
@@ -178,6 +179,11 @@ export function SandboxScreen() {
   const engine = useSandbox((s) => s.engine);
   const load = useSandbox((s) => s.load);
   const navigate = useUi((s) => s.navigate);
+  // Another profile active (the team's sandbox, a service): these controls still drive this desktop's engine, not its.
+  const elsewhere = useProfiles((s) => {
+    const active = activeProfile(s);
+    return active && !active.builtIn ? active.name : null;
+  });
   useEffect(() => {
     void load();
     // Webhook attempts happen in the engine without a push: read them again while the panel is open.
@@ -196,6 +202,11 @@ export function SandboxScreen() {
       {status === 'error' && error ? <ErrorNotice failure={error} /> : null}
       {status === 'ready' && engine ? (
         <>
+          {elsewhere ? (
+            <p className="notice notice-info" role="note">
+              {t('otherProfileActive', { name: elsewhere })}
+            </p>
+          ) : null}
           <div className="card engine">
             <h2>{t('engine.title')}</h2>
             <p>

@@ -4,6 +4,7 @@ export default {
   intro: 'A complete copy of the API running on this computer, with test keys and predictable outcomes.',
   loading: 'Loading sandbox',
   unavailable: 'The sandbox controls work with the Local sandbox profile only.',
+  otherProfileActive: 'The active profile is “{{name}}”: these controls drive this desktop’s Local sandbox, not the service “{{name}}” sends to. A team sandbox’s scenarios, clock and limits are set by an admin through its control API (see the team sender’s guide).',
   switchProfile: 'Switch profile in Settings',
   keyType: { payment: 'payment', payout: 'payout' },
   engine: {

@@ -33,7 +33,7 @@ export default {
   MAINTENANCE_MODE: { title: 'Le service est hors ligne pour maintenance.', next: 'Réessayez plus tard ; rien n’a été envoyé.' },
   INTERNAL_ERROR: { title: 'Le service a rencontré une erreur inattendue.', next: 'Consultez l’Historique avant de renvoyer, puis réessayez plus tard.' },
   INVALID_INPUT: { title: 'Certains champs ne sont pas valides.', next: 'Corrigez les champs signalés ci-dessous.' },
-  ALREADY_SENT: { title: 'Cet identifiant externe est déjà un transfert du journal : il n’est jamais envoyé deux fois.', next: 'Ouvrez-le pour le suivre. Pour payer à nouveau la même personne, envoyez un nouveau transfert avec un nouvel identifiant externe.' },
+  ALREADY_SENT: { title: 'Cette référence externe est déjà un transfert du journal : il n’est jamais envoyé deux fois.', next: 'Ouvrez-le pour le suivre. Pour payer à nouveau la même personne, envoyez un nouveau transfert avec une nouvelle référence externe.' },
   OUTCOME_UNKNOWN: { title: 'La requête a peut-être atteint le service, mais aucune réponse n’est revenue.', next: 'Ne la renvoyez pas à l’aveugle : recherchez-la d’abord, depuis sa chronologie.' },
   NOT_SENT: { title: 'La requête n’a pas pu être envoyée (pas de connexion au service).', next: 'Rien n’a atteint le service. Vérifiez le réseau et l’URL de base, puis réessayez.' },
   BAD_RESPONSE: { title: 'Le service a répondu quelque chose que la console ne sait pas lire.', next: 'Vérifiez l’URL de base du profil ; recherchez la transaction avant de la renvoyer.' },

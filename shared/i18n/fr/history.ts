@@ -14,7 +14,7 @@ export default {
   kinds: { payment: 'Paiement', payout: 'Transfert' },
   alreadySent: 'Déjà envoyé auparavant',
   alreadySentDiffers: 'Déjà envoyé — pas comme demandé',
-  alreadySentDiffersHint: 'Déjà envoyé auparavant sous cet identifiant externe, à un autre bénéficiaire ou pour un autre montant : cette demande n’a pas été payée comme demandé.',
+  alreadySentDiffersHint: 'Déjà envoyé auparavant sous cette référence externe, à un autre bénéficiaire ou pour un autre montant : cette demande n’a pas été payée comme demandé.',
   answerDiffers: 'Pas comme envoyé',
   answerDiffersHint: 'Le service a accepté cette demande avec un autre bénéficiaire ou un autre montant que ceux envoyés : ses chiffres sont affichés.',
   paidLater: 'Refusé, payé plus tard',

@@ -6,6 +6,7 @@ export default {
   intro: 'Une copie complète de l’API qui tourne sur cet ordinateur, avec des clés de test et des résultats prévisibles.',
   loading: 'Chargement du bac à sable',
   unavailable: 'Les commandes du bac à sable ne fonctionnent qu’avec le profil Local sandbox.',
+  otherProfileActive: 'Le profil actif est «\u00a0{{name}}\u00a0» : ces commandes pilotent le bac à sable local de ce poste, pas le service auquel «\u00a0{{name}}\u00a0» envoie. Les scénarios, l’horloge et les limites d’un bac à sable d’équipe sont réglés par un administrateur, par son API de contrôle (voir le guide de l’expéditeur de l’équipe).',
   switchProfile: 'Changer de profil dans les Paramètres',
   keyType: { payment: 'paiement', payout: 'transfert' },
   engine: {
@@ -68,12 +69,12 @@ export default {
   },
   scenarios: {
     title: 'Scénarios par transaction',
-    intro: 'Ce que font les prochaines transactions d’un numéro de téléphone ou d’un identifiant externe : statut final, durée en traitement, si le fournisseur le signale, et ce que font leurs webhooks. Conservés au redémarrage.',
+    intro: 'Ce que font les prochaines transactions d’un numéro de téléphone ou d’une référence externe : statut final, durée en traitement, si le fournisseur le signale, et ce que font leurs webhooks. Conservés au redémarrage.',
     form: 'Ajouter un scénario',
     keyField: 'Piloter par',
     byPhone: 'Numéro de téléphone',
-    byExternalId: 'Identifiant externe',
-    value: 'Numéro de téléphone ou identifiant externe',
+    byExternalId: 'Référence externe',
+    value: 'Numéro de téléphone ou référence externe',
     kind: 'Pour',
     kindBoth: 'Paiements et transferts',
     kindPayment: 'Paiements',
