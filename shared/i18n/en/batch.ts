@@ -134,7 +134,7 @@ export default {
     feesUnknown: 'Fees charged by the service',
     feesFromSchedule: 'From the sandbox’s fee schedule',
     total: 'Taken from the wallet',
-    totalUnknown: 'Amount plus the fees the service charges',
+    totalUnknown: 'Plus the fees the service charges',
     balance: 'Wallet balance',
     balanceUnknown: 'Not read',
     balanceRateLimited: 'Not read just now: the service’s rate limit refused the request (HTTP 429).',

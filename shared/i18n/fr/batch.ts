@@ -135,7 +135,7 @@ export default {
     feesUnknown: 'Frais prélevés par le service',
     feesFromSchedule: 'D’après le barème de frais du bac à sable',
     total: 'Prélevé sur le portefeuille',
-    totalUnknown: 'Le montant plus les frais prélevés par le service',
+    totalUnknown: 'Plus les frais prélevés par le service',
     balance: 'Solde du portefeuille',
     balanceUnknown: 'Non lu',
     balanceRateLimited: 'Non lu pour l’instant\u00a0: la limite de débit du service a refusé la demande (HTTP 429).',
