@@ -130,6 +130,17 @@ describe('time and outcomes', () => {
     expect(tx).toMatchObject({ status: 'failed', failed_code: 'EXPIRED' });
   });
 
+  it('reads a transaction with its timeline and says whether it is a payment or a payout (the spec’s shape says payment for both)', async () => {
+    const payment = ok(await t.client.createPayment(paymentBody()));
+    const payout = ok(await t.client.initiatePayout(paymentBody({ external_id: `KIND-PAYOUT-${Date.now()}` })));
+    const read = async (id: string) => data(await control<{ transaction: FullTransaction; kind: string; timeline: { status: string }[] }>(t.engine, 'GET', `/transactions/${id}`));
+    const asPayment = await read(payment.transaction_id);
+    expect(asPayment).toMatchObject({ kind: 'payment', transaction: { transaction_id: payment.transaction_id, type: 'payment' } });
+    expect(asPayment.timeline.length).toBeGreaterThan(0);
+    expect(await read(payout.transaction_id)).toMatchObject({ kind: 'payout', transaction: { transaction_id: payout.transaction_id, type: 'payment' } });
+    expect((await control(t.engine, 'GET', '/transactions/TE_nothing')).status).toBe(404);
+  });
+
   it('sets the settle delay, settles a transaction now, and steers a customer to an outcome', async () => {
     expect(data(await control<{ settleMs: number }>(t.engine, 'PUT', '/settle-ms', { settleMs: 3_600_000 })).settleMs).toBe(3_600_000);
     try {

@@ -73,6 +73,7 @@ export function controlOperations(parts: { ctx: EngineContext; scheduler: Schedu
       const row = getTransaction(db, transactionId);
       return row ? toFullTransaction(row) : null;
     },
+    kindOf: (transactionId) => getTransaction(db, transactionId)?.kind ?? null,
     reset() {
       resetToSeed(db, ctx.seed, clock.nowMicros());
       rateLimiter.reset();

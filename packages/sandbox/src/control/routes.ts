@@ -149,7 +149,8 @@ export function registerControlRoutes(
     const id = params(request).id as string;
     const transaction = target.transaction(id);
     if (!transaction) throw new ControlError('NOT_FOUND', `No transaction ${id}.`);
-    return successBody('Transaction retrieved.', { transaction, timeline: target.timeline(id) });
+    // `kind`: the transaction object keeps the spec's shape (`type: payment` for a payout too); an admin reads which it is here.
+    return successBody('Transaction retrieved.', { transaction, kind: target.kindOf(id), timeline: target.timeline(id) });
   });
   app.post('/transactions/:id/settle', async function settleTransaction(request) {
     readControlBody(request, z.strictObject({}));

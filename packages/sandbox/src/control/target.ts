@@ -21,5 +21,7 @@ export interface ControlTarget {
   timeline(transactionId: string): { status: string; from: string | null; failedCode: string | null; at: string }[];
   /** The full transaction object, unscoped (for the engine's own tools). */
   transaction(transactionId: string): ReturnType<typeof toFullTransaction> | null;
+  /** Whether it is a payment or a payout: the spec's shape says `type: payment` for both, the engine knows. */
+  kindOf(transactionId: string): 'payment' | 'payout' | null;
   reset(): void;
 }
