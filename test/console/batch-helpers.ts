@@ -100,10 +100,18 @@ export async function sendConfirmed(runtime: ConsoleRuntime, batchId: string, op
   const stopped = batchReaches(runtime, batchId, ['done', 'interrupted', 'cancelled']);
   expectOk(await runtime.handlers['batches:start']({ batchId, confirmationToken, concurrency: options.concurrency ?? 1 }));
   const progress = await stopped;
-  await until(runtime, ['transaction:changed', 'batch:progress'], () => {
-    const { counts } = countRows(runtime.journal, batchId);
-    return counts.processing === 0 && counts.unknown === 0;
-  });
+  // The run ends with one follow-up sweep (these consoles sweep once a burst: `watch.limitMs` 0). A payout
+  // the engine settles in a later tick than that read (a loaded machine) would stay processing with no
+  // event to come: the console is asked to follow up again until every row is final.
+  const again = setInterval(() => runtime.followUpNow(), 250);
+  try {
+    await until(runtime, ['transaction:changed', 'batch:progress'], () => {
+      const { counts } = countRows(runtime.journal, batchId);
+      return counts.processing === 0 && counts.unknown === 0;
+    });
+  } finally {
+    clearInterval(again);
+  }
   return progress;
 }
 
