@@ -92,6 +92,14 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
     const until = now() + (result.retryAfterSeconds !== null ? result.retryAfterSeconds * 1000 : REST_WITHOUT_RETRY_AFTER_MS);
     restingUntil.set(key, Math.max(restingUntil.get(key) ?? 0, until));
   }
+  /** One follow-up read with the entry's key, or null when that key rests (the read is left to a later round). */
+  async function readWith<T>(profileId: string, kind: TransactionKind, read: () => Promise<ClientResult<T>>): Promise<ClientResult<T> | null> {
+    const key = keyOf(profileId, kind);
+    if (resting(key)) return null;
+    const result = await read();
+    restIfAsked(key, result);
+    return result;
+  }
   /** How long until the last resting key may read again (0: none rests). */
   function longestRestMs(): number {
     let longest = 0;
@@ -124,22 +132,17 @@ export function createSweeper(context: Context, hooks: SweeperHooks): Sweeper {
       if (context.verifying.has(entry.id)) return false;
       const local = profile.builtIn ? (deps.engine?.transaction(entry.transactionId!) ?? null) : null;
       if (local) return (await journal.recordObserved(entry.id, local, { type: 'status_seen', message: 'status seen while following up' }, now())).changed;
-      const key = keyOf(profile.id, entry.kind);
-      if (resting(key)) return false;
       const client = context.clientFor(profile);
-      const result = entry.kind === 'payment' ? await client.retrievePayment(entry.transactionId!) : await client.retrievePayout(entry.transactionId!);
-      restIfAsked(key, result);
+      const result = await readWith(profile.id, entry.kind, () => (entry.kind === 'payment' ? client.retrievePayment(entry.transactionId!) : client.retrievePayout(entry.transactionId!)));
+      if (!result) return false;
       const tx = result.kind === 'success' ? transactionOf(result.data, { transactionId: entry.transactionId }) : null;
       if (!tx || result.kind !== 'success' || deps.signal?.aborted) return false;
       return (await journal.recordObserved(entry.id, tx, { type: 'status_seen', httpStatus: result.httpStatus, message: 'status seen while following up' }, now())).changed;
     }
-    const key = keyOf(profile.id, entry.kind);
-    if (resting(key)) return false;
     const client = context.clientFor(profile);
     const by = { by: 'external_id' as const };
-    const result = entry.kind === 'payment' ? await client.retrievePayment(entry.externalId!, by) : await client.retrievePayout(entry.externalId!, by);
-    restIfAsked(key, result);
-    if (deps.signal?.aborted) return false;
+    const result = await readWith(profile.id, entry.kind, () => (entry.kind === 'payment' ? client.retrievePayment(entry.externalId!, by) : client.retrievePayout(entry.externalId!, by)));
+    if (!result || deps.signal?.aborted) return false;
     const current = await journal.getEntry(entry.id);
     if (current?.state !== 'outcome_unknown') return false; // resolved meanwhile (a Look up, a Resume)
     if (isNotFound(result)) {
